@@ -1,0 +1,164 @@
+import { connect } from '@nats-io/transport-node'
+import type { NatsConnection } from '@nats-io/nats-core'
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import type { TSchema, Static } from 'typebox'
+import { describeIssues, type Contract } from '@signals/contracts'
+import { BusUnavailableError, ContractViolationError } from './errors.ts'
+import { Namespace, ensureStreams } from './topology.ts'
+import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
+
+export interface BusLogger {
+  info(object: object, message: string): void
+  warn(object: object, message: string): void
+  error(object: object, message: string): void
+}
+
+export interface ConnectBusOptions {
+  url: string
+  /** Connection name shown by the server (service name). */
+  name: string
+  namespace?: string
+  logger?: BusLogger
+  /** Create or update the streams at connect (default true). */
+  ensureTopology?: boolean
+  /** How long the first connection may take before start-up fails. */
+  connectTimeoutMs?: number
+}
+
+export interface PublishOptions {
+  /** Message id for the server's duplicate window: a resend with the same id is dropped. */
+  messageId: string
+  /** How long to wait for the server's ack before giving up (default 2000 ms). */
+  timeoutMs?: number
+}
+
+export interface PublishResult {
+  stream: string
+  sequence: number
+  /** The server already had this message id within its duplicate window. */
+  duplicate: boolean
+}
+
+const silentLogger: BusLogger = { info: () => undefined, warn: () => undefined, error: () => undefined }
+const encoder = new TextEncoder()
+
+export class Bus {
+  readonly #consumers = new Set<ConsumerHandle>()
+
+  constructor(
+    readonly nc: NatsConnection,
+    readonly js: JetStreamClient,
+    readonly jsm: JetStreamManager,
+    readonly ns: Namespace,
+    readonly logger: BusLogger,
+  ) {}
+
+  /** The namespaced subject for a contract subject. */
+  subject(name: string): string {
+    return this.ns.subject(name)
+  }
+
+  /** The namespaced stream name for a contract stream. */
+  stream(name: string): string {
+    return this.ns.stream(name)
+  }
+
+  /**
+   * Validates `payload` against `contract` and publishes it; resolves only once JetStream has stored it
+   * (or recognised it as a duplicate). Rejects with BusUnavailableError when the server does not answer.
+   */
+  async publish<S extends TSchema>(
+    subject: string,
+    contract: Contract<S>,
+    payload: Static<S>,
+    options: PublishOptions,
+  ): Promise<PublishResult> {
+    const validation = contract.validate(payload)
+    if (!validation.ok) throw new ContractViolationError(`refusing to publish on ${subject}: ${describeIssues(validation.issues)}`)
+    return this.publishRaw(this.subject(subject), encoder.encode(JSON.stringify(payload)), options)
+  }
+
+  /** Publishes bytes on an already namespaced subject (dead letters keep the original body as it was). */
+  async publishRaw(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishResult> {
+    try {
+      const ack = await this.js.publish(subject, data, {
+        msgID: options.messageId,
+        timeout: options.timeoutMs ?? 2_000,
+      })
+      return { stream: ack.stream, sequence: ack.seq, duplicate: ack.duplicate }
+    } catch (error) {
+      throw new BusUnavailableError(`publish on ${subject} was not acknowledged: ${String(error)}`, { cause: error })
+    }
+  }
+
+  /** Starts a durable consume loop; see ConsumeOptions. The handle stops it; `close()` stops all. */
+  async consume<S extends TSchema>(options: ConsumeOptions<S>): Promise<ConsumerHandle> {
+    const handle = await startConsumer(this, options)
+    this.#consumers.add(handle)
+    void handle.closed.finally(() => this.#consumers.delete(handle))
+    return handle
+  }
+
+  /** True while the connection is up (not closed, not reconnecting). */
+  isConnected(): boolean {
+    return !this.nc.isClosed() && !this.nc.isDraining() && this.nc.info !== undefined && !this.#reconnecting
+  }
+
+  #reconnecting = false
+
+  /** @internal tracks connection status for isConnected(). */
+  watchStatus(): void {
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (status.type === 'disconnect' || status.type === 'reconnecting') this.#reconnecting = true
+        if (status.type === 'reconnect') this.#reconnecting = false
+        if (status.type === 'disconnect' || status.type === 'reconnect') {
+          this.logger.warn({ status: status.type }, `nats ${status.type}`)
+        }
+      }
+    })().catch(() => undefined)
+  }
+
+  /** Round trip to the server within `timeoutMs`; false when it does not answer. */
+  async ping(timeoutMs = 1_000): Promise<boolean> {
+    if (this.nc.isClosed()) return false
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs)
+    })
+    try {
+      return await Promise.race([this.nc.flush().then(() => true, () => false), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** Stops every consumer (letting in-flight handlers finish), then drains the connection. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#consumers].map((consumer) => consumer.stop()))
+    if (!this.nc.isClosed()) {
+      await this.nc.drain().catch(() => this.nc.close())
+    }
+  }
+}
+
+/** Connects with unlimited reconnects and ensures the streams exist. */
+export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
+  const logger = options.logger ?? silentLogger
+  const nc = await connect({
+    servers: options.url,
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    timeout: options.connectTimeoutMs ?? 5_000,
+    pingInterval: 10_000,
+  })
+  const jsm = await jetstreamManager(nc)
+  const js = jetstream(nc)
+  const bus = new Bus(nc, js, jsm, new Namespace(options.namespace ?? ''), logger)
+  bus.watchStatus()
+  if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns)
+  return bus
+}
+
+export { encoder as utf8Encoder }

@@ -1,0 +1,184 @@
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
+import { nanos } from '@nats-io/nats-core'
+import type { TSchema, Static } from 'typebox'
+import { DeadLetterV1, Subjects, contract, describeIssues, type Contract } from '@signals/contracts'
+import type { Bus } from './bus.ts'
+import { PermanentError } from './errors.ts'
+import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
+
+export interface MessageContext {
+  subject: string
+  /** 1 on the first delivery. */
+  deliveryCount: number
+  messageId: string | null
+  /** Tells the server the handler is still busy, so the message is not redelivered meanwhile. */
+  working(): void
+}
+
+export interface ConsumeOptions<S extends TSchema> {
+  /** Contract stream name (`ALERTS`); namespaced by the bus. */
+  stream: string
+  /** Durable consumer name: every instance using the same name shares the work. */
+  durable: string
+  /** Contract subject to filter on (`alerts.entry`); namespaced by the bus. */
+  subject: string
+  contract: Contract<S>
+  handler: (payload: Static<S>, context: MessageContext) => Promise<void>
+  /** Deliveries before a failing message is dead-lettered (default 8). */
+  maxAttempts?: number
+  backoff?: BackoffOptions
+  /** How long the server waits for an ack before redelivering (default 30 s). */
+  ackWaitMs?: number
+  /** Messages handled at once by this instance (default 1: in order). */
+  concurrency?: number
+}
+
+export interface ConsumerHandle {
+  readonly durable: string
+  /** Stops fetching, waits for in-flight handlers. */
+  stop(): Promise<void>
+  readonly closed: Promise<void>
+}
+
+const deadLetterContract = contract(DeadLetterV1)
+const decoder = new TextDecoder()
+
+/** Creates or updates the durable consumer, then runs the consume loop until stopped. */
+export async function startConsumer<S extends TSchema>(bus: Bus, options: ConsumeOptions<S>): Promise<ConsumerHandle> {
+  const stream = bus.stream(options.stream)
+  const filterSubject = bus.subject(options.subject)
+  const maxAttempts = options.maxAttempts ?? 8
+  const backoff = options.backoff ?? defaultBackoff
+  const concurrency = Math.max(1, options.concurrency ?? 1)
+  const config = {
+    durable_name: options.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: filterSubject,
+    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    // We bound attempts ourselves so the last one can be dead-lettered with its reason.
+    max_deliver: -1,
+    max_ack_pending: Math.max(1_000, concurrency * 4),
+  }
+  await ensureConsumer(bus, stream, config)
+
+  const consumer = await bus.js.consumers.get(stream, options.durable)
+  let messages: ConsumerMessages | undefined = await consumer.consume({ max_messages: Math.max(32, concurrency * 2) })
+  const inFlight = new Set<Promise<void>>()
+  let stopping = false
+
+  const handleOne = async (message: JsMsg): Promise<void> => {
+    const deliveryCount = message.info.deliveryCount
+    const messageId = message.headers?.get('Nats-Msg-Id') || null
+    const body = decoder.decode(message.data)
+    let payload: unknown
+    try {
+      payload = JSON.parse(body)
+    } catch {
+      return deadLetter(bus, message, options.durable, `body is not JSON`, body, messageId)
+    }
+    const validation = options.contract.validate(payload)
+    if (!validation.ok) {
+      return deadLetter(bus, message, options.durable, `contract violation: ${describeIssues(validation.issues)}`, body, messageId)
+    }
+    try {
+      await options.handler(validation.value, {
+        subject: bus.ns.strip(message.subject),
+        deliveryCount,
+        messageId,
+        working: () => message.working(),
+      })
+      message.ack()
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      if (error instanceof PermanentError || deliveryCount >= maxAttempts) {
+        const why = error instanceof PermanentError ? reason : `failed ${deliveryCount} times; last error: ${reason}`
+        return deadLetter(bus, message, options.durable, why, body, messageId)
+      }
+      const delay = backoffDelay(deliveryCount, backoff)
+      bus.logger.warn({ subject: message.subject, deliveryCount, delayMs: delay, err: error }, 'message failed; will retry')
+      message.nak(delay)
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopping && messages) {
+      for await (const message of messages) {
+        const task = handleOne(message).catch((error: unknown) => {
+          bus.logger.error({ err: error }, 'consumer handler crashed; message left for redelivery')
+        })
+        inFlight.add(task)
+        void task.finally(() => inFlight.delete(task))
+        if (inFlight.size >= concurrency) await Promise.race(inFlight)
+        if (stopping) break
+      }
+      if (stopping) break
+      // The iterator ended without a stop (consumer deleted, server restarted): open it again.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      messages = await bus.js.consumers
+        .get(stream, options.durable)
+        .then((c) => c.consume({ max_messages: Math.max(32, concurrency * 2) }))
+        .catch(() => undefined)
+      if (!messages) await ensureConsumer(bus, stream, config).catch(() => undefined)
+    }
+    await Promise.all(inFlight)
+  })()
+
+  return {
+    durable: options.durable,
+    closed: loop,
+    async stop() {
+      stopping = true
+      await messages?.close().catch(() => undefined)
+      await loop
+    },
+  }
+}
+
+async function ensureConsumer(bus: Bus, stream: string, config: { durable_name: string } & Record<string, unknown>): Promise<void> {
+  const existing = await bus.jsm.consumers.info(stream, config.durable_name).catch(() => undefined)
+  if (existing) {
+    const { durable_name: _durable, deliver_policy: _deliver, ...updatable } = config
+    await bus.jsm.consumers.update(stream, config.durable_name, updatable).catch((error: unknown) => {
+      bus.logger.warn({ err: error, durable: config.durable_name }, 'consumer settings not updated')
+    })
+    return
+  }
+  try {
+    await bus.jsm.consumers.add(stream, config)
+  } catch (error) {
+    if (!/already (exists|in use)/i.test(String(error))) throw error
+  }
+}
+
+/**
+ * Moves a message to `dlq.<subject>` with the reason, then terminates it. If the dead-letter publish
+ * itself fails, the message is nak'ed instead: nothing is dropped.
+ */
+async function deadLetter(bus: Bus, message: JsMsg, consumer: string, reason: string, body: string, messageId: string | null) {
+  const subject = bus.ns.strip(message.subject)
+  const letter = {
+    version: 1 as const,
+    subject,
+    stream: message.info.stream,
+    consumer,
+    deliveryCount: message.info.deliveryCount,
+    reason,
+    failedAt: new Date().toISOString(),
+    body,
+    messageId,
+  }
+  try {
+    await bus.publish(`dlq.${subject}`, deadLetterContract, letter, {
+      messageId: `dlq:${message.info.stream}:${message.seq}:${consumer}`,
+    })
+    bus.logger.error({ subject, reason, deliveryCount: letter.deliveryCount }, 'message dead-lettered')
+    message.term(reason.slice(0, 200))
+  } catch (error) {
+    bus.logger.error({ err: error, subject }, 'dead-letter publish failed; message will be redelivered')
+    message.nak(backoffDelay(message.info.deliveryCount))
+  }
+}
+
+export const deadLetterSubject = (subject: string) => `dlq.${subject}`
+export { Subjects }

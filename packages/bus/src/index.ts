@@ -1,0 +1,5 @@
+export { Bus, connectBus, type BusLogger, type ConnectBusOptions, type PublishOptions, type PublishResult } from './bus.ts'
+export { deadLetterSubject, type ConsumeOptions, type ConsumerHandle, type MessageContext } from './consumer.ts'
+export { PermanentError, BusUnavailableError, ContractViolationError } from './errors.ts'
+export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
+export { Namespace, ensureStreams, streamConfigs } from './topology.ts'

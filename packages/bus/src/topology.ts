@@ -1,0 +1,67 @@
+import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
+import { nanos } from '@nats-io/nats-core'
+import { Streams } from '@signals/contracts'
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+
+/** Maps contract names to a namespace, so tests can share one server without their streams overlapping. */
+export class Namespace {
+  constructor(readonly prefix: string) {}
+
+  subject(name: string): string {
+    return this.prefix ? `${this.prefix}.${name}` : name
+  }
+
+  stream(name: string): string {
+    return this.prefix ? `${this.prefix.toUpperCase()}_${name}` : name
+  }
+
+  /** The contract subject of a namespaced one (`t1.alerts.entry` -> `alerts.entry`). */
+  strip(subject: string): string {
+    return this.prefix && subject.startsWith(`${this.prefix}.`) ? subject.slice(this.prefix.length + 1) : subject
+  }
+}
+
+/** Stream settings beyond name and subjects. The duplicate window is what drops a resent message id. */
+const streamSettings: Record<keyof typeof Streams, { maxAgeMs: number; duplicateWindowMs: number }> = {
+  alerts: { maxAgeMs: 7 * DAY, duplicateWindowMs: 10 * MINUTE },
+  feeds: { maxAgeMs: DAY, duplicateWindowMs: 2 * MINUTE },
+  intake: { maxAgeMs: 7 * DAY, duplicateWindowMs: 10 * MINUTE },
+  deadLetters: { maxAgeMs: 30 * DAY, duplicateWindowMs: 2 * MINUTE },
+}
+
+export function streamConfigs(ns: Namespace): (Partial<StreamConfig> & { name: string })[] {
+  return (Object.keys(Streams) as (keyof typeof Streams)[]).map((key) => ({
+    name: ns.stream(Streams[key].name),
+    subjects: Streams[key].subjects.map((subject) => ns.subject(subject)),
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(streamSettings[key].maxAgeMs),
+    duplicate_window: nanos(streamSettings[key].duplicateWindowMs),
+    num_replicas: 1,
+  }))
+}
+
+/** Creates each stream, or updates it to the current settings. Safe to run from every instance at once. */
+export async function ensureStreams(jsm: JetStreamManager, ns: Namespace): Promise<void> {
+  for (const config of streamConfigs(ns)) {
+    const name = config.name
+    const exists = await jsm.streams.info(name).then(
+      () => true,
+      () => false,
+    )
+    if (exists) {
+      await jsm.streams.update(name, config)
+      continue
+    }
+    try {
+      await jsm.streams.add(config)
+    } catch (error) {
+      // Another instance created it first.
+      if (!/already in use|already exists/i.test(String(error))) throw error
+      await jsm.streams.update(name, config)
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export { loadConfig, Type } from './load-config.ts'
+export type { Static, TObject } from 'typebox'
+export { ConfigError } from './errors.ts'
+export { Env, listOf, type EnvName } from './variables.ts'
+export { loadConfigOrExit } from './load-or-exit.ts'

@@ -1,0 +1,93 @@
+import Type from 'typebox'
+
+/**
+ * The platform's environment variables, one TypeBox schema each, named as in DESIGN.md.
+ * Services compose the ones they need with `Type.Object({...})`.
+ *
+ * `x-secret: true` marks a variable whose development default must never be used in production;
+ * `x-dev-default` holds that development default (kept out of `default` so production sees none).
+ * `x-sensitive: true` keeps a value out of error messages.
+ */
+const port = (fallback: number, description: string) =>
+  Type.Integer({ minimum: 1, maximum: 65535, default: fallback, description })
+
+const url = (protocols: readonly string[], fallback: string, description: string) =>
+  Type.String({
+    pattern: `^(${protocols.join('|')})://[^\\s]+$`,
+    default: fallback,
+    description,
+    'x-expected': `a ${protocols.join(' or ')} URL`,
+  })
+
+const devSecret = (devDefault: string, minLength: number, description: string) =>
+  Type.String({ minLength, 'x-secret': true, 'x-sensitive': true, 'x-dev-default': devDefault, description })
+
+const csv = (description: string) => Type.String({ default: '', description })
+
+export const Env = {
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface to listen on' }),
+
+  DATABASE_URL: url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/signals', 'Postgres'),
+  REDIS_URL: url(['redis', 'rediss'], 'redis://127.0.0.1:6379', 'sessions, user status, rate limits'),
+  NATS_URL: url(['nats', 'tls'], 'nats://127.0.0.1:4222', 'JetStream'),
+  /** Prefix for stream names and subjects; lets tests share one server without crossing streams. */
+  BUS_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_]*$', description: 'stream and subject prefix' }),
+
+  PUBLIC_URL: url(['http', 'https'], 'http://localhost:3000', "the gateway's external URL"),
+  OIDC_ISSUER: url(['http', 'https'], 'http://localhost:3010', 'OpenID Connect issuer'),
+  OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'signals-dev', description: 'OAuth client id' }),
+  OIDC_CLIENT_SECRET: devSecret('signals-dev-client-secret', 8, 'OAuth client secret'),
+  ADMIN_EMAIL: Type.String({ default: 'admin@example.com', description: 'comma-separated administrator e-mails' }),
+
+  SESSION_SECRET: devSecret('development-only-session-secret-0123456789', 32, 'cookie signing'),
+  INTERNAL_AUTH_SECRET: devSecret(
+    'development-only-internal-auth-secret-0123456789',
+    32,
+    'signs the identity header the gateway passes to services',
+  ),
+  CREDENTIALS_KEY: devSecret(
+    // 32 bytes, base64: development only.
+    'ZGV2ZWxvcG1lbnQtb25seS1jcmVkZW50aWFscy1rZXk=',
+    44,
+    'base64 32-byte key for broker credentials at rest (AES-256-GCM)',
+  ),
+  CREDENTIALS_KEY_ID: Type.String({ default: 'k1', pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'id of CREDENTIALS_KEY' }),
+
+  PREMIUM_INDICATORS: csv('indicator names routed to the test handler'),
+  WEBHOOK_SECRET: Type.Optional(
+    Type.String({ minLength: 8, 'x-sensitive': true, description: 'required on every webhook when set' }),
+  ),
+  ALERT_ROUTING: Type.Union([Type.Literal('fanout'), Type.Literal('targeted')], {
+    default: 'fanout',
+    description: 'fanout: every live user; targeted: only the payload user',
+  }),
+
+  GATEWAY_PORT: port(3000, 'gateway (public)'),
+  INGEST_PORT: port(3001, 'ingest (public)'),
+  AUTH_PORT: port(3002, 'auth (internal)'),
+  SETTINGS_PORT: port(3003, 'settings (internal)'),
+  ADMIN_PORT: port(3004, 'admin (internal)'),
+  BROKER_CONNECTOR_PORT: port(3005, 'broker connector (internal)'),
+  AUTH_URL: url(['http', 'https'], 'http://127.0.0.1:3002', 'where the gateway reaches auth'),
+  SETTINGS_URL: url(['http', 'https'], 'http://127.0.0.1:3003', 'where the gateway reaches settings'),
+  ADMIN_URL: url(['http', 'https'], 'http://127.0.0.1:3004', 'where the gateway reaches admin'),
+  INGEST_URL: url(['http', 'https'], 'http://127.0.0.1:3001', 'where the gateway reaches ingest'),
+  BROKER_CONNECTOR_URL: url(['http', 'https'], 'http://127.0.0.1:3005', 'where the gateway reaches the connector'),
+} as const
+
+export type EnvName = keyof typeof Env
+
+/** Splits a comma-separated variable into trimmed, non-empty entries. */
+export function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0)
+}

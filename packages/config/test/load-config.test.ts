@@ -1,0 +1,64 @@
+import t from 'tap'
+import { ConfigError, Env, Type, listOf, loadConfig } from '../src/index.ts'
+
+const Schema = Type.Object({
+  NODE_ENV: Env.NODE_ENV,
+  DATABASE_URL: Env.DATABASE_URL,
+  NATS_URL: Env.NATS_URL,
+  GATEWAY_PORT: Env.GATEWAY_PORT,
+  SESSION_SECRET: Env.SESSION_SECRET,
+  CREDENTIALS_KEY: Env.CREDENTIALS_KEY,
+  WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
+})
+
+t.test('development defaults fill every variable that is not set', async (t) => {
+  const config = loadConfig(Schema, {})
+  t.equal(config.NODE_ENV, 'development')
+  t.equal(config.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/signals')
+  t.equal(config.NATS_URL, 'nats://127.0.0.1:4222')
+  t.equal(config.GATEWAY_PORT, 3000)
+  t.ok(config.SESSION_SECRET.length >= 32, 'a development session secret is provided')
+  t.equal(config.WEBHOOK_SECRET, undefined, 'optional variables stay unset')
+})
+
+t.test('values from the environment are converted to their types', async (t) => {
+  const config = loadConfig(Schema, { GATEWAY_PORT: '8080', DATABASE_URL: 'postgresql://u@db:5432/x' })
+  t.equal(config.GATEWAY_PORT, 8080)
+  t.equal(config.DATABASE_URL, 'postgresql://u@db:5432/x')
+})
+
+t.test('one error names every bad or missing variable', async (t) => {
+  const error = t.throws(() =>
+    loadConfig(Schema, {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'mysql://nope',
+      GATEWAY_PORT: 'eighty',
+      WEBHOOK_SECRET: 'short',
+    }),
+  ) as ConfigError
+  t.type(error, ConfigError)
+  t.same([...error.offenders].sort(), ['CREDENTIALS_KEY', 'DATABASE_URL', 'GATEWAY_PORT', 'SESSION_SECRET', 'WEBHOOK_SECRET'])
+  t.match(error.message, /DATABASE_URL: "mysql:\/\/nope" is not valid: expected a postgres or postgresql URL/)
+  t.match(error.message, /SESSION_SECRET: is required in production/)
+  t.match(error.message, /CREDENTIALS_KEY: is required in production/)
+  t.match(error.message, /GATEWAY_PORT: "eighty" is not valid/)
+  t.notMatch(error.message, /short/, 'a secret value is never echoed')
+})
+
+t.test('production accepts secrets that are set', async (t) => {
+  const config = loadConfig(Schema, {
+    NODE_ENV: 'production',
+    SESSION_SECRET: 'x'.repeat(40),
+    CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
+  })
+  t.equal(config.SESSION_SECRET, 'x'.repeat(40))
+})
+
+t.test('a port out of range is refused', async (t) => {
+  t.throws(() => loadConfig(Schema, { GATEWAY_PORT: '70000' }), /GATEWAY_PORT/)
+})
+
+t.test('listOf splits comma-separated values', async (t) => {
+  t.same(listOf(' a@x.com, B@y.com ,,'), ['a@x.com', 'B@y.com'])
+  t.same(listOf(undefined), [])
+})

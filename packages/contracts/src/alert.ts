@@ -1,0 +1,47 @@
+import Type, { type Static } from 'typebox'
+
+export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
+export type Side = Static<typeof Side>
+
+/** What a result alert says happened. `Exit` is stored on the trade as `Session End`. */
+export const AlertResult = Type.Union([Type.Literal('TP'), Type.Literal('SL'), Type.Literal('Exit')])
+export type AlertResult = Static<typeof AlertResult>
+
+export const AlertKind = Type.Union([Type.Literal('entry'), Type.Literal('result'), Type.Literal('test')])
+export type AlertKind = Static<typeof AlertKind>
+
+const Price = Type.Union([Type.Number(), Type.Null()])
+const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()])
+
+/**
+ * The spec's normalized alert (in-flight), version 1. Prices are numbers; fields the alert did not carry
+ * are null. `raw` keeps the original payload (or the raw text, with `_raw: true`, when parsing failed).
+ */
+export const NormalizedAlertV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    /** Assigned by ingest; stable for a resent alert so the bus drops the duplicate. */
+    alertId: Type.String({ minLength: 1, maxLength: 64 }),
+    kind: AlertKind,
+    receivedAt: Type.String({ format: 'date-time' }),
+    action: Type.Union([Side, Type.Null()]),
+    symbol: Text(64),
+    /** Contract root the symbol maps to (NQ for NQ1!, NQZ6, CME_MINI:NQ1!), or null when unknown. */
+    root: Text(16),
+    entryPrice: Price,
+    sl: Price,
+    tp: Price,
+    /** Exit price of a result alert (`exitPrice`, else `price`, else `entryPrice`). */
+    exitPrice: Price,
+    indicator: Text(255),
+    userId: Text(255),
+    leverage: Price,
+    result: Type.Union([AlertResult, Type.Null()]),
+    isVendorTest: Type.Boolean(),
+    /** True when the body could not be parsed into fields; `raw` then holds the text with `_raw: true`. */
+    parseFailed: Type.Boolean(),
+    raw: Type.Unknown(),
+  },
+  { additionalProperties: false, $id: 'NormalizedAlertV1' },
+)
+export type NormalizedAlert = Static<typeof NormalizedAlertV1>

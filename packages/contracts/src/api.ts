@@ -1,0 +1,30 @@
+import Type, { type Static } from 'typebox'
+
+/** Every JSON error on /api and /webhook: `{ success: false, error }`. */
+export const ErrorBody = Type.Object(
+  { success: Type.Literal(false), error: Type.String() },
+  { additionalProperties: true, $id: 'ErrorBody' },
+)
+export type ErrorBody = Static<typeof ErrorBody>
+
+/** The identity the gateway passes to services in the signed internal header. */
+export const InternalIdentity = Type.Object(
+  {
+    userId: Type.String({ minLength: 1, maxLength: 255 }),
+    email: Type.String({ maxLength: 255 }),
+    role: Type.Union([Type.Literal('trader'), Type.Literal('admin')]),
+    approved: Type.Boolean(),
+  },
+  { additionalProperties: false },
+)
+export type InternalIdentity = Static<typeof InternalIdentity>
+
+/** live_trading setting value (spec: enabled, autoPlaceOrders; both default false). */
+export const LiveTradingValue = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    autoPlaceOrders: Type.Boolean(),
+  },
+  { additionalProperties: false },
+)
+export type LiveTradingValue = Static<typeof LiveTradingValue>

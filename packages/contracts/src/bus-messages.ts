@@ -1,0 +1,75 @@
+import Type, { type Static } from 'typebox'
+import { NormalizedAlertV1 } from './alert.ts'
+
+/** alerts.entry, alerts.result and alerts.test all carry a normalized alert. */
+export const AlertMessageV1 = NormalizedAlertV1
+export type AlertMessage = Static<typeof AlertMessageV1>
+
+export const IntakeOutcome = Type.Union(
+  [
+    'accepted',
+    'duplicate',
+    'invalid',
+    'missing_user_id',
+    'unauthorized',
+    'forbidden',
+    'too_large',
+    'too_old',
+    'rate_limited',
+    'unavailable',
+  ].map((outcome) => Type.Literal(outcome)),
+)
+export type IntakeOutcome = Static<typeof IntakeOutcome>
+
+/** intake.log: one per webhook request, accepted or refused; written to intake_log by a consumer. */
+export const IntakeLogMessageV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    intakeId: Type.String({ minLength: 1, maxLength: 64 }),
+    receivedAt: Type.String({ format: 'date-time' }),
+    source: Type.Union([Type.Literal('query'), Type.Literal('body'), Type.Literal('header'), Type.Literal('none')]),
+    contentType: Type.Union([Type.String({ maxLength: 255 }), Type.Null()]),
+    remoteAddress: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+    rawBody: Type.String(),
+    outcome: IntakeOutcome,
+    statusCode: Type.Integer({ minimum: 100, maximum: 599 }),
+    reason: Type.Union([Type.String(), Type.Null()]),
+    alertId: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+    kind: Type.Union([Type.Literal('entry'), Type.Literal('result'), Type.Literal('test'), Type.Null()]),
+  },
+  { additionalProperties: false },
+)
+export type IntakeLogMessage = Static<typeof IntakeLogMessageV1>
+
+/** feeds.start / feeds.stop: the settings service asks the broker connector to open or close a user's feed. */
+export const FeedCommandV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    /** Unique per change; also the bus message id. */
+    commandId: Type.String({ minLength: 1, maxLength: 64 }),
+    userId: Type.String({ minLength: 1, maxLength: 255 }),
+    action: Type.Union([Type.Literal('start'), Type.Literal('stop'), Type.Literal('restart')]),
+    reason: Type.String({ maxLength: 255 }),
+    requestedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+)
+export type FeedCommand = Static<typeof FeedCommandV1>
+
+/** dlq.<subject>: a message that could never be processed, with why. */
+export const DeadLetterV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    subject: Type.String(),
+    stream: Type.String(),
+    consumer: Type.String(),
+    deliveryCount: Type.Integer({ minimum: 0 }),
+    reason: Type.String(),
+    failedAt: Type.String({ format: 'date-time' }),
+    /** The original body, as text (it may not have been valid JSON). */
+    body: Type.String(),
+    messageId: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+)
+export type DeadLetter = Static<typeof DeadLetterV1>

@@ -1,0 +1,18 @@
+/** Subjects and streams of the bus contract (DESIGN.md), before any test namespace prefix. */
+export const Subjects = {
+  alertEntry: 'alerts.entry',
+  alertResult: 'alerts.result',
+  alertTest: 'alerts.test',
+  intakeLog: 'intake.log',
+  feedStart: 'feeds.start',
+  feedStop: 'feeds.stop',
+  feedRestart: 'feeds.restart',
+} as const
+export type SubjectName = (typeof Subjects)[keyof typeof Subjects]
+
+export const Streams = {
+  alerts: { name: 'ALERTS', subjects: ['alerts.entry', 'alerts.result', 'alerts.test'] },
+  feeds: { name: 'FEEDS', subjects: ['feeds.*'] },
+  intake: { name: 'INTAKE', subjects: ['intake.log'] },
+  deadLetters: { name: 'DEAD_LETTERS', subjects: ['dlq.>'] },
+} as const

@@ -1,0 +1,37 @@
+import type { TSchema, Static } from 'typebox'
+import { Compile } from 'typebox/compile'
+
+export interface ValidationIssue {
+  path: string
+  message: string
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] }
+
+export interface Contract<S extends TSchema> {
+  readonly schema: S
+  check(value: unknown): value is Static<S>
+  validate(value: unknown): Validation<Static<S>>
+}
+
+/** Compiles a schema once; `validate` returns the value or every issue with its JSON path. */
+export function contract<S extends TSchema>(schema: S): Contract<S> {
+  const compiled = Compile(schema)
+  return {
+    schema,
+    check: (value: unknown): value is Static<S> => compiled.Check(value),
+    validate(value: unknown): Validation<Static<S>> {
+      if (compiled.Check(value)) return { ok: true, value }
+      const issues = [...compiled.Errors(value)].slice(0, 10).map((error) => ({
+        path: error.instancePath || '/',
+        message: error.message,
+      }))
+      return { ok: false, issues }
+    },
+  }
+}
+
+/** One line naming the first problems, for logs and 400 bodies. */
+export function describeIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')
+}

@@ -1,0 +1,52 @@
+import pg from 'pg'
+import { Kysely, PostgresDialect } from 'kysely'
+import type { Database } from './schema.ts'
+
+export interface DbLogger {
+  warn(object: object, message: string): void
+}
+
+export interface CreateDbOptions {
+  connectionString: string
+  /** Pool size; the default suits one service instance on a small machine. */
+  max?: number
+  logger?: DbLogger
+  applicationName?: string
+}
+
+const INT8_OID = 20
+
+/**
+ * Kysely over a pg Pool that survives a Postgres restart: node-postgres emits `error` on the pool and on
+ * each client when the server goes away, and an unhandled `error` event ends the process. Both are
+ * handled here; the failed query rejects and the pool reconnects on the next one.
+ */
+export function createDb(options: CreateDbOptions): Kysely<Database> {
+  const logger = options.logger ?? { warn: () => undefined }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: options.applicationName,
+    types: {
+      // bigint ids and counts fit in a double here; NUMERIC stays a string (exact).
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  })
+  const onError = (error: Error) => logger.warn({ err: error }, 'postgres connection error (will reconnect)')
+  pool.on('error', onError)
+  pool.on('connect', (client) => client.on('error', onError))
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+}
+
+/** True when Postgres answers a trivial query. */
+export async function isDatabaseReachable(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await db.selectNoFrom((eb) => eb.val(1).as('one')).execute()
+    return true
+  } catch {
+    return false
+  }
+}

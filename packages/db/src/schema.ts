@@ -1,0 +1,161 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+/** Timestamps come back as Date; inserts and updates may pass a Date or an SQL expression. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+/** NUMERIC is exact: it is read as a decimal string and never turned into a float on the way. */
+type Decimal = ColumnType<string, string | number, string | number>
+type NullableDecimal = ColumnType<string | null, string | number | null | undefined, string | number | null>
+/** JSONB in, parsed JSON out. */
+type Json<T = unknown> = ColumnType<T, string, string>
+
+export type UserRole = 'trader' | 'admin'
+export type SettingKey = 'risk_strategy' | 'live_trading'
+export type Side = 'LONG' | 'SHORT'
+export type TradeStatus = 'open' | 'closed' | 'cancelled'
+export type TradeResult = 'TP' | 'SL' | 'Session End'
+export type BrokerName = 'paper' | 'tradovate'
+export type BrokerEnvironment = 'demo' | 'live'
+
+export interface UsersTable {
+  user_id: string
+  email: string
+  name: string | null
+  picture: string | null
+  approved: ColumnType<boolean, boolean | undefined, boolean>
+  role: ColumnType<UserRole, UserRole | undefined, UserRole>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface BannedEmailsTable {
+  id: Generated<number>
+  email: string
+  reason: string | null
+  created_at: Timestamp
+}
+
+export interface TradingSettingsTable {
+  user_id: string
+  setting_key: SettingKey
+  setting_value: Json
+  updated_at: Timestamp
+}
+
+export interface RiskEngineConfigsTable {
+  user_id: string
+  config: Json
+  updated_at: Timestamp
+}
+
+export interface BrokerCredentialsTable {
+  user_id: string
+  broker: BrokerName
+  environment: BrokerEnvironment
+  account_id: string
+  /** Id of the key that encrypted this row, so keys can rotate. */
+  key_id: string
+  /** AES-256-GCM: 12-byte IV, 16-byte tag, ciphertext of the JSON secret fields. */
+  secret_iv: Buffer
+  secret_tag: Buffer
+  secret_ciphertext: Buffer
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface AlertsTable {
+  id: Generated<number>
+  /** The ingest-assigned id of the alert; one row per (alert_id, user_id). */
+  alert_id: string
+  /** The trader this record belongs to; NULL for a test alert, which belongs to no live trader. */
+  user_id: string | null
+  /** The user_id the payload named (DESIGN decision 6). */
+  owner_user_id: string | null
+  symbol: string | null
+  /** Contract root (NQ for NQ1!, NQZ6, CME_MINI:NQ1!), when known. */
+  root: string | null
+  action: Side | null
+  entry_price: NullableDecimal
+  sl: NullableDecimal
+  tp: NullableDecimal
+  indicator: string | null
+  leverage: NullableDecimal
+  raw_data: Json
+  is_test: ColumnType<boolean, boolean | undefined, boolean>
+  status: ColumnType<string, string | undefined, string>
+  received_at: Timestamp
+  created_at: Timestamp
+}
+
+export interface TradesTable {
+  id: Generated<number>
+  user_id: string
+  /** The alert record that opened it, when an alert did. */
+  alert_record_id: number | null
+  symbol: string
+  root: string | null
+  side: Side
+  quantity: Decimal
+  entry_price: Decimal
+  exit_price: NullableDecimal
+  status: ColumnType<TradeStatus, TradeStatus | undefined, TradeStatus>
+  result: TradeResult | null
+  pnl: NullableDecimal
+  /** The alert id of the result alert that closed it: a redelivery cannot close it again. */
+  close_alert_id: string | null
+  opened_at: Timestamp
+  closed_at: NullableTimestamp
+}
+
+export interface IntakeLogTable {
+  id: Generated<number>
+  /** Unique per webhook request; the consumer inserts ON CONFLICT DO NOTHING. */
+  intake_id: string
+  received_at: Timestamp
+  source: string
+  content_type: string | null
+  remote_address: string | null
+  raw_body: string
+  outcome: string
+  status_code: number
+  reason: string | null
+  alert_id: string | null
+  kind: string | null
+  created_at: Timestamp
+}
+
+export interface AdminAuditLogTable {
+  id: Generated<number>
+  actor_user_id: string
+  action: string
+  target: string
+  reason: string | null
+  created_at: Timestamp
+}
+
+export interface Database {
+  users: UsersTable
+  banned_emails: BannedEmailsTable
+  trading_settings: TradingSettingsTable
+  risk_engine_configs: RiskEngineConfigsTable
+  broker_credentials: BrokerCredentialsTable
+  alerts: AlertsTable
+  trades: TradesTable
+  intake_log: IntakeLogTable
+  admin_audit_log: AdminAuditLogTable
+}
+
+export type User = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type UserUpdate = Updateable<UsersTable>
+export type BannedEmail = Selectable<BannedEmailsTable>
+export type TradingSetting = Selectable<TradingSettingsTable>
+export type RiskEngineConfigRow = Selectable<RiskEngineConfigsTable>
+export type BrokerCredentialsRow = Selectable<BrokerCredentialsTable>
+export type AlertRecord = Selectable<AlertsTable>
+export type NewAlertRecord = Insertable<AlertsTable>
+export type Trade = Selectable<TradesTable>
+export type NewTrade = Insertable<TradesTable>
+export type IntakeLogEntry = Selectable<IntakeLogTable>
+export type NewIntakeLogEntry = Insertable<IntakeLogTable>
+export type AdminAuditEntry = Selectable<AdminAuditLogTable>

@@ -1,0 +1,45 @@
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { loggerOptions } from './logger.ts'
+import { errorHandlerPlugin } from './plugins/error-handler.ts'
+import { healthPlugin } from './plugins/health.ts'
+import { metricsPlugin } from './plugins/metrics.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    serviceName: string
+  }
+}
+
+export interface ServiceAppOptions {
+  service: string
+  logLevel: string
+  bodyLimit?: number
+  trustProxy?: FastifyServerOptions['trustProxy']
+  /** Replace the logger (tests capture log lines through a stream here). */
+  loggerStream?: NodeJS.WritableStream
+}
+
+/**
+ * A Fastify app with what every service shares: TypeBox type provider, redacting logger, one error
+ * handler, `/health`, `/ready` and `/metrics`. Each service's `buildApp(config)` starts from this.
+ */
+export async function createServiceApp(options: ServiceAppOptions) {
+  const logger = loggerOptions({ service: options.service, level: options.logLevel })
+  const app = Fastify({
+    logger: options.loggerStream ? { ...logger, stream: options.loggerStream } : logger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.decorate('serviceName', options.service)
+  await app.register(errorHandlerPlugin)
+  await app.register(healthPlugin, { service: options.service })
+  await app.register(metricsPlugin, { service: options.service })
+  return app
+}
+
+export type ServiceApp = Awaited<ReturnType<typeof createServiceApp>>

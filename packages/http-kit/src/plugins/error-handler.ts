@@ -1,0 +1,48 @@
+import fp from 'fastify-plugin'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { HttpError } from '../errors.ts'
+
+/** Postgres and socket errors that mean "a dependency is down", not "this request is wrong". */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
+
+export function isDependencyDown(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true
+  const message = error instanceof Error ? error.message : ''
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|BusUnavailable|not acknowledged/i.test(message)
+}
+
+/**
+ * The one error handler of a service. 4xx messages reach the caller as `{success:false, error}`;
+ * 5xx internals never do: they are logged, and the caller gets a generic message.
+ */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
+      if (error instanceof HttpError) {
+        if (error.statusCode >= 500) request.log.warn({ err: error }, 'request failed: dependency unavailable')
+        return reply.code(error.statusCode).send({ success: false, error: error.message, ...error.details })
+      }
+      const fastifyError = error as FastifyError
+      if (fastifyError.validation) {
+        const context = fastifyError.validationContext ?? 'request'
+        return reply.code(400).send({ success: false, error: `Invalid ${context}: ${fastifyError.message}` })
+      }
+      const status = fastifyError.statusCode ?? 500
+      if (status < 500) {
+        return reply.code(status).send({ success: false, error: fastifyError.message })
+      }
+      if (isDependencyDown(error)) {
+        request.log.warn({ err: error }, 'request failed: dependency unavailable')
+        return reply.code(503).send({ success: false, error: 'Service temporarily unavailable, please try again' })
+      }
+      request.log.error({ err: error }, 'request failed')
+      return reply.code(500).send({ success: false, error: 'Internal error' })
+    })
+
+    app.setNotFoundHandler((request, reply) => {
+      return reply.code(404).send({ success: false, error: `Route ${request.method} ${request.url.split('?')[0]} not found` })
+    })
+  },
+  { name: 'error-handler' },
+)

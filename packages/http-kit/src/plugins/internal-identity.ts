@@ -1,0 +1,37 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { InternalIdentity } from '@signals/contracts'
+import { IDENTITY_HEADER, verifyIdentity } from '../internal-identity.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, as the gateway vouched for it; set on every /api request that reached a handler. */
+    identity: InternalIdentity
+  }
+}
+
+export interface InternalIdentityOptions {
+  secret: string
+  /** URL prefixes that require the header (default `/api/`). */
+  prefixes?: readonly string[]
+}
+
+/**
+ * Refuses any call under the protected prefixes that lacks a valid, unexpired identity header signed by
+ * the gateway, so a service reached directly (not through the gateway) answers 401.
+ */
+export const internalIdentityPlugin = fp(
+  async (app: FastifyInstance, options: InternalIdentityOptions) => {
+    const prefixes = options.prefixes ?? ['/api/']
+    app.decorateRequest('identity', null as unknown as InternalIdentity)
+    app.addHook('onRequest', async (request, reply) => {
+      if (!prefixes.some((prefix) => request.url.startsWith(prefix))) return
+      const identity = verifyIdentity(request.headers[IDENTITY_HEADER], options.secret)
+      if (!identity) {
+        return reply.code(401).send({ success: false, error: 'Authentication required' })
+      }
+      request.identity = identity
+    })
+  },
+  { name: 'internal-identity' },
+)

@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's Prometheus registry; services add their own counters to it. */
+    metrics: Registry
+  }
+}
+
+/**
+ * `GET /metrics` in Prometheus text format: request counts and latencies by route and status, the
+ * process defaults, and whatever the service registers on `app.metrics`. One registry per app, so tests
+ * that build several apps do not collide.
+ */
+export const metricsPlugin = fp(
+  async (app: FastifyInstance, options: { service: string }) => {
+    const registry = new Registry()
+    registry.setDefaultLabels({ service: options.service })
+    collectDefaultMetrics({ register: registry })
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      registers: [registry],
+    })
+    const latency = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency',
+      labelNames: ['method', 'route'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    })
+    app.decorate('metrics', registry)
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched'
+      if (route === '/metrics') return
+      requests.inc({ method: request.method, route, status_code: reply.statusCode })
+      latency.observe({ method: request.method, route }, reply.elapsedTime / 1000)
+    })
+
+    app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+      return reply.type(registry.contentType).send(await registry.metrics())
+    })
+  },
+  { name: 'metrics' },
+)

@@ -1,0 +1,8 @@
+import { loadConfigOrExit } from '@signals/config'
+import { runService } from '@signals/http-kit'
+import { buildApp } from './app.ts'
+import { ConfigSchema } from './config.ts'
+
+const config = loadConfigOrExit('broker-connector', ConfigSchema)
+const app = await buildApp(config)
+await runService(app, { host: config.HOST, port: config.BROKER_CONNECTOR_PORT })

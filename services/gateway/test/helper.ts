@@ -1,0 +1,13 @@
+import type { Test } from 'tap'
+import { loadConfig } from '@signals/config'
+import { buildApp } from '../src/app.ts'
+import { ConfigSchema, type Config } from '../src/config.ts'
+
+/** Builds the gateway app against real services (its own database and bus namespace) and tears it down. */
+export async function build(t: Test, overrides: Record<string, string> = {}) {
+  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...overrides })
+  const app = await buildApp(config)
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, config }
+}

@@ -1,0 +1,16 @@
+import type { Test } from 'tap'
+import { loadConfig } from '@signals/config'
+import { testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { buildApp } from '../src/app.ts'
+import { ConfigSchema, type Config } from '../src/config.ts'
+
+/** Builds the ingest app against real services (its own database and bus namespace) and tears it down. */
+export async function build(t: Test, overrides: Record<string, string> = {}) {
+  const namespace = testNamespace()
+  t.teardown(() => deleteNamespaceStreams(namespace))
+  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', BUS_NAMESPACE: namespace, ...overrides })
+  const app = await buildApp(config)
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, config, namespace }
+}
