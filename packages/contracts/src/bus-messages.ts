@@ -73,3 +73,25 @@ export const DeadLetterV1 = Type.Object(
   { additionalProperties: false },
 )
 export type DeadLetter = Static<typeof DeadLetterV1>
+
+/**
+ * Value in the `FEED_STATUS` key-value bucket (key: the user id, base64url-encoded): the broker
+ * connector writes it as a user's real-time feed changes state; the settings service reads it for
+ * live-trading-status.
+ */
+export const FeedStatusV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    userId: Type.String({ minLength: 1, maxLength: 255 }),
+    state: Type.Union([
+      Type.Literal('connecting'),
+      Type.Literal('connected'),
+      Type.Literal('stopped'),
+      Type.Literal('error'),
+    ]),
+    detail: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+)
+export type FeedStatus = Static<typeof FeedStatusV1>

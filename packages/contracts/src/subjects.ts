@@ -16,3 +16,11 @@ export const Streams = {
   intake: { name: 'INTAKE', subjects: ['intake.log'] },
   deadLetters: { name: 'DEAD_LETTERS', subjects: ['dlq.>'] },
 } as const
+
+/** Key-value buckets (JetStream KV), before any test namespace prefix. */
+export const Buckets = {
+  feedStatus: 'FEED_STATUS',
+} as const
+
+/** KV keys allow only [-/_=.a-zA-Z0-9]: user ids are base64url-encoded into them. */
+export const feedStatusKey = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url')

@@ -1,4 +1,4 @@
-import { createServiceApp, dbPlugin, busPlugin } from '@signals/http-kit'
+import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin } from '@signals/http-kit'
 import type { Config } from './config.ts'
 
 /** Builds the broker-connector service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -6,5 +6,6 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   const app = await createServiceApp({ service: 'broker-connector', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
+  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
   return app
 }

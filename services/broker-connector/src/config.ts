@@ -9,6 +9,8 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: Env.DATABASE_URL,
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
+  INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  ALERT_ROUTING: Env.ALERT_ROUTING,
 })
 
 export type Config = Static<typeof ConfigSchema>
