@@ -32,6 +32,7 @@ export function describeFirstError(errors: readonly SchemaError[], prefix = ''):
     return `${fieldName(`${first.instancePath}/${missing}`, prefix)} is required`
   }
   const field = fieldName(first.instancePath, prefix)
+  if (first.keyword === 'minLength' && first.params.limit === 1) return `${field} must not be empty`
   const sameField = errors.filter((error) => error.instancePath === first.instancePath)
   const allowed = sameField.filter((error) => error.keyword === 'const').map((error) => JSON.stringify(error.params.allowedValue))
   if (allowed.length > 0) return `${field} must be one of ${allowed.join(', ')}`
