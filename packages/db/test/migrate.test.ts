@@ -34,7 +34,7 @@ t.test('migrations apply to an empty database and are safe to run again', async 
   await client.end()
   t.same(
     rows.map((r) => r.table_name).filter((n) => !n.startsWith('kysely_')),
-    ['admin_audit_log', 'alerts', 'banned_emails', 'broker_credentials', 'intake_log', 'risk_engine_configs', 'trades', 'trading_settings', 'users'],
+    ['admin_audit_log', 'alerts', 'banned_emails', 'broker_credentials', 'feed_commands', 'intake_log', 'risk_engine_configs', 'trades', 'trading_settings', 'users'],
   )
 })
 
