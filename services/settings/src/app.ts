@@ -1,6 +1,5 @@
 import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
-import { CredentialsCipher } from '@signals/secrets'
-import type { Config } from './config.ts'
+import { credentialsCipherFrom, type Config } from './config.ts'
 import { installSettingsErrorHandler } from './error-handler.ts'
 import { typeboxValidatorCompiler } from './validation.ts'
 import { startFeedCommandRelay, type FeedCommandRelay } from './feed/feed-command-publisher.ts'
@@ -20,7 +19,7 @@ declare module 'fastify' {
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
   // Fails at start, before any request, when a key is malformed.
-  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  const cipher = credentialsCipherFrom(config)
 
   const app = await createServiceApp({ service: 'settings', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })

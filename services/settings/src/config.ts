@@ -1,5 +1,6 @@
 import Type from 'typebox'
-import { Env, type Static } from '@signals/config'
+import { ConfigError, Env, type Static } from '@signals/config'
+import { CredentialsCipher, parseKey } from '@signals/secrets'
 
 /** Everything the settings service reads from its environment. */
 export const ConfigSchema = Type.Object({
@@ -21,3 +22,20 @@ export const ConfigSchema = Type.Object({
 })
 
 export type Config = Static<typeof ConfigSchema>
+
+/**
+ * The credentials cipher, or a ConfigError naming the variable at fault (a key that is not 32 bytes of
+ * base64, a previous-keys list not written `id:base64,...`). The key itself never appears in the message.
+ */
+export function credentialsCipherFrom(config: Config): CredentialsCipher {
+  try {
+    parseKey(config.CREDENTIALS_KEY)
+  } catch {
+    throw new ConfigError([{ variable: 'CREDENTIALS_KEY', problem: '(hidden) is not valid: expected 32 bytes, base64-encoded' }])
+  }
+  try {
+    return CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  } catch {
+    throw new ConfigError([{ variable: 'CREDENTIALS_PREVIOUS_KEYS', problem: '(hidden) is not valid: expected id:base64,id:base64 with 32-byte keys' }])
+  }
+}
