@@ -23,6 +23,10 @@ t.test('with the bus down a change is saved, its command queued, and the relay s
   const pending = await app.db.selectFrom('feed_commands').select(['action', 'published_at']).where('user_id', '=', 'gina').orderBy('id').execute()
   t.same(pending.map((row) => [row.action, row.published_at]), [['start', null], ['stop', null]])
 
+  const status = await app.inject({ method: 'GET', url: '/api/live-trading-status', headers })
+  t.equal(status.statusCode, 200, 'status still answers with the bus down')
+  t.match(status.json().status, { liveTradingEnabled: false, brokerConnection: { connected: false, state: 'unknown' } }, 'and says the connection state is unknown')
+
   await nats.start()
   // The client reconnects on its own; give it a moment, then run a relay pass as the timer would.
   let published = 0
