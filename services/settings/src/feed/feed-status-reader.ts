@@ -1,4 +1,4 @@
-import type { KV } from '@nats-io/kv'
+import { Kvm, type KV } from '@nats-io/kv'
 import { openBucket, type Bus, type BusLogger } from '@signals/bus'
 import { Buckets, FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
 
@@ -31,10 +31,14 @@ function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
 export function createFeedStatusReader(bus: Bus, options: { timeoutMs: number; logger: BusLogger }): FeedStatusReader {
   let bucket: Promise<KV> | undefined
   const open = () => {
-    bucket ??= openBucket(bus, Buckets.feedStatus).catch((error: unknown) => {
-      bucket = undefined
-      throw error
-    })
+    // The connector creates the bucket too; should its settings ever differ from ours, `create` refuses
+    // and plain `open` still reads it.
+    bucket ??= openBucket(bus, Buckets.feedStatus)
+      .catch(() => new Kvm(bus.nc).open(bus.stream(Buckets.feedStatus)))
+      .catch((error: unknown) => {
+        bucket = undefined
+        throw error
+      })
     return bucket
   }
 

@@ -153,3 +153,29 @@ t.test('credentials sealed under a previous key still show, and a re-save seals 
   const blind = (await lost.app.inject({ method: 'GET', url: '/api/broker-credentials', headers: lost.headersFor('pete') })).json()
   t.match(blind.credentials, { accountId: 'TV-123456', usernameMasked: null }, 'without the key the clear fields still show, the name does not')
 })
+
+t.test('credential saves racing live-trading switches keep the feed commands consistent with the stored state', async (t) => {
+  const { app, createUser, feedMessages } = await build(t)
+  const headers = await createUser('quentin')
+  const switches = [true, false, true, false, true, true, false, true]
+  await Promise.all([
+    ...switches.map((enabled) =>
+      app.inject({ method: 'POST', url: '/api/trading-settings', headers, payload: { settingKey: 'live_trading', settingValue: { enabled, autoPlaceOrders: true } } }),
+    ),
+    ...Array.from({ length: 6 }, () => app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: tradovate })),
+  ])
+  let feedOn = false
+  for (const { subject } of await feedMessages()) {
+    if (subject === 'feeds.start') {
+      t.notOk(feedOn, 'start only when stopped')
+      feedOn = true
+    } else if (subject === 'feeds.stop') {
+      t.ok(feedOn, 'stop only when started')
+      feedOn = false
+    } else {
+      t.ok(feedOn, 'restart only while live trading is on')
+    }
+  }
+  const stored = (await app.inject({ method: 'GET', url: '/api/trading-settings', headers })).json().settings.live_trading.value.enabled
+  t.equal(feedOn, stored, 'replaying the commands in order ends in the stored state')
+})
