@@ -27,6 +27,8 @@ export interface PublishOutcome {
   published: Set<string>
   /** False when another publisher held the user's lock (relay only: it does not wait). */
   attempted: boolean
+  /** A publish was refused or timed out: the bus is likely down. */
+  failed: boolean
 }
 
 /**
@@ -41,6 +43,7 @@ export async function publishPendingFeedCommands(
   options: { wait: boolean; timeoutMs: number; logger: BusLogger },
 ): Promise<PublishOutcome> {
   const published = new Set<string>()
+  let failed = false
   const attempted = await db.transaction().execute(async (trx) => {
     if (!(await lockUserFeedCommands(trx, userId, options.wait))) return false
     for (const row of await unpublishedCommands(trx, userId)) {
@@ -51,6 +54,7 @@ export async function publishPendingFeedCommands(
         })
       } catch (error) {
         options.logger.warn({ err: error, commandId: row.command_id, action: row.action }, 'feed command not published yet; the relay will retry')
+        failed = true
         break
       }
       await markPublished(trx, row.id)
@@ -58,7 +62,7 @@ export async function publishPendingFeedCommands(
     }
     return true
   })
-  return { published, attempted }
+  return { published, attempted, failed }
 }
 
 export interface FeedCommandRelay {
@@ -87,6 +91,8 @@ export function startFeedCommandRelay(
       if (stopped) break
       const outcome = await publishPendingFeedCommands(db, bus, userId, { wait: false, timeoutMs: options.timeoutMs, logger: options.logger })
       count += outcome.published.size
+      // The bus is not taking messages: the other users' commands would only wait out the same timeout.
+      if (outcome.failed) break
     }
     if (count > 0) options.logger.info({ count }, 'feed command relay published queued commands')
     return count
