@@ -80,3 +80,17 @@ t.test('the relay skips a user whose commands another publisher is sending', asy
   const sent = await publishPendingFeedCommands(app.db, app.bus, 'ivy', { wait: false, timeoutMs: 2000, logger: silent })
   t.same([...sent.published], ['feed-stop-locked'], 'sent once the lock was free')
 })
+
+t.test('the relay timer sends a command a crashed instance left behind, without any request', async (t) => {
+  const { app, createUser, feedMessages } = await build(t, { overrides: { FEED_RELAY_INTERVAL_MS: '100' } })
+  await createUser('jack')
+  await app.db.insertInto('feed_commands').values({ command_id: 'feed-start-orphan', user_id: 'jack', action: 'start', reason: 'live trading enabled' }).execute()
+  let published = false
+  for (let attempt = 0; attempt < 50 && !published; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const row = await app.db.selectFrom('feed_commands').select('published_at').where('command_id', '=', 'feed-start-orphan').executeTakeFirstOrThrow()
+    published = row.published_at !== null
+  }
+  t.ok(published, 'marked published by the relay')
+  t.same((await feedMessages()).map((m) => [m.subject, m.messageId]), [['feeds.start', 'feed-start-orphan']])
+})
