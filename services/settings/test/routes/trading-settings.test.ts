@@ -1,4 +1,5 @@
 import t from 'tap'
+import { signIdentity } from '@signals/http-kit'
 import { build } from '../helper.ts'
 
 t.test('GET /api/trading-settings creates both defaults first and returns them keyed by setting key', async (t) => {
@@ -137,6 +138,18 @@ t.test('without the gateway identity every route answers 401 Authentication requ
     t.equal(response.statusCode, 401, `${method} ${url}`)
     t.same(response.json(), { success: false, error: 'Authentication required' })
   }
+})
+
+t.test('an identity the gateway marks unapproved gets 403 Account pending approval', async (t) => {
+  const { app, createUser, config } = await build(t)
+  await createUser('pending')
+  const headers = { 'x-signals-identity': signIdentity({ userId: 'pending', email: 'pending@example.com', role: 'trader', approved: false }, config.INTERNAL_AUTH_SECRET) }
+  for (const url of ['/api/trading-settings', '/api/live-trading-status', '/api/risk-engine/config', '/api/broker-credentials']) {
+    const response = await app.inject({ method: 'GET', url, headers })
+    t.equal(response.statusCode, 403, url)
+    t.same(response.json(), { success: false, error: 'Account pending approval' })
+  }
+  t.equal((await app.db.selectFrom('trading_settings').selectAll().execute()).length, 0, 'nothing created')
 })
 
 t.test('a vouched-for user without a users row gets 404, not a 500', async (t) => {
