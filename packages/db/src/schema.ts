@@ -133,6 +133,21 @@ export interface AdminAuditLogTable {
   created_at: Timestamp
 }
 
+export type FeedCommandAction = 'start' | 'stop' | 'restart'
+
+/** Outbox of feed commands: written with the change that causes it, published after commit (settings service). */
+export interface FeedCommandsTable {
+  id: Generated<number>
+  /** The FeedCommandV1 commandId and bus message id, so a re-publish is dropped by the stream. */
+  command_id: string
+  user_id: string
+  action: FeedCommandAction
+  reason: string
+  requested_at: Timestamp
+  /** Set once JetStream acknowledged it; NULL means still to be sent. */
+  published_at: NullableTimestamp
+}
+
 export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
@@ -143,6 +158,7 @@ export interface Database {
   trades: TradesTable
   intake_log: IntakeLogTable
   admin_audit_log: AdminAuditLogTable
+  feed_commands: FeedCommandsTable
 }
 
 export type User = Selectable<UsersTable>
@@ -159,3 +175,4 @@ export type NewTrade = Insertable<TradesTable>
 export type IntakeLogEntry = Selectable<IntakeLogTable>
 export type NewIntakeLogEntry = Insertable<IntakeLogTable>
 export type AdminAuditEntry = Selectable<AdminAuditLogTable>
+export type FeedCommandRow = Selectable<FeedCommandsTable>

@@ -1,11 +1,62 @@
-import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin } from '@signals/http-kit'
-import type { Config } from './config.ts'
+import { createServiceApp, dbPlugin, busPlugin, forbidden, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { credentialsCipherFrom, type Config } from './config.ts'
+import { installSettingsErrorHandler } from './error-handler.ts'
+import { typeboxValidatorCompiler } from './validation.ts'
+import { startFeedCommandRelay, type FeedCommandRelay } from './feed/feed-command-publisher.ts'
+import { createFeedStatusReader } from './feed/feed-status-reader.ts'
+import { tradingSettingsRoutes } from './routes/trading-settings.ts'
+import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
+import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
+import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Publishes feed commands the request path left queued; started when the app is ready. */
+    feedCommandRelay: FeedCommandRelay | null
+  }
+}
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
+  // Fails at start, before any request, when a key is malformed.
+  const cipher = credentialsCipherFrom(config)
+
   const app = await createServiceApp({ service: 'settings', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(openapiPlugin, {
+    title: 'Settings',
+    description: 'Trading settings, live-trading status, risk-engine configuration and broker credentials',
+  })
+
+  const feedStatus = createFeedStatusReader(app.bus, { timeoutMs: 1_000, logger: app.log })
+  const routeOptions = { feedPublishTimeoutMs: config.FEED_PUBLISH_TIMEOUT_MS }
+  await app.register(async (routes) => {
+    routes.setValidatorCompiler(typeboxValidatorCompiler)
+    installSettingsErrorHandler(routes)
+    // The gateway already refuses unapproved users; a service reached with an unapproved identity
+    // refuses too (spec: only approved users may call the API; DESIGN decision 5's text).
+    routes.addHook('onRequest', async (request) => {
+      if (request.identity && !request.identity.approved) throw forbidden('Account pending approval')
+    })
+    await routes.register(tradingSettingsRoutes, routeOptions)
+    await routes.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher })
+    await routes.register(riskEngineConfigRoutes, routeOptions)
+    await routes.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
+  })
+
+  app.decorate('feedCommandRelay', null)
+  app.addHook('onReady', async () => {
+    app.feedCommandRelay = startFeedCommandRelay(app.db, app.bus, {
+      intervalMs: config.FEED_RELAY_INTERVAL_MS,
+      timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS,
+      logger: app.log,
+    })
+  })
+  // Before the database and bus close, so a relay pass in flight finishes with both still open.
+  app.addHook('preClose', async () => {
+    await app.feedCommandRelay?.stop()
+  })
   return app
 }

@@ -1,4 +1,6 @@
-import { Env, Type, type Static } from '@signals/config'
+import Type from 'typebox'
+import { ConfigError, Env, type Static } from '@signals/config'
+import { CredentialsCipher, parseKey } from '@signals/secrets'
 
 /** Everything the settings service reads from its environment. */
 export const ConfigSchema = Type.Object({
@@ -10,6 +12,30 @@ export const ConfigSchema = Type.Object({
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  CREDENTIALS_KEY: Env.CREDENTIALS_KEY,
+  CREDENTIALS_KEY_ID: Env.CREDENTIALS_KEY_ID,
+  CREDENTIALS_PREVIOUS_KEYS: Env.CREDENTIALS_PREVIOUS_KEYS,
+  /** How often the relay looks for feed commands the request path could not publish (settings only). */
+  FEED_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 600_000, default: 2_000, description: 'feed command relay period' }),
+  /** How long a request waits for JetStream to take a feed command before leaving it to the relay. */
+  FEED_PUBLISH_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 1_500, description: 'feed command publish timeout' }),
 })
 
 export type Config = Static<typeof ConfigSchema>
+
+/**
+ * The credentials cipher, or a ConfigError naming the variable at fault (a key that is not 32 bytes of
+ * base64, a previous-keys list not written `id:base64,...`). The key itself never appears in the message.
+ */
+export function credentialsCipherFrom(config: Config): CredentialsCipher {
+  try {
+    parseKey(config.CREDENTIALS_KEY)
+  } catch {
+    throw new ConfigError([{ variable: 'CREDENTIALS_KEY', problem: '(hidden) is not valid: expected 32 bytes, base64-encoded' }])
+  }
+  try {
+    return CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  } catch {
+    throw new ConfigError([{ variable: 'CREDENTIALS_PREVIOUS_KEYS', problem: '(hidden) is not valid: expected id:base64,id:base64 with 32-byte keys' }])
+  }
+}

@@ -1,8 +1,15 @@
-import { loadConfigOrExit } from '@signals/config'
+import { ConfigError, loadConfigOrExit } from '@signals/config'
 import { runService } from '@signals/http-kit'
 import { buildApp } from './app.ts'
-import { ConfigSchema } from './config.ts'
+import { ConfigSchema, credentialsCipherFrom } from './config.ts'
 
 const config = loadConfigOrExit('settings', ConfigSchema)
+try {
+  credentialsCipherFrom(config)
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  process.stderr.write(`settings: ${error.message}\n`)
+  process.exit(78)
+}
 const app = await buildApp(config)
 await runService(app, { host: config.HOST, port: config.SETTINGS_PORT })

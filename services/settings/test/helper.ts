@@ -1,18 +1,71 @@
+import { Writable } from 'node:stream'
 import type { Test } from 'tap'
 import { loadConfig } from '@signals/config'
+import { Streams } from '@signals/contracts'
+import { signIdentity } from '@signals/http-kit'
 import { createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
+export interface BuildOptions {
+  overrides?: Record<string, string>
+  /** Capture every log line (at LOG_LEVEL, default info when capturing). */
+  captureLogs?: boolean
+}
+
 /** Builds the settings app against real services (its own database and bus namespace) and tears it down. */
-export async function build(t: Test, overrides: Record<string, string> = {}) {
+export async function build(t: Test, options: BuildOptions = {}) {
   const database = await createTestDatabase()
   t.teardown(() => database.drop())
   const namespace = testNamespace()
   t.teardown(() => deleteNamespaceStreams(namespace))
-  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, ...overrides })
-  const app = await buildApp(config)
+  const config: Config = loadConfig(ConfigSchema, {
+    ...process.env,
+    LOG_LEVEL: options.captureLogs ? 'info' : 'silent',
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    BUS_NAMESPACE: namespace,
+    // The relay runs in tests too, but not so often that it races the assertions about the request path.
+    FEED_RELAY_INTERVAL_MS: '60000',
+    ...options.overrides,
+  })
+  const logLines: string[] = []
+  const loggerStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+      callback()
+    },
+  })
+  const app = await buildApp(config, options.captureLogs ? { loggerStream } : {})
   t.teardown(() => app.close())
   await app.ready()
-  return { app, config, database, namespace }
+
+  const headersFor = (userId: string) => ({
+    'x-signals-identity': signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET),
+  })
+
+  /** Inserts the users row the auth service would have created at sign-in. */
+  const createUser = async (userId: string) => {
+    await app.db.insertInto('users').values({ user_id: userId, email: `${userId}@example.com`, approved: true }).execute()
+    return headersFor(userId)
+  }
+
+  /** Every message on the namespace's FEEDS stream, oldest first. */
+  const feedMessages = async () => {
+    const stream = app.bus.stream(Streams.feeds.name)
+    const info = await app.bus.jsm.streams.info(stream)
+    const messages: { subject: string; messageId: string | null; body: Record<string, unknown> }[] = []
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+      const message = await app.bus.jsm.streams.getMessage(stream, { seq }).catch(() => null)
+      if (!message) continue
+      messages.push({
+        subject: app.bus.ns.strip(message.subject),
+        messageId: message.header?.get('Nats-Msg-Id') || null,
+        body: message.json<Record<string, unknown>>(),
+      })
+    }
+    return messages
+  }
+
+  return { app, config, database, namespace, headersFor, createUser, feedMessages, logLines }
 }

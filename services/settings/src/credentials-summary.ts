@@ -1,0 +1,29 @@
+import type { BrokerCredentialsRow } from '@signals/db'
+import type { CredentialsCipher } from '@signals/secrets'
+import type { CredentialsSummary } from './schemas/broker-credentials.ts'
+import { sealedOf } from './repositories/broker-credentials.ts'
+
+/** `jdoe@x.com` -> `j********m`: enough to recognise one's own login, too little to use it. */
+export function maskUsername(username: string): string {
+  const characters = [...username]
+  if (characters.length <= 2) return '*'.repeat(characters.length)
+  return `${characters[0]}${'*'.repeat(Math.min(8, characters.length - 2))}${characters.at(-1)}`
+}
+
+/** The part of stored credentials a response may show. Opens the row only to mask the user name. */
+export function summarizeCredentials(row: BrokerCredentialsRow, cipher: CredentialsCipher): CredentialsSummary {
+  let usernameMasked: string | null = null
+  try {
+    const opened = cipher.open(sealedOf(row), row.user_id)
+    if (typeof opened.username === 'string') usernameMasked = maskUsername(opened.username)
+  } catch {
+    // A key that is no longer configured: the summary still shows everything stored in the clear.
+  }
+  return {
+    broker: row.broker,
+    environment: row.environment,
+    accountId: row.account_id,
+    usernameMasked,
+    updatedAt: row.updated_at.toISOString(),
+  }
+}

@@ -1,0 +1,121 @@
+import Type from 'typebox'
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
+import type { CredentialsCipher } from '@signals/secrets'
+import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
+import { readLiveTrading } from '../repositories/trading-settings.ts'
+import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
+import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'
+import { summarizeCredentials } from '../credentials-summary.ts'
+import {
+  BrokerCredentialsBody,
+  CredentialsResponse,
+  CredentialsSummary,
+  REQUIRED_BY_BROKER,
+  type SealedCredentialFields,
+} from '../schemas/broker-credentials.ts'
+import { FeedCommandOutcome } from '../schemas/trading-settings.ts'
+import { isMissingUser, type RouteOptions } from './options.ts'
+
+const SaveCredentialsResponse = Type.Object({
+  success: Type.Literal(true),
+  credentials: CredentialsSummary,
+  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'restart, when live trading is on' }),
+})
+
+const DeleteCredentialsResponse = Type.Object({
+  success: Type.Literal(true),
+  deleted: Type.Boolean({ description: 'false when there was nothing to delete' }),
+  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'stop, when live trading is on' }),
+})
+
+export async function brokerCredentialsRoutes(
+  instance: FastifyInstance, options: RouteOptions & { cipher: CredentialsCipher }): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+  const { cipher } = options
+
+  app.get(
+    '/api/broker-credentials',
+    {
+      schema: {
+        tags: ['broker credentials'],
+        summary: 'The stored broker credentials, masked: never a secret',
+        response: { 200: CredentialsResponse, 401: ErrorBody, 500: ErrorBody },
+      },
+    },
+    async (request) => {
+      const row = await findCredentials(app.db, request.identity.userId)
+      return { success: true as const, credentials: row ? summarizeCredentials(row, cipher) : null }
+    },
+  )
+
+  app.put(
+    '/api/broker-credentials',
+    {
+      schema: {
+        tags: ['broker credentials'],
+        summary: 'Save (replace) the broker credentials, sealed with AES-256-GCM; restarts the feed when live trading is on',
+        body: BrokerCredentialsBody,
+        response: { 200: SaveCredentialsResponse, 400: ErrorBody, 401: ErrorBody, 500: ErrorBody },
+      },
+    },
+    async (request) => {
+      const userId = request.identity.userId
+      const body = request.body
+      const missing = REQUIRED_BY_BROKER[body.broker].find((field) => body[field] === undefined)
+      if (missing) throw badRequest(`Invalid broker credentials: ${missing} is required for broker ${body.broker}`)
+      const secret: SealedCredentialFields = {
+        username: body.username,
+        password: body.password,
+        appId: body.appId ?? null,
+        appVersion: body.appVersion ?? null,
+        cid: body.cid ?? null,
+        sec: body.sec ?? null,
+        deviceId: body.deviceId ?? null,
+      }
+      const sealed = cipher.seal({ ...secret }, userId)
+
+      const { row, command } = await app.db
+        .transaction()
+        .execute(async (trx) => {
+          const row = await upsertCredentials(trx, userId, body, sealed)
+          const live = await readLiveTrading(trx, userId, true)
+          const command = live.enabled
+            ? await enqueueFeedCommand(trx, { userId, action: 'restart', reason: 'broker credentials changed' })
+            : null
+          return { row, command }
+        })
+        .catch((error: unknown) => {
+          throw isMissingUser(error) ? notFound('User not found') : error
+        })
+
+      const feedCommand = command ? await deliverFeedCommand(app, command, options.feedPublishTimeoutMs) : null
+      request.log.info({ broker: row.broker, environment: row.environment, keyId: row.key_id, restart: feedCommand?.delivery ?? 'none' }, 'broker credentials saved')
+      return { success: true as const, credentials: summarizeCredentials(row, cipher), feedCommand }
+    },
+  )
+
+  app.delete(
+    '/api/broker-credentials',
+    {
+      schema: {
+        tags: ['broker credentials'],
+        summary: 'Delete the broker credentials; stops the feed when live trading is on',
+        response: { 200: DeleteCredentialsResponse, 401: ErrorBody, 500: ErrorBody },
+      },
+    },
+    async (request) => {
+      const userId = request.identity.userId
+      const { deleted, command } = await app.db.transaction().execute(async (trx) => {
+        const deleted = await deleteCredentials(trx, userId)
+        const live = deleted ? await readLiveTrading(trx, userId, true) : { enabled: false }
+        const command = live.enabled ? await enqueueFeedCommand(trx, { userId, action: 'stop', reason: 'broker credentials removed' }) : null
+        return { deleted, command }
+      })
+      const feedCommand = command ? await deliverFeedCommand(app, command, options.feedPublishTimeoutMs) : null
+      if (deleted) request.log.info({ stop: feedCommand?.delivery ?? 'none' }, 'broker credentials deleted')
+      return { success: true as const, deleted, feedCommand }
+    },
+  )
+}

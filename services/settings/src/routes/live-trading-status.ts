@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify'
+import { ErrorBody, notFound } from '@signals/http-kit'
+import type { CredentialsCipher } from '@signals/secrets'
+import { getOrCreateSettings } from '../repositories/trading-settings.ts'
+import { findCredentials } from '../repositories/broker-credentials.ts'
+import { countOpenTrades } from '../repositories/trades.ts'
+import { summarizeCredentials } from '../credentials-summary.ts'
+import { statusIndicator } from '../status-indicator.ts'
+import type { FeedStatusReader } from '../feed/feed-status-reader.ts'
+import { LiveTradingStatusResponse } from '../schemas/live-trading-status.ts'
+import { settingsResponse } from './trading-settings.ts'
+import { isMissingUser, type RouteOptions } from './options.ts'
+
+export async function liveTradingStatusRoutes(
+  app: FastifyInstance,
+  options: RouteOptions & { feedStatus: FeedStatusReader; cipher: CredentialsCipher },
+): Promise<void> {
+  app.get(
+    '/api/live-trading-status',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'Whether live trading is configured, its indicator, open trades and the broker connection',
+        response: { 200: LiveTradingStatusResponse, 401: ErrorBody, 500: ErrorBody },
+      },
+    },
+    async (request) => {
+      const userId = request.identity.userId
+      const [settings, credentialsRow, liveTradesCount, connection] = await Promise.all([
+        getOrCreateSettings(app.db, userId).catch((error: unknown) => {
+          throw isMissingUser(error) ? notFound('User not found') : error
+        }),
+        findCredentials(app.db, userId),
+        countOpenTrades(app.db, userId),
+        options.feedStatus.read(userId),
+      ])
+      const live = settings.live_trading.value as { enabled: boolean; autoPlaceOrders: boolean }
+      const credentials = credentialsRow ? summarizeCredentials(credentialsRow, options.cipher) : null
+      const flags = { liveTradingEnabled: live.enabled, autoPlaceOrdersEnabled: live.autoPlaceOrders, hasCredentials: credentials !== null }
+      const indicator = statusIndicator(flags)
+      return {
+        success: true as const,
+        status: {
+          ...flags,
+          isFullyConfigured: indicator === 'green',
+          liveTradesCount,
+          accountId: credentials?.accountId ?? null,
+          credentialsUpdatedAt: credentials?.updatedAt ?? null,
+          indicator,
+          brokerConnection: { connected: connection.state === 'connected', ...connection },
+        },
+        settings: settingsResponse(settings),
+        credentials,
+      }
+    },
+  )
+}

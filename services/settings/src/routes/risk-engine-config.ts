@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
+import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
+import { normalizeRiskEngineConfig } from '../risk-config-values.ts'
+import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, RiskEngineConfigResponse, crossFieldProblem } from '../schemas/risk-engine-config.ts'
+import { isMissingUser, type RouteOptions } from './options.ts'
+
+export async function riskEngineConfigRoutes(
+  instance: FastifyInstance, _options: RouteOptions): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+  app.get(
+    '/api/risk-engine/config',
+    {
+      schema: {
+        tags: ['risk engine'],
+        summary: "The user's complete risk-engine configuration (the defaults when nothing was saved)",
+        response: { 200: RiskEngineConfigResponse, 401: ErrorBody, 500: ErrorBody },
+      },
+    },
+    async (request) => {
+      const stored = await findRiskEngineConfig(app.db, request.identity.userId)
+      if (!stored) return { success: true as const, config: DEFAULT_RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true }
+      return { success: true as const, config: normalizeRiskEngineConfig(stored.config), updatedAt: stored.updatedAt.toISOString(), isDefault: false }
+    },
+  )
+
+  app.post(
+    '/api/risk-engine/config',
+    {
+      schema: {
+        tags: ['risk engine'],
+        summary: 'Save the complete risk-engine configuration (every area and field; see the schema for bounds)',
+        body: RiskEngineConfig,
+        response: { 200: RiskEngineConfigResponse, 400: ErrorBody, 401: ErrorBody, 500: ErrorBody },
+      },
+    },
+    async (request) => {
+      const config = request.body
+      const problem = crossFieldProblem(config)
+      if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem}`)
+      const updatedAt = await saveRiskEngineConfig(app.db, request.identity.userId, config).catch((error: unknown) => {
+        throw isMissingUser(error) ? notFound('User not found') : error
+      })
+      return { success: true as const, config, updatedAt: updatedAt.toISOString(), isDefault: false }
+    },
+  )
+}

@@ -1,0 +1,41 @@
+import Type from 'typebox'
+import { SettingsByKey } from './trading-settings.ts'
+import { CredentialsSummary } from './broker-credentials.ts'
+
+const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+
+export const BrokerConnection = Type.Object(
+  {
+    connected: Type.Boolean({ description: 'true only while the broker connector reports the feed connected' }),
+    state: Type.Union(
+      ['connecting', 'connected', 'stopped', 'error', 'not_started', 'unknown'].map((state) => Type.Literal(state)),
+      { description: "the connector's last report; not_started: none; unknown: the bus did not answer" },
+    ),
+    detail: Type.Union([Type.String(), Type.Null()]),
+    updatedAt: NullableTimestamp,
+  },
+  { additionalProperties: false },
+)
+
+/** The spec's GET /api/live-trading-status, plus status.indicator and status.brokerConnection. */
+export const LiveTradingStatusResponse = Type.Object({
+  success: Type.Literal(true),
+  status: Type.Object(
+    {
+      liveTradingEnabled: Type.Boolean(),
+      autoPlaceOrdersEnabled: Type.Boolean(),
+      hasCredentials: Type.Boolean(),
+      isFullyConfigured: Type.Boolean({ description: 'live trading on, auto-place on, credentials present' }),
+      liveTradesCount: Type.Integer({ minimum: 0, description: "the user's open trades" }),
+      accountId: Type.Union([Type.String(), Type.Null()]),
+      credentialsUpdatedAt: NullableTimestamp,
+      indicator: Type.Union([Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('gray')], {
+        description: 'green fully configured; yellow auto-place off; red credentials missing (wins over yellow); gray live trading off',
+      }),
+      brokerConnection: BrokerConnection,
+    },
+    { additionalProperties: false },
+  ),
+  settings: SettingsByKey,
+  credentials: Type.Union([CredentialsSummary, Type.Null()]),
+})

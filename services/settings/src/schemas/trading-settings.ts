@@ -1,0 +1,87 @@
+import Type, { type Static, type TSchema } from 'typebox'
+import { LiveTradingValue } from '@signals/contracts'
+
+export const SETTING_KEYS = ['risk_strategy', 'live_trading'] as const
+export type SettingKey = (typeof SETTING_KEYS)[number]
+export const isSettingKey = (value: unknown): value is SettingKey => SETTING_KEYS.includes(value as SettingKey)
+
+/**
+ * risk_strategy in the spec's legacy form. The client saves `type: "legacy"`; the service's default is
+ * `"martingale"`; both are accepted, nothing else. Bounds keep a typo from becoming a position size.
+ */
+export const RiskStrategyValue = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'whether the legacy risk strategy sizes orders' }),
+    type: Type.Union([Type.Literal('legacy'), Type.Literal('martingale')], {
+      description: 'strategy form: "legacy" as the client saves it, "martingale" as the service defaults it',
+    }),
+    portfolioBalance: Type.Number({ minimum: 0, maximum: 1_000_000_000, description: 'account balance the sizing starts from (USD)' }),
+    riskPercent: Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'share of the balance risked per trade, in percent' }),
+    maxContracts: Type.Union([Type.Integer({ minimum: 1, maximum: 10_000 }), Type.Null()], {
+      description: 'upper bound on contracts per order; null means no bound beyond the risk percentage',
+    }),
+  },
+  { additionalProperties: false },
+)
+export type RiskStrategyValue = Static<typeof RiskStrategyValue>
+
+export { LiveTradingValue }
+
+/** What GET creates for a user who has none (documented in docs/decisions/settings.md). */
+export const DEFAULT_SETTINGS: { risk_strategy: RiskStrategyValue; live_trading: LiveTradingValue } = {
+  risk_strategy: { enabled: false, type: 'martingale', portfolioBalance: 50_000, riskPercent: 1, maxContracts: null },
+  live_trading: { enabled: false, autoPlaceOrders: false },
+}
+
+const Timestamp = Type.String({ format: 'date-time' })
+
+export const SettingEntry = <T extends TSchema>(value: T) =>
+  Type.Object({ value, updatedAt: Timestamp }, { additionalProperties: false })
+
+export const SettingsByKey = Type.Object(
+  {
+    risk_strategy: SettingEntry(RiskStrategyValue),
+    live_trading: SettingEntry(LiveTradingValue),
+  },
+  { additionalProperties: false, description: "the user's settings keyed by setting key" },
+)
+export type SettingsByKey = Static<typeof SettingsByKey>
+
+export const TradingSettingsResponse = Type.Object({ success: Type.Literal(true), settings: SettingsByKey })
+
+/** Documented shape; the handler validates itself so the spec's "Invalid setting key" texts hold. */
+export const SaveSettingBody = Type.Object(
+  {
+    settingKey: Type.Union([Type.Literal('risk_strategy'), Type.Literal('live_trading')]),
+    settingValue: Type.Union([RiskStrategyValue, LiveTradingValue], { description: "the value, shaped per key" }),
+  },
+  { additionalProperties: false },
+)
+
+export const SavedSetting = Type.Object(
+  {
+    settingKey: Type.Union([Type.Literal('risk_strategy'), Type.Literal('live_trading')]),
+    value: Type.Union([RiskStrategyValue, LiveTradingValue]),
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false },
+)
+
+export const FeedCommandOutcome = Type.Object(
+  {
+    action: Type.Union([Type.Literal('start'), Type.Literal('stop'), Type.Literal('restart')]),
+    commandId: Type.String(),
+    /**
+     * `sent`: JetStream holds it. `queued`: saved with the change but the bus did not take it yet; the
+     * relay sends it as soon as the bus answers. Either way the connection itself changes asynchronously.
+     */
+    delivery: Type.Union([Type.Literal('sent'), Type.Literal('queued')]),
+  },
+  { additionalProperties: false, description: 'the broker-feed command this save caused, if any' },
+)
+
+export const SaveSettingResponse = Type.Object({
+  success: Type.Literal(true),
+  setting: SavedSetting,
+  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()]),
+})

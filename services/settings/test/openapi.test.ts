@@ -1,0 +1,19 @@
+import t from 'tap'
+import { build } from './helper.ts'
+
+t.test('GET /openapi.json documents every /api route with its schemas, bounds and defaults', async (t) => {
+  const { app } = await build(t)
+  const response = await app.inject({ method: 'GET', url: '/openapi.json' })
+  t.equal(response.statusCode, 200)
+  const document = response.json()
+  t.same(Object.keys(document.paths).sort(), ['/api/broker-credentials', '/api/live-trading-status', '/api/risk-engine/config', '/api/trading-settings'])
+  t.same(Object.keys(document.paths['/api/broker-credentials']).sort(), ['delete', 'get', 'put'])
+  t.same(Object.keys(document.paths['/api/trading-settings']).sort(), ['get', 'post'])
+  const riskBody = document.paths['/api/risk-engine/config'].post.requestBody.content['application/json'].schema
+  t.equal(riskBody.additionalProperties, false)
+  t.match(riskBody.properties.limits.properties.maxRiskPerTradePercent, { minimum: 0.01, maximum: 10, default: 1 })
+  t.match(riskBody.properties.trailingDrawdown.properties.mode, { default: 'end_of_day' })
+  const status = document.paths['/api/live-trading-status'].get.responses['200'].content['application/json'].schema
+  t.ok(status.properties.status.properties.indicator, 'the indicator is documented')
+  t.notOk(document.paths['/health'], 'only /api routes')
+})
