@@ -1,6 +1,6 @@
 import { createServiceApp, dbPlugin, busPlugin, forbidden, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { credentialsCipherFrom, type Config } from './config.ts'
-import { installSettingsErrorHandler } from './error-handler.ts'
+import { settingsErrorAnswers } from './storage-failure.ts'
 import { typeboxValidatorCompiler } from './validation.ts'
 import { startFeedCommandRelay, type FeedCommandRelay } from './feed/feed-command-publisher.ts'
 import { createFeedStatusReader } from './feed/feed-status-reader.ts'
@@ -21,7 +21,12 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   // Fails at start, before any request, when a key is malformed.
   const cipher = credentialsCipherFrom(config)
 
-  const app = await createServiceApp({ service: 'settings', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
+  const app = await createServiceApp({
+    service: 'settings',
+    logLevel: config.LOG_LEVEL,
+    loggerStream: options.loggerStream,
+    errors: settingsErrorAnswers,
+  })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
@@ -34,7 +39,6 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   const routeOptions = { feedPublishTimeoutMs: config.FEED_PUBLISH_TIMEOUT_MS }
   await app.register(async (routes) => {
     routes.setValidatorCompiler(typeboxValidatorCompiler)
-    installSettingsErrorHandler(routes)
     // The gateway already refuses unapproved users; a service reached with an unapproved identity
     // refuses too (spec: only approved users may call the API; DESIGN decision 5's text).
     routes.addHook('onRequest', async (request) => {

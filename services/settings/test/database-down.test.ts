@@ -2,7 +2,7 @@ import t from 'tap'
 import { ensureDatabase, migrateToLatest } from '@signals/db'
 import { startPrivatePostgres } from '@signals/test-support'
 import { build } from './helper.ts'
-import { STORAGE_FAILURE_MESSAGE } from '../src/error-handler.ts'
+import { STORAGE_FAILURE_MESSAGE } from '../src/storage-failure.ts'
 
 t.test('with Postgres down every settings route answers 500 {success:false, error} naming no internals', async (t) => {
   const postgres = await startPrivatePostgres()
