@@ -11,6 +11,16 @@ export const ConfigSchema = Type.Object({
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   ALERT_ROUTING: Env.ALERT_ROUTING,
+  CREDENTIALS_KEY: Env.CREDENTIALS_KEY,
+  CREDENTIALS_KEY_ID: Env.CREDENTIALS_KEY_ID,
+  CREDENTIALS_PREVIOUS_KEYS: Env.CREDENTIALS_PREVIOUS_KEYS,
+  /** Alert messages one instance handles at once per subject (more instances scale further). */
+  CONSUMER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'messages handled at once per subject' }),
+  /**
+   * Deliveries before a failing message is dead-lettered. A Postgres outage never exhausts it: the last
+   * attempt waits for the database to answer again (see consumers/retry-policy.ts).
+   */
+  CONSUMER_MAX_ATTEMPTS: Type.Integer({ minimum: 2, maximum: 100, default: 10, description: 'deliveries before dead-lettering' }),
 })
 
 export type Config = Static<typeof ConfigSchema>
