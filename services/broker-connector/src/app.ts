@@ -32,6 +32,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       entryFlow: options.entryFlow ? options.entryFlow(app.db) : new QueueingEntryFlow(app.db),
       concurrency: config.CONSUMER_CONCURRENCY,
       maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
+      ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
     })
   }
   return app

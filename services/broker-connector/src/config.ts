@@ -21,6 +21,8 @@ export const ConfigSchema = Type.Object({
    * attempt waits for the database to answer again (see consumers/retry-policy.ts).
    */
   CONSUMER_MAX_ATTEMPTS: Type.Integer({ minimum: 2, maximum: 100, default: 10, description: 'deliveries before dead-lettering' }),
+  /** How long the server waits for an ack before handing a message to another instance (a crashed one never acks). */
+  CONSUMER_ACK_WAIT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000, description: 'ack wait before redelivery' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -13,6 +13,7 @@ export interface AlertConsumersOptions {
   entryFlow: EntryFlow
   concurrency: number
   maxAttempts: number
+  ackWaitMs: number
 }
 
 const alertContract = contract(AlertMessageV1)
@@ -48,7 +49,7 @@ export const alertConsumersPlugin = fp(
       onTradesClosed: (count) => tradesClosed.inc(count),
     }
     const policy = { db: app.db, maxAttempts: options.maxAttempts, logger: app.log }
-    const common = { maxAttempts: options.maxAttempts, concurrency: options.concurrency }
+    const common = { maxAttempts: options.maxAttempts, concurrency: options.concurrency, ackWaitMs: options.ackWaitMs }
     const handles: ConsumerHandle[] = []
 
     app.addHook('onReady', async () => {
