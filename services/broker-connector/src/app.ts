@@ -5,11 +5,14 @@ import { QueueingEntryFlow, type EntryFlow } from './entry-flow.ts'
 import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
+import { feedsPlugin } from './feeds/plugin.ts'
 
 export interface BuildOptions {
   loggerStream?: NodeJS.WritableStream
   /** Start the bus consumers when the app is ready (default true; API-only tests turn it off). */
   consumers?: boolean
+  /** Hold per-user broker feeds (default: FEEDS_ENABLED). */
+  feeds?: boolean
   /** Makes the live entry flow; the default queues records for the live-trading work (see entry-flow.ts). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
 }
@@ -33,6 +36,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       concurrency: config.CONSUMER_CONCURRENCY,
       maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
       ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
+    })
+  }
+  if (config.FEEDS_ENABLED && (options.feeds ?? true)) {
+    const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL }
+    await app.register(feedsPlugin, {
+      credentialsKeyId: config.CREDENTIALS_KEY_ID,
+      credentialsKey: config.CREDENTIALS_KEY,
+      credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
+      endpoints: {
+        // The paper broker simulates both environments.
+        paper: { demo: paper, live: paper },
+        tradovate: {
+          demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL },
+          live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL },
+        },
+      },
     })
   }
   return app
