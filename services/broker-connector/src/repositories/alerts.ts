@@ -46,7 +46,8 @@ export type Routing = 'fanout' | 'targeted'
  * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
  * targeted. Approved users only: an account that cannot use the API gets no records. Records already
  * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
- * only the rows this call created.
+ * only the rows this call created. Rows go in user order, so two instances writing the same alert take
+ * the unique-key locks in the same order and never deadlock.
  */
 export async function insertEntryRecords(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing): Promise<NewAlertRecordRef[]> {
   const c = alertColumns(alert)
@@ -59,6 +60,7 @@ export async function insertEntryRecords(db: Kysely<Database>, alert: Normalized
     FROM trading_settings s
     JOIN users u ON u.user_id = s.user_id AND u.approved
     WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
+    ORDER BY s.user_id
     ON CONFLICT (alert_id, user_id) DO NOTHING
     RETURNING id, user_id`.execute(db)
   return result.rows.map((row) => ({ id: row.id, userId: row.user_id }))
