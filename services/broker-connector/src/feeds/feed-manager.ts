@@ -4,7 +4,7 @@ import type { Database, Kysely } from '@signals/db'
 import type { CredentialsCipher } from '@signals/secrets'
 import type { Logger } from '../consumers/close-trades.ts'
 import { FeedError, connectFeed, type BrokerEndpoints, type BrokerLogin, type FeedConnection } from './tradovate-client.ts'
-import { findBrokerCredentials, liveUsers } from '../repositories/feeds.ts'
+import { findBrokerCredentials, isLive, liveUsers } from '../repositories/feeds.ts'
 
 const statusContract = contract(FeedStatusV1)
 
@@ -97,6 +97,12 @@ export class FeedManager {
 
   async #start(userId: string, replace: boolean): Promise<void> {
     if (this.#closed) return
+    // The database is the truth: a start that arrives late (redelivered after a later stop) opens nothing.
+    if (!(await isLive(this.options.db, userId))) {
+      this.#drop(userId)
+      await this.#publish(userId, 'stopped', 'live trading is off')
+      return
+    }
     const existing = this.#feeds.get(userId)
     if (existing?.connection && !replace) return
     this.#drop(userId)

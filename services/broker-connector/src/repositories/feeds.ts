@@ -16,3 +16,11 @@ export async function liveUsers(db: Kysely<Database>): Promise<string[]> {
     WHERE setting_key = 'live_trading' AND setting_value -> 'enabled' = 'true'::jsonb`.execute(db)
   return result.rows.map((row) => row.user_id)
 }
+
+/** Whether the user's live trading is on now. */
+export async function isLive(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const result = await sql`
+    SELECT 1 FROM trading_settings
+    WHERE user_id = ${userId} AND setting_key = 'live_trading' AND setting_value -> 'enabled' = 'true'::jsonb`.execute(db)
+  return result.rows.length > 0
+}

@@ -127,3 +127,16 @@ t.test('credentials sealed under another key report an error, never a crash', as
   t.match(await statusOf(app, 'live-0'), { detail: /could not be opened/ })
   t.same(broker.tokenRequests, [], 'nothing was sent to the broker')
 })
+
+t.test('a start for a user whose live trading is off opens nothing (the database is the truth)', async (t) => {
+  const broker = await paperBroker(t)
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false })
+  await seedUsers(db, 1, { prefix: 'off', live: false })
+  await saveCredentials(db, config, 'off-0', 'trader0', PASSWORD)
+  await command(app, 'off-0', 'start')
+  await command(app, 'off-0', 'restart')
+  await eventually(async () => (await statusOf(app, 'off-0'))?.state === 'stopped')
+  t.match(await statusOf(app, 'off-0'), { state: 'stopped', detail: 'live trading is off' })
+  t.same(broker.tokenRequests, [], 'no login attempted')
+  t.same(app.feeds.connectedUsers(), [])
+})
