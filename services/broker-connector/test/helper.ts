@@ -10,8 +10,12 @@ import { ConfigSchema, type Config } from '../src/config.ts'
 
 export type App = Awaited<ReturnType<typeof buildApp>>
 
-/** Builds the broker-connector app against real services (its own database and bus namespace) and tears it down. */
-export async function build(t: Test, overrides: Record<string, string> = {}, options: BuildOptions = {}) {
+/**
+ * Builds the broker-connector app against real services (its own database and bus namespace) and tears it
+ * down. Broker feeds are off unless the test asks for them (`feeds: true`).
+ */
+export async function build(t: Test, overrides: Record<string, string> = {}, buildOptions: BuildOptions = {}) {
+  const options: BuildOptions = { feeds: false, ...buildOptions }
   const database = await createTestDatabase()
   t.teardown(() => database.drop())
   const namespace = testNamespace()
@@ -25,7 +29,7 @@ export async function build(t: Test, overrides: Record<string, string> = {}, opt
 
 /** Another connector instance on the same database, namespace and durable consumers. */
 export async function buildInstance(t: Test, config: Config, options: BuildOptions = {}): Promise<App> {
-  const app = await buildApp(config, options)
+  const app = await buildApp(config, { feeds: false, ...options })
   t.teardown(() => app.close())
   await app.ready()
   return app

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { Writable } from 'node:stream'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { Durables } from '../../src/consumers/plugin.ts'
 import { QueueingEntryFlow, type EntryFlow } from '../../src/entry-flow.ts'
@@ -8,13 +9,22 @@ import { build, buildInstance, countRows, drained, eventually, makeAlert, publis
 const recordsOf = (alertId: string) =>
   sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE alert_id = ${alertId}`
 
-t.test('fan-out to 0 live users records nothing and acknowledges the message', async (t) => {
-  const { app, db } = await build(t)
+t.test('fan-out to 0 live users records nothing, logs that none were enabled, and acknowledges the message', async (t) => {
+  const lines: string[] = []
+  const loggerStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString())
+      done()
+    },
+  })
+  const { app, db } = await build(t, { LOG_LEVEL: 'info' }, { loggerStream, feeds: false })
   await seedUsers(db, 3, { prefix: 'off', live: false })
   const alert = makeAlert()
   await publishAlert(app, alert)
   await drained(app, 'ALERTS', Durables.entry)
   t.equal(await countRows(db, recordsOf(alert.alertId)), 0, 'no record written')
+  const line = lines.map((l) => JSON.parse(l) as { msg: string; alertId?: string }).find((l) => l.alertId === alert.alertId)
+  t.match(line?.msg, /no user with live trading enabled/)
 })
 
 t.test('fan-out to 1 live user writes one complete record with the payload in raw_data, and hands it off', async (t) => {
@@ -41,6 +51,8 @@ t.test('fan-out to 1 live user writes one complete record with the payload in ra
     status: 'queued',
   })
   t.same(row.raw_data, alert.raw, 'raw_data holds the original payload')
+  const metrics = await app.inject({ method: 'GET', url: '/metrics' })
+  t.match(metrics.body, /connector_records_written_total\{[^}]*kind="entry"[^}]*\} 1\b/, 'counted in /metrics')
 })
 
 t.test('fan-out to 1,000 live users writes one record each; users with live trading off are skipped', async (t) => {

@@ -86,7 +86,7 @@ t.test('on start the connector opens a feed for every live user with credentials
 
 t.test('feed commands stop, start and restart a user\'s session; a dropped session reconnects', async (t) => {
   const broker = await paperBroker(t)
-  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false })
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
   await seedUsers(db, 1, { prefix: 'live' })
   await saveCredentials(db, config, 'live-0', 'trader0', PASSWORD)
 
@@ -119,7 +119,7 @@ t.test('feed commands stop, start and restart a user\'s session; a dropped sessi
 
 t.test('credentials sealed under another key report an error, never a crash', async (t) => {
   const broker = await paperBroker(t)
-  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false })
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
   await seedUsers(db, 1, { prefix: 'live' })
   await saveCredentials(db, { ...config, CREDENTIALS_KEY_ID: 'old', CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') }, 'live-0', 'trader0', PASSWORD)
   await command(app, 'live-0', 'start')
@@ -130,7 +130,7 @@ t.test('credentials sealed under another key report an error, never a crash', as
 
 t.test('a start for a user whose live trading is off opens nothing (the database is the truth)', async (t) => {
   const broker = await paperBroker(t)
-  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false })
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
   await seedUsers(db, 1, { prefix: 'off', live: false })
   await saveCredentials(db, config, 'off-0', 'trader0', PASSWORD)
   await command(app, 'off-0', 'start')
