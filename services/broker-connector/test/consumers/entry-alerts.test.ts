@@ -190,3 +190,31 @@ t.test('an alert whose price does not fit its column is dead-lettered at once wi
   t.match(letters[0], /rejected by the database: numeric field overflow/)
   t.equal(await countRows(db, recordsOf(alert.alertId)), 0)
 })
+
+t.test('a message that keeps failing is dead-lettered with its reason after a bounded number of tries', async (t) => {
+  let attempts = 0
+  const broken = (): EntryFlow => ({
+    async handOff() {
+      attempts++
+      throw new Error('entry flow rejected the record')
+    },
+  })
+  const { app, db } = await build(t, { CONSUMER_MAX_ATTEMPTS: '3' }, { entryFlow: broken })
+  await seedUsers(db, 1, { prefix: 'live' })
+  const letters: { reason: string; deliveryCount: number }[] = []
+  const { DeadLetterV1, contract } = await import('@signals/contracts')
+  await app.bus.consume({
+    stream: 'DEAD_LETTERS',
+    durable: 'test-dlq-bounded',
+    subject: 'dlq.alerts.entry',
+    contract: contract(DeadLetterV1),
+    handler: async (letter) => {
+      letters.push(letter)
+    },
+  })
+  await publishAlert(app, makeAlert())
+  await eventually(() => letters.length === 1)
+  t.equal(attempts, 3, 'tried exactly CONSUMER_MAX_ATTEMPTS times')
+  t.match(letters[0], { deliveryCount: 3, reason: 'failed 3 times; last error: entry flow rejected the record' })
+  await drained(app, 'ALERTS', Durables.entry)
+})
