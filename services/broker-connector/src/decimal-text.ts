@@ -8,6 +8,8 @@ export function decimalText(value: number): string
 export function decimalText(value: number | null): string | null
 export function decimalText(value: number | null): string | null {
   if (value === null) return null
+  // At 1e21 and beyond a double is an integer and JavaScript prints it with an exponent.
+  if (Number.isFinite(value) && Math.abs(value) >= 1e21) return BigInt(value).toString()
   const decimal = parseDecimal(value)
   return toFixed(decimal, decimal.scale)
 }
