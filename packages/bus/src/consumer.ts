@@ -173,7 +173,9 @@ async function deadLetter(bus: Bus, message: JsMsg, consumer: string, reason: st
       messageId: `dlq:${message.info.stream}:${message.seq}:${consumer}`,
     })
     bus.logger.error({ subject, reason, deliveryCount: letter.deliveryCount }, 'message dead-lettered')
-    message.term(reason.slice(0, 200))
+    // No reason on the TERM: NATS 2.9 understands only a bare `+TERM` (the reason form came with 2.10) and
+    // would leave the message pending, to be redelivered and dead-lettered again after every ack wait.
+    message.term()
   } catch (error) {
     bus.logger.error({ err: error, subject }, 'dead-letter publish failed; message will be redelivered')
     message.nak(backoffDelay(message.info.deliveryCount))

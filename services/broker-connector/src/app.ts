@@ -1,11 +1,58 @@
-import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin } from '@signals/http-kit'
+import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import type { Database, Kysely } from '@signals/db'
 import type { Config } from './config.ts'
+import { QueueingEntryFlow, type EntryFlow } from './entry-flow.ts'
+import { alertConsumersPlugin } from './consumers/plugin.ts'
+import { alertRoutes } from './routes/alerts.ts'
+import { tradeRoutes } from './routes/trades.ts'
+import { feedsPlugin } from './feeds/plugin.ts'
+
+export interface BuildOptions {
+  loggerStream?: NodeJS.WritableStream
+  /** Start the bus consumers when the app is ready (default true; API-only tests turn it off). */
+  consumers?: boolean
+  /** Hold per-user broker feeds (default: FEEDS_ENABLED). */
+  feeds?: boolean
+  /** Makes the live entry flow; the default queues records for the live-trading work (see entry-flow.ts). */
+  entryFlow?: (db: Kysely<Database>) => EntryFlow
+}
 
 /** Builds the broker-connector service. Tests drive it with `app.inject`; `main.ts` listens. */
-export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
+export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = await createServiceApp({ service: 'broker-connector', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(openapiPlugin, {
+    title: 'Broker connector',
+    description: "The signed-in user's alert records and trades (reached through the gateway)",
+  })
+  await app.register(alertRoutes)
+  await app.register(tradeRoutes)
+  if (options.consumers ?? true) {
+    await app.register(alertConsumersPlugin, {
+      routing: config.ALERT_ROUTING,
+      entryFlow: options.entryFlow ? options.entryFlow(app.db) : new QueueingEntryFlow(app.db),
+      concurrency: config.CONSUMER_CONCURRENCY,
+      maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
+      ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
+    })
+  }
+  if (config.FEEDS_ENABLED && (options.feeds ?? true)) {
+    const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL }
+    await app.register(feedsPlugin, {
+      credentialsKeyId: config.CREDENTIALS_KEY_ID,
+      credentialsKey: config.CREDENTIALS_KEY,
+      credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
+      endpoints: {
+        // The paper broker simulates both environments.
+        paper: { demo: paper, live: paper },
+        tradovate: {
+          demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL },
+          live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL },
+        },
+      },
+    })
+  }
   return app
 }

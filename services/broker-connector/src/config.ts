@@ -11,6 +11,27 @@ export const ConfigSchema = Type.Object({
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   ALERT_ROUTING: Env.ALERT_ROUTING,
+  CREDENTIALS_KEY: Env.CREDENTIALS_KEY,
+  CREDENTIALS_KEY_ID: Env.CREDENTIALS_KEY_ID,
+  CREDENTIALS_PREVIOUS_KEYS: Env.CREDENTIALS_PREVIOUS_KEYS,
+  /** Alert messages one instance handles at once per subject (more instances scale further). */
+  CONSUMER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'messages handled at once per subject' }),
+  /**
+   * Deliveries before a failing message is dead-lettered. A Postgres outage never exhausts it: the last
+   * attempt waits for the database to answer again (see consumers/retry-policy.ts).
+   */
+  CONSUMER_MAX_ATTEMPTS: Type.Integer({ minimum: 2, maximum: 100, default: 10, description: 'deliveries before dead-lettering' }),
+  /** How long the server waits for an ack before handing a message to another instance (a crashed one never acks). */
+  CONSUMER_ACK_WAIT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000, description: 'ack wait before redelivery' }),
+  /** Run the per-user broker feeds in this instance (one instance per deployment should; see decisions). */
+  FEEDS_ENABLED: Type.Boolean({ default: true, description: 'hold per-user broker feeds in this instance' }),
+  TRADOVATE_DEMO_URL: Type.String({ default: 'https://demo.tradovateapi.com/v1', pattern: '^https?://[^\\s]+$', description: 'Tradovate demo REST base' }),
+  TRADOVATE_DEMO_WS_URL: Type.String({ default: 'wss://demo.tradovateapi.com/v1/websocket', pattern: '^wss?://[^\\s]+$', description: 'Tradovate demo real-time socket' }),
+  TRADOVATE_LIVE_URL: Type.String({ default: 'https://live.tradovateapi.com/v1', pattern: '^https?://[^\\s]+$', description: 'Tradovate live REST base' }),
+  TRADOVATE_LIVE_WS_URL: Type.String({ default: 'wss://live.tradovateapi.com/v1/websocket', pattern: '^wss?://[^\\s]+$', description: 'Tradovate live real-time socket' }),
+  /** The development paper broker (dev/paper-broker), for credentials saved with broker "paper". */
+  PAPER_BROKER_URL: Type.String({ default: 'http://127.0.0.1:3011/v1', pattern: '^https?://[^\\s]+$', description: 'paper broker REST base' }),
+  PAPER_BROKER_WS_URL: Type.String({ default: 'ws://127.0.0.1:3011/v1/websocket', pattern: '^wss?://[^\\s]+$', description: 'paper broker real-time socket' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

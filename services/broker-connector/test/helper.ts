@@ -1,18 +1,122 @@
 import type { Test } from 'tap'
+import { randomUUID } from 'node:crypto'
 import { loadConfig } from '@signals/config'
+import { AlertMessageV1, IntakeLogMessageV1, contract, type IntakeLogMessage, type NormalizedAlert } from '@signals/contracts'
+import { sql, type Database, type Kysely } from '@signals/db'
+import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
 import { createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
-import { buildApp } from '../src/app.ts'
+import { buildApp, type BuildOptions } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
-/** Builds the broker-connector app against real services (its own database and bus namespace) and tears it down. */
-export async function build(t: Test, overrides: Record<string, string> = {}) {
+export type App = Awaited<ReturnType<typeof buildApp>>
+
+/**
+ * Builds the broker-connector app against real services (its own database and bus namespace) and tears it
+ * down. Broker feeds are off unless the test asks for them (`feeds: true`).
+ */
+export async function build(t: Test, overrides: Record<string, string> = {}, buildOptions: BuildOptions = {}) {
+  const options: BuildOptions = { feeds: false, ...buildOptions }
   const database = await createTestDatabase()
   t.teardown(() => database.drop())
   const namespace = testNamespace()
   t.teardown(() => deleteNamespaceStreams(namespace))
   const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, ...overrides })
-  const app = await buildApp(config)
+  const app = await buildApp(config, options)
   t.teardown(() => app.close())
   await app.ready()
-  return { app, config, database, namespace }
+  return { app, config, database, namespace, db: app.db }
+}
+
+/** Another connector instance on the same database, namespace and durable consumers. */
+export async function buildInstance(t: Test, config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = await buildApp(config, { feeds: false, ...options })
+  t.teardown(() => app.close())
+  await app.ready()
+  return app
+}
+
+export const alertContract = contract(AlertMessageV1)
+export const intakeContract = contract(IntakeLogMessageV1)
+
+/** A normalized alert as ingest publishes it; override what the test is about. */
+export function makeAlert(overrides: Partial<NormalizedAlert> = {}): NormalizedAlert {
+  const raw = { action: 'Buy', symbol: 'NQ1!', entryPrice: 21000.25, sl: 20950, tp: 21100.5, user_id: 'owner' }
+  return {
+    version: 1,
+    alertId: randomUUID(),
+    kind: 'entry',
+    receivedAt: new Date().toISOString(),
+    action: 'LONG',
+    symbol: 'NQ1!',
+    root: 'NQ',
+    entryPrice: 21000.25,
+    sl: 20950,
+    tp: 21100.5,
+    exitPrice: null,
+    indicator: 'trend-rider',
+    userId: 'owner',
+    leverage: 2,
+    result: null,
+    isVendorTest: false,
+    parseFailed: false,
+    raw,
+    ...overrides,
+  }
+}
+
+export const subjectOf = (alert: NormalizedAlert) => `alerts.${alert.kind}`
+
+/** Publishes like ingest does: message id = alertId (pass `messageId` to simulate a second publish). */
+export async function publishAlert(app: App, alert: NormalizedAlert, subject = subjectOf(alert), messageId = alert.alertId) {
+  return app.bus.publish(subject, alertContract, alert, { messageId })
+}
+
+export async function publishIntake(app: App, entry: IntakeLogMessage, messageId = entry.intakeId) {
+  return app.bus.publish('intake.log', intakeContract, entry, { messageId })
+}
+
+/**
+ * Users `${prefix}-0..n-1`, approved, with a live_trading setting (`live` decides enabled), in one
+ * statement each table.
+ */
+export async function seedUsers(db: Kysely<Database>, count: number, options: { prefix?: string; live?: boolean; approved?: boolean } = {}) {
+  const prefix = options.prefix ?? 'user'
+  const live = options.live ?? true
+  if (count === 0) return [] as string[]
+  await sql`
+    INSERT INTO users (user_id, email, name, approved)
+    SELECT ${prefix} || '-' || g, ${prefix} || '-' || g || '@example.com', 'Trader ' || g, ${options.approved ?? true}
+    FROM generate_series(0, ${count - 1}::int) AS g`.execute(db)
+  await sql`
+    INSERT INTO trading_settings (user_id, setting_key, setting_value)
+    SELECT ${prefix} || '-' || g, 'live_trading', jsonb_build_object('enabled', ${live}::boolean, 'autoPlaceOrders', true)
+    FROM generate_series(0, ${count - 1}::int) AS g`.execute(db)
+  return Array.from({ length: count }, (_, i) => `${prefix}-${i}`)
+}
+
+/** Resolves when `predicate` holds, polling; rejects after `timeoutMs`. */
+export async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/** Waits until a durable consumer has nothing pending or unacknowledged. */
+export async function drained(app: App, stream: string, durable: string, timeoutMs = 15_000): Promise<void> {
+  await eventually(async () => {
+    const info = await app.bus.jsm.consumers.info(app.bus.stream(stream), durable).catch(() => undefined)
+    return info !== undefined && info.num_pending === 0 && info.num_ack_pending === 0
+  }, timeoutMs)
+}
+
+export async function countRows(db: Kysely<Database>, query: ReturnType<typeof sql<{ count: number }>>): Promise<number> {
+  const result = await query.execute(db)
+  return Number(result.rows[0]?.count ?? 0)
+}
+
+/** Headers the gateway adds for a signed-in user. */
+export function identityHeaders(config: Config, userId: string) {
+  return { [IDENTITY_HEADER]: signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET) }
 }

@@ -1,0 +1,27 @@
+// Runs the paper broker on its own for development: `node --import tsx dev/paper-broker/src/main.ts`.
+// PAPER_BROKER_PORT (default 3011), PAPER_BROKER_ACCOUNTS as `name:password,name:password`
+// (default `demo:demo`). Refuses to run with NODE_ENV=production.
+import { startPaperBroker, type PaperAccount } from './paper-broker.ts'
+
+if (process.env.NODE_ENV === 'production') {
+  process.stderr.write('paper-broker: a development simulator; not started with NODE_ENV=production\n')
+  process.exit(78)
+}
+
+const accounts: PaperAccount[] = (process.env.PAPER_BROKER_ACCOUNTS || 'demo:demo')
+  .split(',')
+  .map((entry) => entry.trim())
+  .filter(Boolean)
+  .map((entry, index) => {
+    const colon = entry.indexOf(':')
+    const name = colon > 0 ? entry.slice(0, colon) : entry
+    return { name, password: colon > 0 ? entry.slice(colon + 1) : '', userId: 1000 + index, accountId: 9000 + index, accountName: `PAPER${9000 + index}` }
+  })
+
+const broker = await startPaperBroker({ port: Number(process.env.PAPER_BROKER_PORT || 3011), host: process.env.HOST || '127.0.0.1', accounts })
+process.stdout.write(`paper-broker: REST ${broker.restUrl}, real-time ${broker.wsUrl}, ${accounts.length} account(s)\n`)
+const stop = () => {
+  void broker.close().then(() => process.exit(0))
+}
+process.once('SIGINT', stop)
+process.once('SIGTERM', stop)

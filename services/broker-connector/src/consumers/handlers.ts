@@ -1,0 +1,69 @@
+import type { NormalizedAlert, IntakeLogMessage } from '@signals/contracts'
+import type { Database, Kysely } from '@signals/db'
+import type { EntryFlow } from '../entry-flow.ts'
+import { insertEntryRecords, insertTestRecord, pendingEntryRecords, type Routing } from '../repositories/alerts.ts'
+import { insertIntakeLog } from '../repositories/intake-log.ts'
+import { closeTradesForResult, type Logger } from './close-trades.ts'
+
+export interface HandlerDeps {
+  db: Kysely<Database>
+  routing: Routing
+  entryFlow: EntryFlow
+  logger: Logger
+  /** Called with counts for metrics. */
+  onRecorded?: (kind: 'entry' | 'test' | 'intake', count: number) => void
+  onTradesClosed?: (count: number) => void
+}
+
+/**
+ * alerts.entry: one record per live user in one statement, then the hand-off to the entry flow.
+ * When this delivery created nothing (a redelivery, or another instance got there first), records of
+ * this alert still waiting for the hand-off are handed over instead, so a crash between the insert and
+ * the hand-off loses nothing; the entry flow's conditional claim keeps it to once.
+ */
+export function entryAlertHandler(deps: HandlerDeps) {
+  const recordAsTest = testAlertHandler(deps)
+  return async (alert: NormalizedAlert): Promise<void> => {
+    if (alert.isVendorTest) return recordAsTest(alert)
+    const created = await insertEntryRecords(deps.db, alert, deps.routing)
+    deps.onRecorded?.('entry', created.length)
+    const records = created.length > 0 ? created : await pendingEntryRecords(deps.db, alert.alertId)
+    if (created.length === 0 && records.length === 0) {
+      deps.logger.info(
+        { alertId: alert.alertId, routing: deps.routing, owner: alert.userId },
+        'entry alert: no user with live trading enabled (or already recorded); nothing to do',
+      )
+      return
+    }
+    if (created.length > 0) deps.logger.info({ alertId: alert.alertId, records: created.length }, 'entry alert recorded')
+    await deps.entryFlow.handOff(alert, records)
+  }
+}
+
+/** alerts.result: closes the open trades of the alert's symbol. */
+export function resultAlertHandler(deps: HandlerDeps) {
+  const recordAsTest = testAlertHandler(deps)
+  return async (alert: NormalizedAlert): Promise<void> => {
+    // A test alert is never traded, whichever subject it came on.
+    if (alert.isVendorTest) return recordAsTest(alert)
+    const { closedTradeIds } = await closeTradesForResult(deps.db, alert, deps.routing, deps.logger)
+    deps.onTradesClosed?.(closedTradeIds.length)
+  }
+}
+
+/** alerts.test: recorded once as a test alert; never handed to the entry flow. */
+export function testAlertHandler(deps: HandlerDeps) {
+  return async (alert: NormalizedAlert): Promise<void> => {
+    const created = await insertTestRecord(deps.db, alert)
+    deps.onRecorded?.('test', created ? 1 : 0)
+    deps.logger.info({ alertId: alert.alertId, indicator: alert.indicator, created }, 'test alert recorded (never traded)')
+  }
+}
+
+/** intake.log: one row per webhook request. */
+export function intakeLogHandler(deps: HandlerDeps) {
+  return async (entry: IntakeLogMessage): Promise<void> => {
+    const created = await insertIntakeLog(deps.db, entry)
+    deps.onRecorded?.('intake', created ? 1 : 0)
+  }
+}

@@ -1,0 +1,214 @@
+import type { KV } from '@nats-io/kv'
+import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
+import type { Database, Kysely } from '@signals/db'
+import type { CredentialsCipher } from '@signals/secrets'
+import type { Logger } from '../consumers/close-trades.ts'
+import { FeedError, connectFeed, type BrokerEndpoints, type BrokerLogin, type FeedConnection } from './tradovate-client.ts'
+import { findBrokerCredentials, isLive, liveUsers } from '../repositories/feeds.ts'
+
+const statusContract = contract(FeedStatusV1)
+
+export interface FeedManagerOptions {
+  db: Kysely<Database>
+  cipher: CredentialsCipher
+  /** The FEED_STATUS bucket. */
+  status: KV
+  endpoints: (broker: 'paper' | 'tradovate', environment: 'demo' | 'live') => BrokerEndpoints
+  logger: Logger
+  /** First reconnect delay after a lost session; doubles up to 30 s. */
+  reconnectMs?: number
+  connectTimeoutMs?: number
+}
+
+interface UserFeed {
+  connection: FeedConnection | null
+  reconnect: NodeJS.Timeout | undefined
+  attempts: number
+  /** Bumped by every start/stop: a connect that finishes after a newer command is discarded. */
+  generation: number
+}
+
+/**
+ * Keeps each user's real-time broker session (spec: live connection per user) and publishes its state to
+ * the FEED_STATUS bucket: `connecting`, `connected`, `error` (with a reason safe to show), `stopped`.
+ * Commands for one user run one after another; a lost session is re-opened with growing delay until a
+ * stop.
+ */
+export class FeedManager {
+  readonly #feeds = new Map<string, UserFeed>()
+  readonly #queues = new Map<string, Promise<void>>()
+  #closed = false
+
+  constructor(private readonly options: FeedManagerOptions) {}
+
+  /** Users with an open session (for tests and metrics). */
+  connectedUsers(): string[] {
+    return [...this.#feeds].filter(([, feed]) => feed.connection !== null).map(([userId]) => userId)
+  }
+
+  start(userId: string): Promise<void> {
+    return this.#serial(userId, () => this.#start(userId, false))
+  }
+
+  restart(userId: string): Promise<void> {
+    return this.#serial(userId, () => this.#start(userId, true))
+  }
+
+  stop(userId: string): Promise<void> {
+    return this.#serial(userId, async () => {
+      this.#drop(userId)
+      await this.#publish(userId, 'stopped', null)
+    })
+  }
+
+  /** On connector start: a session for every user whose live trading is on. Returns how many were started. */
+  async resumeAll(): Promise<number> {
+    const users = await liveUsers(this.options.db)
+    await Promise.all(users.map((userId) => this.start(userId)))
+    return users.length
+  }
+
+  /** Closes every session without changing the stored states (another instance may take over). */
+  async closeAll(): Promise<void> {
+    this.#closed = true
+    await Promise.all([...this.#queues.values()])
+    for (const userId of [...this.#feeds.keys()]) this.#drop(userId)
+  }
+
+  #serial(userId: string, work: () => Promise<void>): Promise<void> {
+    const previous = this.#queues.get(userId) ?? Promise.resolve()
+    const next = previous.then(work, work)
+    const settled = next.catch(() => undefined)
+    this.#queues.set(userId, settled)
+    void settled.finally(() => {
+      if (this.#queues.get(userId) === settled) this.#queues.delete(userId)
+    })
+    return next
+  }
+
+  #drop(userId: string): void {
+    const feed = this.#feeds.get(userId)
+    if (!feed) return
+    feed.generation++
+    clearTimeout(feed.reconnect)
+    feed.connection?.close()
+    this.#feeds.delete(userId)
+  }
+
+  async #start(userId: string, replace: boolean): Promise<void> {
+    if (this.#closed) return
+    // The database is the truth: a start that arrives late (redelivered after a later stop) opens nothing.
+    if (!(await isLive(this.options.db, userId))) {
+      this.#drop(userId)
+      await this.#publish(userId, 'stopped', 'live trading is off')
+      return
+    }
+    const existing = this.#feeds.get(userId)
+    if (existing?.connection && !replace) return
+    this.#drop(userId)
+    const feed: UserFeed = { connection: null, reconnect: undefined, attempts: 0, generation: 0 }
+    this.#feeds.set(userId, feed)
+    await this.#connect(userId, feed)
+  }
+
+  async #connect(userId: string, feed: UserFeed): Promise<void> {
+    const generation = feed.generation
+    const current = () => !this.#closed && this.#feeds.get(userId) === feed && feed.generation === generation
+    await this.#publish(userId, 'connecting', null)
+    let login: { login: BrokerLogin; endpoints: BrokerEndpoints } | null
+    try {
+      login = await this.#loginFor(userId)
+    } catch (error) {
+      if (!current()) return
+      this.#feeds.delete(userId)
+      await this.#publish(userId, 'error', error instanceof FeedError ? error.message : 'broker credentials could not be read')
+      return
+    }
+    if (!login) {
+      if (!current()) return
+      this.#feeds.delete(userId)
+      await this.#publish(userId, 'error', 'no broker credentials')
+      return
+    }
+    try {
+      const connection = await connectFeed(login.endpoints, login.login, {
+        timeoutMs: this.options.connectTimeoutMs,
+        onLost: (reason) => {
+          if (!current()) return
+          feed.connection = null
+          this.options.logger.warn({ userId, reason }, 'broker feed lost; reconnecting')
+          void this.#publish(userId, 'error', `${reason}; reconnecting`).catch(() => undefined)
+          this.#scheduleReconnect(userId, feed)
+        },
+      })
+      if (!current()) {
+        connection.close()
+        return
+      }
+      feed.connection = connection
+      feed.attempts = 0
+      this.options.logger.info({ userId }, 'broker feed connected')
+      await this.#publish(userId, 'connected', connection.accountName ? `account ${connection.accountName}` : null)
+    } catch (error) {
+      if (!current()) return
+      const reason = error instanceof FeedError ? error.message : 'broker session could not be opened'
+      this.options.logger.warn({ userId, reason }, 'broker feed failed')
+      await this.#publish(userId, 'error', reason)
+      // A refused login will not fix itself: wait for new credentials (a restart command).
+      if (!/refused the login/.test(reason)) this.#scheduleReconnect(userId, feed)
+      else this.#feeds.delete(userId)
+    }
+  }
+
+  #scheduleReconnect(userId: string, feed: UserFeed): void {
+    if (this.#closed) return
+    const delay = Math.min(30_000, (this.options.reconnectMs ?? 1_000) * 2 ** feed.attempts)
+    feed.attempts++
+    clearTimeout(feed.reconnect)
+    const generation = feed.generation
+    feed.reconnect = setTimeout(() => {
+      void this.#serial(userId, async () => {
+        if (this.#feeds.get(userId) !== feed || feed.generation !== generation) return
+        await this.#connect(userId, feed)
+      }).catch((error: unknown) => this.options.logger.warn({ userId, err: error }, 'broker feed reconnect failed'))
+    }, delay)
+  }
+
+  async #loginFor(userId: string): Promise<{ login: BrokerLogin; endpoints: BrokerEndpoints } | null> {
+    const row = await findBrokerCredentials(this.options.db, userId)
+    if (!row) return null
+    let secret: Record<string, unknown>
+    try {
+      secret = this.options.cipher.open({ keyId: row.key_id, iv: row.secret_iv, tag: row.secret_tag, ciphertext: row.secret_ciphertext }, userId)
+    } catch {
+      throw new FeedError('broker credentials could not be opened (key not configured or data damaged)')
+    }
+    const text = (key: string) => (typeof secret[key] === 'string' ? (secret[key] as string) : null)
+    const username = text('username')
+    const password = text('password')
+    if (!username || !password) throw new FeedError('broker credentials lack a username or password')
+    const cid = secret.cid
+    return {
+      login: {
+        username,
+        password,
+        appId: text('appId'),
+        appVersion: text('appVersion'),
+        cid: typeof cid === 'string' || typeof cid === 'number' ? cid : null,
+        sec: text('sec'),
+        deviceId: text('deviceId'),
+      },
+      endpoints: this.options.endpoints(row.broker, row.environment),
+    }
+  }
+
+  async #publish(userId: string, state: FeedStatus['state'], detail: string | null): Promise<void> {
+    const value: FeedStatus = { version: 1, userId, state, detail: detail?.slice(0, 500) ?? null, updatedAt: new Date().toISOString() }
+    if (!statusContract.check(value)) return
+    try {
+      await this.options.status.put(feedStatusKey(userId), JSON.stringify(value))
+    } catch (error) {
+      this.options.logger.warn({ userId, state, err: error }, 'feed status not written')
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { sql, type Database, type Kysely } from '@signals/db'
+import type { NormalizedAlert } from '@signals/contracts'
+import { decimalText } from '../decimal-text.ts'
+
+/** A live alert record as the entry flow receives it. */
+export interface NewAlertRecordRef {
+  id: number
+  userId: string
+}
+
+/**
+ * raw_data holds the original payload; when parsing failed it carries `_raw: true` (intake rule 10)
+ * even if ingest sent the raw text bare.
+ */
+export function rawDataOf(alert: NormalizedAlert): string {
+  const raw = alert.raw
+  if (!alert.parseFailed) return JSON.stringify(raw ?? null)
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>)._raw === true) {
+    return JSON.stringify(raw)
+  }
+  return JSON.stringify({ _raw: true, raw })
+}
+
+/** The alert's own columns, the same for every record made from it (prices as exact decimal text). */
+function alertColumns(alert: NormalizedAlert) {
+  return {
+    alertId: alert.alertId,
+    owner: alert.userId,
+    symbol: alert.symbol,
+    root: alert.root,
+    action: alert.action,
+    entryPrice: decimalText(alert.entryPrice),
+    sl: decimalText(alert.sl),
+    tp: decimalText(alert.tp),
+    indicator: alert.indicator,
+    leverage: decimalText(alert.leverage),
+    rawData: rawDataOf(alert),
+    receivedAt: alert.receivedAt,
+  }
+}
+
+export type Routing = 'fanout' | 'targeted'
+
+/**
+ * Intake rule 8 in one statement: one record per user whose live trading is enabled (the partial index
+ * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
+ * targeted. Approved users only: an account that cannot use the API gets no records. Records already
+ * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
+ * only the rows this call created. Rows go in user order, so two instances writing the same alert take
+ * the unique-key locks in the same order and never deadlock.
+ */
+export async function insertEntryRecords(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing): Promise<NewAlertRecordRef[]> {
+  const c = alertColumns(alert)
+  if (routing === 'targeted' && c.owner === null) return []
+  const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
+  const result = await sql<{ id: number; user_id: string }>`
+    INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data, received_at)
+    SELECT ${c.alertId}, s.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
+           ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz
+    FROM trading_settings s
+    JOIN users u ON u.user_id = s.user_id AND u.approved
+    WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
+    ORDER BY s.user_id
+    ON CONFLICT (alert_id, user_id) DO NOTHING
+    RETURNING id, user_id`.execute(db)
+  return result.rows.map((row) => ({ id: row.id, userId: row.user_id }))
+}
+
+/** Records of this alert not yet handed to the entry flow (left by a crash between insert and hand-off). */
+export async function pendingEntryRecords(db: Kysely<Database>, alertId: string): Promise<NewAlertRecordRef[]> {
+  const rows = await db
+    .selectFrom('alerts')
+    .select(['id', 'user_id'])
+    .where('alert_id', '=', alertId)
+    .where('is_test', '=', false)
+    .where('status', '=', 'received')
+    .execute()
+  return rows.map((row) => ({ id: row.id, userId: row.user_id as string }))
+}
+
+/** A test alert: one record of its own, owned by the payload's user, belonging to no live trader. */
+export async function insertTestRecord(db: Kysely<Database>, alert: NormalizedAlert): Promise<boolean> {
+  const c = alertColumns(alert)
+  const result = await sql`
+    INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data, received_at, is_test, status)
+    VALUES (${c.alertId}, NULL, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
+            ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz, true, 'test')
+    ON CONFLICT (alert_id, user_id) DO NOTHING`.execute(db)
+  return (result.numAffectedRows ?? 0n) > 0n
+}
+
+export interface AlertPage {
+  userId: string
+  limit: number
+  /** Only records older than this id (the previous page's cursor). */
+  beforeId?: number
+}
+
+/** The user's own live records, newest first. */
+export async function listUserAlerts(db: Kysely<Database>, page: AlertPage) {
+  let query = db
+    .selectFrom('alerts')
+    .select([
+      'id', 'alert_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
+      'status', 'received_at', 'created_at',
+    ])
+    .where('user_id', '=', page.userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId)
+  return query.execute()
+}

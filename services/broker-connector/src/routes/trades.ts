@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { ErrorBody } from '@signals/http-kit'
+import { listUserTrades } from '../repositories/trades.ts'
+import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
+
+const TradeStatus = Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')])
+const Decimal = Type.String({ description: 'exact decimal text' })
+const OptionalDecimal = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text, null while open' })
+
+export const TradeBody = Type.Object({
+  id: Type.String(),
+  symbol: Type.String(),
+  root: Type.Union([Type.String(), Type.Null()]),
+  side: Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')]),
+  quantity: Decimal,
+  entryPrice: Decimal,
+  exitPrice: OptionalDecimal,
+  status: TradeStatus,
+  result: Type.Union([Type.Literal('TP'), Type.Literal('SL'), Type.Literal('Session End'), Type.Null()]),
+  pnl: OptionalDecimal,
+  closeAlertId: Type.Union([Type.String(), Type.Null()], { description: 'the result alert that closed it' }),
+  openedAt: Type.String({ format: 'date-time' }),
+  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+
+/** `GET /api/trades`: the caller's own trades, newest first, optionally of one status. */
+export async function tradeRoutes(app: FastifyInstance) {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/api/trades',
+    {
+      schema: {
+        summary: "The signed-in user's trades, newest first",
+        tags: ['trades'],
+        querystring: Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ success: Type.Literal(true), trades: Type.Array(TradeBody), nextCursor: NextCursor }),
+          400: ErrorBody,
+          401: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const { limit, before, status } = request.query
+      const rows = await listUserTrades(app.db, {
+        userId: request.identity.userId,
+        limit,
+        beforeId: before === undefined ? undefined : Number(before),
+        status,
+      })
+      return {
+        success: true as const,
+        trades: rows.map((row) => ({
+          id: String(row.id),
+          symbol: row.symbol,
+          root: row.root,
+          side: row.side,
+          quantity: row.quantity,
+          entryPrice: row.entry_price,
+          exitPrice: row.exit_price,
+          status: row.status,
+          result: row.result,
+          pnl: row.pnl,
+          closeAlertId: row.close_alert_id,
+          openedAt: row.opened_at.toISOString(),
+          closedAt: isoOrNull(row.closed_at),
+        })),
+        nextCursor: nextCursorOf(rows, limit),
+      }
+    },
+  )
+}

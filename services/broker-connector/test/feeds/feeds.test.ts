@@ -1,0 +1,142 @@
+import t, { type Test } from 'tap'
+import { Writable } from 'node:stream'
+import { randomUUID } from 'node:crypto'
+import { openBucket } from '@signals/bus'
+import { Buckets, FeedCommandV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
+import type { Database, Kysely } from '@signals/db'
+import { CredentialsCipher } from '@signals/secrets'
+import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
+import type { Config } from '../../src/config.ts'
+import { build, eventually, seedUsers, type App } from '../helper.ts'
+
+const PASSWORD = 'correct-horse-battery-staple'
+const commands = contract(FeedCommandV1)
+
+async function paperBroker(t: Test): Promise<PaperBroker> {
+  const broker = await startPaperBroker({
+    accounts: [
+      { name: 'trader0', password: PASSWORD, userId: 100, accountId: 9000, accountName: 'DEMO9000' },
+      { name: 'trader1', password: PASSWORD, userId: 101, accountId: 9001, accountName: 'DEMO9001' },
+    ],
+    heartbeatMs: 200,
+  })
+  t.teardown(() => broker.close())
+  return broker
+}
+
+async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password: string) {
+  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  const sealed = cipher.seal({ username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null }, userId)
+  await db
+    .insertInto('broker_credentials')
+    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }))
+    .execute()
+}
+
+async function statusOf(app: App, userId: string): Promise<FeedStatus | null> {
+  const bucket = await openBucket(app.bus, Buckets.feedStatus)
+  const entry = await bucket.get(feedStatusKey(userId))
+  return entry && entry.operation === 'PUT' ? (entry.json() as FeedStatus) : null
+}
+
+const command = (app: App, userId: string, action: 'start' | 'stop' | 'restart') => {
+  const commandId = randomUUID()
+  return app.bus.publish(`feeds.${action}`, commands, { version: 1, commandId, userId, action, reason: 'test', requestedAt: new Date().toISOString() }, { messageId: commandId })
+}
+
+function captureLogs() {
+  const lines: string[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString())
+      done()
+    },
+  })
+  return { lines, stream }
+}
+
+t.test('on start the connector opens a feed for every live user with credentials, and reports each state', async (t) => {
+  const broker = await paperBroker(t)
+  // Users and credentials exist before the connector starts: build an API-less instance first to seed.
+  const seeded = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: false })
+  await seedUsers(seeded.db, 3, { prefix: 'live' })
+  await seedUsers(seeded.db, 1, { prefix: 'off', live: false })
+  await saveCredentials(seeded.db, seeded.config, 'live-0', 'trader0', PASSWORD)
+  await saveCredentials(seeded.db, seeded.config, 'live-1', 'trader1', 'wrong-password')
+  await saveCredentials(seeded.db, seeded.config, 'off-0', 'trader1', PASSWORD)
+  const logs = captureLogs()
+  const { buildApp } = await import('../../src/app.ts')
+  const app = await buildApp({ ...seeded.config, LOG_LEVEL: 'info' as Config['LOG_LEVEL'] }, { consumers: false, loggerStream: logs.stream })
+  t.teardown(() => app.close())
+  await app.ready()
+
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'connected')
+  t.match(await statusOf(app, 'live-0'), { version: 1, userId: 'live-0', state: 'connected', detail: 'account DEMO9000' })
+  await eventually(async () => (await statusOf(app, 'live-1'))?.state === 'error')
+  t.match(await statusOf(app, 'live-1'), { state: 'error', detail: 'broker refused the login: Incorrect username or password. Please try again.' })
+  await eventually(async () => (await statusOf(app, 'live-2'))?.state === 'error')
+  t.match(await statusOf(app, 'live-2'), { state: 'error', detail: 'no broker credentials' })
+  t.equal(await statusOf(app, 'off-0'), null, 'a user with live trading off gets no feed')
+  t.same(broker.sessions(), ['trader0'])
+  const all = logs.lines.join('')
+  t.notOk(all.includes(PASSWORD) || all.includes('wrong-password') || all.includes('app-secret-value'), 'no secret in any log line')
+  t.ok(all.includes('broker feed connected'), 'the logs were captured')
+})
+
+t.test('feed commands stop, start and restart a user\'s session; a dropped session reconnects', async (t) => {
+  const broker = await paperBroker(t)
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
+  await seedUsers(db, 1, { prefix: 'live' })
+  await saveCredentials(db, config, 'live-0', 'trader0', PASSWORD)
+
+  await command(app, 'live-0', 'start')
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'connected')
+  t.same(broker.sessions(), ['trader0'])
+
+  await command(app, 'live-0', 'start')
+  await command(app, 'live-0', 'stop')
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'stopped')
+  await eventually(() => broker.sessions().length === 0)
+  t.same(app.feeds.connectedUsers(), [])
+
+  await command(app, 'live-0', 'start')
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'connected')
+  t.equal(broker.sessions().length, 1, 'one session, not one per start')
+
+  // New credentials (another login) take effect on restart.
+  await saveCredentials(db, config, 'live-0', 'trader1', PASSWORD)
+  await command(app, 'live-0', 'restart')
+  await eventually(() => broker.sessions().join() === 'trader1')
+  t.match(await statusOf(app, 'live-0'), { state: 'connected', detail: 'account DEMO9001' })
+
+  broker.dropConnections()
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'error')
+  t.match((await statusOf(app, 'live-0'))?.detail, /reconnecting$/)
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'connected')
+  t.same(broker.sessions(), ['trader1'], 'the session came back by itself')
+})
+
+t.test('credentials sealed under another key report an error, never a crash', async (t) => {
+  const broker = await paperBroker(t)
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
+  await seedUsers(db, 1, { prefix: 'live' })
+  await saveCredentials(db, { ...config, CREDENTIALS_KEY_ID: 'old', CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') }, 'live-0', 'trader0', PASSWORD)
+  await command(app, 'live-0', 'start')
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'error')
+  t.match(await statusOf(app, 'live-0'), { detail: /could not be opened/ })
+  t.same(broker.tokenRequests, [], 'nothing was sent to the broker')
+})
+
+t.test('a start for a user whose live trading is off opens nothing (the database is the truth)', async (t) => {
+  const broker = await paperBroker(t)
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
+  await seedUsers(db, 1, { prefix: 'off', live: false })
+  await saveCredentials(db, config, 'off-0', 'trader0', PASSWORD)
+  await command(app, 'off-0', 'start')
+  await command(app, 'off-0', 'restart')
+  await eventually(async () => (await statusOf(app, 'off-0'))?.state === 'stopped')
+  t.match(await statusOf(app, 'off-0'), { state: 'stopped', detail: 'live trading is off' })
+  t.same(broker.tokenRequests, [], 'no login attempted')
+  t.same(app.feeds.connectedUsers(), [])
+})
