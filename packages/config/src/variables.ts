@@ -29,7 +29,15 @@ export const Env = {
     default: 'development',
   }),
   LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
     { default: 'info' },
   ),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface to listen on' }),

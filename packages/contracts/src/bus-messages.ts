@@ -1,11 +1,12 @@
 import Type, { type Static } from 'typebox'
 import { NormalizedAlertV1 } from './alert.ts'
+import { LiteralUnion } from './literal-union.ts'
 
 /** alerts.entry, alerts.result and alerts.test all carry a normalized alert. */
 export const AlertMessageV1 = NormalizedAlertV1
 export type AlertMessage = Static<typeof AlertMessageV1>
 
-export const IntakeOutcome = Type.Union(
+export const IntakeOutcome = LiteralUnion(
   [
     'accepted',
     'duplicate',
@@ -17,7 +18,7 @@ export const IntakeOutcome = Type.Union(
     'too_old',
     'rate_limited',
     'unavailable',
-  ].map((outcome) => Type.Literal(outcome)),
+  ] as const,
 )
 export type IntakeOutcome = Static<typeof IntakeOutcome>
 

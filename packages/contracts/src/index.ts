@@ -1,4 +1,5 @@
 export { contract, describeIssues, type Contract, type Validation, type ValidationIssue } from './validate.ts'
+export { LiteralUnion } from './literal-union.ts'
 export * from './alert.ts'
 export * from './bus-messages.ts'
 export * from './api.ts'

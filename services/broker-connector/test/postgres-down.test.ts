@@ -43,7 +43,7 @@ t.test('Postgres down: messages are nak\'ed with growing delay and all processed
   for (const intakeId of intakeIds) {
     await publishIntake(app, {
       version: 1, intakeId, receivedAt: new Date().toISOString(), source: 'body', contentType: 'application/json', remoteAddress: null,
-      rawBody: '{}', outcome: 'invalid' as never, statusCode: 400, reason: 'no fields', alertId: null, kind: null,
+      rawBody: '{}', outcome: 'invalid', statusCode: 400, reason: 'no fields', alertId: null, kind: null,
     })
   }
   // Let the consumers fail a few times while the database is away.

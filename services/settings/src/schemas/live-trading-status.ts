@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { LiteralUnion } from '@signals/contracts'
 import { SettingsByKey } from './trading-settings.ts'
 import { CredentialsSummary } from './broker-credentials.ts'
 
@@ -7,10 +8,9 @@ const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type
 export const BrokerConnection = Type.Object(
   {
     connected: Type.Boolean({ description: 'true only while the broker connector reports the feed connected' }),
-    state: Type.Union(
-      ['connecting', 'connected', 'stopped', 'error', 'not_started', 'unknown'].map((state) => Type.Literal(state)),
-      { description: "the connector's last report; not_started: none; unknown: the bus did not answer" },
-    ),
+    state: LiteralUnion(['connecting', 'connected', 'stopped', 'error', 'not_started', 'unknown'] as const, {
+      description: "the connector's last report; not_started: none; unknown: the bus did not answer",
+    }),
     detail: Type.Union([Type.String(), Type.Null()]),
     updatedAt: NullableTimestamp,
   },

@@ -1,12 +1,13 @@
 import Type, { type Static, type TSchema } from 'typebox'
+import { LiteralUnion } from '@signals/contracts'
 
 /**
  * The risk-engine configuration: one nested object per area of the spec's list, every field bounded and
  * defaulted, no field beyond these (additionalProperties false at every level). docs/risk-engine-config.md
  * is the same table in prose. Money is in account currency (USD); percentages are 0-100.
  */
-const Literals = <T extends string>(values: readonly T[], description: string, fallback: T) =>
-  Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value)), { description, default: fallback }))
+const Literals = <const T extends readonly string[]>(values: T, description: string, fallback: T[number]) =>
+  LiteralUnion(values, { description, default: fallback })
 const Money = (minimum: number, maximum: number, fallback: number, description: string) =>
   Type.Number({ minimum, maximum, default: fallback, description })
 const Percent = (minimum: number, maximum: number, fallback: number, description: string) =>
