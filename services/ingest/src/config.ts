@@ -1,4 +1,4 @@
-import { Env, Type, type Static } from '@signals/config'
+import { Env, loadConfig, Type, type Static } from '@signals/config'
 
 /**
  * Everything the ingest service reads from its environment. The `INGEST_*` and `ALERT_MAX_AGE_SECONDS`
@@ -40,3 +40,8 @@ export const ConfigSchema = Type.Object({
 })
 
 export type Config = Static<typeof ConfigSchema>
+
+/** Reads and validates the ingest configuration from `env` (throws ConfigError naming every offender). */
+export function loadIngestConfig(env: Record<string, string | undefined>): Config {
+  return loadConfig(ConfigSchema, env)
+}

@@ -1,12 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { headers as natsHeaders } from '@nats-io/nats-core'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import { ContractViolationError, backoffDelay, type Bus } from '@signals/bus'
-import { contract, IntakeLogMessageV1, Subjects, type IntakeLogMessage } from '@signals/contracts'
+import { backoffDelay, type Bus } from '@signals/bus'
+import { contract, describeIssues, IntakeLogMessageV1, Subjects, type IntakeLogMessage } from '@signals/contracts'
 import type { IntakeEntry } from './intake-state.ts'
 
 const IntakeLogContract = contract(IntakeLogMessageV1)
 /** Short enough that the log catches up within seconds of the bus coming back. */
 const RETRY_BACKOFF = { initialMs: 250, maxMs: 5_000 }
+/** Entries sent since the last round trip are confirmed together after this pause. */
+const CONFIRM_AFTER_MS = 20
 
 export interface IntakeLogOptions {
   /** Entries waiting for the bus at most; beyond it an entry goes to the process log only. */
@@ -15,14 +18,23 @@ export interface IntakeLogOptions {
 }
 
 /**
- * Publishes one intake-log entry per webhook on `intake.log`, after the answer was sent, so an alert's
- * 200 never waits on it and a failed log publish never costs the alert. An entry the bus does not take is
- * retried with backoff (same message id: a late ack cannot make it twice) until it is delivered or the
- * service closes; entries that cannot wait (backlog full, closing) are written whole to the process log
- * at error level and counted in `ingest_intake_log_dropped_total`, never dropped silently.
+ * Publishes one intake-log entry per webhook on `intake.log` after the answer was sent, so an alert's 200
+ * never waits on it and a failed log publish never costs the alert.
+ *
+ * The fast path sends entries without a per-message JetStream ack (which would double the acked publishes
+ * per webhook) and confirms each batch with one server round trip (PING/PONG): the server has received
+ * everything sent before. An entry whose batch is not confirmed, or that arrives while the connection is
+ * down, goes to the acked path, which retries with backoff until the stream acknowledges it or the service
+ * closes. Every entry carries its intake id as the message id, so the stream keeps one copy however it got
+ * there. Entries that cannot wait (backlog full, closing) are written whole to the process log at error
+ * level and counted in `ingest_intake_log_dropped_total`: never dropped silently.
  */
 export class IntakeLog {
-  readonly #inFlight = new Set<Promise<void>>()
+  readonly #subject: string
+  readonly #retrying = new Set<Promise<void>>()
+  readonly #confirming = new Set<Promise<void>>()
+  #unconfirmed: IntakeEntry[] = []
+  #confirmTimer: NodeJS.Timeout | undefined
   readonly #closing = new AbortController()
   readonly #maxPending: number
   readonly #publishTimeoutMs: number
@@ -35,31 +47,60 @@ export class IntakeLog {
     registry: Registry,
     options: IntakeLogOptions = {},
   ) {
+    this.#subject = bus.subject(Subjects.intakeLog)
     this.#maxPending = options.maxPending ?? 10_000
     this.#publishTimeoutMs = options.publishTimeoutMs ?? 2_000
     this.#dropped = new Counter({ name: 'ingest_intake_log_dropped_total', help: 'intake-log entries not delivered to the bus (kept in the process log)', registers: [registry] })
     this.#published = new Counter({ name: 'ingest_intake_log_published_total', help: 'intake-log entries delivered to the bus', registers: [registry] })
-    const inFlight = this.#inFlight
-    new Gauge({ name: 'ingest_intake_log_pending', help: 'intake-log entries waiting for the bus', registers: [registry], collect() { this.set(inFlight.size) } })
+    const pending = () => this.#pending()
+    new Gauge({ name: 'ingest_intake_log_pending', help: 'intake-log entries not yet confirmed by the bus', registers: [registry], collect() { this.set(pending()) } })
   }
 
   record(entry: IntakeEntry): void {
-    if (this.#closing.signal.aborted || this.#inFlight.size >= this.#maxPending) {
-      this.#drop(entry, this.#closing.signal.aborted ? 'service closing' : 'intake-log backlog full')
-      return
+    if (this.#closing.signal.aborted) return this.#drop(entry, 'service closing')
+    if (this.#pending() >= this.#maxPending) return this.#drop(entry, 'intake-log backlog full')
+    const validation = IntakeLogContract.validate(entry)
+    if (!validation.ok) return this.#drop(entry, `breaks IntakeLogMessageV1: ${describeIssues(validation.issues)}`)
+    if (!this.bus.isConnected()) return this.#retry(entry)
+    try {
+      const headers = natsHeaders()
+      headers.set('Nats-Msg-Id', entry.intakeId)
+      this.bus.nc.publish(this.#subject, JSON.stringify(entry), { headers })
+    } catch {
+      return this.#retry(entry)
     }
-    const delivery = this.#deliver(entry).finally(() => this.#inFlight.delete(delivery))
-    this.#inFlight.add(delivery)
+    this.#unconfirmed.push(entry)
+    this.#confirmTimer ??= setTimeout(() => this.#confirmBatch(), CONFIRM_AFTER_MS)
   }
 
-  async #deliver(entry: IntakeEntry): Promise<void> {
+  #pending(): number {
+    return this.#unconfirmed.length + this.#retrying.size
+  }
+
+  #confirmBatch(): void {
+    this.#confirmTimer = undefined
+    const batch = this.#unconfirmed
+    this.#unconfirmed = []
+    const confirmation = this.bus.ping(this.#publishTimeoutMs).then((received) => {
+      if (received) this.#published.inc(batch.length)
+      else for (const entry of batch) this.#retry(entry)
+    })
+    const tracked = confirmation.finally(() => this.#confirming.delete(tracked))
+    this.#confirming.add(tracked)
+  }
+
+  #retry(entry: IntakeEntry): void {
+    const delivery = this.#deliverAcked(entry).finally(() => this.#retrying.delete(delivery))
+    this.#retrying.add(delivery)
+  }
+
+  async #deliverAcked(entry: IntakeEntry): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.bus.publish(Subjects.intakeLog, IntakeLogContract, entry as IntakeLogMessage, { messageId: entry.intakeId, timeoutMs: this.#publishTimeoutMs })
         this.#published.inc()
         return
       } catch (error) {
-        if (error instanceof ContractViolationError) return this.#drop(entry, error.message)
         if (this.#closing.signal.aborted) return this.#drop(entry, String(error))
         if (attempt === 1) this.logger.warn({ err: error, intakeId: entry.intakeId }, 'intake-log publish failed; retrying')
         await sleep(backoffDelay(attempt, RETRY_BACKOFF), this.#closing.signal)
@@ -73,15 +114,18 @@ export class IntakeLog {
     this.logger.error({ intakeLogEntry: entry, reason }, 'intake-log entry not delivered to the bus; kept here')
   }
 
-  /** Lets deliveries under way finish for up to `graceMs`, then logs whatever is left. */
+  /** Confirms what was sent, lets retries run for up to `graceMs`, then logs whatever is left. */
   async close(graceMs = 3_000): Promise<void> {
-    if (this.#inFlight.size > 0) {
+    clearTimeout(this.#confirmTimer)
+    if (this.#unconfirmed.length > 0) this.#confirmBatch()
+    await Promise.allSettled([...this.#confirming])
+    if (this.#retrying.size > 0) {
       let timer: NodeJS.Timeout | undefined
-      await Promise.race([Promise.allSettled([...this.#inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+      await Promise.race([Promise.allSettled([...this.#retrying]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
       clearTimeout(timer)
     }
     this.#closing.abort()
-    await Promise.allSettled([...this.#inFlight])
+    await Promise.allSettled([...this.#retrying])
   }
 }
 

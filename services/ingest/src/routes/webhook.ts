@@ -20,7 +20,7 @@ import { Refusal } from '../refusal.ts'
 import { SecretRedactor, secretMatcher } from '../webhook-secret.ts'
 
 /** Well under TradingView's 3 s, so a bus that does not answer turns into a 503 within 2 s. */
-const PUBLISH_TIMEOUT_MS = 1_200
+const PUBLISH_TIMEOUT_MS = 1_500
 
 const SUBJECT_OF_KIND = { entry: Subjects.alertEntry, result: Subjects.alertResult, test: Subjects.alertTest } as const
 const AlertContract = contract(NormalizedAlertV1)
