@@ -8,13 +8,15 @@
  *   node --import tsx bench/ingest.bench.ts
  */
 import { fork, type ChildProcess } from 'node:child_process'
+import { cpus, loadavg } from 'node:os'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 
 const CONNECTIONS = 50
-const WARMUP_SECONDS = 3
-const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const ROUNDS = 2
+const WARMUP_SECONDS = 2
+const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const BAR = { minRatio: 0.4, maxP99Ms: 50 }
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222'
 
@@ -112,39 +114,59 @@ async function load(port: number, seconds: number): Promise<Figures> {
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts }
 }
 
-async function measure(role: Role): Promise<Figures> {
-  const { child, port } = await startServer(role)
-  try {
-    await load(port, WARMUP_SECONDS)
-    return await load(port, MEASURE_SECONDS)
-  } finally {
-    await stopServer(child)
-  }
-}
-
+/**
+ * Both servers run side by side; the load alternates between them round by round, so a burst of noise on
+ * the (shared, busy) machine hits both rather than one.
+ */
 async function main(): Promise<number> {
-  const bare = await measure('bare')
-  const ingest = await measure('ingest')
+  const servers = { bare: await startServer('bare'), ingest: await startServer('ingest') }
+  const rounds: Record<Role, Figures[]> = { bare: [], ingest: [] }
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const role of ['bare', 'ingest'] as const) {
+        await load(servers[role].port, WARMUP_SECONDS)
+        rounds[role].push(await load(servers[role].port, MEASURE_SECONDS))
+      }
+    }
+  } finally {
+    await Promise.all([stopServer(servers.bare.child), stopServer(servers.ingest.child)])
+  }
+  const total = (role: Role) => combine(rounds[role])
+  const bare = total('bare')
+  const ingest = total('ingest')
   const ratio = ingest.requestsPerSecond / bare.requestsPerSecond
   const pass = ratio >= BAR.minRatio && ingest.p99 < BAR.maxP99Ms && ingest.non2xx === 0 && ingest.errors === 0
-  const row = (name: string, f: Figures) =>
-    `| ${name} | ${Math.round(f.requestsPerSecond)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} |`
+  const row = (name: string, f: Figures) => `| ${name} | ${Math.round(f.requestsPerSecond)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} |`
   process.stdout.write(
     [
       '## Ingest: webhook throughput',
       '',
-      `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${MEASURE_SECONDS} s measured per target, one run, ${new Date().toISOString()}.`,
+      `${CONNECTIONS} connections; ${ROUNDS} rounds alternating the targets, each ${WARMUP_SECONDS} s warm-up then ${MEASURE_SECONDS} s measured; ${new Date().toISOString()}, load average ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cpus().length} CPUs.`,
       '',
       '| target | req/s | p50 ms | p99 ms | non-2xx | errors |',
       '|---|---|---|---|---|---|',
-      row('bare Fastify route `{success:true}`', bare),
-      row('ingest `POST /webhook/alert` (entry alert, JetStream ack, intake log)', ingest),
+      ...rounds.bare.map((figures, round) => row(`bare Fastify route \`{success:true}\`, round ${round + 1}`, figures)),
+      ...rounds.ingest.map((figures, round) => row(`ingest \`POST /webhook/alert\` (entry alert, JetStream ack), round ${round + 1}`, figures)),
+      row('**bare, all rounds**', bare),
+      row('**ingest, all rounds**', ingest),
       '',
-      `Ratio ingest / bare: **${ratio.toFixed(2)}** (bar >= ${BAR.minRatio}); ingest p99 **${ingest.p99} ms** (bar < ${BAR.maxP99Ms} ms): **${pass ? 'PASS' : 'FAIL'}**`,
+      `Ratio ingest / bare: **${ratio.toFixed(2)}** (bar >= ${BAR.minRatio}); ingest p99 **${ingest.p99} ms** (worst round; bar < ${BAR.maxP99Ms} ms): **${pass ? 'PASS' : 'FAIL'}**`,
       '',
     ].join('\n') + '\n',
   )
   return pass ? 0 : 1
+}
+
+/** Mean throughput and p50 over rounds; the worst p99; summed failures. */
+function combine(figures: Figures[]): Figures {
+  const mean = (pick: (f: Figures) => number) => figures.reduce((sum, f) => sum + pick(f), 0) / figures.length
+  return {
+    requestsPerSecond: mean((f) => f.requestsPerSecond),
+    p50: Math.round(mean((f) => f.p50)),
+    p99: Math.max(...figures.map((f) => f.p99)),
+    non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+  }
 }
 
 const serveIndex = process.argv.indexOf('--serve')
