@@ -8,8 +8,8 @@ import type { IntakeEntry } from './intake-state.ts'
 const IntakeLogContract = contract(IntakeLogMessageV1)
 /** Short enough that the log catches up within seconds of the bus coming back. */
 const RETRY_BACKOFF = { initialMs: 250, maxMs: 5_000 }
-/** Entries sent since the last round trip are confirmed together after this pause. */
-const CONFIRM_AFTER_MS = 20
+/** Entries are gathered this long, sent in one write and confirmed together with one round trip. */
+const BATCH_AFTER_MS = 20
 
 export interface IntakeLogOptions {
   /** Entries waiting for the bus at most; beyond it an entry goes to the process log only. */
@@ -21,9 +21,9 @@ export interface IntakeLogOptions {
  * Publishes one intake-log entry per webhook on `intake.log` after the answer was sent, so an alert's 200
  * never waits on it and a failed log publish never costs the alert.
  *
- * The fast path sends entries without a per-message JetStream ack (which would double the acked publishes
- * per webhook) and confirms each batch with one server round trip (PING/PONG): the server has received
- * everything sent before. An entry whose batch is not confirmed, or that arrives while the connection is
+ * The fast path gathers entries for 20 ms and sends them in one write without a per-message JetStream ack
+ * (which would double the acked publishes per webhook), then confirms the batch with one server round
+ * trip (PING/PONG): the server has received everything sent before. An entry whose batch is not confirmed, or that arrives while the connection is
  * down, goes to the acked path, which retries with backoff until the stream acknowledges it or the service
  * closes. Every entry carries its intake id as the message id, so the stream keeps one copy however it got
  * there. Entries that cannot wait (backlog full, closing) are written whole to the process log at error
@@ -61,32 +61,41 @@ export class IntakeLog {
     if (this.#pending() >= this.#maxPending) return this.#drop(entry, 'intake-log backlog full')
     const validation = IntakeLogContract.validate(entry)
     if (!validation.ok) return this.#drop(entry, `breaks IntakeLogMessageV1: ${describeIssues(validation.issues)}`)
-    if (!this.bus.isConnected()) return this.#retry(entry)
-    try {
-      const headers = natsHeaders()
-      headers.set('Nats-Msg-Id', entry.intakeId)
-      this.bus.nc.publish(this.#subject, JSON.stringify(entry), { headers })
-    } catch {
-      return this.#retry(entry)
-    }
     this.#unconfirmed.push(entry)
-    this.#confirmTimer ??= setTimeout(() => this.#confirmBatch(), CONFIRM_AFTER_MS)
+    this.#confirmTimer ??= setTimeout(() => this.#sendBatch(), BATCH_AFTER_MS)
   }
 
   #pending(): number {
     return this.#unconfirmed.length + this.#retrying.size
   }
 
-  #confirmBatch(): void {
+  /** Sends the entries gathered since the last batch in one write, then confirms them with one round trip. */
+  #sendBatch(): void {
     this.#confirmTimer = undefined
-    const batch = this.#unconfirmed
-    this.#unconfirmed = []
+    const batch: IntakeEntry[] = []
+    for (const entry of this.#unconfirmed.splice(0)) {
+      if (this.#send(entry)) batch.push(entry)
+      else this.#retry(entry)
+    }
+    if (batch.length === 0) return
     const confirmation = this.bus.ping(this.#publishTimeoutMs).then((received) => {
       if (received) this.#published.inc(batch.length)
       else for (const entry of batch) this.#retry(entry)
     })
     const tracked = confirmation.finally(() => this.#confirming.delete(tracked))
     this.#confirming.add(tracked)
+  }
+
+  #send(entry: IntakeEntry): boolean {
+    if (!this.bus.isConnected()) return false
+    try {
+      const headers = natsHeaders()
+      headers.set('Nats-Msg-Id', entry.intakeId)
+      this.bus.nc.publish(this.#subject, JSON.stringify(entry), { headers })
+      return true
+    } catch {
+      return false
+    }
   }
 
   #retry(entry: IntakeEntry): void {
@@ -117,7 +126,7 @@ export class IntakeLog {
   /** Confirms what was sent, lets retries run for up to `graceMs`, then logs whatever is left. */
   async close(graceMs = 3_000): Promise<void> {
     clearTimeout(this.#confirmTimer)
-    if (this.#unconfirmed.length > 0) this.#confirmBatch()
+    if (this.#unconfirmed.length > 0) this.#sendBatch()
     await Promise.allSettled([...this.#confirming])
     if (this.#retrying.size > 0) {
       let timer: NodeJS.Timeout | undefined

@@ -14,6 +14,7 @@ import { outcomeOfStatus } from '../intake/intake-state.ts'
 import { selectSource, type SourceText } from '../intake/source.ts'
 import { extractFields } from '../parsing/fields.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
+import { PublishBatcher } from '../publish-batcher.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
 import { timestampValue } from '../parsing/values.ts'
 import { Refusal } from '../refusal.ts'
@@ -48,6 +49,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
   const maxAgeMs = config.ALERT_MAX_AGE_SECONDS === undefined ? null : config.ALERT_MAX_AGE_SECONDS * 1000
 
   const intakeLog = new IntakeLog(app.bus, app.log, app.metrics)
+  const publishes = new PublishBatcher()
   app.addHook('onClose', () => intakeLog.close())
   const webhooks = new Counter({
     name: 'ingest_webhooks_total',
@@ -143,7 +145,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
 
     let duplicate: boolean
     try {
-      const ack = await app.bus.publish(SUBJECT_OF_KIND[alert.kind], AlertContract, alert, { messageId: alertId, timeoutMs: PUBLISH_TIMEOUT_MS })
+      const ack = await publishes.run(() => app.bus.publish(SUBJECT_OF_KIND[alert.kind], AlertContract, alert, { messageId: alertId, timeoutMs: PUBLISH_TIMEOUT_MS }))
       duplicate = ack.duplicate
     } catch (error) {
       if (error instanceof BusUnavailableError) throw new Refusal(503, 'unavailable', 'Alert bus unavailable, please retry')
