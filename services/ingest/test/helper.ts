@@ -17,7 +17,8 @@ export interface Published<T> {
 /**
  * Everything published in a namespace, seen by a plain subscriber (so a resend the stream drops as a
  * duplicate is seen here too; stream contents are checked through `app.bus.jsm`). Every message is
- * checked against its contract on arrival; `invalid` lists those that broke it.
+ * checked against its contract on arrival; `invalid` lists those that broke it, and the test fails at
+ * teardown when any did.
  */
 export class BusWatcher {
   readonly alerts: Published<NormalizedAlert>[] = []
@@ -65,6 +66,8 @@ export async function watchNamespace(t: Test, namespace: string, url = TEST_NATS
   t.teardown(async () => {
     subscription.unsubscribe()
     await nc.close()
+    // Fails the test that published it: every message on the bus must match its contract.
+    if (watcher.invalid.length > 0) throw new Error(`messages breaking their contract: ${JSON.stringify(watcher.invalid).slice(0, 2000)}`)
   })
   return watcher
 }
