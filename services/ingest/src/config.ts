@@ -15,6 +15,10 @@ import { Env, loadConfig, Type, type Static } from '@signals/config'
  * - ALERT_MAX_AGE_SECONDS: refuse an alert whose own timestamp (`time`, `timenow`, `timestamp`) is older;
  *   unset = no age check.
  */
+/** One IPv4 or IPv6 address, optionally a CIDR prefix. */
+const ADDRESS = '(\\d{1,3}(\\.\\d{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:.]*)(/\\d{1,3})?'
+const ADDRESS_LIST = `^\\s*${ADDRESS}(\\s*,\\s*${ADDRESS})*\\s*$`
+
 export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
@@ -31,10 +35,10 @@ export const ConfigSchema = Type.Object({
     description: 'webhooks per client address per minute (0 = off)',
   }),
   INGEST_TRUSTED_PROXY: Type.Optional(
-    Type.String({ pattern: '^[0-9a-fA-F:.,/ ]+$', description: 'proxy addresses/CIDRs whose X-Forwarded-For is believed', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
+    Type.String({ pattern: ADDRESS_LIST, description: 'proxy addresses/CIDRs whose X-Forwarded-For is believed', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
   ),
   INGEST_ALLOWED_SOURCES: Type.Optional(
-    Type.String({ pattern: '^[0-9a-fA-F:.,/ ]*$', description: 'client addresses/CIDRs allowed to post webhooks (unset = all)', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
+    Type.String({ pattern: ADDRESS_LIST, description: 'client addresses/CIDRs allowed to post webhooks (unset = all)', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
   ),
   ALERT_MAX_AGE_SECONDS: Type.Optional(Type.Integer({ minimum: 1, description: 'refuse alerts whose own timestamp is older (unset = off)' })),
 })
