@@ -93,6 +93,9 @@ t.test('a resent alert is answered duplicate:true and stored once', async (t) =>
   t.equal(await streamMessageCount(app, Streams.alerts.name), 3, 'three alerts stored, resends dropped by the server')
   const entries = await watcher.intakeEntries(5)
   t.same(entries.map((entry) => entry.outcome).sort(), ['accepted', 'accepted', 'accepted', 'duplicate', 'duplicate'])
+  const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body
+  t.match(metrics, /ingest_webhooks_total\{[^}]*outcome="accepted"[^}]*\} 3/)
+  t.match(metrics, /ingest_webhooks_total\{[^}]*outcome="duplicate"[^}]*\} 2/)
 })
 
 t.test('a body over the limit gets 413 and an intake-log entry', async (t) => {
