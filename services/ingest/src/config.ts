@@ -1,6 +1,24 @@
-import { Env, Type, type Static } from '@signals/config'
+import { Env, loadConfig, Type, type Static } from '@signals/config'
 
-/** Everything the ingest service reads from its environment. */
+/**
+ * Everything the ingest service reads from its environment. The `INGEST_*` and `ALERT_MAX_AGE_SECONDS`
+ * variables belong to ingest alone (docs/decisions/ingest.md explains each):
+ *
+ * - INGEST_BODY_LIMIT: largest webhook body in bytes (65536); a larger one gets 413.
+ * - INGEST_RATE_LIMIT_PER_MINUTE: webhooks one client address may send per minute (1200); 0 turns the
+ *   limit off. Counted in memory per instance: ingest keeps no Redis. TradingView posts every user's
+ *   alerts from the same four addresses, so size it for the whole platform, not for one trader.
+ * - INGEST_TRUSTED_PROXY: comma-separated addresses/CIDRs of proxies (the gateway, a load balancer) whose
+ *   `X-Forwarded-For` is believed; unset = the socket address is the client.
+ * - INGEST_ALLOWED_SOURCES: comma-separated client addresses/CIDRs allowed to post webhooks; unset = all.
+ *   TradingView's published sources: `52.89.214.238,34.212.75.30,54.218.53.128,52.32.178.7`.
+ * - ALERT_MAX_AGE_SECONDS: refuse an alert whose own timestamp (`time`, `timenow`, `timestamp`) is older;
+ *   unset = no age check.
+ */
+/** One IPv4 or IPv6 address, optionally a CIDR prefix. */
+const ADDRESS = '(\\d{1,3}(\\.\\d{1,3}){3}|[0-9a-fA-F]*:[0-9a-fA-F:.]*)(/\\d{1,3})?'
+const ADDRESS_LIST = `^\\s*${ADDRESS}(\\s*,\\s*${ADDRESS})*\\s*$`
+
 export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
@@ -8,6 +26,26 @@ export const ConfigSchema = Type.Object({
   INGEST_PORT: Env.INGEST_PORT,
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
+  PREMIUM_INDICATORS: Env.PREMIUM_INDICATORS,
+  WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
+  INGEST_BODY_LIMIT: Type.Integer({ minimum: 1024, maximum: 1024 * 1024, default: 64 * 1024, description: 'largest webhook body in bytes' }),
+  INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 0,
+    default: 1200,
+    description: 'webhooks per client address per minute (0 = off)',
+  }),
+  INGEST_TRUSTED_PROXY: Type.Optional(
+    Type.String({ pattern: ADDRESS_LIST, description: 'proxy addresses/CIDRs whose X-Forwarded-For is believed', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
+  ),
+  INGEST_ALLOWED_SOURCES: Type.Optional(
+    Type.String({ pattern: ADDRESS_LIST, description: 'client addresses/CIDRs allowed to post webhooks (unset = all)', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
+  ),
+  ALERT_MAX_AGE_SECONDS: Type.Optional(Type.Integer({ minimum: 1, description: 'refuse alerts whose own timestamp is older (unset = off)' })),
 })
 
 export type Config = Static<typeof ConfigSchema>
+
+/** Reads and validates the ingest configuration from `env` (throws ConfigError naming every offender). */
+export function loadIngestConfig(env: Record<string, string | undefined>): Config {
+  return loadConfig(ConfigSchema, env)
+}

@@ -1,0 +1,53 @@
+import { TextDecoder } from 'node:util'
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Content-Type header as the sender wrote it (the one Fastify sees is normalized). */
+    originalContentType: string | null
+  }
+}
+
+const MEDIA_TYPE = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+$/
+
+/**
+ * One raw-buffer capture for every content type, replacing Fastify's parsers: alerting platforms send
+ * JSON as text/plain, text as JSON, form bodies, or no content type at all, and the body is parsed by
+ * what it holds, not by what it claims. A malformed Content-Type is replaced by
+ * `application/octet-stream` before Fastify reads it, so it cannot turn an alert into a 415.
+ */
+export const rawBodyPlugin = fp(
+  async (app: FastifyInstance, options: { bodyLimit: number }) => {
+    app.decorateRequest('originalContentType', null)
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers['content-type']
+      if (header === undefined) return
+      request.originalContentType = header
+      const mediaType = header.split(';', 1)[0]?.trim().toLowerCase() ?? ''
+      request.headers['content-type'] = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream'
+    })
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) => {
+      done(null, body)
+    })
+  },
+  { name: 'raw-body' },
+)
+
+/** The charset parameter of a Content-Type header, lower-cased, if any. */
+export function charsetOf(contentType: string | null): string | undefined {
+  const match = contentType === null ? null : /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)
+  return match?.[1]?.toLowerCase()
+}
+
+/** Text of a body in its declared charset (UTF-8 when none or unknown); a BOM is dropped. */
+export function decodeBody(body: Buffer, charset: string | undefined): string {
+  let decoder: TextDecoder
+  try {
+    decoder = new TextDecoder(charset ?? 'utf-8')
+  } catch {
+    decoder = new TextDecoder('utf-8')
+  }
+  return decoder.decode(body).replace(/^\uFEFF/, '')
+}

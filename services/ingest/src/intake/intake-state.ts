@@ -1,0 +1,50 @@
+import type { AlertKind, IntakeLogMessage } from '@signals/contracts'
+import type { SecretRedactor } from '../webhook-secret.ts'
+import type { SourceText } from './source.ts'
+
+/**
+ * The contract's outcomes (IntakeOutcome). Spelled out here because the contract builds its union with
+ * `.map`, which TypeScript widens to `never`; the runtime schema is the same and still validates each one.
+ */
+export type IntakeOutcome =
+  | 'accepted'
+  | 'duplicate'
+  | 'invalid'
+  | 'missing_user_id'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'too_large'
+  | 'too_old'
+  | 'rate_limited'
+  | 'unavailable'
+
+/** An intake-log entry as ingest writes it (IntakeLogMessageV1 with the outcome typed). */
+export type IntakeEntry = Omit<IntakeLogMessage, 'outcome'> & { outcome: IntakeOutcome }
+
+/** What one webhook request has shown so far; the intake-log entry is built from it after the answer. */
+export interface IntakeState {
+  receivedAt: string
+  sourceText?: SourceText
+  outcome?: IntakeOutcome
+  reason?: string
+  alertId?: string
+  kind?: AlertKind
+  redactor: SecretRedactor
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    intake: IntakeState
+  }
+}
+
+/** The outcome of an answer that no step named (Fastify's own 413, a bug's 500). */
+export function outcomeOfStatus(statusCode: number): IntakeOutcome {
+  if (statusCode < 300) return 'accepted'
+  if (statusCode === 401) return 'unauthorized'
+  if (statusCode === 403) return 'forbidden'
+  if (statusCode === 413) return 'too_large'
+  if (statusCode === 429) return 'rate_limited'
+  if (statusCode >= 500) return 'unavailable'
+  return 'invalid'
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import rateLimit from '@fastify/rate-limit'
+import { Counter } from 'prom-client'
+import Type from 'typebox'
+import { BusUnavailableError } from '@signals/bus'
+import { listOf } from '@signals/config'
+import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects, type NormalizedAlert } from '@signals/contracts'
+import { alertIdOf } from '../alert-id.ts'
+import type { Config } from '../config.ts'
+import { sourceAllowList } from '../http/source-allow-list.ts'
+import { IntakeLog } from '../intake/intake-log.ts'
+import { outcomeOfStatus } from '../intake/intake-state.ts'
+import { selectSource, type SourceText } from '../intake/source.ts'
+import { extractFields } from '../parsing/fields.ts'
+import { normalizeAlert } from '../parsing/normalize.ts'
+import { PublishBatcher } from '../publish-batcher.ts'
+import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
+import { timestampValue } from '../parsing/values.ts'
+import { Refusal } from '../refusal.ts'
+import { SecretRedactor, secretMatcher } from '../webhook-secret.ts'
+
+/** Well under TradingView's 3 s, so a bus that does not answer turns into a 503 within 2 s. */
+const PUBLISH_TIMEOUT_MS = 1_500
+
+const SUBJECT_OF_KIND = { entry: Subjects.alertEntry, result: Subjects.alertResult, test: Subjects.alertTest } as const
+const AlertContract = contract(NormalizedAlertV1)
+
+export const WebhookAccepted = Type.Object(
+  { success: Type.Literal(true), alertId: Type.String(), kind: AlertKind, duplicate: Type.Boolean() },
+  { additionalProperties: false },
+)
+
+/** Query parameters that are never alert fields. */
+const NOT_FIELDS = new Set(['message', 'secret', 'passphrase'])
+
+/**
+ * `POST /webhook/alert` (and `/webhook/alert/<secret>` when WEBHOOK_SECRET is set): capture, parse,
+ * normalize, route, publish; 200 only once JetStream has the alert. Every request, answered however,
+ * leaves one intake-log entry.
+ */
+export async function webhookRoutes(app: FastifyInstance, options: { config: Config }) {
+  const { config } = options
+  const premiumIndicators = new Set(listOf(config.PREMIUM_INDICATORS).map((name) => name.toLowerCase()))
+  const webhookSecret = config.WEBHOOK_SECRET
+  const matchesSecret = webhookSecret === undefined ? null : secretMatcher(webhookSecret)
+  const configuredRedactor = new SecretRedactor(webhookSecret === undefined ? [] : [webhookSecret])
+  const isAllowedSource = sourceAllowList(config.INGEST_ALLOWED_SOURCES)
+  const maxAgeMs = config.ALERT_MAX_AGE_SECONDS === undefined ? null : config.ALERT_MAX_AGE_SECONDS * 1000
+
+  const intakeLog = new IntakeLog(app.bus, app.log, app.metrics)
+  const publishes = new PublishBatcher()
+  app.addHook('onClose', () => intakeLog.close())
+  const webhooks = new Counter({
+    name: 'ingest_webhooks_total',
+    help: 'webhooks answered, by intake outcome',
+    labelNames: ['outcome'] as const,
+    registers: [app.metrics],
+  })
+
+  app.decorateRequest('intake', null as never)
+  app.addHook('onRequest', async (request) => {
+    request.intake = { receivedAt: new Date().toISOString(), redactor: configuredRedactor }
+  })
+  if (isAllowedSource) {
+    app.addHook('preValidation', async (request) => {
+      if (!isAllowedSource(request.ip)) throw new Refusal(403, 'forbidden', 'Source address not allowed to post alerts')
+    })
+  }
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof Refusal) request.intake.outcome = error.outcome
+    request.intake.reason = error.message
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    const intake = request.intake
+    const { source, text } = sourceOf(request)
+    const outcome = intake.outcome ?? outcomeOfStatus(reply.statusCode)
+    webhooks.inc({ outcome })
+    intakeLog.record({
+      version: 1,
+      intakeId: randomUUID(),
+      receivedAt: intake.receivedAt,
+      source,
+      contentType: request.originalContentType?.slice(0, 255) ?? null,
+      remoteAddress: request.ip.slice(0, 64),
+      rawBody: intake.redactor.text(text),
+      outcome,
+      statusCode: reply.statusCode,
+      reason: intake.reason ?? null,
+      alertId: intake.alertId ?? null,
+      kind: intake.kind ?? null,
+    })
+  })
+
+  if (config.INGEST_RATE_LIMIT_PER_MINUTE > 0) await app.register(rateLimit, { global: false })
+  const route: RouteShorthandOptions = {
+    schema: { response: { 200: WebhookAccepted, '4xx': ErrorBody, '5xx': ErrorBody } },
+    config:
+      config.INGEST_RATE_LIMIT_PER_MINUTE > 0
+        ? {
+            rateLimit: {
+              max: config.INGEST_RATE_LIMIT_PER_MINUTE,
+              timeWindow: 60_000,
+              // After the body is read, so a refused alert still reaches the intake log whole.
+              hook: 'preHandler',
+              keyGenerator: (request: FastifyRequest) => request.ip,
+              errorResponseBuilder: (_request: FastifyRequest, context: { max: number; ttl: number }) =>
+                new Refusal(429, 'rate_limited', `Too many alerts from this address (at most ${context.max} a minute); retry in ${Math.ceil(context.ttl / 1000)} s`),
+            },
+          }
+        : {},
+  }
+
+  app.post('/webhook/alert', route, acceptAlert)
+  if (matchesSecret) app.post('/webhook/alert/:secret', route, acceptAlert)
+
+  async function acceptAlert(request: FastifyRequest) {
+    const intake = request.intake
+    const { text } = sourceOf(request)
+    const query = request.query as Record<string, unknown>
+    const parsed = parseSourceText(request, text)
+
+    if (matchesSecret && webhookSecret !== undefined) {
+      const sent = [(request.params as { secret?: unknown }).secret, query.secret, query.passphrase, ...parsed.secrets]
+        .flatMap((value) => (Array.isArray(value) ? value : [value]))
+        .filter((value): value is string => typeof value === 'string' && value !== '')
+      intake.redactor = new SecretRedactor([webhookSecret, ...sent])
+      if (!sent.some(matchesSecret)) throw new Refusal(401, 'unauthorized', 'Webhook secret missing or wrong')
+    }
+
+    const queryFields = extractFields(Object.fromEntries(Object.entries(query).filter(([name]) => !NOT_FIELDS.has(name.toLowerCase()))))
+    if (maxAgeMs !== null) {
+      const sentAt = timestampValue(parsed.fields.time ?? queryFields.time)
+      const ageMs = sentAt === null ? 0 : Date.parse(intake.receivedAt) - sentAt
+      if (ageMs > maxAgeMs) {
+        throw new Refusal(400, 'too_old', `Alert is ${Math.round(ageMs / 1000)} s old; alerts older than ${maxAgeMs / 1000} s are refused`)
+      }
+    }
+
+    const draft = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt })
+    const alertId = alertIdOf(parsed.fields.alertId ?? queryFields.alertId, text, draft.userId)
+    const alert: NormalizedAlert = { ...draft, alertId, raw: intake.redactor.value(draft.raw) }
+    intake.alertId = alertId
+    intake.kind = alert.kind
+
+    let duplicate: boolean
+    try {
+      const ack = await publishes.run(() => app.bus.publish(SUBJECT_OF_KIND[alert.kind], AlertContract, alert, { messageId: alertId, timeoutMs: PUBLISH_TIMEOUT_MS }))
+      duplicate = ack.duplicate
+    } catch (error) {
+      if (error instanceof BusUnavailableError) throw new Refusal(503, 'unavailable', 'Alert bus unavailable, please retry')
+      throw error
+    }
+    intake.outcome = duplicate ? 'duplicate' : 'accepted'
+    return { success: true as const, alertId, kind: alert.kind, duplicate }
+  }
+
+  function sourceOf(request: FastifyRequest): SourceText {
+    request.intake.sourceText ??= selectSource({
+      query: request.query as Record<string, unknown>,
+      body: request.body,
+      headerMessage: request.headers['x-alert-message'],
+      contentType: request.originalContentType,
+    })
+    return request.intake.sourceText
+  }
+
+  function parseSourceText(request: FastifyRequest, text: string) {
+    try {
+      const form = request.intake.sourceText?.source === 'body' && request.headers['content-type'] === 'application/x-www-form-urlencoded'
+      return parseAlert(text, { form })
+    } catch (error) {
+      if (error instanceof UnparseableAlertError) throw new Refusal(400, 'invalid', error.message)
+      throw error
+    }
+  }
+}

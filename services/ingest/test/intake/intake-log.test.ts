@@ -1,0 +1,63 @@
+import t from 'tap'
+import { randomUUID } from 'node:crypto'
+import pino from 'pino'
+import { Registry } from 'prom-client'
+import { connectBus } from '@signals/bus'
+import { TEST_NATS_URL, deleteNamespaceStreams, testNamespace } from '@signals/test-support'
+import { IntakeLog } from '../../src/intake/intake-log.ts'
+import type { IntakeEntry } from '../../src/intake/intake-state.ts'
+import { build, watchNamespace } from '../helper.ts'
+
+const entry = (): IntakeEntry => ({
+  version: 1,
+  intakeId: randomUUID(),
+  receivedAt: new Date().toISOString(),
+  source: 'body',
+  contentType: 'text/plain',
+  remoteAddress: '127.0.0.1',
+  rawBody: 'Action: Buy',
+  outcome: 'missing_user_id',
+  statusCode: 400,
+  reason: 'user_id required',
+  alertId: null,
+  kind: null,
+})
+
+t.test('entries recorded just before the app closes still reach the bus', async (t) => {
+  const { app, watcher } = await build(t)
+  const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => app.inject({ method: 'POST', url: '/webhook/alert', payload: { action: 'buy', user_id: 'u1', id: `close-${n}` } })))
+  t.ok(responses.every((response) => response.statusCode === 200))
+  await app.close()
+  const entries = await watcher.intakeEntries(20)
+  t.equal(entries.length, 20)
+  t.same(watcher.invalid, [])
+})
+
+t.test('an entry that cannot wait is written whole to the process log and counted, never dropped silently', async (t) => {
+  const namespace = testNamespace()
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
+  t.teardown(async () => {
+    await bus.close()
+    await deleteNamespaceStreams(namespace)
+  })
+  const watcher = await watchNamespace(t, namespace)
+  const lines: string[] = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) })
+  const registry = new Registry()
+  const intakeLog = new IntakeLog(bus, logger, registry, { maxPending: 1 })
+
+  const delivered = entry()
+  intakeLog.record(delivered)
+  const overflow = entry()
+  intakeLog.record(overflow)
+  await intakeLog.close()
+  await watcher.intakeEntries(1)
+  t.same(watcher.intake.map((message) => message.intakeId), [delivered.intakeId], 'the first entry reached the bus')
+  const dropped = lines.map((line) => JSON.parse(line) as { msg: string; reason: string; intakeLogEntry: IntakeEntry }).find((line) => line.intakeLogEntry?.intakeId === overflow.intakeId)
+  t.match(dropped, { reason: 'intake-log backlog full', intakeLogEntry: overflow }, 'the overflowing entry is in the process log, whole')
+  t.match(await registry.metrics(), /ingest_intake_log_dropped_total(\{[^}]*\})? 1/)
+  t.match(await registry.metrics(), /ingest_intake_log_published_total(\{[^}]*\})? 1/)
+
+  intakeLog.record(entry())
+  t.equal(lines.filter((line) => line.includes('service closing')).length, 1, 'after close, entries go to the process log')
+})

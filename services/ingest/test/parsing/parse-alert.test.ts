@@ -1,0 +1,34 @@
+import t from 'tap'
+import { parseAlert } from '../../src/parsing/parse-alert.ts'
+import { parseLabelLines } from '../../src/parsing/label-lines.ts'
+import { extractFields } from '../../src/parsing/fields.ts'
+
+t.test('label lines: case-insensitive labels and their common variants', async (t) => {
+  const text = 'ACTION: buy\nticker: NQ1!\nEntry: 1\nstop loss: 2\nTake Profit: 3\nuser_id: u\nLEVERAGE: 4\nResult: TP\nIndicator: X'
+  t.same(extractFields(parseLabelLines(text) ?? {}), { action: 'buy', symbol: 'NQ1!', entryPrice: '1', sl: '2', tp: '3', userId: 'u', leverage: '4', result: 'TP', indicator: 'X' })
+  t.same(parseLabelLines('Symbol: CME_MINI:NQ1!'), { Symbol: 'CME_MINI:NQ1!' }, 'only the first colon separates')
+  t.equal(parseLabelLines('hello world\nno labels here: at all'), null, 'no known label: not an alert')
+  t.same(parseLabelLines('Side = Sell\r\n\r\n  User ID :  u7  '), { Side: 'Sell', 'User ID': 'u7' })
+})
+
+t.test('the most specific name wins when a payload carries several', async (t) => {
+  t.same(extractFields({ price: 1, entry: 2, entryPrice: 3 }), { price: 1, entryPrice: 3 })
+  t.same(extractFields({ id: 'a', alert_id: 'b' }), { alertId: 'b' })
+  t.same(extractFields({ user: 'x', userId: 'y' }), { userId: 'y' })
+})
+
+t.test('JSON forms, message extraction and failures', async (t) => {
+  t.match(parseAlert('{"action":"buy","user_id":"u"}'), { parseFailed: false, fields: { action: 'buy', userId: 'u' }, raw: { action: 'buy' } })
+  t.match(parseAlert(JSON.stringify(JSON.stringify({ action: 'sell' }))), { parseFailed: false, fields: { action: 'sell' } }, 'a JSON string holding JSON')
+  t.match(parseAlert(JSON.stringify('Action: Buy\nUser ID: u')), { fields: { action: 'Buy', userId: 'u' } }, 'a JSON string holding label lines')
+  t.match(parseAlert('{"message":"{\\"action\\":\\"buy\\"}","user_id":"outer","action":"sell"}'), { fields: { action: 'buy', userId: 'outer' } }, 'message wins over the fields around it')
+  t.match(parseAlert('action=buy&user_id=u', { form: true }), { fields: { action: 'buy', userId: 'u' } })
+  t.match(parseAlert('action=buy&user_id=u'), { parseFailed: false, fields: { action: 'buy&user_id=u' } }, 'form fields only for form bodies: read as one label line')
+  for (const text of ['[1,2,3]', '42', '{"foo":1}', '{broken', '', 'just words', '{"message":"not an alert"}']) {
+    t.same(parseAlert(text), { fields: {}, raw: { _raw: true, text }, parseFailed: true, secrets: [] }, `${JSON.stringify(text)} is kept whole`)
+  }
+  t.throws(() => parseAlert(`{"a":${'['.repeat(100)}${']'.repeat(100)}}`), /nested deeper/)
+  t.same(parseAlert('{"__proto__":{"polluted":true},"user_id":"u"}').fields, { userId: 'u' })
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution')
+  t.same(parseAlert('{"passphrase":"p1","message":{"secret":"p2","action":"buy"}}').secrets, ['p1', 'p2'])
+})

@@ -1,0 +1,57 @@
+import t from 'tap'
+import { booleanValue, priceValue, resultValue, sideValue, textValue, timestampValue } from '../../src/parsing/values.ts'
+import { alertIdOf } from '../../src/alert-id.ts'
+import { sourceAllowList } from '../../src/http/source-allow-list.ts'
+import { SecretRedactor, secretMatcher } from '../../src/webhook-secret.ts'
+
+t.test('sides, results, prices, booleans, text', async (t) => {
+  t.same(['Buy', 'BUY', ' long ', 'Sell', 'short', 'SHORT', 'hold', '{{strategy.order.action}}', 1].map(sideValue), ['LONG', 'LONG', 'LONG', 'SHORT', 'SHORT', 'SHORT', null, null, null])
+  t.same(['TP', 'tp', 'Take Profit', 'SL', 'stop_loss', 'Exit', 'session end', 'other'].map(resultValue), ['TP', 'TP', 'TP', 'SL', 'SL', 'Exit', 'Exit', null])
+  t.same([15000.25, '15000.25', ' 15,000.25 ', '1.5e3', '-3', '.5', '1,5', 'abc', '{{close}}', Infinity, '1e400', null, true].map(priceValue), [15000.25, 15000.25, 15000.25, 1500, -3, 0.5, null, null, null, null, null, null, null])
+  t.same([true, 'true', 'YES', '1', 1, false, 'no', 'false', null].map(booleanValue), [true, true, true, true, true, false, false, false, false])
+  t.same([' a ', '', 12, false, {}, null].map(textValue), ['a', null, '12', 'false', null, null])
+})
+
+t.test('timestamps: ISO, epoch seconds and milliseconds; placeholders are not guessed at', async (t) => {
+  t.equal(timestampValue('2026-11-21T06:00:00Z'), Date.parse('2026-11-21T06:00:00Z'))
+  t.equal(timestampValue(1_790_000_000), 1_790_000_000_000)
+  t.equal(timestampValue('1790000000000'), 1_790_000_000_000)
+  t.equal(timestampValue('{{timenow}}'), null)
+  t.equal(timestampValue('yesterday'), null)
+})
+
+t.test('alert ids: explicit when usable, else a hash of normalized text and user', async (t) => {
+  t.equal(alertIdOf('tv-1', 'x', 'u'), 'tv-1')
+  t.equal(alertIdOf(42, 'x', 'u'), '42')
+  const hashed = alertIdOf(undefined, 'Action: Buy\r\nUser: u\r\n', 'u')
+  t.match(hashed, /^[0-9a-f]{40}$/)
+  t.equal(alertIdOf(undefined, '\uFEFFAction: Buy\nUser: u', 'u'), hashed, 'BOM, CRLF and trailing blanks do not change it')
+  t.not(alertIdOf(undefined, 'Action: Buy\nUser: u', 'v'), hashed, 'another user, another id')
+  t.not(alertIdOf('{{id}}', 'x', 'u'), '{{id}}')
+  t.not(alertIdOf('has blank', 'x', 'u'), 'has blank')
+  t.not(alertIdOf('x'.repeat(65), 'x', 'u'), 'x'.repeat(65))
+})
+
+t.test('source allow-list: addresses, CIDRs, IPv6, IPv4-mapped', async (t) => {
+  const allowed = sourceAllowList('52.89.214.238, 10.0.0.0/8, 2001:db8::/32')
+  t.ok(allowed)
+  t.same(['52.89.214.238', '::ffff:52.89.214.238', '10.200.1.1', '2001:db8::1', '52.89.214.239', '2001:db9::1', 'garbage'].map((ip) => allowed?.(ip)), [true, true, true, true, false, false, false])
+  t.equal(sourceAllowList(undefined), null)
+  t.equal(sourceAllowList(' '), null)
+  t.throws(() => sourceAllowList('not-an-ip'), /not an address/)
+})
+
+t.test('secrets: constant-time match, redaction everywhere', async (t) => {
+  const matches = secretMatcher('s3cret-value')
+  t.ok(matches('s3cret-value'))
+  t.notOk(matches('s3cret-valu'))
+  t.notOk(matches(''))
+  const redactor = new SecretRedactor(['s3cret-value', 'short'])
+  t.equal(redactor.text('a s3cret-value b'), 'a [redacted] b')
+  t.equal(redactor.text('short'), 'short', 'candidates under 8 characters are not hunted in text')
+  t.same(redactor.value({ passphrase: 'short', nested: { Secret: 'x', note: 'has s3cret-value inside' }, list: ['s3cret-value'] }), {
+    passphrase: '[redacted]',
+    nested: { Secret: '[redacted]', note: 'has [redacted] inside' },
+    list: ['[redacted]'],
+  })
+})

@@ -1,0 +1,74 @@
+import t from 'tap'
+import { build } from '../helper.ts'
+
+const SECRET = 'correct-horse-battery-staple'
+const alert = { action: 'buy', symbol: 'NQ1!', user_id: 'u1' }
+
+t.test('with WEBHOOK_SECRET set, the secret is required in the path, the query or the body', async (t) => {
+  const { app, watcher, logLines } = await build(t, { WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'info' })
+  const accepted = [
+    { url: `/webhook/alert/${SECRET}`, payload: { ...alert, id: 's-path' } },
+    { url: `/webhook/alert?secret=${SECRET}`, payload: { ...alert, id: 's-query' } },
+    { url: '/webhook/alert', payload: { ...alert, id: 's-body', secret: SECRET } },
+    { url: '/webhook/alert', payload: { ...alert, id: 's-passphrase', passphrase: SECRET } },
+    { url: '/webhook/alert', payload: `Action: Buy\nUser ID: u1\nid: s-label\nPassphrase: ${SECRET}` },
+    { url: '/webhook/alert', payload: { message: JSON.stringify({ ...alert, id: 's-message', passphrase: SECRET }) } },
+  ]
+  for (const request of accepted) {
+    const response = await app.inject({ method: 'POST', ...request })
+    t.equal(response.statusCode, 200, request.url)
+  }
+  const refused = [
+    { url: '/webhook/alert', payload: alert },
+    { url: '/webhook/alert/wrong-secret-value', payload: alert },
+    { url: '/webhook/alert?secret=wrong', payload: alert },
+    { url: '/webhook/alert', payload: { ...alert, secret: `${SECRET}x` } },
+    { url: `/webhook/alert/${SECRET.slice(0, -1)}`, payload: alert },
+  ]
+  for (const request of refused) {
+    const response = await app.inject({ method: 'POST', ...request })
+    t.equal(response.statusCode, 401, request.url)
+    t.same(response.json(), { success: false, error: 'Webhook secret missing or wrong' })
+  }
+  const messages = await watcher.alertMessages(accepted.length)
+  const entries = await watcher.intakeEntries(accepted.length + refused.length)
+  t.equal(entries.filter((entry) => entry.outcome === 'unauthorized').length, refused.length)
+  t.notMatch(JSON.stringify(messages), SECRET, 'published alerts never carry the secret')
+  t.notMatch(JSON.stringify(entries), SECRET, 'intake-log entries never carry the secret')
+  t.notMatch(logLines.join(''), SECRET, 'log lines never carry the secret')
+  t.match(messages.find(({ body }) => body.alertId === 's-body')?.body.raw, { secret: '[redacted]' })
+})
+
+t.test('without WEBHOOK_SECRET the webhook is open and /webhook/alert/<anything> is not a route', async (t) => {
+  const { app } = await build(t)
+  t.equal((await app.inject({ method: 'POST', url: '/webhook/alert', payload: alert })).statusCode, 200)
+  t.equal((await app.inject({ method: 'POST', url: '/webhook/alert/something', payload: alert })).statusCode, 404)
+})
+
+t.test('the source allow-list refuses other addresses and believes X-Forwarded-For only from the trusted proxy', async (t) => {
+  const { app, watcher } = await build(t, { INGEST_ALLOWED_SOURCES: '52.89.214.238, 34.212.75.30, 10.1.0.0/16', INGEST_TRUSTED_PROXY: '127.0.0.1' })
+  const viaProxy = (forwardedFor: string, remoteAddress = '127.0.0.1') =>
+    app.inject({ method: 'POST', url: '/webhook/alert', remoteAddress, headers: { 'x-forwarded-for': forwardedFor }, payload: { ...alert, id: `a-${forwardedFor}-${remoteAddress}` } })
+  t.equal((await viaProxy('52.89.214.238')).statusCode, 200, 'a TradingView address through the trusted proxy')
+  t.equal((await viaProxy('10.1.20.30')).statusCode, 200, 'an address inside an allowed CIDR')
+  const outsider = await viaProxy('203.0.113.9')
+  t.equal(outsider.statusCode, 403)
+  t.same(outsider.json(), { success: false, error: 'Source address not allowed to post alerts' })
+  t.equal((await viaProxy('52.89.214.238', '198.51.100.7')).statusCode, 403, 'X-Forwarded-For from an untrusted peer is ignored')
+  t.equal((await viaProxy('52.89.214.238', '::ffff:127.0.0.1')).statusCode, 200, 'an IPv4-mapped proxy address is the proxy')
+  const entries = await watcher.intakeEntries(5)
+  t.match(entries.find((entry) => entry.remoteAddress === '203.0.113.9'), { outcome: 'forbidden', statusCode: 403 })
+})
+
+t.test('the per-address rate limit answers 429 and logs it; other addresses are unaffected', async (t) => {
+  const { app, watcher } = await build(t, { INGEST_RATE_LIMIT_PER_MINUTE: '3' })
+  const send = (remoteAddress: string, n: number) =>
+    app.inject({ method: 'POST', url: '/webhook/alert', remoteAddress, payload: { ...alert, id: `r-${remoteAddress}-${n}` } })
+  for (let n = 0; n < 3; n++) t.equal((await send('192.0.2.1', n)).statusCode, 200)
+  const limited = await send('192.0.2.1', 3)
+  t.equal(limited.statusCode, 429)
+  t.match(limited.json(), { success: false, error: /Too many alerts from this address \(at most 3 a minute\)/ })
+  t.equal((await send('192.0.2.2', 0)).statusCode, 200)
+  const entries = await watcher.intakeEntries(5)
+  t.match(entries.find((entry) => entry.statusCode === 429), { outcome: 'rate_limited', remoteAddress: '192.0.2.1', rawBody: /r-192\.0\.2\.1-3/ })
+})
