@@ -1,0 +1,8 @@
+export { SESSION_COOKIE, SESSION_KEY_PREFIX, SessionEnv, sessionSettings, type SessionConfig, type SessionSettings } from './settings.ts'
+export { sessionState, type SessionState, type SessionFields } from './session-data.ts'
+export { createRedisClient, redisPlugin, type RedisClient } from './redis-plugin.ts'
+export { createSessionStore, sessionTtlSeconds } from './store.ts'
+export { sessionPlugin, sessionCookieOptions, type SessionPluginOptions } from './session-plugin.ts'
+export { readUserStatus, writeUserStatus, deleteUserStatus, userStatusKey, type UserStatus } from './user-status.ts'
+export { indexSession, unindexSession, endUserSessions, userSessionsKey } from './user-sessions.ts'
+export { orUnavailable } from './errors.ts'
