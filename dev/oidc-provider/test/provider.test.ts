@@ -233,3 +233,38 @@ t.test('refuses an issuer with a path', async (t) => {
     /without a path/,
   )
 })
+
+t.test('signInThroughProvider reports a provider error page in words', async (t) => {
+  const url = new URL(`${provider.issuer}/auth`)
+  url.search = new URLSearchParams({ client_id: 'unknown-client', response_type: 'code', scope: 'openid', redirect_uri: REDIRECT_URI }).toString()
+  await t.rejects(signInThroughProvider({ authorizationUrl: url.href, email: 'a@example.com' }), /unexpected 400 .*client is invalid/)
+})
+
+t.test('the form refuses what it cannot use, with a 4xx', async (t) => {
+  const config = await relyingParty()
+  const { url } = await authorizationRequest(config)
+  const start = await fetch(url, { redirect: 'manual' })
+  const interaction = new URL(start.headers.get('location') ?? '', provider.issuer)
+  const cookie = start.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ')
+  const post = (body: string, type = 'application/x-www-form-urlencoded') =>
+    fetch(new URL(`${interaction.pathname}/login`, provider.issuer), { method: 'POST', headers: { cookie, 'content-type': type }, body })
+
+  const longName = await post(new URLSearchParams({ email: 'a@example.com', name: 'n'.repeat(256) }).toString())
+  t.equal(longName.status, 400)
+  t.match(await longName.text(), /longer than 255/)
+
+  const json = await post('{"email":"a@example.com"}', 'application/json')
+  t.equal(json.status, 400)
+  t.match(await json.text(), /expected a form post/)
+
+  const huge = await post(`email=${'a'.repeat(9000)}`)
+  t.equal(huge.status, 400)
+  t.match(await huge.text(), /too large/)
+
+  const wrongMethod = await fetch(new URL(`${interaction.pathname}/login`, provider.issuer), { headers: { cookie } })
+  t.equal(wrongMethod.status, 405)
+  t.equal(wrongMethod.headers.get('allow'), 'POST')
+})
