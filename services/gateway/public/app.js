@@ -104,7 +104,9 @@ function renderStatus({ status }) {
 }
 
 async function refreshStatus() {
-  renderStatus(await api('GET', '/api/live-trading-status'))
+  const status = await api('GET', '/api/live-trading-status')
+  renderStatus(status)
+  return status
 }
 
 // -------------------------------------------------------------------------------- settings panel
@@ -474,16 +476,11 @@ async function openAdministration() {
 
 function showPageError(text) {
   const box = $('page-error')
-  box.textContent = text
+  box.textContent = box.hidden ? text : `${box.textContent} ${text}`
   box.hidden = false
 }
 
-async function start() {
-  $('settings-form').addEventListener('submit', (event) => void saveSettings(event))
-  $('credentials-form').addEventListener('submit', (event) => void saveCredentials(event))
-  $('delete-credentials').addEventListener('click', () => void deleteCredentials())
-  $('cred-broker').addEventListener('change', toggleTradovateFields)
-
+async function loadSettingsPanel() {
   const [settings, riskEngine, status] = await Promise.all([
     api('GET', '/api/trading-settings'),
     api('GET', '/api/risk-engine/config'),
@@ -493,16 +490,36 @@ async function start() {
   loadedRiskEngineConfig = riskEngine.config
   renderRiskEngineForm(riskEngine.config)
   renderStatus(status)
-  renderCredentials(status.credentials ?? null)
   $('save-settings').disabled = false
-
-  await Promise.all([
-    api('GET', '/api/broker-credentials').then(({ credentials }) => renderCredentials(credentials ?? null)),
-    openAdministration(),
-  ]).catch((error) => showPageError(error.message))
 }
 
-start().catch((error) => {
-  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return
-  showPageError(`The page could not load your settings: ${error.message}`)
-})
+async function loadCredentials() {
+  const { credentials } = await api('GET', '/api/broker-credentials')
+  renderCredentials(credentials ?? null)
+}
+
+/** Each part loads on its own: one service being down leaves the others usable. */
+async function start() {
+  $('settings-form').addEventListener('submit', (event) => void saveSettings(event))
+  $('credentials-form').addEventListener('submit', (event) => void saveCredentials(event))
+  $('delete-credentials').addEventListener('click', () => void deleteCredentials())
+  $('cred-broker').addEventListener('change', toggleTradovateFields)
+
+  const parts = [
+    ['your settings', loadSettingsPanel, () => ($('indicator-label').textContent = 'Status unavailable')],
+    ['your broker credentials', loadCredentials, () => ($('credentials-summary').textContent = 'Stored credentials could not be read.')],
+    ['the user list', openAdministration, () => {}],
+  ]
+  await Promise.all(
+    parts.map(([what, load, unavailable]) =>
+      load().catch((error) => {
+        // A redirect to sign-in or to the pending page is already under way.
+        if (error instanceof ApiError && (error.status === 401 || (error.status === 403 && error.message === 'Account pending approval'))) return
+        unavailable()
+        showPageError(`Could not load ${what}: ${error.message}.`)
+      }),
+    ),
+  )
+}
+
+void start()
