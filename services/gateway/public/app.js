@@ -442,15 +442,10 @@ async function approveUser(userId, email, button) {
   }
 }
 
-/** Administrators see the section; everyone else gets 403 from the admin service and never sees it. */
-async function openAdministration() {
-  let first
-  try {
-    first = await api('GET', adminQuery())
-  } catch (error) {
-    if (error.status === 403) return
-    throw error
-  }
+/** Administrators see the section (the admin service refuses everyone else anyway). */
+async function openAdministration(me) {
+  if (me.role !== 'admin') return
+  const first = await api('GET', adminQuery())
   $('admin').hidden = false
   renderUsers(first)
   $('admin-filter').addEventListener('submit', (event) => {
@@ -493,6 +488,25 @@ async function loadSettingsPanel() {
   $('save-settings').disabled = false
 }
 
+/** Who is signed in, from the auth service; an unreadable profile costs the page nothing but the name. */
+async function loadMe() {
+  const { user } = await api('GET', '/auth/me')
+  $('who-name').textContent = user.name ? `${user.name} (${user.email})` : user.email
+  if (user.picture) {
+    const picture = $('who-picture')
+    picture.src = user.picture
+    picture.hidden = false
+    picture.addEventListener('error', () => (picture.hidden = true), { once: true })
+  }
+  $('who').hidden = false
+  return user
+}
+
+async function loadProfile() {
+  const me = await loadMe()
+  await openAdministration(me).catch((error) => showPageError(`Could not load the user list: ${error.message}.`))
+}
+
 async function loadCredentials() {
   const { credentials } = await api('GET', '/api/broker-credentials')
   renderCredentials(credentials ?? null)
@@ -508,7 +522,7 @@ async function start() {
   const parts = [
     ['your settings', loadSettingsPanel, () => ($('indicator-label').textContent = 'Status unavailable')],
     ['your broker credentials', loadCredentials, () => ($('credentials-summary').textContent = 'Stored credentials could not be read.')],
-    ['the user list', openAdministration, () => {}],
+    ['your profile', loadProfile, () => {}],
   ]
   await Promise.all(
     parts.map(([what, load, unavailable]) =>
