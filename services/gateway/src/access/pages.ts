@@ -1,0 +1,14 @@
+/** Pages anyone may load. */
+const PUBLIC_PAGES = new Set(['/login.html'])
+/** Pages for a signed-in user whatever their approval. */
+const SIGNED_IN_PAGES = new Set(['/pending-approval.html'])
+
+export type PageRule = 'public' | 'signed-in' | 'approved' | 'asset'
+
+/** What a path needs: HTML pages are guarded (spec "initial site access"); styles, scripts and images are not. */
+export function pageRule(path: string): PageRule {
+  if (PUBLIC_PAGES.has(path)) return 'public'
+  if (SIGNED_IN_PAGES.has(path)) return 'signed-in'
+  if (path === '/' || path.endsWith('/') || path.endsWith('.html')) return 'approved'
+  return 'asset'
+}
