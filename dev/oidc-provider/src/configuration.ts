@@ -88,7 +88,12 @@ export function providerConfiguration(clients: readonly DevClient[], accounts: A
     renderError: async (ctx: PageContext, out: Record<string, string>) => html(ctx, errorPage('Sign-in error', out)),
     // Seconds. Google's tokens last an hour; a sign-in form left open an hour expires with them.
     ttl: { AuthorizationCode: 60, AccessToken: 3600, IdToken: 3600, Interaction: 3600, Session: 86_400, Grant: 86_400 },
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    cookies: {
+      keys: [randomBytes(32).toString('base64url')],
+      // Cookies ignore ports: on localhost the gateway and the provider share a cookie jar, so the
+      // provider's names say whose they are.
+      names: { session: 'dev_oidc_session', interaction: 'dev_oidc_interaction', resume: 'dev_oidc_resume' },
+    },
     jwks: { keys: [signingKey()] },
   }
 }
