@@ -58,6 +58,11 @@ export const Env = {
     44,
     'base64 32-byte key for broker credentials at rest (AES-256-GCM)',
   ),
+  CREDENTIALS_PREVIOUS_KEYS: Type.String({
+    default: '',
+    'x-sensitive': true,
+    description: 'older keys still accepted for reading, as id:base64,id:base64 (key rotation)',
+  }),
   CREDENTIALS_KEY_ID: Type.String({ default: 'k1', pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'id of CREDENTIALS_KEY' }),
 
   PREMIUM_INDICATORS: csv('indicator names routed to the test handler'),

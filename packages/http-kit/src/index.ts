@@ -8,3 +8,4 @@ export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/
 export { dbPlugin, type DbPluginOptions } from './plugins/db.ts'
 export { busPlugin, type BusPluginOptions } from './plugins/bus.ts'
 export { ErrorBody } from '@signals/contracts'
+export { openapiPlugin, type OpenApiOptions } from './plugins/openapi.ts'

@@ -1,0 +1,69 @@
+import t from 'tap'
+import {
+  FeedCommandV1,
+  IntakeLogMessageV1,
+  NormalizedAlertV1,
+  contract,
+  describeIssues,
+  feedStatusKey,
+  type NormalizedAlert,
+} from '../src/index.ts'
+
+const alert: NormalizedAlert = {
+  version: 1,
+  alertId: 'a1',
+  kind: 'entry',
+  receivedAt: new Date().toISOString(),
+  action: 'LONG',
+  symbol: 'NQ1!',
+  root: 'NQ',
+  entryPrice: 21000.25,
+  sl: 20950,
+  tp: 21100,
+  exitPrice: null,
+  indicator: 'Breakout',
+  userId: 'u1',
+  leverage: null,
+  result: null,
+  isVendorTest: false,
+  parseFailed: false,
+  raw: { action: 'Buy' },
+}
+
+t.test('a normalized alert validates; a wrong one is refused with the field named', async (t) => {
+  const normalized = contract(NormalizedAlertV1)
+  t.ok(normalized.check(alert))
+  const wrong = normalized.validate({ ...alert, action: 'BUY', extra: 1 })
+  t.equal(wrong.ok, false)
+  if (!wrong.ok) t.match(describeIssues(wrong.issues), /\/action|extra/)
+  t.notOk(normalized.check({ ...alert, version: 2 }), 'another version is another contract')
+  t.notOk(normalized.check({ ...alert, entryPrice: '21000' }), 'prices are numbers')
+  t.ok(normalized.check({ ...alert, parseFailed: true, raw: { _raw: true, text: 'garbage' }, action: null, symbol: null }))
+})
+
+t.test('intake log and feed command contracts', async (t) => {
+  t.ok(
+    contract(IntakeLogMessageV1).check({
+      version: 1,
+      intakeId: 'i1',
+      receivedAt: new Date().toISOString(),
+      source: 'body',
+      contentType: 'text/plain',
+      remoteAddress: '127.0.0.1',
+      rawBody: 'Action: Buy',
+      outcome: 'missing_user_id',
+      statusCode: 400,
+      reason: 'user_id required',
+      alertId: null,
+      kind: 'entry',
+    }),
+  )
+  const feed = contract(FeedCommandV1)
+  t.ok(feed.check({ version: 1, commandId: 'c1', userId: 'u1', action: 'start', reason: 'live trading enabled', requestedAt: new Date().toISOString() }))
+  t.notOk(feed.check({ version: 1, commandId: 'c1', userId: 'u1', action: 'pause', reason: '', requestedAt: new Date().toISOString() }))
+})
+
+t.test('feed status keys are valid KV keys for any user id', async (t) => {
+  for (const id of ['1234567890', 'google|abc', 'ü ser/with spaces']) t.match(feedStatusKey(id), /^[-_=A-Za-z0-9]+$/)
+  t.not(feedStatusKey('a'), feedStatusKey('b'))
+})

@@ -1,0 +1,118 @@
+import t, { type Test } from 'tap'
+import { Writable } from 'node:stream'
+import Type from 'typebox'
+import {
+  IDENTITY_HEADER,
+  badRequest,
+  createServiceApp,
+  internalIdentityPlugin,
+  openapiPlugin,
+  redactUrl,
+  serviceUnavailable,
+  signIdentity,
+  verifyIdentity,
+} from '../src/index.ts'
+
+const SECRET = 'test-internal-secret-0123456789abcdef'
+
+function captureLogs() {
+  const lines: string[] = []
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  return { lines, stream }
+}
+
+async function app(t: Test, loggerStream?: NodeJS.WritableStream) {
+  const instance = await createServiceApp({ service: 'kit-test', logLevel: loggerStream ? 'info' : 'silent', loggerStream })
+  t.teardown(() => instance.close())
+  return instance
+}
+
+t.test('the error handler: 4xx messages reach the caller, 5xx internals never do', async (t) => {
+  const { lines, stream } = captureLogs()
+  const instance = await app(t, stream)
+  instance.get('/bad', async () => {
+    throw badRequest('symbol is required')
+  })
+  instance.get('/down', async () => {
+    throw serviceUnavailable()
+  })
+  instance.get('/crash', async () => {
+    throw new Error('relation "secret_table" does not exist at 10.0.0.5')
+  })
+  instance.get('/refused', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
+  })
+  instance.post('/typed', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async () => ({ ok: true }))
+
+  t.same((await instance.inject('/bad')).json(), { success: false, error: 'symbol is required' })
+  const down = await instance.inject('/down')
+  t.equal(down.statusCode, 503)
+  const crash = await instance.inject('/crash')
+  t.equal(crash.statusCode, 500)
+  t.same(crash.json(), { success: false, error: 'Internal error' })
+  const refused = await instance.inject('/refused')
+  t.equal(refused.statusCode, 503, 'a dependency that is down is a 503 "try again"')
+  t.notMatch(refused.body, /5432/)
+  const invalid = await instance.inject({ method: 'POST', url: '/typed', payload: { n: 'x' } })
+  t.equal(invalid.statusCode, 400)
+  t.match(invalid.json(), { success: false, error: /Invalid body: .*n/ })
+  const malformed = await instance.inject({ method: 'POST', url: '/typed', payload: '{', headers: { 'content-type': 'application/json' } })
+  t.equal(malformed.statusCode, 400)
+  const missing = await instance.inject('/nowhere')
+  t.same(missing.json(), { success: false, error: 'Route GET /nowhere not found' })
+  t.ok(lines.some((line) => line.includes('secret_table')), 'the internal error is logged for operators')
+})
+
+t.test('the internal identity header: only a valid, unexpired signature passes', async (t) => {
+  const instance = await app(t)
+  await instance.register(internalIdentityPlugin, { secret: SECRET })
+  instance.get('/api/me', async (request) => request.identity)
+  const identity = { userId: 'u1', email: 'a@x.com', role: 'trader' as const, approved: true }
+
+  const ok = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity(identity, SECRET) } })
+  t.same(ok.json(), identity)
+  const none = await instance.inject({ url: '/api/me' })
+  t.equal(none.statusCode, 401)
+  t.same(none.json(), { success: false, error: 'Authentication required' })
+  const forged = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity({ ...identity, role: 'admin' }, 'another-secret-of-enough-length!!') } })
+  t.equal(forged.statusCode, 401, 'signed with another key')
+  const [payload, mac] = signIdentity(identity, SECRET).split('.')
+  const altered = Buffer.from(JSON.stringify({ ...identity, role: 'admin', exp: 9999999999 })).toString('base64url')
+  t.equal((await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: `${altered}.${mac}` } })).statusCode, 401, 'payload altered')
+  t.ok(payload)
+  t.equal(verifyIdentity(signIdentity(identity, SECRET, -1), SECRET), null, 'expired')
+  t.equal(verifyIdentity('garbage', SECRET), null)
+  t.equal((await instance.inject('/health')).statusCode, 200, 'health needs no identity')
+})
+
+t.test('secrets stay out of logged URLs and objects', async (t) => {
+  t.equal(redactUrl('/webhook/alert?secret=abc&x=1'), '/webhook/alert?secret=%5Bredacted%5D&x=1')
+  t.equal(redactUrl('/webhook/alert/s3cr3t'), '/webhook/alert/[redacted]')
+  t.equal(redactUrl('/auth/google/callback?code=c&state=s'), '/auth/google/callback?code=%5Bredacted%5D&state=%5Bredacted%5D')
+  const { lines, stream } = captureLogs()
+  const instance = await app(t, stream)
+  instance.post('/webhook/alert/:secret', async (request) => {
+    request.log.info({ body: { password: 'hunter2', secret: 'shh' } }, 'got it')
+    return { ok: true }
+  })
+  await instance.inject({ method: 'POST', url: '/webhook/alert/topsecretvalue?secret=querysecret', payload: {}, headers: { cookie: 'signals.sid=cookievalue' } })
+  const all = lines.join('\n')
+  for (const secret of ['topsecretvalue', 'querysecret', 'hunter2', 'shh', 'cookievalue']) t.notOk(all.includes(secret), `${secret} is not logged`)
+})
+
+t.test('GET /openapi.json documents the /api routes only', async (t) => {
+  const instance = await app(t)
+  await instance.register(openapiPlugin, { title: 'Kit test' })
+  instance.get('/api/things', { schema: { response: { 200: Type.Object({ n: Type.Integer() }) } } }, async () => ({ n: 1 }))
+  instance.get('/internal', async () => ({}))
+  const document = (await instance.inject('/openapi.json')).json()
+  t.equal(document.info.title, 'Kit test')
+  t.ok(document.paths['/api/things'])
+  t.notOk(document.paths['/internal'])
+  t.notOk(document.paths['/health'])
+})

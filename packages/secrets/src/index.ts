@@ -1,0 +1,1 @@
+export { CredentialsCipher, SecretKeyError, parseKey, type SealedSecret } from './credentials-cipher.ts'

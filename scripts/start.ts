@@ -1,0 +1,122 @@
+// `pnpm start`: migrates the database and runs the whole platform in the foreground, one child process per
+// service, development parts (the local OpenID Connect provider, the paper broker) included unless
+// NODE_ENV=production. Ctrl-C stops everything; a service that dies stops everything too (fail fast).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ensureDatabase, migrateToLatest } from '@signals/db'
+import { Env, loadConfigOrExit, Type } from '@signals/config'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const production = process.env.NODE_ENV === 'production'
+
+/** Development secrets are generated once and kept in .dev/secrets.env (git-ignored), so sessions and stored
+ * broker credentials survive a restart. Production must set them. */
+function developmentSecrets(): Record<string, string> {
+  const file = path.join(root, '.dev', 'secrets.env')
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true })
+    const generated = {
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      INTERNAL_AUTH_SECRET: randomBytes(32).toString('base64url'),
+      CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+      OIDC_CLIENT_SECRET: randomBytes(24).toString('base64url'),
+    }
+    writeFileSync(file, Object.entries(generated).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 })
+  }
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  )
+}
+
+const env: NodeJS.ProcessEnv = { ...(production ? {} : developmentSecrets()), ...process.env }
+
+interface Part {
+  name: string
+  entry: string
+  /** Development-only parts never start in production. */
+  developmentOnly?: boolean
+}
+
+const parts: Part[] = [
+  { name: 'oidc', entry: 'dev/oidc-provider/src/main.ts', developmentOnly: true },
+  { name: 'paper-broker', entry: 'dev/paper-broker/src/main.ts', developmentOnly: true },
+  { name: 'broker-connector', entry: 'services/broker-connector/src/main.ts' },
+  { name: 'settings', entry: 'services/settings/src/main.ts' },
+  { name: 'admin', entry: 'services/admin/src/main.ts' },
+  { name: 'auth', entry: 'services/auth/src/main.ts' },
+  { name: 'ingest', entry: 'services/ingest/src/main.ts' },
+  { name: 'gateway', entry: 'services/gateway/src/main.ts' },
+]
+
+const config = loadConfigOrExit('start', Type.Object({ DATABASE_URL: Env.DATABASE_URL, PUBLIC_URL: Env.PUBLIC_URL, INGEST_PORT: Env.INGEST_PORT }))
+await ensureDatabase(config.DATABASE_URL)
+const migration = await migrateToLatest(config.DATABASE_URL)
+if (migration.error) {
+  process.stderr.write(`start: migration failed: ${String(migration.error)}\n`)
+  process.exit(1)
+}
+process.stdout.write(`start: database migrated (${migration.results?.length ?? 0} new migrations)\n`)
+
+const children = new Map<string, ChildProcess>()
+let stopping = false
+
+function prefixLines(name: string, stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) {
+  let buffered = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    buffered += chunk
+    const lines = buffered.split('\n')
+    buffered = lines.pop() ?? ''
+    for (const line of lines) out.write(`${name.padEnd(16)} | ${line}\n`)
+  })
+}
+
+function stopAll(code: number) {
+  if (stopping) return
+  stopping = true
+  for (const child of children.values()) child.kill('SIGTERM')
+  const deadline = setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL')
+    process.exit(code)
+  }, 12_000)
+  deadline.unref()
+  const wait = setInterval(() => {
+    if ([...children.values()].every((child) => child.exitCode !== null || child.signalCode !== null)) {
+      clearInterval(wait)
+      process.exit(code)
+    }
+  }, 100)
+}
+
+for (const part of parts) {
+  if (part.developmentOnly && production) continue
+  if (!existsSync(path.join(root, part.entry))) continue
+  // Own process group: a terminal's Ctrl-C reaches only this supervisor, which stops each child once.
+  const child = spawn(process.execPath, ['--import', 'tsx', part.entry], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  children.set(part.name, child)
+  prefixLines(part.name, child.stdout, process.stdout)
+  prefixLines(part.name, child.stderr, process.stderr)
+  child.on('exit', (code, signal) => {
+    if (stopping) return
+    process.stderr.write(`start: ${part.name} exited (${signal ?? code}); stopping the platform\n`)
+    stopAll(1)
+  })
+}
+
+process.on('SIGINT', () => stopAll(0))
+process.on('SIGTERM', () => stopAll(0))
+process.stdout.write(
+  `start: platform starting — open ${config.PUBLIC_URL} ; webhooks: POST ${config.PUBLIC_URL}/webhook/alert ` +
+    `(or port ${config.INGEST_PORT} directly)${production ? '' : ' ; dev sign-in accepts any e-mail, ADMIN_EMAIL (admin@example.com) is the administrator'}\n`,
+)
