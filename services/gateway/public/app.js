@@ -398,9 +398,9 @@ function renderUsers({ users, total }) {
   }
   for (const user of users) {
     const row = element('tr')
-    row.dataset.userId = user.userId ?? user.user_id ?? user.id
+    row.dataset.userId = user.userId
     const action = element('td')
-    if (!user.approved) {
+    if (!user.approved && !user.banned) {
       const approve = element('button', 'Approve', 'button primary small')
       approve.type = 'button'
       approve.addEventListener('click', () => approveUser(row.dataset.userId, user.email, approve))
@@ -409,8 +409,8 @@ function renderUsers({ users, total }) {
     row.append(
       element('td', user.email ?? ''),
       element('td', user.name ?? ''),
-      element('td', formatTime(user.createdAt ?? user.created_at)),
-      element('td', user.approved ? 'Approved' : 'Awaiting approval'),
+      element('td', formatTime(user.createdAt)),
+      element('td', user.banned ? 'Banned' : user.approved ? 'Approved' : 'Awaiting approval'),
       action,
     )
     body.append(row)
@@ -421,12 +421,15 @@ function renderUsers({ users, total }) {
   $('admin-next').disabled = admin.page >= pages
 }
 
+/** Reloads the list; true when it could. */
 async function loadUsers() {
   try {
     renderUsers(await api('GET', adminQuery()))
     showMessage($('admin-message'), '')
+    return true
   } catch (error) {
     showMessage($('admin-message'), `Users could not be loaded: ${error.message}`, 'error')
+    return false
   }
 }
 
@@ -434,12 +437,14 @@ async function approveUser(userId, email, button) {
   button.disabled = true
   try {
     await api('POST', `/api/admin/users/${encodeURIComponent(userId)}/approve`)
-    showMessage($('admin-message'), `${email} approved.`, 'success')
-    await loadUsers()
   } catch (error) {
     button.disabled = false
     showMessage($('admin-message'), `${email} not approved: ${error.message}`, 'error')
+    return
   }
+  const reloaded = await loadUsers()
+  if (reloaded) showMessage($('admin-message'), `${email} approved.`, 'success')
+  else showMessage($('admin-message'), `${email} approved, but the list could not be refreshed.`, 'error')
 }
 
 /** Administrators see the section (the admin service refuses everyone else anyway). */

@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig } from '@signals/config'
 import { createTestDatabase, freePort, testNamespace, deleteNamespaceStreams, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
 import { startDevOidcProvider } from '@signals/dev-oidc-provider'
+import { SESSION_COOKIE } from '@signals/sessions'
 import { buildApp as buildGateway } from '../../src/app.ts'
 import { ConfigSchema as GatewayConfig } from '../../src/config.ts'
 import { buildApp as buildAuth } from '../../../auth/src/app.ts'
@@ -140,7 +141,12 @@ t.test('the administrator signs in through the provider and lands on the home pa
   await signIn(admin.page, ADMIN_EMAIL, { name: 'E2E Admin' })
   t.equal(at(admin.page), `${publicUrl}/`)
   await admin.page.waitForSelector('#admin:not([hidden])')
+  t.match(await admin.page.textContent('#who-name'), `E2E Admin (${ADMIN_EMAIL})`)
   t.ok(await admin.page.isVisible('#sign-out'), 'a sign-out link')
+
+  const session = (await admin.context.cookies(publicUrl)).find((cookie) => cookie.name === SESSION_COOKIE)
+  t.ok(session, 'a session cookie')
+  t.match(session, { httpOnly: true, sameSite: 'Lax', secure: false, path: '/' }, 'HttpOnly, SameSite=Lax, not Secure on http')
 })
 
 t.test('a new trader lands on the pending page, and stays there', async (t) => {
@@ -158,7 +164,14 @@ t.test('the administrator approves the trader from the home page', async (t) => 
   t.match(await row.textContent(), /Awaiting approval/)
   await row.getByRole('button', { name: 'Approve' }).click()
   await admin.page.locator('#admin-message', { hasText: `${TRADER_EMAIL} approved.` }).waitFor()
-  t.equal(await row.getByRole('button', { name: 'Approve' }).count(), 0, 'the list no longer offers to approve them')
+  await row.waitFor({ state: 'detached' })
+  t.pass('the trader left the list of those awaiting approval')
+
+  await admin.page.selectOption('#admin-status', 'approved')
+  const approved = admin.page.locator('#admin-users tr', { hasText: TRADER_EMAIL })
+  await approved.waitFor()
+  t.match(await approved.textContent(), /E2E Trader.*Approved/)
+  t.equal(await approved.getByRole('button', { name: 'Approve' }).count(), 0, 'nothing left to approve')
 })
 
 t.test('the approval applies on the trader\'s very next request', async (t) => {
