@@ -77,6 +77,10 @@ export async function startDevOidcProvider(options: DevOidcProviderOptions): Pro
       )
       return
     }
+    if (path === '/favicon.ico') {
+      res.writeHead(204, { 'cache-control': 'public, max-age=86400' }).end()
+      return
+    }
     const avatar = AVATAR_ROUTE.exec(path)
     if (avatar !== null && (req.method === 'GET' || req.method === 'HEAD')) {
       const profile = accounts.profileOf(avatar[1] ?? '')

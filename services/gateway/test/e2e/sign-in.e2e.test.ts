@@ -87,7 +87,7 @@ const browser: Browser = await chromium.launch({
 })
 t.teardown(() => browser.close())
 
-/** Everything a page complained about: script errors and Content-Security-Policy refusals. */
+/** Everything that went wrong in a page: script errors, Content-Security-Policy refusals, missing files. */
 const complaints: string[] = []
 
 async function newBrowser(): Promise<{ context: BrowserContext; page: Page }> {
@@ -96,6 +96,11 @@ async function newBrowser(): Promise<{ context: BrowserContext; page: Page }> {
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
   page.on('pageerror', (error) => complaints.push(`${page.url()}: ${error.message}`))
+  // Pages and their assets must all load; API answers are the services' business, not the pages'.
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (response.status() >= 400 && !url.pathname.startsWith('/api/')) complaints.push(`${response.status()} for ${url.href}`)
+  })
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text())) complaints.push(`${page.url()}: ${message.text()}`)
   })
@@ -209,6 +214,6 @@ t.test('a crafted ?error= cannot put words or markup on the sign-in page', async
   t.equal(await page.locator('#login-error img').count(), 0)
 })
 
-t.test('no page broke the Content-Security-Policy or threw', async (t) => {
+t.test('no page broke the Content-Security-Policy, threw, or missed a file', async (t) => {
   t.same(complaints, [])
 })
