@@ -1,5 +1,5 @@
 import { listOf } from '@signals/config'
-import { createServiceApp, dbPlugin, internalIdentityPlugin } from '@signals/http-kit'
+import { createServiceApp, dbPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { redisPlugin } from '@signals/sessions'
 import type { Config } from './config.ts'
 import { requireAdmin } from './routes/require-admin.ts'
@@ -13,6 +13,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(openapiPlugin, { title: 'Signals admin API', description: 'Users, approval, bans and the audit log. Administrators only.' })
   const adminEmails = new Set(listOf(config.ADMIN_EMAIL).map((email) => email.toLowerCase()))
   await app.register(async (scope) => {
     scope.addHook('onRequest', requireAdmin)

@@ -170,3 +170,13 @@ t.test('bad ban requests get a clear 400', async (t) => {
   const notJson = await app.inject({ method: 'POST', url: '/api/admin/bans', headers: { ...asAdmin, 'content-type': 'application/json' }, payload: '{"email":' })
   t.equal(notJson.statusCode, 400)
 })
+
+t.test('GET /openapi.json documents the admin routes for the gateway', async (t) => {
+  const response = await app.inject({ method: 'GET', url: '/openapi.json' })
+  t.equal(response.statusCode, 200)
+  const doc = response.json<{ paths: Record<string, Record<string, unknown>> }>()
+  for (const path of ['/api/admin/users', '/api/admin/users/{userId}/approve', '/api/admin/users/{userId}/revoke', '/api/admin/bans', '/api/admin/bans/{email}', '/api/admin/audit']) {
+    t.ok(doc.paths[path], `documents ${path}`)
+  }
+  t.notOk(doc.paths['/health'], 'only /api is documented')
+})

@@ -8,6 +8,7 @@ import { webhookProxy } from './routes/webhook-proxy.ts'
 import { apiProxy } from './routes/api.ts'
 import { pages } from './routes/pages.ts'
 import { securityHeaders } from './security-headers.ts'
+import { docsRoutes } from './docs/docs-routes.ts'
 
 export interface GatewayAppOptions {
   loggerStream?: NodeJS.WritableStream
@@ -50,6 +51,15 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
       upstreams: { settings: config.SETTINGS_URL, admin: config.ADMIN_URL, brokerConnector: config.BROKER_CONNECTOR_URL },
     })
     await scope.register(pages, { root: options.publicDir ?? PUBLIC_DIR, settings })
+  })
+  await app.register(docsRoutes, {
+    publicUrl: config.PUBLIC_URL,
+    sources: [
+      { service: 'settings', url: config.SETTINGS_URL },
+      { service: 'broker-connector', url: config.BROKER_CONNECTOR_URL },
+      { service: 'admin', url: config.ADMIN_URL },
+      { service: 'ingest', url: config.INGEST_URL },
+    ],
   })
   return app
 }

@@ -13,6 +13,8 @@ import { buildApp, type GatewayAppOptions } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 import { buildApp as buildAuthApp } from '../../auth/src/app.ts'
 import { ConfigSchema as AuthConfigSchema } from '../../auth/src/config.ts'
+import { buildApp as buildAdminApp } from '../../admin/src/app.ts'
+import { ConfigSchema as AdminConfigSchema } from '../../admin/src/config.ts'
 
 export const PUBLIC_URL = 'http://localhost:3000'
 export const INTERNAL_AUTH_SECRET = 'gateway-test-internal-auth-secret-0123456789'
@@ -72,11 +74,12 @@ export interface Platform {
  * The front door as deployed: the real dev OpenID Connect provider, the real auth service (listening), echo
  * upstreams for the other services, and the gateway (driven with inject).
  */
-export async function startPlatform(t: Test, overrides: Record<string, string> = {}, options: GatewayAppOptions & { upstreams?: Partial<Platform['upstreams']> } = {}): Promise<Platform> {
+export async function startPlatform(t: Test, overrides: Record<string, string> = {}, options: GatewayAppOptions & { upstreams?: Partial<Platform['upstreams']>; realAdmin?: boolean } = {}): Promise<Platform> {
   const adminEmail = `admin-${unique()}@example.com`
   const clientId = 'gateway-test'
   const clientSecret = 'gateway-test-client-secret'
-  const provider = await startDevOidcProvider({ clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [`${PUBLIC_URL}/auth/google/callback`] }] })
+  const publicUrl = overrides.PUBLIC_URL ?? PUBLIC_URL
+  const provider = await startDevOidcProvider({ clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [`${publicUrl}/auth/google/callback`] }] })
   t.teardown(() => provider.close())
   const database = await createTestDatabase()
   t.teardown(() => database.drop())
@@ -84,7 +87,7 @@ export async function startPlatform(t: Test, overrides: Record<string, string> =
     ...process.env,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
-    PUBLIC_URL,
+    PUBLIC_URL: publicUrl,
     INTERNAL_AUTH_SECRET,
     ADMIN_EMAIL: adminEmail,
     ...overrides,
@@ -97,9 +100,17 @@ export async function startPlatform(t: Test, overrides: Record<string, string> =
   const authAddress = auth.server.address()
   const authUrl = `http://127.0.0.1:${typeof authAddress === 'object' && authAddress ? authAddress.port : 0}`
 
+  let realAdmin: string | undefined
+  if (options.realAdmin) {
+    const admin = await buildAdminApp(loadConfig(AdminConfigSchema, { ...shared, DATABASE_URL: database.url }))
+    await admin.listen({ port: 0, host: '127.0.0.1' })
+    t.teardown(() => admin.close())
+    const address = admin.server.address()
+    realAdmin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  }
   const upstreams = {
     settings: options.upstreams?.settings ?? (await startEcho(t, 'settings')).url,
-    admin: options.upstreams?.admin ?? (await startEcho(t, 'admin')).url,
+    admin: realAdmin ?? options.upstreams?.admin ?? (await startEcho(t, 'admin')).url,
     connector: options.upstreams?.connector ?? (await startEcho(t, 'broker-connector')).url,
     ingest: options.upstreams?.ingest ?? (await startEcho(t, 'ingest')).url,
   }
@@ -112,7 +123,8 @@ export async function startPlatform(t: Test, overrides: Record<string, string> =
     BROKER_CONNECTOR_URL: upstreams.connector,
     INGEST_URL: upstreams.ingest,
   })
-  const gateway = await buildApp(config, { publicDir: await testPages(), rateLimitNamespace: `test-rl-${unique()}:`, ...options })
+  const { upstreams: _upstreams, realAdmin: _realAdmin, ...gatewayOptions } = options
+  const gateway = await buildApp(config, { publicDir: await testPages(), rateLimitNamespace: `test-rl-${unique()}:`, ...gatewayOptions })
   t.teardown(() => gateway.close())
   await gateway.ready()
   return { gateway, auth, config, adminEmail, databaseUrl: database.url, upstreams }
@@ -126,13 +138,13 @@ export function cookieFrom(response: { cookies: { name: string; value: string }[
 export const sessionIdOf = (cookie: string) => decodeURIComponent(cookie.split('=')[1] ?? '').replace(/\.[^.]*$/, '')
 
 /** Signs in through the gateway like a browser; returns the session cookie and where the browser landed. */
-export async function signIn(gateway: Platform['gateway'], email: string, options: { cookie?: string } = {}) {
-  const start = await gateway.inject({ method: 'GET', url: '/auth/google', headers: options.cookie ? { cookie: options.cookie } : {} })
+export async function signIn(gateway: Platform['gateway'], email: string, options: { cookie?: string; headers?: Record<string, string> } = {}) {
+  const start = await gateway.inject({ method: 'GET', url: '/auth/google', headers: { ...options.headers, ...(options.cookie ? { cookie: options.cookie } : {}) } })
   if (start.statusCode !== 302) throw new Error(`/auth/google answered ${start.statusCode}: ${start.body}`)
   const { callbackUrl } = await signInThroughProvider({ authorizationUrl: start.headers.location as string, email })
   const callback = new URL(callbackUrl)
   const cookie = [options.cookie, cookieFrom(start, 'signals.login')].filter(Boolean).join('; ')
-  const response = await gateway.inject({ method: 'GET', url: callback.pathname + callback.search, headers: { cookie, accept: 'text/html' } })
+  const response = await gateway.inject({ method: 'GET', url: callback.pathname + callback.search, headers: { ...options.headers, cookie, accept: 'text/html' } })
   const sessionCookie = cookieFrom(response, 'signals.sid')
   return { response, location: response.headers.location, sessionCookie: sessionCookie as string }
 }
