@@ -1,133 +1,13 @@
-// Browser end to end: Debian's chromium, driven by playwright-core, signs in through the real pages of the
-// gateway and the real development OpenID Connect provider, with auth, admin, settings and the gateway
-// running as they do in production (each on its own port, over HTTP), on a test database of their own.
+// Browser end to end: Debian's chromium signs in through the real pages of the gateway and the real
+// development OpenID Connect provider, with auth, admin, settings and the gateway running as in production.
 import t from 'tap'
-import { existsSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { loadConfig } from '@signals/config'
-import { createTestDatabase, freePort, testNamespace, deleteNamespaceStreams, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
-import { startDevOidcProvider } from '@signals/dev-oidc-provider'
 import { SESSION_COOKIE } from '@signals/sessions'
-import { buildApp as buildGateway } from '../../src/app.ts'
-import { ConfigSchema as GatewayConfig } from '../../src/config.ts'
-import { buildApp as buildAuth } from '../../../auth/src/app.ts'
-import { ConfigSchema as AuthConfig } from '../../../auth/src/config.ts'
-import { buildApp as buildAdmin } from '../../../admin/src/app.ts'
-import { ConfigSchema as AdminConfig } from '../../../admin/src/config.ts'
-import { buildApp as buildSettings } from '../../../settings/src/app.ts'
-import { ConfigSchema as SettingsConfig } from '../../../settings/src/config.ts'
-
-const CHROMIUM = '/usr/bin/chromium'
-if (!existsSync(CHROMIUM)) {
-  throw new Error(`The browser end-to-end test needs Debian's chromium at ${CHROMIUM} (apt-get install chromium). It is not installed.`)
-}
+import { at, startPlatform } from './platform.ts'
 
 const ADMIN_EMAIL = 'e2e-admin@example.com'
 const TRADER_EMAIL = 'e2e-trader@example.com'
-const CLIENT_ID = 'signals-e2e'
-const CLIENT_SECRET = 'signals-e2e-client-secret'
 
-// ------------------------------------------------------------------------------------------- platform
-
-const database = await createTestDatabase()
-t.teardown(() => database.drop())
-const namespace = testNamespace()
-t.teardown(() => deleteNamespaceStreams(namespace))
-
-const gatewayPort = await freePort()
-// The browser's origin is localhost, as in development; services listen on 127.0.0.1.
-const publicUrl = `http://localhost:${gatewayPort}`
-const provider = await startDevOidcProvider({
-  clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${publicUrl}/auth/google/callback`] }],
-})
-t.teardown(() => provider.close())
-
-const env: Record<string, string | undefined> = {
-  ...process.env,
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  DATABASE_URL: database.url,
-  REDIS_URL: TEST_REDIS_URL,
-  NATS_URL: TEST_NATS_URL,
-  BUS_NAMESPACE: namespace,
-  PUBLIC_URL: publicUrl,
-  OIDC_ISSUER: provider.issuer,
-  OIDC_CLIENT_ID: CLIENT_ID,
-  OIDC_CLIENT_SECRET: CLIENT_SECRET,
-  ADMIN_EMAIL,
-  AUTH_RATE_LIMIT: '1000',
-}
-
-interface Listening {
-  listen(options: { port: number; host: string }): Promise<string>
-  close(): Promise<unknown>
-  server: { address(): AddressInfo | string | null }
-}
-
-/** Starts a service on a free port of 127.0.0.1 and returns its base URL. */
-async function serve(app: Listening, port = 0): Promise<string> {
-  t.teardown(() => app.close())
-  await app.listen({ port, host: '127.0.0.1' })
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-}
-
-const authUrl = await serve(await buildAuth(loadConfig(AuthConfig, env)))
-const adminUrl = await serve(await buildAdmin(loadConfig(AdminConfig, env)))
-const settingsUrl = await serve(await buildSettings(loadConfig(SettingsConfig, env)))
-const gatewayEnv = { ...env, AUTH_URL: authUrl, ADMIN_URL: adminUrl, SETTINGS_URL: settingsUrl, GATEWAY_PORT: String(gatewayPort) }
-await serve(await buildGateway(loadConfig(GatewayConfig, gatewayEnv), { rateLimitNamespace: `${namespace}:auth-rate-limit:` }), gatewayPort)
-
-// -------------------------------------------------------------------------------------------- browser
-
-const browser: Browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
-t.teardown(() => browser.close())
-
-/** Everything that went wrong in a page: script errors, Content-Security-Policy refusals, missing files. */
-const complaints: string[] = []
-
-async function newBrowser(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext()
-  t.teardown(() => context.close())
-  const page = await context.newPage()
-  page.setDefaultTimeout(15_000)
-  page.on('pageerror', (error) => complaints.push(`${page.url()}: ${error.message}`))
-  // Pages and their assets must all load; API answers are the services' business, not the pages'.
-  page.on('response', (response) => {
-    const url = new URL(response.url())
-    if (response.status() >= 400 && !url.pathname.startsWith('/api/')) complaints.push(`${response.status()} for ${url.href}`)
-  })
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text())) complaints.push(`${page.url()}: ${message.text()}`)
-  })
-  return { context, page }
-}
-
-const at = (page: Page) => {
-  const url = new URL(page.url())
-  return `${url.origin}${url.pathname}`
-}
-
-/** From the gateway's sign-in page through the provider's form, to wherever the platform sends us. */
-async function signIn(page: Page, email: string, options: { name?: string; verified?: boolean; cancel?: boolean } = {}) {
-  await page.goto(`${publicUrl}/login.html`)
-  await page.click('#sign-in')
-  await page.waitForURL((url) => url.origin === provider.issuer && url.pathname.startsWith('/interaction/'))
-  if (options.cancel) {
-    await page.click('#cancel button')
-  } else {
-    await page.fill('#email', email)
-    if (options.name !== undefined) await page.fill('#name', options.name)
-    if (options.verified === false) await page.uncheck('#email_verified')
-    await page.click('#sign-in button')
-  }
-  await page.waitForURL((url) => url.origin === publicUrl)
-  await page.waitForLoadState('load')
-}
+const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, { adminEmail: ADMIN_EMAIL })
 
 // ---------------------------------------------------------------------------------------------- tests
 
