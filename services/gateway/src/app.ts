@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url'
-import helmet from '@fastify/helmet'
 import { createServiceApp } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import { trustProxyOption, type Config } from './config.ts'
@@ -7,7 +6,7 @@ import { authProxy } from './routes/auth-proxy.ts'
 import { webhookProxy } from './routes/webhook-proxy.ts'
 import { apiProxy } from './routes/api.ts'
 import { pages } from './routes/pages.ts'
-import { securityHeaders } from './security-headers.ts'
+import { securityHeadersPlugin } from './security-headers.ts'
 import { docsRoutes } from './docs/docs-routes.ts'
 
 export interface GatewayAppOptions {
@@ -30,7 +29,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })
-  await app.register(helmet, securityHeaders(config))
+  await securityHeadersPlugin(app, config)
 
   await app.register(authProxy, {
     authUrl: config.AUTH_URL,

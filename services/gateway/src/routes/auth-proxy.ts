@@ -22,6 +22,15 @@ export interface AuthProxyOptions {
 export async function authProxy(scope: FastifyInstance, options: AuthProxyOptions) {
   const limiterRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
   limiterRedis.on('error', () => undefined)
+  // Count from the first request: without an offline queue, commands sent before the connection is up fail
+  // (and the limiter lets them through). Do not hold start-up for long if Redis is slow to answer.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5_000)
+    limiterRedis.once('ready', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
   scope.addHook('onClose', async () => {
     limiterRedis.disconnect()
   })
