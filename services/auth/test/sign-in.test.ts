@@ -232,3 +232,21 @@ t.test('no secret reaches the logs during a sign-in', async (t) => {
     t.notOk(log.includes(secret), 'a secret is absent from the logs')
   }
 })
+
+t.test('a provider that starts after auth is found on the next sign-in; meanwhile a readable error', async (t) => {
+  const { freePort } = await import('@signals/test-support')
+  const { startDevOidcProvider } = await import('@signals/dev-oidc-provider')
+  const { CLIENT_ID, PUBLIC_URL } = await import('./helper.ts')
+  const port = await freePort()
+  const { app } = await build(t, { OIDC_ISSUER: `http://127.0.0.1:${port}` })
+  const early = await app.inject({ method: 'GET', url: '/auth/google' })
+  t.equal(early.statusCode, 302)
+  t.equal(early.headers.location, '/login.html?error=unavailable', 'no provider yet: back to the login page, auth still up')
+  t.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200)
+
+  const late = await startDevOidcProvider({ port, clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${PUBLIC_URL}/auth/google/callback`] }] })
+  t.teardown(() => late.close())
+  const email = `late-${unique()}@example.com`
+  const { response } = await signIn(app, email)
+  t.equal(response.headers.location, '/pending-approval.html', 'discovered and signed in once the provider is up')
+})

@@ -52,6 +52,8 @@ t.test('pages: signed out to the login page, pending to the pending page, approv
   t.equal((await page('/pending-approval.html')).headers.location, '/login.html')
   t.equal((await page('/login.html')).statusCode, 200)
   t.equal((await page('/styles.css')).statusCode, 200, 'assets need no session')
+  t.equal((await page('/index%2Ehtml')).headers.location, '/login.html', 'an encoded page name is still guarded')
+  t.equal((await page('/./index.html')).headers.location, '/login.html')
 
   const email = `pages-${unique()}@example.com`
   const user = await signIn(gateway, email)
