@@ -6,6 +6,7 @@ import { at, startPlatform } from './platform.ts'
 
 const ADMIN_EMAIL = 'e2e-admin@example.com'
 const TRADER_EMAIL = 'e2e-trader@example.com'
+const BANNED_EMAIL = 'e2e-banned@example.com'
 
 const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, { adminEmail: ADMIN_EMAIL })
 
@@ -92,6 +93,33 @@ t.test('a crafted ?error= cannot put words or markup on the sign-in page', async
   await page.goto(`${publicUrl}/login.html?error=${encodeURIComponent('<img src=x onerror=alert(1)>Call 555-0100')}`)
   t.equal(await page.textContent('#login-error'), 'Sign-in did not complete. Please try again.')
   t.equal(await page.locator('#login-error img').count(), 0)
+})
+
+t.test('a ban ends a live session, and the next sign-in shows the reason', async (t) => {
+  const banned = await newBrowser()
+  await signIn(banned.page, BANNED_EMAIL)
+  t.equal(at(banned.page), `${publicUrl}/pending-approval.html`)
+
+  // The administrator bans through the admin API, from their own signed-in page (same origin, their session).
+  const status = await admin.page.evaluate(async (email) => {
+    const response = await fetch('/api/admin/bans', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, reason: 'Chargeback fraud' }),
+    })
+    return response.status
+  }, BANNED_EMAIL)
+  t.equal(status, 201, 'banned')
+
+  await banned.page.reload()
+  t.equal(at(banned.page), `${publicUrl}/login.html`, 'the live session ended at the next request')
+
+  await signIn(banned.page, BANNED_EMAIL)
+  t.match(await banned.page.textContent('body'), /Chargeback fraud/, 'the ban reason is shown')
+  // That page is a 403 by design (DESIGN.md decision 4): not a complaint about the pages.
+  const refusal = complaints.findIndex((entry) => entry.startsWith('403 for ') && entry.includes('/auth/google/callback'))
+  t.not(refusal, -1, 'the refusal was a 403')
+  complaints.splice(refusal, 1)
 })
 
 t.test('no page broke the Content-Security-Policy, threw, or missed a file', async (t) => {
