@@ -16,7 +16,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(openapiPlugin, { title: 'Signals admin API', description: 'Users, approval, bans and the audit log. Administrators only.' })
   const adminEmails = new Set(listOf(config.ADMIN_EMAIL).map((email) => email.toLowerCase()))
   await app.register(async (scope) => {
-    scope.addHook('onRequest', requireAdmin)
+    scope.addHook('onRequest', requireAdmin(adminEmails))
     await scope.register(userRoutes, { adminEmails })
     await scope.register(banRoutes, { adminEmails })
     await scope.register(auditRoutes)

@@ -30,6 +30,11 @@ t.test('every admin route: 401 without the internal header, 403 for a non-admini
     t.equal(trader.statusCode, 403, `${method} ${url} as a trader`)
     t.same(trader.json(), { success: false, error: 'Administrator only' })
   }
+  const formerAdmin = as(config, { userId: 'former', email: 'former-admin@example.com', role: 'admin' })
+  const former = await app.inject({ method: 'GET', url: '/api/admin/users', headers: formerAdmin })
+  t.equal(former.statusCode, 403, 'role admin but no longer in ADMIN_EMAIL: refused')
+  const caseless = await app.inject({ method: 'GET', url: '/api/admin/users', headers: as(config, { userId: adminId, email: adminEmail.toUpperCase(), role: 'admin' }) })
+  t.equal(caseless.statusCode, 200, 'ADMIN_EMAIL matches case-insensitively')
 })
 
 t.test('GET /api/admin/users: paged, filtered by approval, searched by e-mail', async (t) => {
