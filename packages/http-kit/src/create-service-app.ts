@@ -1,7 +1,7 @@
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { loggerOptions } from './logger.ts'
-import { errorHandlerPlugin } from './plugins/error-handler.ts'
+import { errorHandlerPlugin, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
 
@@ -18,6 +18,8 @@ export interface ServiceAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Replace the logger (tests capture log lines through a stream here). */
   loggerStream?: NodeJS.WritableStream
+  /** How 5xx answers read (see ErrorHandlerOptions). */
+  errors?: ErrorHandlerOptions
 }
 
 /**
@@ -36,7 +38,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('serviceName', options.service)
-  await app.register(errorHandlerPlugin)
+  await app.register(errorHandlerPlugin, options.errors ?? {})
   await app.register(healthPlugin, { service: options.service })
   await app.register(metricsPlugin, { service: options.service })
   return app

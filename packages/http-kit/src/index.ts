@@ -2,7 +2,7 @@ export { createServiceApp, type ServiceApp, type ServiceAppOptions } from './cre
 export { runService } from './run-service.ts'
 export { loggerOptions, redactUrl, REDACT_PATHS } from './logger.ts'
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, serviceUnavailable } from './errors.ts'
-export { isDependencyDown } from './plugins/error-handler.ts'
+export { isDependencyDown, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 export { IDENTITY_HEADER, signIdentity, verifyIdentity } from './internal-identity.ts'
 export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/internal-identity.ts'
 export { dbPlugin, type DbPluginOptions } from './plugins/db.ts'

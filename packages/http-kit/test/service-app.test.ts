@@ -116,3 +116,22 @@ t.test('GET /openapi.json documents the /api routes only', async (t) => {
   t.notOk(document.paths['/internal'])
   t.notOk(document.paths['/health'])
 })
+
+t.test('a service may answer a dependency failure with its own status and message', async (t) => {
+  const instance = await createServiceApp({
+    service: 'kit-test',
+    logLevel: 'silent',
+    errors: { dependencyFailure: { statusCode: 500, message: 'Settings could not be saved, please try again' } },
+  })
+  t.teardown(() => instance.close())
+  instance.get('/refused', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
+  })
+  instance.get('/crash', async () => {
+    throw new Error('boom at 10.1.2.3')
+  })
+  const refused = await instance.inject('/refused')
+  t.equal(refused.statusCode, 500)
+  t.same(refused.json(), { success: false, error: 'Settings could not be saved, please try again' })
+  t.same((await instance.inject('/crash')).json(), { success: false, error: 'Internal error' })
+})

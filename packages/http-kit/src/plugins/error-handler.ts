@@ -12,12 +12,26 @@ export function isDependencyDown(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|BusUnavailable|not acknowledged/i.test(message)
 }
 
+export interface ErrorHandlerOptions {
+  /**
+   * The answer when a dependency (Postgres, NATS) is down. Default 503 "try again"; a service whose spec
+   * names another status (settings: 500) sets it here rather than installing a handler of its own.
+   */
+  dependencyFailure?: { statusCode: number; message: string }
+  /** The answer to any other unexpected error (default 500 "Internal error"). */
+  unexpectedFailureMessage?: string
+}
+
+const DEFAULT_DEPENDENCY_FAILURE = { statusCode: 503, message: 'Service temporarily unavailable, please try again' }
+
 /**
  * The one error handler of a service. 4xx messages reach the caller as `{success:false, error}`;
  * 5xx internals never do: they are logged, and the caller gets a generic message.
  */
 export const errorHandlerPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, options: ErrorHandlerOptions) => {
+    const dependencyFailure = options.dependencyFailure ?? DEFAULT_DEPENDENCY_FAILURE
+    const unexpectedFailureMessage = options.unexpectedFailureMessage ?? 'Internal error'
     app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
       if (error instanceof HttpError) {
         if (error.statusCode >= 500) request.log.warn({ err: error }, 'request failed: dependency unavailable')
@@ -34,10 +48,10 @@ export const errorHandlerPlugin = fp(
       }
       if (isDependencyDown(error)) {
         request.log.warn({ err: error }, 'request failed: dependency unavailable')
-        return reply.code(503).send({ success: false, error: 'Service temporarily unavailable, please try again' })
+        return reply.code(dependencyFailure.statusCode).send({ success: false, error: dependencyFailure.message })
       }
       request.log.error({ err: error }, 'request failed')
-      return reply.code(500).send({ success: false, error: 'Internal error' })
+      return reply.code(500).send({ success: false, error: unexpectedFailureMessage })
     })
 
     app.setNotFoundHandler((request, reply) => {
