@@ -14,7 +14,7 @@ class ApiError extends Error {
   }
 }
 
-/** One JSON call to the gateway. 401 and "pending approval" leave the page, as the gateway's pages do. */
+/** One JSON call to the gateway. 401, "pending approval" and "banned" leave the page, as the gateway's pages do. */
 async function api(method, path, body) {
   let response
   try {
@@ -34,6 +34,10 @@ async function api(method, path, body) {
   }
   if (response.status === 403 && payload?.error === 'Account pending approval') {
     window.location.assign('/pending-approval.html')
+    throw new ApiError(403, payload.error)
+  }
+  if (response.status === 403 && payload?.error === 'Account banned') {
+    window.location.assign('/login.html?error=banned')
     throw new ApiError(403, payload.error)
   }
   if (!response.ok || payload === null || payload.success === false) {
@@ -517,6 +521,9 @@ async function loadCredentials() {
   renderCredentials(credentials ?? null)
 }
 
+/** 403 answers after which the page has already been sent elsewhere. */
+const LEAVING = new Set(['Account pending approval', 'Account banned'])
+
 /** Each part loads on its own: one service being down leaves the others usable. */
 async function start() {
   $('settings-form').addEventListener('submit', (event) => void saveSettings(event))
@@ -533,7 +540,7 @@ async function start() {
     parts.map(([what, load, unavailable]) =>
       load().catch((error) => {
         // A redirect to sign-in or to the pending page is already under way.
-        if (error instanceof ApiError && (error.status === 401 || (error.status === 403 && error.message === 'Account pending approval'))) return
+        if (error instanceof ApiError && (error.status === 401 || (error.status === 403 && LEAVING.has(error.message)))) return
         unavailable()
         showPageError(`Could not load ${what}: ${error.message}.`)
       }),

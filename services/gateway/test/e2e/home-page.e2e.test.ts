@@ -298,6 +298,21 @@ t.test('paper credentials carry no Tradovate fields; Remove deletes after confir
   t.equal(await page.isVisible('#delete-credentials'), false)
 })
 
+for (const [code, error, destination, message] of [
+  [401, 'Authentication required', '/login.html?error=session', 'Your session has ended. Please sign in again.'],
+  [403, 'Account banned', '/login.html?error=banned', 'This account may not sign in.'],
+] as const) {
+  t.test(`an API answer of ${code} "${error}" takes the page to ${destination}`, async (t) => {
+    await page.unrouteAll({ behavior: 'wait' })
+    await page.route(`${publicUrl}/api/trading-settings`, (route) =>
+      route.fulfill({ status: code, contentType: 'application/json', body: JSON.stringify({ success: false, error }) }),
+    )
+    await page.goto(`${publicUrl}/`)
+    await page.waitForURL(`${publicUrl}${destination}`)
+    t.equal(await page.textContent('#login-error'), message)
+  })
+}
+
 t.test('no page broke the Content-Security-Policy, threw, or missed a file', async (t) => {
   t.same(complaints, [])
 })
