@@ -1,10 +1,25 @@
-import { createServiceApp, dbPlugin, internalIdentityPlugin } from '@signals/http-kit'
+import { listOf } from '@signals/config'
+import { createServiceApp, dbPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { redisPlugin } from '@signals/sessions'
 import type { Config } from './config.ts'
+import { requireAdmin } from './routes/require-admin.ts'
+import { userRoutes } from './routes/users.ts'
+import { banRoutes } from './routes/bans.ts'
+import { auditRoutes } from './routes/audit.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
   const app = await createServiceApp({ service: 'admin', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
+  await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(openapiPlugin, { title: 'Signals admin API', description: 'Users, approval, bans and the audit log. Administrators only.' })
+  const adminEmails = new Set(listOf(config.ADMIN_EMAIL).map((email) => email.toLowerCase()))
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', requireAdmin(adminEmails))
+    await scope.register(userRoutes, { adminEmails })
+    await scope.register(banRoutes, { adminEmails })
+    await scope.register(auditRoutes)
+  })
   return app
 }

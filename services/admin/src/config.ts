@@ -7,7 +7,11 @@ export const ConfigSchema = Type.Object({
   HOST: Env.HOST,
   ADMIN_PORT: Env.ADMIN_PORT,
   DATABASE_URL: Env.DATABASE_URL,
+  /** User status and the session index live here: approvals and bans apply at the gateway at once. */
+  REDIS_URL: Env.REDIS_URL,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  /** Administrators by configuration: they cannot be revoked or banned from the admin API. */
+  ADMIN_EMAIL: Env.ADMIN_EMAIL,
 })
 
 export type Config = Static<typeof ConfigSchema>

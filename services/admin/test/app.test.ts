@@ -12,7 +12,7 @@ t.test('GET /ready reports each dependency', async (t) => {
   const { app } = await build(t)
   const response = await app.inject({ method: 'GET', url: '/ready' })
   t.equal(response.statusCode, 200)
-  t.same(response.json(), { status: 'ready', service: 'admin', checks: { postgres: true } })
+  t.same(response.json(), { status: 'ready', service: 'admin', checks: { postgres: true, redis: true } })
 })
 
 t.test('GET /metrics serves Prometheus text with request counts', async (t) => {

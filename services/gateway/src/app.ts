@@ -1,8 +1,64 @@
+import { fileURLToPath } from 'node:url'
 import { createServiceApp } from '@signals/http-kit'
-import type { Config } from './config.ts'
+import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
+import { trustProxyOption, type Config } from './config.ts'
+import { authProxy } from './routes/auth-proxy.ts'
+import { webhookProxy } from './routes/webhook-proxy.ts'
+import { apiProxy } from './routes/api.ts'
+import { pages } from './routes/pages.ts'
+import { securityHeadersPlugin } from './security-headers.ts'
+import { docsRoutes } from './docs/docs-routes.ts'
+
+export interface GatewayAppOptions {
+  loggerStream?: NodeJS.WritableStream
+  /** Folder of the static pages (default: the gateway's `public`). */
+  publicDir?: string
+  /** Rate-limit key prefix; tests give each app its own so they do not share counters. */
+  rateLimitNamespace?: string
+}
+
+const PUBLIC_DIR = fileURLToPath(new URL('../public', import.meta.url))
 
 /** Builds the gateway service. Tests drive it with `app.inject`; `main.ts` listens. */
-export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
-  const app = await createServiceApp({ service: 'gateway', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
+export async function buildApp(config: Config, options: GatewayAppOptions = {}) {
+  const app = await createServiceApp({
+    service: 'gateway',
+    logLevel: config.LOG_LEVEL,
+    loggerStream: options.loggerStream,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
+  })
+  const settings = sessionSettings(config)
+  await app.register(redisPlugin, { url: config.REDIS_URL })
+  await securityHeadersPlugin(app, config)
+
+  await app.register(authProxy, {
+    authUrl: config.AUTH_URL,
+    publicUrl: config.PUBLIC_URL,
+    redisUrl: config.REDIS_URL,
+    limit: config.AUTH_RATE_LIMIT,
+    rateLimitNamespace: options.rateLimitNamespace ?? 'auth-rate-limit:',
+  })
+  await app.register(webhookProxy, { ingestUrl: config.INGEST_URL })
+
+  // Session-aware routes live in one scope: the session hooks never run for /auth (auth owns its cookie
+  // there) or /webhook (no session by design).
+  await app.register(async (scope) => {
+    await scope.register(sessionPlugin, { settings })
+    await scope.register(apiProxy, {
+      settings,
+      internalAuthSecret: config.INTERNAL_AUTH_SECRET,
+      upstreams: { settings: config.SETTINGS_URL, admin: config.ADMIN_URL, brokerConnector: config.BROKER_CONNECTOR_URL },
+    })
+    await scope.register(pages, { root: options.publicDir ?? PUBLIC_DIR, settings })
+  })
+  await app.register(docsRoutes, {
+    publicUrl: config.PUBLIC_URL,
+    sources: [
+      { service: 'settings', url: config.SETTINGS_URL },
+      { service: 'broker-connector', url: config.BROKER_CONNECTOR_URL },
+      { service: 'admin', url: config.ADMIN_URL },
+      { service: 'ingest', url: config.INGEST_URL },
+    ],
+  })
   return app
 }

@@ -1,4 +1,5 @@
 import { Env, Type, type Static } from '@signals/config'
+import { SessionEnv } from '@signals/sessions'
 
 /** Everything the gateway service reads from its environment. */
 export const ConfigSchema = Type.Object({
@@ -6,7 +7,34 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: Env.LOG_LEVEL,
   HOST: Env.HOST,
   GATEWAY_PORT: Env.GATEWAY_PORT,
+  REDIS_URL: Env.REDIS_URL,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  PUBLIC_URL: Env.PUBLIC_URL,
+  SESSION_SECRET: Env.SESSION_SECRET,
+  SESSION_IDLE_MINUTES: SessionEnv.SESSION_IDLE_MINUTES,
+  SESSION_ABSOLUTE_HOURS: SessionEnv.SESSION_ABSOLUTE_HOURS,
+  /** Only for the Content-Security-Policy: development avatars come from the local provider. */
+  OIDC_ISSUER: Env.OIDC_ISSUER,
+  AUTH_URL: Env.AUTH_URL,
+  SETTINGS_URL: Env.SETTINGS_URL,
+  ADMIN_URL: Env.ADMIN_URL,
+  INGEST_URL: Env.INGEST_URL,
+  BROKER_CONNECTOR_URL: Env.BROKER_CONNECTOR_URL,
+  /**
+   * Set when a TLS terminator or load balancer sits in front: `true` (trust every hop) or a comma-separated
+   * list of proxy addresses/CIDRs. It decides the client address (rate limits) and whether
+   * the request was https (Secure session cookie). Unset: the socket's peer is the client.
+   */
+  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/, ]+)$', description: 'proxy in front of the gateway' })),
+  /** Requests per minute per client address on /auth/*. */
+  AUTH_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: '/auth/* requests per minute per client' }),
 })
 
 export type Config = Static<typeof ConfigSchema>
+
+/** TRUST_PROXY as Fastify's `trustProxy` option. */
+export function trustProxyOption(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === '' || value === 'false') return false
+  if (value === 'true') return true
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean)
+}

@@ -1,0 +1,37 @@
+import type { RedisClient } from './redis-plugin.ts'
+import { SESSION_KEY_PREFIX } from './settings.ts'
+
+/** Set of a user's session ids, so a ban can end all of them at once. */
+export const userSessionsKey = (userId: string) => `user-sessions:${userId}`
+
+/**
+ * Adds a session to its user's index. Members whose session has already expired are dropped, and the
+ * index expires with the longest session it can hold, so it never grows without bound.
+ */
+export async function indexSession(redis: RedisClient, userId: string, sessionId: string, absoluteMs: number): Promise<void> {
+  const key = userSessionsKey(userId)
+  const members = await redis.sMembers(key)
+  const bodies = members.length > 0 ? await redis.mGet(members.map((id) => SESSION_KEY_PREFIX + id)) : []
+  const gone = members.filter((_id, index) => bodies[index] === null)
+  const transaction = redis.multi().sAdd(key, sessionId).pExpire(key, absoluteMs)
+  if (gone.length > 0) transaction.sRem(key, gone)
+  await transaction.exec()
+}
+
+export async function unindexSession(redis: RedisClient, userId: string, sessionId: string): Promise<void> {
+  await redis.sRem(userSessionsKey(userId), sessionId)
+}
+
+// Atomic: a session indexed while a ban runs is either ended here or indexed after (and then seen by auth's
+// post-sign-in ban check). Keys are derived inside the script; the platform runs one Redis, not a cluster.
+const END_ALL_SCRIPT = `
+local ids = redis.call('SMEMBERS', KEYS[1])
+for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
+redis.call('DEL', KEYS[1])
+return #ids`
+
+/** Destroys every session of a user; returns how many were indexed. */
+export async function endUserSessions(redis: RedisClient, userId: string): Promise<number> {
+  const ended = await redis.eval(END_ALL_SCRIPT, { keys: [userSessionsKey(userId)], arguments: [SESSION_KEY_PREFIX] })
+  return Number(ended)
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { ErrorBody } from '@signals/contracts'
+import { listAudit } from '../repositories/audit.ts'
+import { AuditView, Paging, auditView } from '../schemas.ts'
+
+/** `GET /api/admin/audit`: every administrator action, newest first. */
+export async function auditRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+  app.get(
+    '/api/admin/audit',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The audit log of administrator actions (actor, target, action, reason, time)',
+        querystring: Type.Object({
+          action: Type.Optional(Type.Union([Type.Literal('approve'), Type.Literal('revoke'), Type.Literal('ban'), Type.Literal('unban')])),
+          ...Paging,
+        }),
+        response: { 200: Type.Object({ success: Type.Literal(true), entries: Type.Array(AuditView), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }), 403: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { action, page, pageSize } = request.query
+      const { entries, total } = await listAudit(app.db, { action, offset: (page - 1) * pageSize, limit: pageSize })
+      return { success: true as const, entries: entries.map(auditView), total, page, pageSize }
+    },
+  )
+}

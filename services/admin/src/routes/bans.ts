@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { ErrorBody } from '@signals/contracts'
+import { conflict, notFound } from '@signals/http-kit'
+import { deleteBan, listBans, upsertBan } from '../repositories/bans.ts'
+import { usersWithEmail } from '../repositories/users.ts'
+import { recordAudit } from '../repositories/audit.ts'
+import { BanView, Email, Paging, banView, normalizeEmail } from '../schemas.ts'
+import { banInRedis, publishStatus } from '../status-sync.ts'
+
+/** Ban list; a ban ends the user's sessions at once (DESIGN decision 4). */
+export async function banRoutes(fastify: FastifyInstance, options: { adminEmails: ReadonlySet<string> }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+
+  app.get(
+    '/api/admin/bans',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'List banned e-mails (paged, newest first)',
+        querystring: Type.Object(Paging),
+        response: { 200: Type.Object({ success: Type.Literal(true), bans: Type.Array(BanView), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }), 403: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query
+      const { bans, total } = await listBans(app.db, { offset: (page - 1) * pageSize, limit: pageSize })
+      return { success: true as const, bans: bans.map(banView), total, page, pageSize }
+    },
+  )
+
+  app.post(
+    '/api/admin/bans',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Ban an e-mail (or change the reason of a ban): sign-in is refused and live sessions end at once',
+        body: Type.Object({ email: Email, reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ success: Type.Literal(true), ban: BanView, sessionsEnded: Type.Integer() }),
+          201: Type.Object({ success: Type.Literal(true), ban: BanView, sessionsEnded: Type.Integer() }),
+          400: ErrorBody,
+          403: ErrorBody,
+          409: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const email = normalizeEmail(request.body.email)
+      const reason = request.body.reason?.trim() || null
+      if (options.adminEmails.has(email)) throw conflict('This e-mail is an administrator by ADMIN_EMAIL; remove it there before banning it')
+      const { ban, created, users } = await app.db.transaction().execute(async (trx) => {
+        const result = await upsertBan(trx, email, reason)
+        await recordAudit(trx, { actorUserId: request.identity.userId, action: 'ban', target: email, reason })
+        return { ...result, users: await usersWithEmail(trx, email) }
+      })
+      // After the commit: a sign-in racing this ban either finds its session ended here or sees the ban
+      // in its own post-sign-in check. Re-posting a ban repeats this step, so a 503 here is safe to retry.
+      let sessionsEnded = 0
+      for (const user of users) sessionsEnded += await banInRedis(app.redis, user)
+      request.log.info({ users: users.length, sessionsEnded }, 'e-mail banned')
+      return reply.code(created ? 201 : 200).send({ success: true as const, ban: banView(ban), sessionsEnded })
+    },
+  )
+
+  app.delete(
+    '/api/admin/bans/:email',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Lift a ban',
+        params: Type.Object({ email: Email }),
+        response: { 200: Type.Object({ success: Type.Literal(true), email: Type.String() }), 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const email = normalizeEmail(request.params.email)
+      const { ban, users } = await app.db.transaction().execute(async (trx) => {
+        const removed = await deleteBan(trx, email)
+        if (!removed) return { ban: undefined, users: [] }
+        await recordAudit(trx, { actorUserId: request.identity.userId, action: 'unban', target: email })
+        return { ban: removed, users: await usersWithEmail(trx, email) }
+      })
+      if (!ban) throw notFound('E-mail is not banned')
+      for (const user of users) await publishStatus(app.redis, user, false)
+      return { success: true as const, email }
+    },
+  )
+}

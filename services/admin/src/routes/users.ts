@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { ErrorBody } from '@signals/contracts'
+import { conflict, notFound } from '@signals/http-kit'
+import { listUsers, setApproved } from '../repositories/users.ts'
+import { isBanned } from '../repositories/bans.ts'
+import { recordAudit } from '../repositories/audit.ts'
+import { Paging, UserView, userView } from '../schemas.ts'
+import { publishStatus } from '../status-sync.ts'
+
+const UserParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 255 }) })
+const UserResult = Type.Object({ success: Type.Literal(true), user: UserView })
+const ActionBody = Type.Union([Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()])
+
+/** User list, approval and revocation. */
+export async function userRoutes(fastify: FastifyInstance, options: { adminEmails: ReadonlySet<string> }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+
+  app.get(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'List users (paged; filter by approval; search by e-mail)',
+        querystring: Type.Object({
+          status: Type.Union([Type.Literal('all'), Type.Literal('pending'), Type.Literal('approved')], { default: 'all' }),
+          search: Type.Optional(Type.String({ maxLength: 255 })),
+          ...Paging,
+        }),
+        response: { 200: Type.Object({ success: Type.Literal(true), users: Type.Array(UserView), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }), 403: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { status, search, page, pageSize } = request.query
+      const { users, total } = await listUsers(app.db, { filter: status, search, offset: (page - 1) * pageSize, limit: pageSize })
+      return { success: true as const, users: users.map(({ banned, ...user }) => userView(user, banned)), total, page, pageSize }
+    },
+  )
+
+  const changeApproval = (approved: boolean) => async (request: { params: { userId: string }; body: { reason?: string } | null | undefined; identity: { userId: string } }) => {
+    const { userId } = request.params
+    const result = await app.db.transaction().execute(async (trx) => {
+      const user = await setApproved(trx, userId, approved)
+      if (!user) return undefined
+      if (!approved && options.adminEmails.has(user.email.toLowerCase())) {
+        throw conflict('This user is an administrator by ADMIN_EMAIL; remove the address there to revoke them')
+      }
+      await recordAudit(trx, { actorUserId: request.identity.userId, action: approved ? 'approve' : 'revoke', target: userId, reason: request.body?.reason })
+      return { user, banned: await isBanned(trx, user.email) }
+    })
+    if (!result) throw notFound('User not found')
+    await publishStatus(app.redis, result.user, result.banned)
+    return { success: true as const, user: userView(result.user, result.banned) }
+  }
+
+  app.post(
+    '/api/admin/users/:userId/approve',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Approve a user: their next request is let through',
+        params: UserParams,
+        body: Type.Optional(ActionBody),
+        response: { 200: UserResult, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => changeApproval(true)(request),
+  )
+
+  app.post(
+    '/api/admin/users/:userId/revoke',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke an approval: the user is pending again from their next request',
+        params: UserParams,
+        body: Type.Optional(ActionBody),
+        response: { 200: UserResult, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => changeApproval(false)(request),
+  )
+}

@@ -1,0 +1,55 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import {
+  SESSION_COOKIE,
+  orUnavailable,
+  readUserStatus,
+  sessionCookieOptions,
+  sessionState,
+  unindexSession,
+  type RedisClient,
+  type SessionSettings,
+  type UserStatus,
+} from '@signals/sessions'
+
+export type Access =
+  | { kind: 'anonymous' }
+  | { kind: 'banned' }
+  | { kind: 'pending'; userId: string; status: UserStatus }
+  | { kind: 'approved'; userId: string; status: UserStatus }
+
+const ANONYMOUS: Access = { kind: 'anonymous' }
+
+/**
+ * Who is calling, from the session and the user's status in Redis (read on every request, so an approval,
+ * a revocation or a ban applies to the very next one). A session past its deadline, of a user with no
+ * status, or of a banned user is destroyed on the spot. A live session's idle deadline slides (the session
+ * is rewritten) at most once a minute.
+ */
+export async function resolveAccess(request: FastifyRequest, reply: FastifyReply, redis: RedisClient, settings: SessionSettings): Promise<Access> {
+  const state = sessionState(request.session, settings)
+  if (state.kind === 'anonymous') return ANONYMOUS
+  if (state.kind === 'expired') {
+    await endSession(request, reply, redis, settings, state.userId)
+    return ANONYMOUS
+  }
+  const status = await orUnavailable(readUserStatus(redis, state.userId))
+  if (status === null) {
+    await endSession(request, reply, redis, settings, state.userId)
+    return ANONYMOUS
+  }
+  if (status.banned) {
+    await endSession(request, reply, redis, settings, state.userId)
+    request.log.info({ userId: state.userId }, 'session of a banned user ended')
+    return { kind: 'banned' }
+  }
+  if (state.stale) request.session.lastSeenAt = Date.now()
+  return { kind: status.approved ? 'approved' : 'pending', userId: state.userId, status }
+}
+
+async function endSession(request: FastifyRequest, reply: FastifyReply, redis: RedisClient, settings: SessionSettings, userId: string) {
+  const sessionId = request.session.sessionId
+  await orUnavailable(request.session.destroy())
+  await orUnavailable(unindexSession(redis, userId, sessionId))
+  const { maxAge: _maxAge, ...cookie } = sessionCookieOptions(settings)
+  reply.clearCookie(SESSION_COOKIE, cookie)
+}

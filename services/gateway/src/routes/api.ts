@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify'
+import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
+import type { SessionSettings } from '@signals/sessions'
+import { resolveAccess } from '../access/resolve-access.ts'
+import { isCrossOriginWrite } from '../access/same-origin.ts'
+import { proxyPrefix, withoutClientControlled } from './proxy.ts'
+
+export interface ApiUpstreams {
+  settings: string
+  admin: string
+  brokerConnector: string
+}
+
+/** Which service answers which part of /api (paths are passed on unchanged). */
+export function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string][] {
+  return [
+    ['/api/trading-settings', upstreams.settings],
+    ['/api/live-trading-status', upstreams.settings],
+    ['/api/risk-engine', upstreams.settings],
+    ['/api/broker-credentials', upstreams.settings],
+    ['/api/admin', upstreams.admin],
+    ['/api/alerts', upstreams.brokerConnector],
+    ['/api/trades', upstreams.brokerConnector],
+  ]
+}
+
+export interface ApiProxyOptions {
+  upstreams: ApiUpstreams
+  settings: SessionSettings
+  internalAuthSecret: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed internal identity for this call, set once the caller passed every check. */
+    signedIdentity: string
+  }
+}
+
+const AUTHENTICATION_REQUIRED = { success: false, error: 'Authentication required' }
+const PENDING = { success: false, error: 'Account pending approval' }
+const BANNED = { success: false, error: 'Account banned' }
+const CROSS_ORIGIN = { success: false, error: 'Cross-origin request refused' }
+
+/**
+ * Every /api call: same-origin check for writes, then session, status and approval (spec Authentication 4),
+ * then the call goes on with the user in a freshly signed, short-lived internal header; whatever identity
+ * header or cookie the client sent is dropped. Must be registered in a scope with the session plugin.
+ */
+export async function apiProxy(scope: FastifyInstance, options: ApiProxyOptions) {
+  const { settings, internalAuthSecret } = options
+  scope.decorateRequest('signedIdentity', '')
+
+  scope.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') && request.url !== '/api') return
+    if (isCrossOriginWrite(request.method, request.headers, settings.publicOrigin)) {
+      request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused')
+      return reply.code(403).send(CROSS_ORIGIN)
+    }
+    const access = await resolveAccess(request, reply, scope.redis, settings)
+    switch (access.kind) {
+      case 'anonymous':
+        return reply.code(401).send(AUTHENTICATION_REQUIRED)
+      case 'banned':
+        return reply.code(403).send(BANNED)
+      case 'pending':
+        return reply.code(403).send(PENDING)
+      case 'approved':
+        request.signedIdentity = signIdentity(
+          { userId: access.userId, email: access.status.email, role: access.status.role, approved: true },
+          internalAuthSecret,
+        )
+    }
+  })
+
+  for (const [prefix, upstream] of apiRoutes(options.upstreams)) {
+    await proxyPrefix(scope, prefix, upstream, (request, headers) => {
+      const { cookie: _cookie, ...rest } = withoutClientControlled(headers)
+      return { ...rest, [IDENTITY_HEADER]: request.signedIdentity, 'x-forwarded-for': request.ip }
+    })
+  }
+
+  // Anything else under /api: the caller passed the checks above, and learns only that the route is unknown.
+  scope.all('/api/*', async (request, reply) =>
+    reply.code(404).send({ success: false, error: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+  )
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify'
+import fastifyStatic from '@fastify/static'
+import type { SessionSettings } from '@signals/sessions'
+import { resolveAccess } from '../access/resolve-access.ts'
+import { pageRule } from '../access/pages.ts'
+
+/**
+ * The static pages, guarded as the spec's "initial site access" says: signed out to /login.html, not yet
+ * approved to /pending-approval.html (and an approved user there goes home). Assets load freely.
+ * Must be registered in a scope with the session plugin.
+ */
+export async function pages(scope: FastifyInstance, options: { root: string; settings: SessionSettings }) {
+  scope.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return
+    const path = request.url.split('?')[0] ?? '/'
+    if (path.startsWith('/api/') || path === '/api') return
+    const rule = pageRule(path)
+    if (rule === 'public' || rule === 'asset') return
+    const access = await resolveAccess(request, reply, scope.redis, options.settings)
+    reply.header('cache-control', 'no-store')
+    if (access.kind === 'anonymous') return reply.redirect('/login.html', 302)
+    if (access.kind === 'banned') return reply.redirect('/login.html?error=banned', 302)
+    if (rule === 'approved' && access.kind === 'pending') return reply.redirect('/pending-approval.html', 302)
+    if (rule === 'signed-in' && access.kind === 'approved') return reply.redirect('/', 302)
+  })
+  await scope.register(fastifyStatic, { root: options.root, index: ['index.html'], wildcard: true })
+}

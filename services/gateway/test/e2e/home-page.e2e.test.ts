@@ -1,0 +1,318 @@
+// The trader's home page in the browser, signed in through the real provider and gateway. The settings
+// service's answers are scripted here, in the browser, because what is under test is the CLIENT: the
+// spec's "Client save sequence" (exactly three calls, in order, success only if all three succeed, then a
+// status refetch), the indicator colours, and the broker-credentials form. Scripting lets each of the
+// three calls fail in turn; the settings service's own behaviour is tested in services/settings.
+import t from 'tap'
+import type { Page, Route } from 'playwright-core'
+import { at, startPlatform } from './platform.ts'
+
+const ADMIN_EMAIL = 'e2e-home@example.com'
+const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, { adminEmail: ADMIN_EMAIL })
+
+const { page } = await newBrowser()
+await signIn(page, ADMIN_EMAIL, { name: 'Home Tester' })
+t.equal(at(page), `${publicUrl}/`, 'signed in and home')
+
+// ------------------------------------------------------------------------------------ scripted API
+
+type Json = Record<string, unknown>
+interface Call {
+  method: string
+  path: string
+  body: unknown
+}
+
+const RISK_ENGINE_CONFIG = {
+  account: { startingBalance: 50000 },
+  trailingDrawdown: { amount: 2000, mode: 'end_of_day', stopTrailingAtBalance: null },
+  dailyLossLimit: { enabled: true, amount: 1000, type: 'soft' },
+  limits: { maxRiskPerTradePercent: 1, maxOpenTrades: 3, safetyBufferPercent: 10 },
+  riskMode: { mode: 'fixed_fraction', fixedContracts: 1 },
+  consistencyRule: { enabled: false, maxBestDayPercent: 30 },
+  payoutSecurity: { enabled: false, minBalanceAboveStart: 2100 },
+  verification: { phase: 'evaluation', profitTarget: 3000, minTradingDays: 5 },
+  antiMartingale: { baseContracts: 1, maxContracts: 5, winsToStepUp: 2, lossesToStepDown: 1, stepContracts: 1, pyramidLevels: 2 },
+}
+
+const NOW = '2026-11-21T06:00:00.000Z'
+
+interface Backend {
+  calls: Call[]
+  liveTrading: { enabled: boolean; autoPlaceOrders: boolean }
+  hasCredentials: boolean
+  /** The server's own indicator, or none (the page then derives it from the status fields). */
+  indicator?: 'green' | 'yellow' | 'red' | 'gray'
+  /** Which save step answers 400 (0: risk engine, 1: risk strategy, 2: live trading). */
+  failStep?: number
+}
+
+const SAVE_STEPS = ['POST /api/risk-engine/config', 'POST /api/trading-settings risk_strategy', 'POST /api/trading-settings live_trading']
+
+function stepOf(call: Call): number {
+  if (call.method === 'POST' && call.path === '/api/risk-engine/config') return 0
+  const key = (call.body as { settingKey?: string } | null)?.settingKey
+  if (call.method === 'POST' && call.path === '/api/trading-settings') return key === 'risk_strategy' ? 1 : key === 'live_trading' ? 2 : -1
+  return -1
+}
+
+function status(backend: Backend): Json {
+  const { liveTrading, hasCredentials } = backend
+  return {
+    success: true,
+    status: {
+      liveTradingEnabled: liveTrading.enabled,
+      autoPlaceOrdersEnabled: liveTrading.autoPlaceOrders,
+      hasCredentials,
+      isFullyConfigured: liveTrading.enabled && liveTrading.autoPlaceOrders && hasCredentials,
+      liveTradesCount: 4,
+      accountId: hasCredentials ? 'DEMO-42' : null,
+      credentialsUpdatedAt: hasCredentials ? NOW : null,
+      ...(backend.indicator === undefined ? {} : { indicator: backend.indicator }),
+      brokerConnection: { connected: liveTrading.enabled, state: liveTrading.enabled ? 'connected' : 'stopped', detail: null, updatedAt: NOW },
+    },
+    settings: {},
+    credentials: null,
+  }
+}
+
+/** Answers the settings service's routes as it documents them; everything else goes to the real services. */
+async function answer(backend: Backend, route: Route): Promise<void> {
+  const request = route.request()
+  const path = new URL(request.url()).pathname
+  const call: Call = { method: request.method(), path, body: request.postData() === null ? null : JSON.parse(request.postData() ?? 'null') }
+  const json = (body: Json, code = 200) => route.fulfill({ status: code, contentType: 'application/json', body: JSON.stringify(body) })
+
+  if (path === '/api/trading-settings' || path === '/api/risk-engine/config' || path === '/api/live-trading-status' || path === '/api/broker-credentials') {
+    backend.calls.push(call)
+  } else {
+    return route.continue()
+  }
+  const step = stepOf(call)
+  if (step !== -1 && step === backend.failStep) return json({ success: false, error: `scripted refusal of step ${step}` }, 400)
+
+  if (call.method === 'GET' && path === '/api/trading-settings') {
+    return json({
+      success: true,
+      settings: {
+        risk_strategy: { value: { enabled: true, type: 'martingale', portfolioBalance: 25000, riskPercent: 2, maxContracts: null }, updatedAt: NOW },
+        live_trading: { value: backend.liveTrading, updatedAt: NOW },
+      },
+    })
+  }
+  if (call.method === 'GET' && path === '/api/risk-engine/config') return json({ success: true, config: RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true })
+  if (call.method === 'GET' && path === '/api/live-trading-status') return json(status(backend))
+  if (call.method === 'GET' && path === '/api/broker-credentials') {
+    return json({ success: true, credentials: backend.hasCredentials ? { broker: 'paper', environment: 'demo', accountId: 'DEMO-42', usernameMasked: 't…r', updatedAt: NOW } : null })
+  }
+  if (step === 0) return json({ success: true, config: call.body as Json, updatedAt: NOW, isDefault: false })
+  if (step === 1 || step === 2) {
+    const { settingKey, settingValue } = call.body as { settingKey: string; settingValue: Json }
+    if (step === 2) backend.liveTrading = settingValue as Backend['liveTrading']
+    return json({ success: true, setting: { settingKey, value: settingValue, updatedAt: NOW }, feedCommand: null })
+  }
+  if (call.method === 'PUT' && path === '/api/broker-credentials') {
+    const body = call.body as Json
+    backend.hasCredentials = true
+    return json({ success: true, credentials: { broker: body.broker, environment: body.environment, accountId: body.accountId, usernameMasked: 'u…r', updatedAt: NOW }, feedCommand: null })
+  }
+  if (call.method === 'DELETE' && path === '/api/broker-credentials') {
+    backend.hasCredentials = false
+    return json({ success: true, deleted: true, feedCommand: null })
+  }
+  return json({ success: false, error: 'unexpected call' }, 404)
+}
+
+/** Opens the home page against a fresh scripted backend and waits until the settings panel is ready. */
+async function openHome(page: Page, state: Partial<Backend> = {}): Promise<Backend> {
+  const backend: Backend = { calls: [], liveTrading: { enabled: false, autoPlaceOrders: false }, hasCredentials: false, ...state }
+  await page.unrouteAll({ behavior: 'wait' })
+  await page.route(`${publicUrl}/api/**`, (route) => answer(backend, route))
+  await page.goto(`${publicUrl}/`)
+  await page.waitForSelector('#save-settings:not([disabled])')
+  await page.waitForSelector(`#credentials-summary:not(:text("Loading…"))`)
+  return backend
+}
+
+const describe = (calls: Call[]) =>
+  calls.map((call) => {
+    const step = stepOf(call)
+    return step === -1 ? `${call.method} ${call.path}` : SAVE_STEPS[step]
+  })
+
+async function save(page: Page): Promise<string> {
+  await page.click('#save-settings')
+  await page.waitForFunction(() => {
+    const text = (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('settings-message')?.textContent ?? ''
+    return text !== '' && text !== 'Saving…'
+  })
+  return (await page.textContent('#settings-message')) ?? ''
+}
+
+// ------------------------------------------------------------------------------------------- tests
+
+t.test('the panel loads settings, risk-engine configuration and status, and fills the form', async (t) => {
+  const backend = await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: false }, hasCredentials: true })
+  t.same(describe(backend.calls).sort(), ['GET /api/broker-credentials', 'GET /api/live-trading-status', 'GET /api/risk-engine/config', 'GET /api/trading-settings'])
+  t.equal(await page.isChecked('#live-enabled'), true)
+  t.equal(await page.isChecked('#live-auto-place'), false)
+  t.equal(await page.isChecked('#risk-enabled'), true)
+  t.equal(await page.inputValue('#risk-balance'), '25000')
+  t.equal(await page.inputValue('#risk-percent'), '2')
+  t.equal(await page.inputValue('#risk-max-contracts'), '', 'no maximum: empty')
+  t.equal(await page.inputValue('#risk-engine-limits-maxOpenTrades'), '3')
+  t.equal(await page.inputValue('#risk-engine-trailingDrawdown-mode'), 'end_of_day')
+  t.equal(await page.textContent('#status-trades'), '4')
+  t.equal(await page.textContent('#status-account'), 'DEMO-42')
+  t.equal(await page.getAttribute('#indicator', 'data-color'), 'yellow')
+  t.equal(await page.textContent('#indicator-label'), 'Partially configured')
+})
+
+t.test('Save makes exactly the three calls, in order, then refetches the status and shows its colour', async (t) => {
+  const backend = await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: false }, hasCredentials: true })
+  await page.check('#live-auto-place')
+  await page.fill('#risk-balance', '30000')
+  await page.fill('#risk-percent', '1.5')
+  await page.fill('#risk-max-contracts', '4')
+  await page.fill('#risk-engine-limits-maxOpenTrades', '5')
+  await page.selectOption('#risk-engine-riskMode-mode', 'anti_martingale_pyramiding')
+  backend.calls = []
+
+  t.equal(await save(page), 'Settings saved.')
+  await page.waitForSelector('#indicator[data-color="green"]')
+  t.same(describe(backend.calls), [...SAVE_STEPS, 'GET /api/live-trading-status'], 'three saves in order, then the status')
+  t.same(backend.calls[0]?.body, {
+    ...RISK_ENGINE_CONFIG,
+    limits: { ...RISK_ENGINE_CONFIG.limits, maxOpenTrades: 5 },
+    riskMode: { ...RISK_ENGINE_CONFIG.riskMode, mode: 'anti_martingale_pyramiding' },
+  }, 'the complete risk-engine configuration with the edits')
+  t.same(backend.calls[1]?.body, {
+    settingKey: 'risk_strategy',
+    settingValue: { enabled: true, type: 'legacy', portfolioBalance: 30000, riskPercent: 1.5, maxContracts: 4 },
+  })
+  t.same(backend.calls[2]?.body, { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } })
+  t.equal(await page.textContent('#indicator-label'), 'Fully configured')
+})
+
+t.test('an empty maximum is saved as null (no limit)', async (t) => {
+  const backend = await openHome(page)
+  backend.calls = []
+  t.equal(await save(page), 'Settings saved.')
+  t.same((backend.calls[1]?.body as { settingValue: Json }).settingValue.maxContracts, null)
+})
+
+for (const [failing, name] of [[0, 'risk-engine configuration'], [1, 'risk strategy'], [2, 'live-trading setting']] as const) {
+  t.test(`when call ${failing + 1} of 3 fails, the save stops there, shows the error and does not count`, async (t) => {
+    const backend = await openHome(page, { failStep: failing, indicator: 'gray' })
+    backend.calls = []
+    const message = await save(page)
+    t.equal(message, `Settings not saved: the ${name} was refused (scripted refusal of step ${failing}).`)
+    t.equal(await page.getAttribute('#settings-message', 'data-kind'), 'error')
+    t.same(describe(backend.calls), SAVE_STEPS.slice(0, failing + 1), 'nothing after the failed call, and no status refetch')
+    t.equal(await page.isEnabled('#save-settings'), true, 'Save can be tried again')
+  })
+}
+
+t.test('a value out of bounds is caught before any call', async (t) => {
+  const backend = await openHome(page)
+  backend.calls = []
+  await page.fill('#risk-percent', '')
+  await page.fill('#risk-engine-limits-maxOpenTrades', '500')
+  await page.click('#save-settings')
+  t.equal(await page.locator('#risk-percent:invalid').count(), 1, 'an empty risk percentage is invalid')
+  t.equal(await page.locator('#risk-engine-limits-maxOpenTrades:invalid').count(), 1, '500 open trades is over the bound')
+  t.same(backend.calls, [], 'no call at all')
+  t.equal(await page.textContent('#settings-message'), '')
+})
+
+t.test('indicator colours follow the spec table when the server sends none', async (t) => {
+  const cases = [
+    [{ enabled: false, autoPlaceOrders: true }, true, 'gray', 'Inactive'],
+    [{ enabled: true, autoPlaceOrders: true }, false, 'red', 'Missing credentials'],
+    [{ enabled: true, autoPlaceOrders: false }, true, 'yellow', 'Partially configured'],
+    [{ enabled: true, autoPlaceOrders: true }, true, 'green', 'Fully configured'],
+  ] as const
+  for (const [liveTrading, hasCredentials, color, label] of cases) {
+    await openHome(page, { liveTrading: { ...liveTrading }, hasCredentials })
+    t.equal(await page.getAttribute('#indicator', 'data-color'), color, `${JSON.stringify(liveTrading)}, credentials ${hasCredentials}`)
+    t.equal(await page.textContent('#indicator-label'), label)
+  }
+  await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: true }, hasCredentials: true, indicator: 'red' })
+  t.equal(await page.getAttribute('#indicator', 'data-color'), 'red', "the server's own indicator wins")
+})
+
+t.test('Tradovate credentials are sent whole, per DESIGN.md decision 13, and the secrets leave the form', async (t) => {
+  const backend = await openHome(page)
+  t.equal(await page.textContent('#credentials-summary'), 'No broker credentials stored. Live trading needs them.')
+  t.equal(await page.isVisible('#tradovate-fields'), false, 'paper needs no API fields')
+  await page.selectOption('#cred-broker', 'tradovate')
+  await page.selectOption('#cred-environment', 'live')
+  await page.fill('#cred-account', 'LIVE-7')
+  await page.fill('#cred-username', 'trader')
+  await page.fill('#cred-password', 'pa55word')
+  await page.fill('#cred-app-id', 'Signals')
+  await page.fill('#cred-app-version', '1.0')
+  await page.fill('#cred-cid', '1234')
+  await page.fill('#cred-sec', 'api-secret')
+  backend.calls = []
+  await page.click('#save-credentials')
+  await page.locator('#credentials-message', { hasText: 'Credentials saved.' }).waitFor()
+  const put = backend.calls.find((call) => call.method === 'PUT')
+  t.same(put?.body, {
+    broker: 'tradovate',
+    environment: 'live',
+    accountId: 'LIVE-7',
+    username: 'trader',
+    password: 'pa55word',
+    appId: 'Signals',
+    appVersion: '1.0',
+    cid: '1234',
+    sec: 'api-secret',
+  }, 'no deviceId when left empty')
+  for (const secret of ['#cred-password', '#cred-cid', '#cred-sec']) t.equal(await page.inputValue(secret), '', `${secret} cleared`)
+  t.match(await page.textContent('#credentials-summary'), /Tradovate \(live\), account LIVE-7/)
+  t.same(describe(backend.calls).slice(-1), ['GET /api/live-trading-status'], 'the status is refetched')
+})
+
+t.test('paper credentials carry no Tradovate fields; Remove deletes after confirmation', async (t) => {
+  const backend = await openHome(page)
+  await page.fill('#cred-account', 'PAPER-1')
+  await page.fill('#cred-username', 'paper-user')
+  await page.fill('#cred-password', 'paper-pass')
+  backend.calls = []
+  await page.click('#save-credentials')
+  await page.locator('#credentials-message', { hasText: 'Credentials saved.' }).waitFor()
+  t.same(backend.calls.find((call) => call.method === 'PUT')?.body, {
+    broker: 'paper',
+    environment: 'demo',
+    accountId: 'PAPER-1',
+    username: 'paper-user',
+    password: 'paper-pass',
+  })
+
+  page.once('dialog', (dialog) => void dialog.accept())
+  await page.click('#delete-credentials')
+  await page.locator('#credentials-message', { hasText: 'Credentials removed.' }).waitFor()
+  t.ok(backend.calls.some((call) => call.method === 'DELETE' && call.path === '/api/broker-credentials'))
+  t.equal(await page.textContent('#credentials-summary'), 'No broker credentials stored. Live trading needs them.')
+  t.equal(await page.isVisible('#delete-credentials'), false)
+})
+
+for (const [code, error, destination, message] of [
+  [401, 'Authentication required', '/login.html?error=session', 'Your session has ended. Please sign in again.'],
+  [403, 'Account banned', '/login.html?error=banned', 'This account may not sign in.'],
+] as const) {
+  t.test(`an API answer of ${code} "${error}" takes the page to ${destination}`, async (t) => {
+    await page.unrouteAll({ behavior: 'wait' })
+    await page.route(`${publicUrl}/api/trading-settings`, (route) =>
+      route.fulfill({ status: code, contentType: 'application/json', body: JSON.stringify({ success: false, error }) }),
+    )
+    await page.goto(`${publicUrl}/`)
+    await page.waitForURL(`${publicUrl}${destination}`)
+    t.equal(await page.textContent('#login-error'), message)
+  })
+}
+
+t.test('no page broke the Content-Security-Policy, threw, or missed a file', async (t) => {
+  t.same(complaints, [])
+})

@@ -1,0 +1,82 @@
+import t from 'tap'
+import { createRedisClient, writeUserStatus } from '@signals/sessions'
+import { TEST_REDIS_URL } from '@signals/test-support'
+import { subjectFor } from '@signals/dev-oidc-provider'
+import { build, signIn, startPlatform, unique } from './helper.ts'
+
+const redis = createRedisClient(TEST_REDIS_URL)
+await redis.connect()
+t.teardown(() => redis.close())
+
+t.test('security headers: strict CSP, no framing, no sniffing; no HSTS on plain http', async (t) => {
+  const { app } = await build(t)
+  const response = await app.inject({ method: 'GET', url: '/login.html' })
+  t.equal(response.statusCode, 200)
+  const csp = String(response.headers['content-security-policy'])
+  t.match(csp, /default-src 'self'/)
+  t.match(csp, /script-src 'self'(;|$)/, 'no inline or remote scripts')
+  t.match(csp, /frame-ancestors 'none'/)
+  t.equal(response.headers['x-content-type-options'], 'nosniff')
+  t.equal(response.headers['referrer-policy'], 'same-origin')
+  t.notOk(response.headers['strict-transport-security'])
+  t.notMatch(csp, /upgrade-insecure-requests/)
+
+  const https = await build(t, { PUBLIC_URL: 'https://signals.example.com' })
+  const secure = await https.app.inject({ method: 'GET', url: '/login.html' })
+  t.match(String(secure.headers['strict-transport-security']), /max-age=\d+/)
+  t.match(String(secure.headers['content-security-policy']), /upgrade-insecure-requests/)
+})
+
+t.test('/auth/* is rate limited per client; an unreachable service answers 503 "try again"', async (t) => {
+  const { app } = await build(t, { AUTH_RATE_LIMIT: '3', AUTH_URL: 'http://127.0.0.1:9' })
+  for (let i = 0; i < 3; i++) {
+    const response = await app.inject({ method: 'GET', url: '/auth/google' })
+    t.equal(response.statusCode, 503, 'auth is down')
+    t.same(response.json(), { success: false, error: 'Service temporarily unavailable, please try again' })
+  }
+  const limited = await app.inject({ method: 'GET', url: '/auth/google' })
+  t.equal(limited.statusCode, 429)
+  t.match(limited.json(), { success: false, error: /Too many sign-in requests/ })
+  t.ok(limited.headers['retry-after'])
+  const other = await app.inject({ method: 'GET', url: '/auth/google', remoteAddress: '10.1.2.3' })
+  t.equal(other.statusCode, 503, 'another client is counted on its own')
+})
+
+t.test('pages: signed out to the login page, pending to the pending page, approved home', async (t) => {
+  const platform = await startPlatform(t)
+  const { gateway } = platform
+  const page = (url: string, cookie?: string) => gateway.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} })
+
+  t.equal((await page('/')).headers.location, '/login.html')
+  t.equal((await page('/index.html')).headers.location, '/login.html')
+  t.equal((await page('/pending-approval.html')).headers.location, '/login.html')
+  t.equal((await page('/login.html')).statusCode, 200)
+  t.equal((await page('/styles.css')).statusCode, 200, 'assets need no session')
+  t.equal((await page('/index%2Ehtml')).headers.location, '/login.html', 'an encoded page name is still guarded')
+  t.equal((await page('/./index.html')).headers.location, '/login.html')
+
+  const email = `pages-${unique()}@example.com`
+  const user = await signIn(gateway, email)
+  t.equal((await page('/', user.sessionCookie)).headers.location, '/pending-approval.html')
+  t.equal((await page('/pending-approval.html', user.sessionCookie)).statusCode, 200)
+
+  await writeUserStatus(redis, subjectFor(email), { email, role: 'trader', approved: true, banned: false })
+  t.equal((await page('/', user.sessionCookie)).statusCode, 200)
+  t.equal((await page('/pending-approval.html', user.sessionCookie)).headers.location, '/')
+
+  await writeUserStatus(redis, subjectFor(email), { email, role: 'trader', approved: true, banned: true })
+  t.equal((await page('/', user.sessionCookie)).headers.location, '/login.html?error=banned')
+  t.equal((await page('/', user.sessionCookie)).headers.location, '/login.html', 'the session is gone')
+})
+
+t.test('with an https PUBLIC_URL behind a TLS proxy the session cookie is Secure', async (t) => {
+  const platform = await startPlatform(t, { PUBLIC_URL: 'https://signals.example.com', TRUST_PROXY: 'true' })
+  const user = await signIn(platform.gateway, platform.adminEmail, { headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(user.location, '/')
+  const setCookie = String(user.response.headers['set-cookie'])
+  t.match(setCookie, /signals\.sid=.*; Secure/i)
+  t.match(setCookie, /HttpOnly/i)
+  t.match(setCookie, /SameSite=Lax/i)
+  const api = await platform.gateway.inject({ method: 'GET', url: '/api/trading-settings', headers: { cookie: user.sessionCookie, 'x-forwarded-proto': 'https' } })
+  t.equal(api.statusCode, 200)
+})
