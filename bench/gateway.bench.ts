@@ -4,17 +4,15 @@
 //
 // Three processes, as deployed: the settings service, the real gateway (services/gateway/src/main.ts),
 // and this one driving autocannon. Rounds alternate direct / gateway so drift hits both alike; the verdict
-// uses the median of each. The settings service here is a stand-in that does what the real
-// live-trading-status does against Postgres (read the user's settings, credentials and open-trade count)
-// behind the same internal-identity check and service scaffold; it runs as a child of this script
-// (`--serve-settings`).
+// uses the median of each. The settings service is the real one (services/settings/src/main.ts): its
+// live-trading-status reads the user's settings, credentials, open-trade count and feed state (NATS KV).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { sql, type Database, type Kysely } from '@signals/db'
-import { createServiceApp, dbPlugin, internalIdentityPlugin, signIdentity, IDENTITY_HEADER } from '@signals/http-kit'
-import { createTestDatabase, freePort, waitForPort, TEST_REDIS_URL } from '@signals/test-support'
+import { signIdentity, IDENTITY_HEADER } from '@signals/http-kit'
+import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, waitForPort, TEST_REDIS_URL } from '@signals/test-support'
 import { createRedisClient, mintSession, sessionSettings, endUserSessions, deleteUserStatus } from '../packages/sessions/src/index.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -27,47 +25,7 @@ const ROUND_SECONDS = 5
 const ROUNDS = 3
 const BAR = 0.5
 
-if (process.argv[2] === '--serve-settings') {
-  await serveSettings(Number(process.argv[3]), process.argv[4] as string)
-} else {
-  process.exitCode = await main()
-}
-
-/** The settings stand-in: live-trading-status as the settings service answers it, from Postgres. */
-async function serveSettings(port: number, databaseUrl: string) {
-  const app = await createServiceApp({ service: 'settings', logLevel: 'warn' })
-  await app.register(dbPlugin, { connectionString: databaseUrl })
-  await app.register(internalIdentityPlugin, { secret: INTERNAL_AUTH_SECRET })
-  app.get('/api/live-trading-status', async (request) => liveTradingStatus(app.db, request.identity.userId))
-  await app.listen({ port, host: '127.0.0.1' })
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)))
-}
-
-async function liveTradingStatus(db: Kysely<Database>, userId: string) {
-  const [settings, credentials, open] = await Promise.all([
-    db.selectFrom('trading_settings').select(['setting_key', 'setting_value', 'updated_at']).where('user_id', '=', userId).execute(),
-    db.selectFrom('broker_credentials').select(['broker', 'environment', 'account_id', 'updated_at']).where('user_id', '=', userId).executeTakeFirst(),
-    db.selectFrom('trades').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).where('status', '=', 'open').executeTakeFirstOrThrow(),
-  ])
-  const byKey = Object.fromEntries(settings.map((row) => [row.setting_key, { value: row.setting_value, updatedAt: row.updated_at }]))
-  const live = (byKey.live_trading?.value ?? { enabled: false, autoPlaceOrders: false }) as { enabled: boolean; autoPlaceOrders: boolean }
-  return {
-    success: true,
-    status: {
-      liveTradingEnabled: live.enabled,
-      autoPlaceOrdersEnabled: live.autoPlaceOrders,
-      hasCredentials: credentials !== undefined,
-      isFullyConfigured: live.enabled && live.autoPlaceOrders && credentials !== undefined,
-      liveTradesCount: Number(open.n),
-      accountId: credentials?.account_id ?? null,
-      credentialsUpdatedAt: credentials?.updated_at ?? null,
-    },
-    settings: byKey,
-    credentials: credentials
-      ? { broker: credentials.broker, accountId: credentials.account_id, environment: credentials.environment, updatedAt: credentials.updated_at }
-      : null,
-  }
-}
+process.exitCode = await main()
 
 function start(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
@@ -95,11 +53,6 @@ function median(values: number[]): number {
 
 async function seed(db: Kysely<Database>) {
   await sql`INSERT INTO users (user_id, email, approved) VALUES (${USER_ID}, 'bench@example.com', true)`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES
-    (${USER_ID}, 'live_trading', '{"enabled": true, "autoPlaceOrders": true}'),
-    (${USER_ID}, 'risk_strategy', '{"enabled": false, "type": "martingale"}')`.execute(db)
-  await sql`INSERT INTO broker_credentials (user_id, broker, environment, account_id, key_id, secret_iv, secret_tag, secret_ciphertext)
-    VALUES (${USER_ID}, 'paper', 'demo', 'DEMO-1', 'k1', ${Buffer.alloc(12)}, ${Buffer.alloc(16)}, ${Buffer.alloc(64)})`.execute(db)
   for (let i = 0; i < 3; i++) {
     await sql`INSERT INTO trades (user_id, symbol, side, quantity, entry_price) VALUES (${USER_ID}, 'MNQZ6', 'LONG', 1, 21000)`.execute(db)
   }
@@ -107,6 +60,7 @@ async function seed(db: Kysely<Database>) {
 
 async function main(): Promise<number> {
   const database = await createTestDatabase()
+  const namespace = testNamespace()
   const children: ChildProcess[] = []
   const redis = createRedisClient(TEST_REDIS_URL)
   await redis.connect()
@@ -118,7 +72,16 @@ async function main(): Promise<number> {
 
     const settingsPort = await freePort()
     const gatewayPort = await freePort()
-    children.push(start([fileURLToPath(import.meta.url), '--serve-settings', String(settingsPort), database.url], {}))
+    children.push(
+      start(['services/settings/src/main.ts'], {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        SETTINGS_PORT: String(settingsPort),
+        DATABASE_URL: database.url,
+        BUS_NAMESPACE: namespace,
+        INTERNAL_AUTH_SECRET,
+      }),
+    )
     const publicUrl = `http://127.0.0.1:${gatewayPort}`
     children.push(
       start([...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), 'services/gateway/src/main.ts'], {
@@ -139,6 +102,14 @@ async function main(): Promise<number> {
     const viaGateway = `${publicUrl}/api/live-trading-status`
     const direct = `http://127.0.0.1:${settingsPort}/api/live-trading-status`
     const directHeaders = () => ({ [IDENTITY_HEADER]: signIdentity({ userId: USER_ID, email: 'bench@example.com', role: 'trader', approved: true }, INTERNAL_AUTH_SECRET, 600) })
+    // A fully configured trader, set up through the settings API itself.
+    const settingsApi = `http://127.0.0.1:${settingsPort}/api`
+    const write = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${settingsApi}${path}`, { method, headers: { ...directHeaders(), 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+    }
+    await write('PUT', '/broker-credentials', { broker: 'paper', environment: 'demo', accountId: 'DEMO-1', username: 'bench', password: 'bench-password' })
+    await write('POST', '/trading-settings', { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } })
 
     // Same answer both ways, and a warm-up for the JIT and the connection pools.
     const [one, two] = await Promise.all([fetch(direct, { headers: directHeaders() }), fetch(viaGateway, { headers: { cookie } })])
@@ -159,9 +130,8 @@ async function main(): Promise<number> {
     const lines = [
       '## Gateway overhead: GET /api/live-trading-status',
       '',
-      `${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, medians. Settings: stand-in doing the real`,
-      'queries against Postgres (see bench/gateway.bench.ts). Gateway path: session read, user status read,',
-      'signed identity, proxy hop.',
+      `${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, medians. Settings: the real service`,
+      '(Postgres and NATS KV reads). Gateway path: session read, user status read, signed identity, proxy hop.',
       '',
       '| path | req/s (median) | p50 ms | p99 ms | rounds req/s |',
       '|---|---|---|---|---|',
@@ -179,5 +149,6 @@ async function main(): Promise<number> {
     await Promise.all(children.map(stop))
     await redis.close()
     await database.drop()
+    await deleteNamespaceStreams(namespace)
   }
 }
