@@ -68,7 +68,8 @@ async function serve(role: Role): Promise<void> {
 }
 
 function startServer(role: Role): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', role], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const profile = process.env.BENCH_PROFILE && role === 'ingest' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', role], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ child, port: (message as { port: number }).port }))
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)))
