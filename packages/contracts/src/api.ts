@@ -28,3 +28,14 @@ export const LiveTradingValue = Type.Object(
   { additionalProperties: false },
 )
 export type LiveTradingValue = Static<typeof LiveTradingValue>
+
+/** A user as the API shows it (auth's `/auth/me`, admin's user list): the spec's User fields, no secrets. */
+export const UserProfile = Type.Object({
+  userId: Type.String(),
+  email: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  picture: Type.Union([Type.String(), Type.Null()]),
+  approved: Type.Boolean(),
+  role: Type.Union([Type.Literal('trader'), Type.Literal('admin')]),
+})
+export type UserProfile = Static<typeof UserProfile>

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import type { AdminAuditEntry, BannedEmail, User } from '@signals/db'
+import { UserProfile } from '@signals/contracts'
 
 export const Paging = {
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
@@ -7,12 +8,7 @@ export const Paging = {
 }
 
 export const UserView = Type.Object({
-  userId: Type.String(),
-  email: Type.String(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  picture: Type.Union([Type.String(), Type.Null()]),
-  approved: Type.Boolean(),
-  role: Type.Union([Type.Literal('trader'), Type.Literal('admin')]),
+  ...UserProfile.properties,
   banned: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

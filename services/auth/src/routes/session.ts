@@ -1,19 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
-import { ErrorBody } from '@signals/contracts'
+import { ErrorBody, UserProfile } from '@signals/contracts'
 import { SESSION_COOKIE, sessionCookieOptions, sessionState, unindexSession, type SessionSettings } from '@signals/sessions'
 import { findUser } from '../repositories/users.ts'
 
 const Me = Type.Object({
   success: Type.Literal(true),
-  user: Type.Object({
-    userId: Type.String(),
-    email: Type.String(),
-    name: Type.Union([Type.String(), Type.Null()]),
-    picture: Type.Union([Type.String(), Type.Null()]),
-    approved: Type.Boolean(),
-    role: Type.Union([Type.Literal('trader'), Type.Literal('admin')]),
-  }),
+  user: UserProfile,
 })
 
 /** `GET /auth/logout` ends the session; `GET /auth/me` tells the pages who is signed in. */
