@@ -1,23 +1,7 @@
 import t from 'tap'
-import type { AddressInfo } from 'node:net'
 import pg from 'pg'
-import { loadConfig } from '@signals/config'
-import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
-import { startDevOidcProvider } from '@signals/dev-oidc-provider'
 import { signInThroughProvider } from '@signals/dev-oidc-provider/test-client'
-import { startPaperBroker } from '@signals/dev-paper-broker'
-import { buildApp as buildGateway } from '../../services/gateway/src/app.ts'
-import { ConfigSchema as GatewayConfig } from '../../services/gateway/src/config.ts'
-import { buildApp as buildAuth } from '../../services/auth/src/app.ts'
-import { ConfigSchema as AuthConfig } from '../../services/auth/src/config.ts'
-import { buildApp as buildAdmin } from '../../services/admin/src/app.ts'
-import { ConfigSchema as AdminConfig } from '../../services/admin/src/config.ts'
-import { buildApp as buildSettings } from '../../services/settings/src/app.ts'
-import { ConfigSchema as SettingsConfig } from '../../services/settings/src/config.ts'
-import { buildApp as buildIngest } from '../../services/ingest/src/app.ts'
-import { ConfigSchema as IngestConfig } from '../../services/ingest/src/config.ts'
-import { buildApp as buildConnector } from '../../services/broker-connector/src/app.ts'
-import { ConfigSchema as ConnectorConfig } from '../../services/broker-connector/src/config.ts'
+import { startPlatformServices } from './platform-harness.ts'
 
 // The whole platform in one test: every service on its own port, the real local OpenID Connect provider
 // and the paper broker, one database and one bus namespace. Everything a trader does goes through the
@@ -46,56 +30,11 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string, 
 }
 
 t.test('sign in, connect a broker, receive alerts, close a trade: the whole chain through the gateway', async (t) => {
-  const database = await createTestDatabase()
-  t.teardown(() => database.drop())
-  const namespace = testNamespace()
-  t.teardown(() => deleteNamespaceStreams(namespace))
-  const broker = await startPaperBroker({ accounts: [{ name: 'demo', password: 'demo-pass', userId: 1000, accountId: 9000, accountName: 'PAPER9000' }] })
-  t.teardown(() => broker.close())
-
-  const gatewayPort = await freePort()
-  const publicUrl = `http://localhost:${gatewayPort}`
-  const provider = await startDevOidcProvider({
-    clients: [{ client_id: 'platform-test', client_secret: 'platform-test-secret', redirect_uris: [`${publicUrl}/auth/google/callback`] }],
+  const platform = await startPlatformServices(t, {
+    adminEmail: ADMIN,
+    brokerAccounts: [{ name: 'demo', password: 'demo-pass', userId: 1000, accountId: 9000, accountName: 'PAPER9000' }],
   })
-  t.teardown(() => provider.close())
-
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    NATS_URL: TEST_NATS_URL,
-    BUS_NAMESPACE: namespace,
-    PUBLIC_URL: publicUrl,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: 'platform-test',
-    OIDC_CLIENT_SECRET: 'platform-test-secret',
-    ADMIN_EMAIL: ADMIN,
-    AUTH_RATE_LIMIT: '1000',
-    PAPER_BROKER_URL: broker.restUrl,
-    PAPER_BROKER_WS_URL: broker.wsUrl,
-  }
-  const serve = async (app: { listen(o: { port: number; host: string }): Promise<string>; close(): Promise<unknown>; server: { address(): AddressInfo | string | null } }, port = 0) => {
-    t.teardown(() => app.close())
-    await app.listen({ port, host: '127.0.0.1' })
-    return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-  }
-  const upstreams = {
-    AUTH_URL: await serve(await buildAuth(loadConfig(AuthConfig, env))),
-    ADMIN_URL: await serve(await buildAdmin(loadConfig(AdminConfig, env))),
-    SETTINGS_URL: await serve(await buildSettings(loadConfig(SettingsConfig, env))),
-    INGEST_URL: await serve(await buildIngest(loadConfig(IngestConfig, env))),
-    BROKER_CONNECTOR_URL: await serve(await buildConnector(loadConfig(ConnectorConfig, env))),
-  }
-  await serve(
-    await buildGateway(loadConfig(GatewayConfig, { ...env, ...upstreams, GATEWAY_PORT: String(gatewayPort) }), {
-      rateLimitNamespace: `${namespace}:auth-rate-limit:`,
-    }),
-    gatewayPort,
-  )
-  const gateway = `http://127.0.0.1:${gatewayPort}`
+  const { database, publicUrl, gatewayUrl: gateway } = platform
 
   // Sign in as the administrator through the provider's real form.
   const start = await fetch(`${gateway}/auth/google`, { redirect: 'manual' })
@@ -156,7 +95,7 @@ t.test('sign in, connect a broker, receive alerts, close a trade: the whole chai
   await client.connect()
   t.teardown(() => client.end())
   await client.query("INSERT INTO trades (user_id, symbol, root, side, quantity, entry_price) VALUES ($1, 'NQZ6', 'NQ', 'LONG', 2, '21000.25')", [userId])
-  const result = await fetch(`${upstreams.INGEST_URL}/webhook/alert`, {
+  const result = await fetch(`${platform.INGEST_URL}/webhook/alert`, {
     method: 'POST',
     headers: { 'content-type': 'text/plain; charset=utf-8' },
     body: 'Symbol: NQ1!\nResult: TP\nPrice: 21010.75\n',

@@ -1,0 +1,88 @@
+import type { Test } from 'tap'
+import type { AddressInfo } from 'node:net'
+import { loadConfig } from '@signals/config'
+import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
+import { startDevOidcProvider } from '@signals/dev-oidc-provider'
+import { startPaperBroker, type PaperAccount } from '@signals/dev-paper-broker'
+import { buildApp as buildGateway } from '../../services/gateway/src/app.ts'
+import { ConfigSchema as GatewayConfig } from '../../services/gateway/src/config.ts'
+import { buildApp as buildAuth } from '../../services/auth/src/app.ts'
+import { ConfigSchema as AuthConfig } from '../../services/auth/src/config.ts'
+import { buildApp as buildAdmin } from '../../services/admin/src/app.ts'
+import { ConfigSchema as AdminConfig } from '../../services/admin/src/config.ts'
+import { buildApp as buildSettings } from '../../services/settings/src/app.ts'
+import { ConfigSchema as SettingsConfig } from '../../services/settings/src/config.ts'
+import { buildApp as buildIngest } from '../../services/ingest/src/app.ts'
+import { ConfigSchema as IngestConfig } from '../../services/ingest/src/config.ts'
+import { buildApp as buildConnector } from '../../services/broker-connector/src/app.ts'
+import { ConfigSchema as ConnectorConfig } from '../../services/broker-connector/src/config.ts'
+
+const CLIENT_ID = 'signals-platform-test'
+const CLIENT_SECRET = 'signals-platform-test-client-secret'
+
+interface Listening {
+  listen(options: { port: number; host: string }): Promise<string>
+  close(): Promise<unknown>
+  server: { address(): AddressInfo | string | null }
+}
+
+export interface PlatformOptions {
+  adminEmail: string
+  /** Accounts of a paper broker started for the test (none started when omitted). */
+  brokerAccounts?: PaperAccount[]
+}
+
+/**
+ * The whole platform for one test file, in this process: the real local OpenID Connect provider, every
+ * service on a spare port of 127.0.0.1 behind the gateway, one database and one bus namespace of the
+ * test's own (and a paper broker when asked). All of it stops at the file's end.
+ */
+export async function startPlatformServices(t: Test, options: PlatformOptions) {
+  const database = await createTestDatabase()
+  t.teardown(() => database.drop())
+  const namespace = testNamespace()
+  t.teardown(() => deleteNamespaceStreams(namespace))
+  const broker = options.brokerAccounts ? await startPaperBroker({ accounts: options.brokerAccounts }) : undefined
+  if (broker) t.teardown(() => broker.close())
+
+  const gatewayPort = await freePort()
+  // The browser's origin is localhost, as in development; services listen on 127.0.0.1.
+  const publicUrl = `http://localhost:${gatewayPort}`
+  const provider = await startDevOidcProvider({
+    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${publicUrl}/auth/google/callback`] }],
+  })
+  t.teardown(() => provider.close())
+
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    NATS_URL: TEST_NATS_URL,
+    BUS_NAMESPACE: namespace,
+    PUBLIC_URL: publicUrl,
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: CLIENT_ID,
+    OIDC_CLIENT_SECRET: CLIENT_SECRET,
+    ADMIN_EMAIL: options.adminEmail,
+    AUTH_RATE_LIMIT: '1000',
+    ...(broker ? { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl } : { FEEDS_ENABLED: 'false' }),
+  }
+  const serve = async (app: Listening, port = 0): Promise<string> => {
+    t.teardown(() => app.close())
+    await app.listen({ port, host: '127.0.0.1' })
+    return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  }
+  const upstreams = {
+    AUTH_URL: await serve(await buildAuth(loadConfig(AuthConfig, env))),
+    ADMIN_URL: await serve(await buildAdmin(loadConfig(AdminConfig, env))),
+    SETTINGS_URL: await serve(await buildSettings(loadConfig(SettingsConfig, env))),
+    INGEST_URL: await serve(await buildIngest(loadConfig(IngestConfig, env))),
+    BROKER_CONNECTOR_URL: await serve(await buildConnector(loadConfig(ConnectorConfig, env))),
+  }
+  const gatewayConfig = loadConfig(GatewayConfig, { ...env, ...upstreams, GATEWAY_PORT: String(gatewayPort) })
+  await serve(await buildGateway(gatewayConfig, { rateLimitNamespace: `${namespace}:auth-rate-limit:` }), gatewayPort)
+
+  return { database, namespace, provider, broker, publicUrl, gatewayUrl: `http://127.0.0.1:${gatewayPort}`, ...upstreams }
+}
