@@ -1,6 +1,7 @@
 import t from 'tap'
 import pg from 'pg'
 import { signInThroughProvider } from '@signals/dev-oidc-provider/test-client'
+import { waitFor } from '@signals/test-support'
 import { startPlatformServices } from './platform-harness.ts'
 
 // The whole platform in one test: every service on its own port, the real local OpenID Connect provider
@@ -19,15 +20,6 @@ interface ApiBody {
   trades?: Record<string, unknown>[]
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 t.test('sign in, connect a broker, receive alerts, close a trade: the whole chain through the gateway', async (t) => {
   const platform = await startPlatformServices(t, {
@@ -69,10 +61,10 @@ t.test('sign in, connect a broker, receive alerts, close a trade: the whole chai
   t.notMatch(JSON.stringify(saved.body), /demo-pass/, 'the password never comes back')
   const enabled = await api('POST', '/api/trading-settings', { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } })
   t.equal(enabled.status, 200)
-  const status = await eventually(async () => {
+  const status = await waitFor(async () => {
     const { body } = await api('GET', '/api/live-trading-status')
     return body.status?.brokerConnection?.connected === true ? body : undefined
-  }, 'the broker feed to connect')
+  }, { what: 'the broker feed to connect', timeoutMs: 20_000, intervalMs: 100 })
   t.match(status.status, { liveTradingEnabled: true, autoPlaceOrdersEnabled: true, hasCredentials: true, isFullyConfigured: true, indicator: 'green' })
 
   // An entry alert posted to the public webhook (through the gateway) becomes the trader's alert record.
@@ -82,11 +74,11 @@ t.test('sign in, connect a broker, receive alerts, close a trade: the whole chai
   const receipt = (await accepted.json()) as { success: boolean; alertId: string; kind: string; duplicate: boolean }
   t.match(receipt, { success: true, kind: 'entry', duplicate: false })
   const resent = await fetch(`${gateway}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(entry) })
-  t.match(await resent.json(), { success: true, alertId: receipt.alertId, duplicate: true }, 'a resend is recognised')
-  const alerts = await eventually(async () => {
+  t.match(await resent.json(), { success: true, alertId: receipt.alertId, duplicate: true }, { what: 'a resend is recognised', timeoutMs: 20_000, intervalMs: 100 })
+  const alerts = await waitFor(async () => {
     const { body } = await api('GET', '/api/alerts')
     return body.alerts?.length ? body.alerts : undefined
-  }, 'the alert record')
+  }, { what: 'the alert record', timeoutMs: 20_000, intervalMs: 100 })
   t.equal(alerts.length, 1, 'one record for one alert, though it was sent twice')
   t.match(alerts[0], { alertId: receipt.alertId, symbol: 'CME_MINI:NQ1!', root: 'NQ', action: 'LONG', entryPrice: /^21000\.25/, indicator: 'Breakout' })
 
@@ -101,10 +93,10 @@ t.test('sign in, connect a broker, receive alerts, close a trade: the whole chai
     body: 'Symbol: NQ1!\nResult: TP\nPrice: 21010.75\n',
   })
   t.match(await result.json(), { success: true, kind: 'result' })
-  const closed = await eventually(async () => {
+  const closed = await waitFor(async () => {
     const { body } = await api('GET', '/api/trades?status=closed')
     return body.trades?.length ? body.trades : undefined
-  }, 'the trade to close')
+  }, { what: 'the trade to close', timeoutMs: 20_000, intervalMs: 100 })
   t.match(closed[0], { symbol: 'NQZ6', status: 'closed', result: 'TP', exitPrice: /^21010\.75/, pnl: '420.00' })
 
   // An alert from a premium indicator is a test: recorded, never the trader's, never traded.
@@ -114,27 +106,27 @@ t.test('sign in, connect a broker, receive alerts, close a trade: the whole chai
     body: JSON.stringify({ ...entry, entryPrice: 21001, isVendorTest: true }),
   })
   t.match(await premiumIndicator.json(), { success: true, kind: 'test' })
-  await eventually(async () => {
+  await waitFor(async () => {
     const { rows } = await client.query('SELECT count(*)::int AS n FROM alerts WHERE is_test')
     return rows[0].n === 1 ? true : undefined
-  }, 'the test alert record')
+  }, { what: 'the test alert record', timeoutMs: 20_000, intervalMs: 100 })
   t.equal((await api('GET', '/api/alerts')).body.alerts?.length, 1, "the test alert is not in the trader's records")
 
   // Every webhook is in the intake log, accepted or not.
   const missingUser = await fetch(`${gateway}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'Sell', symbol: 'ES1!', entryPrice: 5000 }) })
   t.equal(missingUser.status, 400)
   t.match(await missingUser.json(), { success: false, error: /user_id required/ })
-  await eventually(async () => {
+  await waitFor(async () => {
     const { rows } = await client.query('SELECT outcome FROM intake_log ORDER BY received_at')
     return rows.length >= 5 ? rows : undefined
-  }, 'the intake log')
+  }, { what: 'the intake log', timeoutMs: 20_000, intervalMs: 100 })
 
   // Live trading off: the feed stops.
   await api('POST', '/api/trading-settings', { settingKey: 'live_trading', settingValue: { enabled: false, autoPlaceOrders: true } })
-  const stopped = await eventually(async () => {
+  const stopped = await waitFor(async () => {
     const { body } = await api('GET', '/api/live-trading-status')
     return body.status?.brokerConnection?.state === 'stopped' ? body : undefined
-  }, 'the broker feed to stop')
+  }, { what: 'the broker feed to stop', timeoutMs: 20_000, intervalMs: 100 })
   t.match(stopped.status, { liveTradingEnabled: false, indicator: 'gray' })
 
   // Signed out: the API refuses.

@@ -1,7 +1,7 @@
 import type { Test } from 'tap'
 import Type from 'typebox'
 import { contract } from '@signals/contracts'
-import { TEST_NATS_URL, deleteNamespaceStreams, testNamespace } from '@signals/test-support'
+import { eventually as pollUntil, TEST_NATS_URL, deleteNamespaceStreams, testNamespace } from '@signals/test-support'
 import { connectBus, type Bus } from '../src/index.ts'
 
 /** A bus on the shared NATS server, in a namespace of this test's own; streams removed afterwards. */
@@ -17,11 +17,6 @@ export async function testBus(t: Test, url = TEST_NATS_URL): Promise<Bus> {
 
 export const Ping = contract(Type.Object({ version: Type.Literal(1), n: Type.Integer() }, { additionalProperties: false }))
 
-/** Resolves when `predicate` holds, polling; rejects after `timeoutMs`. */
-export async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
+export const eventually = (predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> =>
+  pollUntil(predicate, { timeoutMs, intervalMs: 20 })

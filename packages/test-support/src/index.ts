@@ -2,3 +2,4 @@ export { createTestDatabase, ensureTemplateDatabase, dropStaleTestDatabases, TES
 export { startPrivateNats, startPrivateRedis, startPrivatePostgres, freePort, waitForPort, type PrivateServer } from './private-servers.ts'
 export { testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from './namespace.ts'
 export { deleteNamespaceStreams, deleteAllTestStreams } from './cleanup.ts'
+export { waitFor, eventually, type PollOptions } from './polling.ts'

@@ -4,7 +4,7 @@ import { loadConfig } from '@signals/config'
 import { AlertMessageV1, IntakeLogMessageV1, contract, type IntakeLogMessage, type NormalizedAlert } from '@signals/contracts'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
-import { createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { eventually as pollUntil, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp, type BuildOptions } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
@@ -94,14 +94,9 @@ export async function seedUsers(db: Kysely<Database>, count: number, options: { 
   return Array.from({ length: count }, (_, i) => `${prefix}-${i}`)
 }
 
-/** Resolves when `predicate` holds, polling; rejects after `timeoutMs`. */
-export async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
+/** Resolves when `predicate` holds, polling every 25 ms; rejects after `timeoutMs`. */
+export const eventually = (predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> =>
+  pollUntil(predicate, { timeoutMs, intervalMs: 25 })
 
 /** Waits until a durable consumer has nothing pending or unacknowledged. */
 export async function drained(app: App, stream: string, durable: string, timeoutMs = 15_000): Promise<void> {

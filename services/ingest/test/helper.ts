@@ -2,7 +2,7 @@ import type { Test } from 'tap'
 import { connectBus } from '@signals/bus'
 import { loadConfig } from '@signals/config'
 import { contract, IntakeLogMessageV1, NormalizedAlertV1, type IntakeLogMessage, type NormalizedAlert } from '@signals/contracts'
-import { TEST_NATS_URL, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { eventually as pollUntil, TEST_NATS_URL, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
@@ -92,10 +92,6 @@ export async function streamMessageCount(app: Awaited<ReturnType<typeof build>>[
   return info.state.messages
 }
 
-export async function eventually(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+/** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
+export const eventually = (predicate: () => boolean, timeoutMs = 5_000): Promise<void> =>
+  pollUntil(predicate, { timeoutMs, intervalMs: 10 })
