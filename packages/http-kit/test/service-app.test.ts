@@ -88,6 +88,9 @@ t.test('the internal identity header: only a valid, unexpired signature passes',
   t.equal(verifyIdentity(signIdentity(identity, SECRET, -1), SECRET), null, 'expired')
   t.equal(verifyIdentity('garbage', SECRET), null)
   t.equal((await instance.inject('/health')).statusCode, 200, 'health needs no identity')
+  const pending = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity({ ...identity, approved: false }, SECRET) } })
+  t.equal(pending.statusCode, 403, 'an unapproved identity is refused')
+  t.same(pending.json(), { success: false, error: 'Account pending approval' })
 })
 
 t.test('secrets stay out of logged URLs and objects', async (t) => {

@@ -1,4 +1,4 @@
-import { createServiceApp, dbPlugin, busPlugin, forbidden, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { credentialsCipherFrom, type Config } from './config.ts'
 import { settingsErrorAnswers } from './storage-failure.ts'
 import { typeboxValidatorCompiler } from './validation.ts'
@@ -39,11 +39,6 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   const routeOptions = { feedPublishTimeoutMs: config.FEED_PUBLISH_TIMEOUT_MS }
   await app.register(async (routes) => {
     routes.setValidatorCompiler(typeboxValidatorCompiler)
-    // The gateway already refuses unapproved users; a service reached with an unapproved identity
-    // refuses too (spec: only approved users may call the API; DESIGN decision 5's text).
-    routes.addHook('onRequest', async (request) => {
-      if (request.identity && !request.identity.approved) throw forbidden('Account pending approval')
-    })
     await routes.register(tradingSettingsRoutes, routeOptions)
     await routes.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher })
     await routes.register(riskEngineConfigRoutes, routeOptions)

@@ -18,7 +18,8 @@ export interface InternalIdentityOptions {
 
 /**
  * Refuses any call under the protected prefixes that lacks a valid, unexpired identity header signed by
- * the gateway, so a service reached directly (not through the gateway) answers 401.
+ * the gateway, so a service reached directly (not through the gateway) answers 401; an identity that is
+ * not approved gets 403.
  */
 export const internalIdentityPlugin = fp(
   async (app: FastifyInstance, options: InternalIdentityOptions) => {
@@ -29,6 +30,11 @@ export const internalIdentityPlugin = fp(
       const identity = verifyIdentity(request.headers[IDENTITY_HEADER], options.secret)
       if (!identity) {
         return reply.code(401).send({ success: false, error: 'Authentication required' })
+      }
+      // The gateway refuses unapproved users first; a service reached with an unapproved identity refuses
+      // too, since every /api route is for approved users only (spec, Authentication 4).
+      if (!identity.approved) {
+        return reply.code(403).send({ success: false, error: 'Account pending approval' })
       }
       request.identity = identity
     })
