@@ -6,6 +6,7 @@ import { Buckets, FeedCommandV1, contract, feedStatusKey, type FeedStatus } from
 import type { Database, Kysely } from '@signals/db'
 import { CredentialsCipher } from '@signals/secrets'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
+import { waitFor } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
 import { build, eventually, seedUsers, type App } from '../helper.ts'
 
@@ -111,8 +112,11 @@ t.test('feed commands stop, start and restart a user\'s session; a dropped sessi
   t.match(await statusOf(app, 'live-0'), { state: 'connected', detail: 'account DEMO9001' })
 
   broker.dropConnections()
-  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'error')
-  t.match((await statusOf(app, 'live-0'))?.detail, /reconnecting$/)
+  const dropped = await waitFor(async () => {
+    const status = await statusOf(app, 'live-0')
+    return status?.state === 'error' ? status : undefined
+  }, { timeoutMs: 15_000, intervalMs: 25 })
+  t.match(dropped.detail, /reconnecting$/)
   await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'connected')
   t.same(broker.sessions(), ['trader1'], 'the session came back by itself')
 })
@@ -123,8 +127,13 @@ t.test('credentials sealed under another key report an error, never a crash', as
   await seedUsers(db, 1, { prefix: 'live' })
   await saveCredentials(db, { ...config, CREDENTIALS_KEY_ID: 'old', CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') }, 'live-0', 'trader0', PASSWORD)
   await command(app, 'live-0', 'start')
-  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'error')
-  t.match(await statusOf(app, 'live-0'), { detail: /could not be opened/ })
+  // The start-up resume and this command both try (connecting, then error): judge the error state as seen,
+  // not a later read that may catch the second attempt's "connecting".
+  const failed = await waitFor(async () => {
+    const status = await statusOf(app, 'live-0')
+    return status?.state === 'error' ? status : undefined
+  }, { timeoutMs: 15_000, intervalMs: 25 })
+  t.match(failed, { detail: /could not be opened/ })
   t.same(broker.tokenRequests, [], 'nothing was sent to the broker')
 })
 
