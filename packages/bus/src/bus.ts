@@ -3,7 +3,8 @@ import type { NatsConnection } from '@nats-io/nats-core'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { TSchema, Static } from 'typebox'
 import { describeIssues, type Contract } from '@signals/contracts'
-import { BusUnavailableError, ContractViolationError } from './errors.ts'
+import { AckedPublisher, type PublishResult } from './acked-publisher.ts'
+import { ContractViolationError } from './errors.ts'
 import { Namespace, ensureStreams } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
 
@@ -32,18 +33,14 @@ export interface PublishOptions {
   timeoutMs?: number
 }
 
-export interface PublishResult {
-  stream: string
-  sequence: number
-  /** The server already had this message id within its duplicate window. */
-  duplicate: boolean
-}
-
 const silentLogger: BusLogger = { info: () => undefined, warn: () => undefined, error: () => undefined }
 const encoder = new TextEncoder()
 
+export type { PublishResult }
+
 export class Bus {
   readonly #consumers = new Set<ConsumerHandle>()
+  readonly #publisher: AckedPublisher
 
   constructor(
     readonly nc: NatsConnection,
@@ -51,7 +48,9 @@ export class Bus {
     readonly jsm: JetStreamManager,
     readonly ns: Namespace,
     readonly logger: BusLogger,
-  ) {}
+  ) {
+    this.#publisher = new AckedPublisher(nc)
+  }
 
   /** The namespaced subject for a contract subject. */
   subject(name: string): string {
@@ -79,16 +78,8 @@ export class Bus {
   }
 
   /** Publishes bytes on an already namespaced subject (dead letters keep the original body as it was). */
-  async publishRaw(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishResult> {
-    try {
-      const ack = await this.js.publish(subject, data, {
-        msgID: options.messageId,
-        timeout: options.timeoutMs ?? 2_000,
-      })
-      return { stream: ack.stream, sequence: ack.seq, duplicate: ack.duplicate }
-    } catch (error) {
-      throw new BusUnavailableError(`publish on ${subject} was not acknowledged: ${String(error)}`, { cause: error })
-    }
+  publishRaw(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishResult> {
+    return this.#publisher.publish(subject, data, options.messageId, options.timeoutMs ?? 2_000)
   }
 
   /** Starts a durable consume loop; see ConsumeOptions. The handle stops it; `close()` stops all. */
@@ -139,6 +130,7 @@ export class Bus {
     if (!this.nc.isClosed()) {
       await this.nc.drain().catch(() => this.nc.close())
     }
+    this.#publisher.close()
   }
 }
 

@@ -22,8 +22,8 @@ export const IntakeOutcome = LiteralUnion(
 )
 export type IntakeOutcome = Static<typeof IntakeOutcome>
 
-/** intake.log: one per webhook request, accepted or refused; written to intake_log by a consumer. */
-export const IntakeLogMessageV1 = Type.Object(
+/** One webhook request, accepted or refused, as the intake_log table keeps it. */
+export const IntakeLogEntryV1 = Type.Object(
   {
     version: Type.Literal(1),
     intakeId: Type.String({ minLength: 1, maxLength: 64 }),
@@ -40,7 +40,25 @@ export const IntakeLogMessageV1 = Type.Object(
   },
   { additionalProperties: false },
 )
-export type IntakeLogMessage = Static<typeof IntakeLogMessageV1>
+export type IntakeLogEntry = Static<typeof IntakeLogEntryV1>
+
+/** Most entries one intake.log message carries (the consumer writes them with one statement). */
+export const INTAKE_LOG_BATCH_MAX_ENTRIES = 1000
+
+/**
+ * intake.log: the entries one ingest instance recorded over a few milliseconds, in one message (one bus
+ * message per webhook cost ingest as much CPU as the alert itself). `batchId` is the bus message id, so a
+ * resent batch is dropped; the consumer writes one intake_log row per entry, keyed by its intake id.
+ */
+export const IntakeLogBatchV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    batchId: Type.String({ minLength: 1, maxLength: 64 }),
+    entries: Type.Array(IntakeLogEntryV1, { minItems: 1, maxItems: INTAKE_LOG_BATCH_MAX_ENTRIES }),
+  },
+  { additionalProperties: false },
+)
+export type IntakeLogBatch = Static<typeof IntakeLogBatchV1>
 
 /** feeds.start / feeds.stop: the settings service asks the broker connector to open or close a user's feed. */
 export const FeedCommandV1 = Type.Object(

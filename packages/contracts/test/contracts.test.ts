@@ -1,7 +1,9 @@
 import t from 'tap'
 import {
   FeedCommandV1,
-  IntakeLogMessageV1,
+  IntakeLogEntryV1,
+  IntakeLogBatchV1,
+  INTAKE_LOG_BATCH_MAX_ENTRIES,
   NormalizedAlertV1,
   contract,
   describeIssues,
@@ -42,21 +44,28 @@ t.test('a normalized alert validates; a wrong one is refused with the field name
 })
 
 t.test('intake log and feed command contracts', async (t) => {
-  t.ok(
-    contract(IntakeLogMessageV1).check({
-      version: 1,
-      intakeId: 'i1',
-      receivedAt: new Date().toISOString(),
-      source: 'body',
-      contentType: 'text/plain',
-      remoteAddress: '127.0.0.1',
-      rawBody: 'Action: Buy',
-      outcome: 'missing_user_id',
-      statusCode: 400,
-      reason: 'user_id required',
-      alertId: null,
-      kind: 'entry',
-    }),
+  const entry = {
+    version: 1,
+    intakeId: 'i1',
+    receivedAt: new Date().toISOString(),
+    source: 'body',
+    contentType: 'text/plain',
+    remoteAddress: '127.0.0.1',
+    rawBody: 'Action: Buy',
+    outcome: 'missing_user_id',
+    statusCode: 400,
+    reason: 'user_id required',
+    alertId: null,
+    kind: 'entry',
+  }
+  t.ok(contract(IntakeLogEntryV1).check(entry))
+  const batch = contract(IntakeLogBatchV1)
+  t.ok(batch.check({ version: 1, batchId: 'b1', entries: [entry, { ...entry, intakeId: 'i2' }] }))
+  t.notOk(batch.check({ version: 1, batchId: 'b1', entries: [] }), 'a batch carries at least one entry')
+  t.notOk(batch.check({ version: 1, batchId: 'b1', entries: [{ ...entry, outcome: 'lost' }] }), 'every entry is checked')
+  t.notOk(
+    batch.check({ version: 1, batchId: 'b1', entries: Array.from({ length: INTAKE_LOG_BATCH_MAX_ENTRIES + 1 }, () => entry) }),
+    'a batch stays within what one statement writes',
   )
   const feed = contract(FeedCommandV1)
   t.ok(feed.check({ version: 1, commandId: 'c1', userId: 'u1', action: 'start', reason: 'live trading enabled', requestedAt: new Date().toISOString() }))

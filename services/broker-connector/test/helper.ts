@@ -1,7 +1,7 @@
 import type { Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { loadConfig } from '@signals/config'
-import { AlertMessageV1, IntakeLogMessageV1, contract, type IntakeLogMessage, type NormalizedAlert } from '@signals/contracts'
+import { AlertMessageV1, IntakeLogBatchV1, contract, type IntakeLogEntry, type NormalizedAlert } from '@signals/contracts'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
 import { eventually as pollUntil, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
@@ -36,7 +36,7 @@ export async function buildInstance(t: Test, config: Config, options: BuildOptio
 }
 
 export const alertContract = contract(AlertMessageV1)
-export const intakeContract = contract(IntakeLogMessageV1)
+export const intakeContract = contract(IntakeLogBatchV1)
 
 /** A normalized alert as ingest publishes it; override what the test is about. */
 export function makeAlert(overrides: Partial<NormalizedAlert> = {}): NormalizedAlert {
@@ -71,8 +71,9 @@ export async function publishAlert(app: App, alert: NormalizedAlert, subject = s
   return app.bus.publish(subject, alertContract, alert, { messageId })
 }
 
-export async function publishIntake(app: App, entry: IntakeLogMessage, messageId = entry.intakeId) {
-  return app.bus.publish('intake.log', intakeContract, entry, { messageId })
+/** Publishes entries as ingest does: one batch message, its batch id the message id. */
+export async function publishIntake(app: App, entries: IntakeLogEntry[], batchId: string = randomUUID()) {
+  return app.bus.publish('intake.log', intakeContract, { version: 1, batchId, entries }, { messageId: batchId })
 }
 
 /**

@@ -41,10 +41,10 @@ t.test('Postgres down: messages are nak\'ed with growing delay and all processed
   for (const alert of alerts) await publishAlert(app, alert)
   const intakeIds = Array.from({ length: 5 }, () => randomUUID())
   for (const intakeId of intakeIds) {
-    await publishIntake(app, {
+    await publishIntake(app, [{
       version: 1, intakeId, receivedAt: new Date().toISOString(), source: 'body', contentType: 'application/json', remoteAddress: null,
       rawBody: '{}', outcome: 'invalid', statusCode: 400, reason: 'no fields', alertId: null, kind: null,
-    })
+    }])
   }
   // Let the consumers fail a few times while the database is away.
   await eventually(() => logLines.some((line) => line.msg === 'postgres unreachable; holding the message until it answers'), 20_000)

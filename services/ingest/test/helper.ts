@@ -1,13 +1,13 @@
 import type { Test } from 'tap'
 import { connectBus } from '@signals/bus'
 import { loadConfig } from '@signals/config'
-import { contract, IntakeLogMessageV1, NormalizedAlertV1, type IntakeLogMessage, type NormalizedAlert } from '@signals/contracts'
+import { contract, IntakeLogBatchV1, NormalizedAlertV1, type IntakeLogBatch, type IntakeLogEntry, type NormalizedAlert } from '@signals/contracts'
 import { eventually as pollUntil, TEST_NATS_URL, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
 const Alert = contract(NormalizedAlertV1)
-const IntakeLog = contract(IntakeLogMessageV1)
+const IntakeLog = contract(IntakeLogBatchV1)
 
 export interface Published<T> {
   subject: string
@@ -22,13 +22,16 @@ export interface Published<T> {
  */
 export class BusWatcher {
   readonly alerts: Published<NormalizedAlert>[] = []
-  readonly intake: IntakeLogMessage[] = []
+  readonly intake: IntakeLogEntry[] = []
+  readonly intakeBatches: IntakeLogBatch[] = []
   readonly invalid: { subject: string; body: unknown }[] = []
 
   receive(subject: string, body: unknown): void {
     if (subject === 'intake.log') {
-      if (IntakeLog.check(body)) this.intake.push(body)
-      else this.invalid.push({ subject, body })
+      if (IntakeLog.check(body)) {
+        this.intakeBatches.push(body)
+        this.intake.push(...body.entries)
+      } else this.invalid.push({ subject, body })
       return
     }
     if (Alert.check(body)) this.alerts.push({ subject, body })
@@ -36,7 +39,7 @@ export class BusWatcher {
   }
 
   /** Waits until `count` intake-log entries arrived (or fails after `timeoutMs`). */
-  async intakeEntries(count: number, timeoutMs = 5_000): Promise<IntakeLogMessage[]> {
+  async intakeEntries(count: number, timeoutMs = 5_000): Promise<IntakeLogEntry[]> {
     await eventually(() => this.intake.length >= count, timeoutMs)
     return this.intake
   }

@@ -1,4 +1,4 @@
-import type { NormalizedAlert, IntakeLogMessage } from '@signals/contracts'
+import type { NormalizedAlert, IntakeLogBatch } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import type { EntryFlow } from '../entry-flow.ts'
 import { insertEntryRecords, insertTestRecord, pendingEntryRecords, type Routing } from '../repositories/alerts.ts'
@@ -60,10 +60,9 @@ export function testAlertHandler(deps: HandlerDeps) {
   }
 }
 
-/** intake.log: one row per webhook request. */
+/** intake.log: one row per webhook request, a batch of them in one statement. */
 export function intakeLogHandler(deps: HandlerDeps) {
-  return async (entry: IntakeLogMessage): Promise<void> => {
-    const created = await insertIntakeLog(deps.db, entry)
-    deps.onRecorded?.('intake', created ? 1 : 0)
+  return async (batch: IntakeLogBatch): Promise<void> => {
+    deps.onRecorded?.('intake', await insertIntakeLog(deps.db, batch.entries))
   }
 }

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Counter } from 'prom-client'
-import { AlertMessageV1, IntakeLogMessageV1, Streams, Subjects, contract } from '@signals/contracts'
+import { AlertMessageV1, IntakeLogBatchV1, Streams, Subjects, contract } from '@signals/contracts'
 import type { ConsumerHandle } from '@signals/bus'
 import type { EntryFlow } from '../entry-flow.ts'
 import type { Routing } from '../repositories/alerts.ts'
@@ -17,7 +17,7 @@ export interface AlertConsumersOptions {
 }
 
 const alertContract = contract(AlertMessageV1)
-const intakeContract = contract(IntakeLogMessageV1)
+const intakeContract = contract(IntakeLogBatchV1)
 
 /**
  * Durable consumer names. Every instance uses the same names, so running more connectors shares the

@@ -1,10 +1,10 @@
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
-import type { IntakeLogMessage } from '@signals/contracts'
+import { INTAKE_LOG_BATCH_MAX_ENTRIES, type IntakeLogEntry } from '@signals/contracts'
 import { Durables } from '../../src/consumers/plugin.ts'
 import { build, drained, publishIntake } from '../helper.ts'
 
-const entry = (overrides: Partial<IntakeLogMessage> = {}): IntakeLogMessage => ({
+const entry = (overrides: Partial<IntakeLogEntry> = {}): IntakeLogEntry => ({
   version: 1,
   intakeId: randomUUID(),
   receivedAt: '2026-11-21T07:00:00.123Z',
@@ -12,7 +12,7 @@ const entry = (overrides: Partial<IntakeLogMessage> = {}): IntakeLogMessage => (
   contentType: 'text/plain',
   remoteAddress: '203.0.113.9',
   rawBody: 'Action: Buy\nSymbol: NQ1!',
-  outcome: 'accepted' as IntakeLogMessage['outcome'],
+  outcome: 'accepted' as IntakeLogEntry['outcome'],
   statusCode: 200,
   reason: null,
   alertId: randomUUID(),
@@ -20,20 +20,32 @@ const entry = (overrides: Partial<IntakeLogMessage> = {}): IntakeLogMessage => (
   ...overrides,
 })
 
-t.test('every webhook outcome is written to intake_log once', async (t) => {
+t.test('every webhook outcome is written to intake_log once, a batch in one go', async (t) => {
   const { app, db } = await build(t)
   const accepted = entry()
-  const refused = entry({ outcome: 'missing_user_id' as IntakeLogMessage['outcome'], statusCode: 400, reason: 'user_id required', alertId: null, kind: null, source: 'query', contentType: null, remoteAddress: null })
-  await publishIntake(app, accepted)
-  await publishIntake(app, refused)
-  await publishIntake(app, accepted, 'resent-under-another-id')
+  const refused = entry({ outcome: 'missing_user_id' as IntakeLogEntry['outcome'], statusCode: 400, reason: 'user_id required', alertId: null, kind: null, source: 'query', contentType: null, remoteAddress: null })
+  const batchId = randomUUID()
+  await publishIntake(app, [accepted, refused], batchId)
+  await publishIntake(app, [accepted, refused], batchId)
+  const laterBatch = [entry(), accepted]
+  await publishIntake(app, laterBatch)
   await drained(app, 'INTAKE', Durables.intakeLog)
   const rows = await db.selectFrom('intake_log').selectAll().orderBy('id').execute()
-  t.equal(rows.length, 2)
+  t.same(rows.map((row) => row.intake_id).sort(), [accepted.intakeId, refused.intakeId, laterBatch[0]!.intakeId].sort(), 'one row per intake id: a resent batch and a resent entry add nothing')
   t.match(rows.find((r) => r.intake_id === accepted.intakeId), {
     source: 'body', content_type: 'text/plain', remote_address: '203.0.113.9', raw_body: accepted.rawBody, outcome: 'accepted',
     status_code: 200, reason: null, alert_id: accepted.alertId, kind: 'entry',
   })
   t.equal(rows.find((r) => r.intake_id === accepted.intakeId)?.received_at.toISOString(), '2026-11-21T07:00:00.123Z')
   t.match(rows.find((r) => r.intake_id === refused.intakeId), { outcome: 'missing_user_id', status_code: 400, reason: 'user_id required', alert_id: null, kind: null })
+  t.match(await app.metrics.metrics(), /connector_records_written_total\{[^}]*kind="intake"[^}]*\} 3/)
+})
+
+t.test('a full batch is written in one statement', async (t) => {
+  const { app, db } = await build(t)
+  const entries = Array.from({ length: INTAKE_LOG_BATCH_MAX_ENTRIES }, () => entry({ rawBody: 'x'.repeat(200) }))
+  await publishIntake(app, entries)
+  await drained(app, 'INTAKE', Durables.intakeLog)
+  const { count } = await db.selectFrom('intake_log').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow()
+  t.equal(Number(count), INTAKE_LOG_BATCH_MAX_ENTRIES)
 })

@@ -1,15 +1,19 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import { headers as natsHeaders } from '@nats-io/nats-core'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import { backoffDelay, type Bus } from '@signals/bus'
-import { contract, describeIssues, IntakeLogMessageV1, Subjects, type IntakeLogMessage } from '@signals/contracts'
+import { contract, describeIssues, INTAKE_LOG_BATCH_MAX_ENTRIES, IntakeLogEntryV1, Subjects } from '@signals/contracts'
 import type { IntakeEntry } from './intake-state.ts'
 
-const IntakeLogContract = contract(IntakeLogMessageV1)
+const IntakeEntryContract = contract(IntakeLogEntryV1)
 /** Short enough that the log catches up within seconds of the bus coming back. */
 const RETRY_BACKOFF = { initialMs: 250, maxMs: 5_000 }
-/** Entries are gathered this long, sent in one write and confirmed together with one round trip. */
-const BATCH_AFTER_MS = 20
+/** Entries are gathered this long and sent as one message. */
+const GATHER_MS = 20
+/** A batch is sent early once it holds this many bytes: well under NATS's default 1 MiB max_payload. */
+const MAX_BATCH_BYTES = 256 * 1024
+/** Room the batch's own fields take beside its entries. */
+const BATCH_ENVELOPE_BYTES = 128
 
 export interface IntakeLogOptions {
   /** Entries waiting for the bus at most; beyond it an entry goes to the process log only. */
@@ -17,24 +21,34 @@ export interface IntakeLogOptions {
   publishTimeoutMs?: number
 }
 
+interface Batch {
+  batchId: string
+  entries: IntakeEntry[]
+  body: Uint8Array
+}
+
+const encoder = new TextEncoder()
+
 /**
- * Publishes one intake-log entry per webhook on `intake.log` after the answer was sent, so an alert's 200
+ * Publishes one intake-log entry per webhook on `intake.log`, after the answer was sent, so an alert's 200
  * never waits on it and a failed log publish never costs the alert.
  *
- * The fast path gathers entries for 20 ms and sends them in one write without a per-message JetStream ack
- * (which would double the acked publishes per webhook), then confirms the batch with one server round
- * trip (PING/PONG): the server has received everything sent before. An entry whose batch is not confirmed, or that arrives while the connection is
- * down, goes to the acked path, which retries with backoff until the stream acknowledges it or the service
- * closes. Every entry carries its intake id as the message id, so the stream keeps one copy however it got
- * there. Entries that cannot wait (backlog full, closing) are written whole to the process log at error
- * level and counted in `ingest_intake_log_dropped_total`: never dropped silently.
+ * Entries recorded within 20 ms travel together in one message (IntakeLogBatchV1), acknowledged by the
+ * stream like any other publish: one message per webhook cost as much as the alert's own publish. A batch
+ * that is not acknowledged is resent, under the same batch id, with backoff until the stream has it or
+ * the service closes; the consumer keys rows by intake id, so nothing is written twice. Each entry is
+ * checked against its contract when recorded, so a bad one is set aside alone. Entries that cannot wait
+ * (backlog full, too large for the bus, closing) are written whole to the process log at error level and
+ * counted in `ingest_intake_log_dropped_total`: never dropped silently.
  */
 export class IntakeLog {
   readonly #subject: string
-  readonly #retrying = new Set<Promise<void>>()
-  readonly #confirming = new Set<Promise<void>>()
-  #unconfirmed: IntakeEntry[] = []
-  #confirmTimer: NodeJS.Timeout | undefined
+  readonly #delivering = new Set<Promise<void>>()
+  #deliveringEntries = 0
+  #gathered: IntakeEntry[] = []
+  #gatheredJson: string[] = []
+  #gatheredBytes = 0
+  #gatherTimer: NodeJS.Timeout | undefined
   readonly #closing = new AbortController()
   readonly #maxPending: number
   readonly #publishTimeoutMs: number
@@ -53,88 +67,87 @@ export class IntakeLog {
     this.#dropped = new Counter({ name: 'ingest_intake_log_dropped_total', help: 'intake-log entries not delivered to the bus (kept in the process log)', registers: [registry] })
     this.#published = new Counter({ name: 'ingest_intake_log_published_total', help: 'intake-log entries delivered to the bus', registers: [registry] })
     const pending = () => this.#pending()
-    new Gauge({ name: 'ingest_intake_log_pending', help: 'intake-log entries not yet confirmed by the bus', registers: [registry], collect() { this.set(pending()) } })
+    new Gauge({ name: 'ingest_intake_log_pending', help: 'intake-log entries not yet acknowledged by the bus', registers: [registry], collect() { this.set(pending()) } })
   }
 
   record(entry: IntakeEntry): void {
-    if (this.#closing.signal.aborted) return this.#drop(entry, 'service closing')
-    if (this.#pending() >= this.#maxPending) return this.#drop(entry, 'intake-log backlog full')
-    const validation = IntakeLogContract.validate(entry)
-    if (!validation.ok) return this.#drop(entry, `breaks IntakeLogMessageV1: ${describeIssues(validation.issues)}`)
-    this.#unconfirmed.push(entry)
-    this.#confirmTimer ??= setTimeout(() => this.#sendBatch(), BATCH_AFTER_MS)
+    if (this.#closing.signal.aborted) return this.#drop([entry], 'service closing')
+    if (this.#pending() >= this.#maxPending) return this.#drop([entry], 'intake-log backlog full')
+    const validation = IntakeEntryContract.validate(entry)
+    if (!validation.ok) return this.#drop([entry], `breaks IntakeLogEntryV1: ${describeIssues(validation.issues)}`)
+    const json = JSON.stringify(entry)
+    const bytes = Buffer.byteLength(json)
+    if (bytes + BATCH_ENVELOPE_BYTES > this.#maxMessageBytes()) return this.#drop([entry], 'entry larger than the bus takes in one message')
+    if (this.#gatheredBytes + bytes > MAX_BATCH_BYTES) this.#sendGathered()
+    this.#gathered.push(entry)
+    this.#gatheredJson.push(json)
+    this.#gatheredBytes += bytes + 1
+    if (this.#gathered.length >= INTAKE_LOG_BATCH_MAX_ENTRIES) this.#sendGathered()
+    else this.#gatherTimer ??= setTimeout(() => this.#sendGathered(), GATHER_MS)
   }
 
   #pending(): number {
-    return this.#unconfirmed.length + this.#retrying.size
+    return this.#gathered.length + this.#deliveringEntries
   }
 
-  /** Sends the entries gathered since the last batch in one write, then confirms them with one round trip. */
-  #sendBatch(): void {
-    this.#confirmTimer = undefined
-    const batch: IntakeEntry[] = []
-    for (const entry of this.#unconfirmed.splice(0)) {
-      if (this.#send(entry)) batch.push(entry)
-      else this.#retry(entry)
+  /** The server's max_payload, with room for the headers. */
+  #maxMessageBytes(): number {
+    return (this.bus.nc.info?.max_payload ?? 1024 * 1024) - 1024
+  }
+
+  /** Sends what was gathered as one batch. */
+  #sendGathered(): void {
+    clearTimeout(this.#gatherTimer)
+    this.#gatherTimer = undefined
+    if (this.#gathered.length === 0) return
+    const batchId = randomUUID()
+    const batch: Batch = {
+      batchId,
+      entries: this.#gathered,
+      // Entries were each checked against IntakeLogEntryV1 and serialized when recorded; the envelope is ours.
+      body: encoder.encode(`{"version":1,"batchId":"${batchId}","entries":[${this.#gatheredJson.join(',')}]}`),
     }
-    if (batch.length === 0) return
-    const confirmation = this.bus.ping(this.#publishTimeoutMs).then((received) => {
-      if (received) this.#published.inc(batch.length)
-      else for (const entry of batch) this.#retry(entry)
+    this.#gathered = []
+    this.#gatheredJson = []
+    this.#gatheredBytes = 0
+    this.#deliveringEntries += batch.entries.length
+    const delivery = this.#deliver(batch).finally(() => {
+      this.#deliveringEntries -= batch.entries.length
+      this.#delivering.delete(delivery)
     })
-    const tracked = confirmation.finally(() => this.#confirming.delete(tracked))
-    this.#confirming.add(tracked)
+    this.#delivering.add(delivery)
   }
 
-  #send(entry: IntakeEntry): boolean {
-    if (!this.bus.isConnected()) return false
-    try {
-      const headers = natsHeaders()
-      headers.set('Nats-Msg-Id', entry.intakeId)
-      this.bus.nc.publish(this.#subject, JSON.stringify(entry), { headers })
-      return true
-    } catch {
-      return false
-    }
-  }
-
-  #retry(entry: IntakeEntry): void {
-    const delivery = this.#deliverAcked(entry).finally(() => this.#retrying.delete(delivery))
-    this.#retrying.add(delivery)
-  }
-
-  async #deliverAcked(entry: IntakeEntry): Promise<void> {
+  async #deliver(batch: Batch): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.bus.publish(Subjects.intakeLog, IntakeLogContract, entry as IntakeLogMessage, { messageId: entry.intakeId, timeoutMs: this.#publishTimeoutMs })
-        this.#published.inc()
+        await this.bus.publishRaw(this.#subject, batch.body, { messageId: batch.batchId, timeoutMs: this.#publishTimeoutMs })
+        this.#published.inc(batch.entries.length)
         return
       } catch (error) {
-        if (this.#closing.signal.aborted) return this.#drop(entry, String(error))
-        if (attempt === 1) this.logger.warn({ err: error, intakeId: entry.intakeId }, 'intake-log publish failed; retrying')
+        if (this.#closing.signal.aborted) return this.#drop(batch.entries, String(error))
+        if (attempt === 1) this.logger.warn({ err: error, batchId: batch.batchId, entries: batch.entries.length }, 'intake-log publish failed; retrying')
         await sleep(backoffDelay(attempt, RETRY_BACKOFF), this.#closing.signal)
-        if (this.#closing.signal.aborted) return this.#drop(entry, 'service closing before the bus took it')
+        if (this.#closing.signal.aborted) return this.#drop(batch.entries, 'service closing before the bus took it')
       }
     }
   }
 
-  #drop(entry: IntakeEntry, reason: string): void {
-    this.#dropped.inc()
-    this.logger.error({ intakeLogEntry: entry, reason }, 'intake-log entry not delivered to the bus; kept here')
+  #drop(entries: readonly IntakeEntry[], reason: string): void {
+    this.#dropped.inc(entries.length)
+    for (const entry of entries) this.logger.error({ intakeLogEntry: entry, reason }, 'intake-log entry not delivered to the bus; kept here')
   }
 
-  /** Confirms what was sent, lets retries run for up to `graceMs`, then logs whatever is left. */
+  /** Sends what was gathered, lets deliveries run for up to `graceMs`, then logs whatever is left. */
   async close(graceMs = 3_000): Promise<void> {
-    clearTimeout(this.#confirmTimer)
-    if (this.#unconfirmed.length > 0) this.#sendBatch()
-    await Promise.allSettled([...this.#confirming])
-    if (this.#retrying.size > 0) {
+    this.#sendGathered()
+    if (this.#delivering.size > 0) {
       let timer: NodeJS.Timeout | undefined
-      await Promise.race([Promise.allSettled([...this.#retrying]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+      await Promise.race([Promise.allSettled([...this.#delivering]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
       clearTimeout(timer)
     }
     this.#closing.abort()
-    await Promise.allSettled([...this.#retrying])
+    await Promise.allSettled([...this.#delivering])
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AlertKind, IntakeLogMessage } from '@signals/contracts'
+import type { AlertKind, IntakeLogEntry } from '@signals/contracts'
 import type { SecretRedactor } from '../webhook-secret.ts'
 import type { SourceText } from './source.ts'
 
@@ -18,8 +18,8 @@ export type IntakeOutcome =
   | 'rate_limited'
   | 'unavailable'
 
-/** An intake-log entry as ingest writes it (IntakeLogMessageV1 with the outcome typed). */
-export type IntakeEntry = Omit<IntakeLogMessage, 'outcome'> & { outcome: IntakeOutcome }
+/** An intake-log entry as ingest writes it (IntakeLogEntryV1 with the outcome typed). */
+export type IntakeEntry = Omit<IntakeLogEntry, 'outcome'> & { outcome: IntakeOutcome }
 
 /** What one webhook request has shown so far; the intake-log entry is built from it after the answer. */
 export interface IntakeState {

@@ -1,7 +1,7 @@
-import type { IntakeLogMessage } from '@signals/contracts'
+import type { IntakeLogEntry } from '@signals/contracts'
 import { charsetOf, decodeBody } from '../http/raw-body.ts'
 
-export type AlertSource = IntakeLogMessage['source']
+export type AlertSource = IntakeLogEntry['source']
 
 export interface SourceText {
   source: AlertSource

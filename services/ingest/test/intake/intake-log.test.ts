@@ -61,3 +61,35 @@ t.test('an entry that cannot wait is written whole to the process log and counte
   intakeLog.record(entry())
   t.equal(lines.filter((line) => line.includes('service closing')).length, 1, 'after close, entries go to the process log')
 })
+
+t.test('entries recorded together travel in one batch message, each entry once', async (t) => {
+  const { app, watcher } = await build(t)
+  const responses = await Promise.all(Array.from({ length: 40 }, (_, n) => app.inject({ method: 'POST', url: '/webhook/alert', payload: { action: 'buy', user_id: 'u1', id: `batch-${n}` } })))
+  t.ok(responses.every((response) => response.statusCode === 200))
+  const entries = await watcher.intakeEntries(40)
+  t.equal(new Set(entries.map((entry) => entry.intakeId)).size, 40, 'forty distinct entries')
+  t.ok(watcher.intakeBatches.length < 40, `in fewer messages than entries (${watcher.intakeBatches.length})`)
+  t.same(watcher.invalid, [])
+})
+
+t.test('an entry larger than one bus message goes to the process log whole; the others still travel', async (t) => {
+  const namespace = testNamespace()
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
+  t.teardown(async () => {
+    await bus.close()
+    await deleteNamespaceStreams(namespace)
+  })
+  const watcher = await watchNamespace(t, namespace)
+  const lines: string[] = []
+  const intakeLog = new IntakeLog(bus, pino({ level: 'info' }, { write: (line: string) => lines.push(line) }), new Registry())
+  const huge = { ...entry(), rawBody: '"'.repeat(1024 * 1024) }
+  const normal = entry()
+  intakeLog.record(huge)
+  intakeLog.record(normal)
+  await intakeLog.close()
+  await watcher.intakeEntries(1)
+  t.same(watcher.intake.map((message) => message.intakeId), [normal.intakeId])
+  const kept = lines.map((line) => JSON.parse(line) as { reason?: string; intakeLogEntry?: IntakeEntry }).find((line) => line.intakeLogEntry?.intakeId === huge.intakeId)
+  t.equal(kept?.reason, 'entry larger than the bus takes in one message')
+  t.equal(kept?.intakeLogEntry?.rawBody.length, huge.rawBody.length, 'kept whole')
+})
