@@ -1,5 +1,6 @@
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { lazyChildLoggerFactory } from './lazy-child-logger.ts'
 import { loggerOptions } from './logger.ts'
 import { errorHandlerPlugin, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 import { healthPlugin } from './plugins/health.ts'
@@ -30,6 +31,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
   const logger = loggerOptions({ service: options.service, level: options.logLevel })
   const app = Fastify({
     logger: options.loggerStream ? { ...logger, stream: options.loggerStream } : logger,
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,

@@ -138,3 +138,44 @@ t.test('a service may answer a dependency failure with its own status and messag
   t.same(refused.json(), { success: false, error: 'Settings could not be saved, please try again' })
   t.same((await instance.inject('/crash')).json(), { success: false, error: 'Internal error' })
 })
+
+t.test('request loggers carry the request id, honour levels, and are only built when they write', async (t) => {
+  const { lines, stream } = captureLogs()
+  const instance = await createServiceApp({ service: 'kit-test', logLevel: 'warn', loggerStream: stream })
+  t.teardown(() => instance.close())
+  let childrenBuilt = 0
+  const child = instance.log.child.bind(instance.log)
+  instance.log.child = ((...args: Parameters<typeof child>) => {
+    childrenBuilt += 1
+    return child(...args)
+  }) as typeof child
+  instance.get('/quiet', async (request) => {
+    request.log.info('not at this level')
+    return { ok: true }
+  })
+  instance.get('/loud', async (request) => {
+    request.log.warn({ token: 'tok-123' }, 'something to see')
+    request.log.error('and worse')
+    return { ok: true }
+  })
+  instance.get('/chatty', { logLevel: 'debug' }, async (request) => {
+    request.log.debug('route-level detail')
+    return { ok: true }
+  })
+
+  await instance.inject({ method: 'GET', url: '/quiet' })
+  t.equal(childrenBuilt, 0, 'a request that writes nothing builds no child logger')
+  t.same(lines, [], 'info is below the configured level')
+
+  await instance.inject({ method: 'GET', url: '/loud' })
+  t.equal(childrenBuilt, 1, 'the child is built once, at the first line written')
+  const written = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+  t.match(written, [
+    { level: 40, msg: 'something to see', reqId: /^req-/, service: 'kit-test', token: '[redacted]' },
+    { level: 50, msg: 'and worse', reqId: written[0]?.reqId },
+  ], 'lines carry the request id, and secrets stay redacted')
+
+  lines.length = 0
+  await instance.inject({ method: 'GET', url: '/chatty' })
+  t.match(lines.map((line) => JSON.parse(line) as unknown), [{ level: 30, msg: 'incoming request' }, { level: 20, msg: 'route-level detail' }, { level: 30, msg: 'request completed' }], "a route's own log level applies")
+})

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { textValue, isPlaceholder } from './parsing/values.ts'
 
 /** An explicit id is used as is when it is printable, without blanks, and fits the contract's 64 characters. */
@@ -14,5 +14,5 @@ export function alertIdOf(explicitId: unknown, sourceText: string, userId: strin
   const explicit = textValue(explicitId)
   if (explicit !== null && EXPLICIT_ID.test(explicit) && !isPlaceholder(explicit)) return explicit
   const normalizedText = sourceText.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trim()
-  return createHash('sha256').update(`alert-v1\n${userId ?? ''}\n${normalizedText}`).digest('hex').slice(0, 40)
+  return hash('sha256', `alert-v1\n${userId ?? ''}\n${normalizedText}`, 'hex').slice(0, 40)
 }

@@ -34,11 +34,24 @@ export const metricsPlugin = fp(
     })
     app.decorate('metrics', registry)
 
-    app.addHook('onResponse', async (request, reply) => {
+    // prom-client hashes the label object on every call; a route's series are looked up once instead.
+    const series = new Map<string, { requests: { inc(): void }; latency: { observe(seconds: number): void } }>()
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched'
-      if (route === '/metrics') return
-      requests.inc({ method: request.method, route, status_code: reply.statusCode })
-      latency.observe({ method: request.method, route }, reply.elapsedTime / 1000)
+      if (route !== '/metrics') {
+        const key = `${request.method} ${reply.statusCode} ${route}`
+        let routeSeries = series.get(key)
+        if (routeSeries === undefined) {
+          routeSeries = {
+            requests: requests.labels({ method: request.method, route, status_code: reply.statusCode }),
+            latency: latency.labels({ method: request.method, route }),
+          }
+          series.set(key, routeSeries)
+        }
+        routeSeries.requests.inc()
+        routeSeries.latency.observe(reply.elapsedTime / 1000)
+      }
+      done()
     })
 
     app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {

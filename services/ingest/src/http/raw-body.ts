@@ -20,12 +20,14 @@ const MEDIA_TYPE = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+$/
 export const rawBodyPlugin = fp(
   async (app: FastifyInstance, options: { bodyLimit: number }) => {
     app.decorateRequest('originalContentType', null)
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers['content-type']
-      if (header === undefined) return
-      request.originalContentType = header
-      const mediaType = header.split(';', 1)[0]?.trim().toLowerCase() ?? ''
-      request.headers['content-type'] = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream'
+      if (header !== undefined) {
+        request.originalContentType = header
+        const mediaType = header.split(';', 1)[0]?.trim().toLowerCase() ?? ''
+        request.headers['content-type'] = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream'
+      }
+      done()
     })
     app.removeAllContentTypeParsers()
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) => {

@@ -1,5 +1,6 @@
 import type { AlertKind, NormalizedAlert } from '@signals/contracts'
 import { rootOf } from '@signals/instruments'
+import { alertIdOf } from '../alert-id.ts'
 import { Refusal } from '../refusal.ts'
 import type { Fields } from './fields.ts'
 import type { ParsedAlert } from './parse-alert.ts'
@@ -9,10 +10,11 @@ export interface NormalizeOptions {
   /** PREMIUM_INDICATORS, lower-cased. */
   premiumIndicators: ReadonlySet<string>
   receivedAt: string
+  /** The text the alert was read from: its hash is the id of an alert that names none. */
+  sourceText: string
+  /** What `raw` keeps of the parsed payload (secrets removed); the payload as parsed by default. */
+  keepRaw?: (raw: unknown) => unknown
 }
-
-/** A normalized alert before its id is assigned. */
-export type AlertDraft = Omit<NormalizedAlert, 'alertId'>
 
 const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
 
@@ -22,7 +24,7 @@ const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
  * what no handler could use: an entry without user_id, a result that is not TP/SL/Exit or names no symbol,
  * text longer than the records keep.
  */
-export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: NormalizeOptions): AlertDraft {
+export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: NormalizeOptions): NormalizedAlert {
   const fields: Fields = { ...fallback, ...parsed.fields }
   const symbol = boundedText(fields.symbol, 'symbol')
   const indicator = boundedText(fields.indicator, 'indicator')
@@ -41,8 +43,11 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   if (kind === 'entry' && userId === null) throw new Refusal(400, 'missing_user_id', 'user_id required')
   if (kind === 'result' && symbol === null) throw new Refusal(400, 'invalid', 'symbol required for a result alert')
 
+  // One object literal with every field, in the contract's order: built by spreading, the alert was a
+  // slow-mode object that cost several times more to validate and serialize (docs/benchmarks/ingest.md).
   return {
     version: 1,
+    alertId: alertIdOf(fields.alertId, options.sourceText, userId),
     kind,
     receivedAt: options.receivedAt,
     action: sideValue(fields.action),
@@ -58,7 +63,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     result,
     isVendorTest,
     parseFailed: parsed.parseFailed,
-    raw: parsed.raw,
+    raw: options.keepRaw ? options.keepRaw(parsed.raw) : parsed.raw,
   }
 }
 

@@ -5,12 +5,12 @@ import { Counter } from 'prom-client'
 import Type from 'typebox'
 import { BusUnavailableError } from '@signals/bus'
 import { listOf } from '@signals/config'
-import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects, type NormalizedAlert } from '@signals/contracts'
-import { alertIdOf } from '../alert-id.ts'
+import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects } from '@signals/contracts'
 import type { Config } from '../config.ts'
 import { sourceAllowList } from '../http/source-allow-list.ts'
 import { IntakeLog } from '../intake/intake-log.ts'
-import { outcomeOfStatus } from '../intake/intake-state.ts'
+import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
+import { nowIso } from '../intake/received-at.ts'
 import { selectSource, type SourceText } from '../intake/source.ts'
 import { extractFields } from '../parsing/fields.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
@@ -57,10 +57,12 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
     labelNames: ['outcome'] as const,
     registers: [app.metrics],
   })
+  const webhooksByOutcome: Partial<Record<IntakeOutcome, ReturnType<typeof webhooks.labels>>> = {}
 
   app.decorateRequest('intake', null as never)
-  app.addHook('onRequest', async (request) => {
-    request.intake = { receivedAt: new Date().toISOString(), redactor: configuredRedactor }
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.intake = { receivedAt: nowIso(), redactor: configuredRedactor }
+    done()
   })
   if (isAllowedSource) {
     app.addHook('preValidation', async (request) => {
@@ -71,25 +73,30 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
     if (error instanceof Refusal) request.intake.outcome = error.outcome
     request.intake.reason = error.message
   })
-  app.addHook('onResponse', async (request, reply) => {
-    const intake = request.intake
-    const { source, text } = sourceOf(request)
-    const outcome = intake.outcome ?? outcomeOfStatus(reply.statusCode)
-    webhooks.inc({ outcome })
-    intakeLog.record({
-      version: 1,
-      intakeId: randomUUID(),
-      receivedAt: intake.receivedAt,
-      source,
-      contentType: request.originalContentType?.slice(0, 255) ?? null,
-      remoteAddress: request.ip.slice(0, 64),
-      rawBody: intake.redactor.text(text),
-      outcome,
-      statusCode: reply.statusCode,
-      reason: intake.reason ?? null,
-      alertId: intake.alertId ?? null,
-      kind: intake.kind ?? null,
-    })
+  app.addHook('onResponse', (request, reply, done) => {
+    try {
+      const intake = request.intake
+      const { source, text } = sourceOf(request)
+      const outcome = intake.outcome ?? outcomeOfStatus(reply.statusCode)
+      webhooksByOutcome[outcome] ??= webhooks.labels({ outcome })
+      webhooksByOutcome[outcome].inc()
+      intakeLog.record({
+        version: 1,
+        intakeId: randomUUID(),
+        receivedAt: intake.receivedAt,
+        source,
+        contentType: request.originalContentType?.slice(0, 255) ?? null,
+        remoteAddress: request.ip.slice(0, 64),
+        rawBody: intake.redactor.text(text),
+        outcome,
+        statusCode: reply.statusCode,
+        reason: intake.reason ?? null,
+        alertId: intake.alertId ?? null,
+        kind: intake.kind ?? null,
+      })
+    } finally {
+      done()
+    }
   })
 
   if (config.INGEST_RATE_LIMIT_PER_MINUTE > 0) await app.register(rateLimit, { global: false })
@@ -137,9 +144,9 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
       }
     }
 
-    const draft = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt })
-    const alertId = alertIdOf(parsed.fields.alertId ?? queryFields.alertId, text, draft.userId)
-    const alert: NormalizedAlert = { ...draft, alertId, raw: intake.redactor.value(draft.raw) }
+    const redactor = intake.redactor
+    const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, keepRaw: (raw) => redactor.value(raw) })
+    const alertId = alert.alertId
     intake.alertId = alertId
     intake.kind = alert.kind
 
