@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
-import rateLimit from '@fastify/rate-limit'
 import { Counter } from 'prom-client'
 import Type from 'typebox'
 import { BusUnavailableError } from '@signals/bus'
 import { listOf } from '@signals/config'
 import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects } from '@signals/contracts'
 import type { Config } from '../config.ts'
+import { AddressRateLimit } from '../http/address-rate-limit.ts'
 import { sourceAllowList } from '../http/source-allow-list.ts'
 import { IntakeLog } from '../intake/intake-log.ts'
 import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
@@ -99,24 +99,17 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
     }
   })
 
-  if (config.INGEST_RATE_LIMIT_PER_MINUTE > 0) await app.register(rateLimit, { global: false })
-  const route: RouteShorthandOptions = {
-    schema: { response: { 200: WebhookAccepted, '4xx': ErrorBody, '5xx': ErrorBody } },
-    config:
-      config.INGEST_RATE_LIMIT_PER_MINUTE > 0
-        ? {
-            rateLimit: {
-              max: config.INGEST_RATE_LIMIT_PER_MINUTE,
-              timeWindow: 60_000,
-              // After the body is read, so a refused alert still reaches the intake log whole.
-              hook: 'preHandler',
-              keyGenerator: (request: FastifyRequest) => request.ip,
-              errorResponseBuilder: (_request: FastifyRequest, context: { max: number; ttl: number }) =>
-                new Refusal(429, 'rate_limited', `Too many alerts from this address (at most ${context.max} a minute); retry in ${Math.ceil(context.ttl / 1000)} s`),
-            },
-          }
-        : {},
+  if (config.INGEST_RATE_LIMIT_PER_MINUTE > 0) {
+    const rateLimit = new AddressRateLimit(config.INGEST_RATE_LIMIT_PER_MINUTE)
+    // After the body is read, so a refused alert still reaches the intake log whole.
+    app.addHook('preHandler', (request, reply, done) => {
+      const retryAfterSeconds = rateLimit.take(request.ip)
+      if (retryAfterSeconds === null) return done()
+      reply.header('retry-after', retryAfterSeconds)
+      done(new Refusal(429, 'rate_limited', `Too many alerts from this address (at most ${rateLimit.maxPerWindow} a minute); retry in ${retryAfterSeconds} s`))
+    })
   }
+  const route: RouteShorthandOptions = { schema: { response: { 200: WebhookAccepted, '4xx': ErrorBody, '5xx': ErrorBody } } }
 
   app.post('/webhook/alert', route, acceptAlert)
   if (matchesSecret) app.post('/webhook/alert/:secret', route, acceptAlert)

@@ -1,0 +1,51 @@
+interface Window {
+  count: number
+  resetsAt: number
+}
+
+/** Most addresses tracked at once: a flood of new addresses restarts the table instead of growing memory. */
+const MAX_TRACKED_ADDRESSES = 100_000
+
+/**
+ * Requests per client address per window, counted in memory (ingest keeps no Redis, so each instance
+ * counts on its own). Each address's window starts at its first request. Replaces @fastify/rate-limit
+ * here: its general machinery (async key, store and hook steps, three headers on every answer) cost ingest
+ * about 7 % of its throughput for what is one map lookup (docs/benchmarks/ingest.md).
+ */
+export class AddressRateLimit {
+  readonly #windows = new Map<string, Window>()
+  #nextSweepAt: number
+
+  constructor(
+    readonly maxPerWindow: number,
+    readonly windowMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#nextSweepAt = now() + windowMs
+  }
+
+  /** Counts one request from `address`: null while within the limit, else the seconds until its window ends. */
+  take(address: string): number | null {
+    const now = this.now()
+    if (now >= this.#nextSweepAt) this.#sweep(now)
+    let window = this.#windows.get(address)
+    if (window === undefined || window.resetsAt <= now) {
+      if (window === undefined && this.#windows.size >= MAX_TRACKED_ADDRESSES) this.#windows.clear()
+      window = { count: 0, resetsAt: now + this.windowMs }
+      this.#windows.set(address, window)
+    }
+    window.count += 1
+    return window.count > this.maxPerWindow ? Math.max(1, Math.ceil((window.resetsAt - now) / 1000)) : null
+  }
+
+  /** Addresses being counted (for tests and metrics). */
+  get trackedAddresses(): number {
+    return this.#windows.size
+  }
+
+  /** Forgets windows that have ended, once per window length, so quiet addresses do not accumulate. */
+  #sweep(now: number): void {
+    for (const [address, window] of this.#windows) if (window.resetsAt <= now) this.#windows.delete(address)
+    this.#nextSweepAt = now + this.windowMs
+  }
+}
