@@ -10,6 +10,9 @@ export interface PublishResult {
 
 interface PendingAck {
   subject: string
+  data: Uint8Array
+  messageId: string
+  timeoutMs: number
   expiresAt: number
   resolve(result: PublishResult): void
   reject(error: Error): void
@@ -25,10 +28,16 @@ const SWEEP_INTERVAL_MS = 50
  * `js.publish` does the same protocol exchange, but sets a timer and builds two Error objects (with stack
  * traces) per message, one of them on every successful ack; at webhook rates that was the largest single
  * CPU cost of an accepted alert (docs/benchmarks/ingest.md). Here a publish costs one map entry.
+ *
+ * Publishes are sent together once the event loop has taken in everything that was ready (a
+ * `setImmediate`): the NATS client writes to its socket in a microtask after the first message, so
+ * messages published from separate I/O callbacks would each cost a write system call; sent together they
+ * share one, for at most one loop turn of latency.
  */
 export class AckedPublisher {
   readonly #inbox = createInbox()
   readonly #pending = new Map<string, PendingAck>()
+  #queued: PendingAck[] = []
   readonly #replies: Subscription
   #sequence = 0
   #sweeper: NodeJS.Timeout | undefined
@@ -44,22 +53,32 @@ export class AckedPublisher {
   /** Resolves once the stream has stored the message (or recognised its id); rejects with BusUnavailableError otherwise. */
   publish(subject: string, data: Uint8Array, messageId: string, timeoutMs: number): Promise<PublishResult> {
     return new Promise<PublishResult>((resolve, reject) => {
+      if (this.#queued.push({ subject, data, messageId, timeoutMs, expiresAt: 0, resolve, reject }) === 1) setImmediate(() => this.#send())
+    })
+  }
+
+  #send(): void {
+    const queued = this.#queued
+    this.#queued = []
+    for (const publish of queued) {
       const token = (this.#sequence++).toString(36)
       const headers = natsHeaders()
-      headers.set('Nats-Msg-Id', messageId)
+      headers.set('Nats-Msg-Id', publish.messageId)
       try {
-        this.nc.publish(subject, data, { reply: `${this.#inbox}.${token}`, headers })
+        this.nc.publish(publish.subject, publish.data, { reply: `${this.#inbox}.${token}`, headers })
       } catch (error) {
-        reject(new BusUnavailableError(`publish on ${subject} was not acknowledged: ${String(error)}`, { cause: error }))
-        return
+        publish.reject(new BusUnavailableError(`publish on ${publish.subject} was not acknowledged: ${String(error)}`, { cause: error }))
+        continue
       }
-      this.#pending.set(token, { subject, expiresAt: performance.now() + timeoutMs, resolve, reject })
-      this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_INTERVAL_MS)
-    })
+      publish.expiresAt = performance.now() + publish.timeoutMs
+      this.#pending.set(token, publish)
+    }
+    if (this.#pending.size > 0) this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_INTERVAL_MS)
   }
 
   /** Fails whatever is still waiting for its ack and stops listening. */
   close(): void {
+    this.#send()
     for (const [token, pending] of this.#pending) {
       this.#pending.delete(token)
       pending.reject(new BusUnavailableError(`publish on ${pending.subject} was not acknowledged: connection closed`))

@@ -43,13 +43,19 @@ export function charsetOf(contentType: string | null): string | undefined {
   return match?.[1]?.toLowerCase()
 }
 
+const UTF8 = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8'])
+
 /** Text of a body in its declared charset (UTF-8 when none or unknown); a BOM is dropped. */
 export function decodeBody(body: Buffer, charset: string | undefined): string {
-  let decoder: TextDecoder
+  // Buffer's UTF-8 decoding replaces malformed sequences with U+FFFD as TextDecoder does, without a decoder per request.
+  const text = charset === undefined || UTF8.has(charset) ? body.toString('utf8') : decoderFor(charset).decode(body)
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+function decoderFor(charset: string): TextDecoder {
   try {
-    decoder = new TextDecoder(charset ?? 'utf-8')
+    return new TextDecoder(charset)
   } catch {
-    decoder = new TextDecoder('utf-8')
+    return new TextDecoder('utf-8')
   }
-  return decoder.decode(body).replace(/^\uFEFF/, '')
 }

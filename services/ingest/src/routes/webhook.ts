@@ -12,9 +12,8 @@ import { IntakeLog } from '../intake/intake-log.ts'
 import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
 import { nowIso } from '../intake/received-at.ts'
 import { selectSource, type SourceText } from '../intake/source.ts'
-import { extractFields } from '../parsing/fields.ts'
+import { extractFields, type Fields } from '../parsing/fields.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
-import { PublishBatcher } from '../publish-batcher.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
 import { timestampValue } from '../parsing/values.ts'
 import { Refusal } from '../refusal.ts'
@@ -49,7 +48,6 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
   const maxAgeMs = config.ALERT_MAX_AGE_SECONDS === undefined ? null : config.ALERT_MAX_AGE_SECONDS * 1000
 
   const intakeLog = new IntakeLog(app.bus, app.log, app.metrics)
-  const publishes = new PublishBatcher()
   app.addHook('onClose', () => intakeLog.close())
   const webhooks = new Counter({
     name: 'ingest_webhooks_total',
@@ -128,7 +126,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
       if (!sent.some(matchesSecret)) throw new Refusal(401, 'unauthorized', 'Webhook secret missing or wrong')
     }
 
-    const queryFields = extractFields(Object.fromEntries(Object.entries(query).filter(([name]) => !NOT_FIELDS.has(name.toLowerCase()))))
+    const queryFields = queryFieldsOf(query)
     if (maxAgeMs !== null) {
       const sentAt = timestampValue(parsed.fields.time ?? queryFields.time)
       const ageMs = sentAt === null ? 0 : Date.parse(intake.receivedAt) - sentAt
@@ -145,7 +143,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
 
     let duplicate: boolean
     try {
-      const ack = await publishes.run(() => app.bus.publish(SUBJECT_OF_KIND[alert.kind], AlertContract, alert, { messageId: alertId, timeoutMs: PUBLISH_TIMEOUT_MS }))
+      const ack = await app.bus.publish(SUBJECT_OF_KIND[alert.kind], AlertContract, alert, { messageId: alertId, timeoutMs: PUBLISH_TIMEOUT_MS })
       duplicate = ack.duplicate
     } catch (error) {
       if (error instanceof BusUnavailableError) throw new Refusal(503, 'unavailable', 'Alert bus unavailable, please retry')
@@ -174,4 +172,11 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
       throw error
     }
   }
+}
+
+/** Alert fields sent as query parameters, besides the alert text and the secret. */
+function queryFieldsOf(query: Record<string, unknown>): Fields {
+  const names = Object.keys(query).filter((name) => !NOT_FIELDS.has(name.toLowerCase()))
+  if (names.length === 0) return {}
+  return extractFields(Object.fromEntries(names.map((name) => [name, query[name]])))
 }
