@@ -52,6 +52,18 @@ export function contractSpec(root: string): ContractSpec | undefined {
  * `NQ2!`), dated (`NQZ6`, `NQZ2026`), with an exchange prefix (`CME_MINI:NQ1!`). Null when unknown.
  */
 export function rootOf(symbol: string): string | null {
+  const remembered = ROOT_OF_SYMBOL.get(symbol)
+  if (remembered !== undefined) return remembered
+  const root = findRoot(symbol)
+  if (ROOT_OF_SYMBOL.size < MAX_REMEMBERED_SYMBOLS) ROOT_OF_SYMBOL.set(symbol, root)
+  return root
+}
+
+/** Alerts name the same few symbols over and over; each is mapped once (the table stops growing at this size). */
+const MAX_REMEMBERED_SYMBOLS = 4096
+const ROOT_OF_SYMBOL = new Map<string, string | null>()
+
+function findRoot(symbol: string): string | null {
   const bare = symbol.trim().toUpperCase().split(':').pop() ?? ''
   for (const root of ROOTS_LONGEST_FIRST) {
     if (!bare.startsWith(root)) continue

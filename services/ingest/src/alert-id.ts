@@ -13,6 +13,6 @@ const EXPLICIT_ID = /^[\x21-\x7e]{1,64}$/
 export function alertIdOf(explicitId: unknown, sourceText: string, userId: string | null): string {
   const explicit = textValue(explicitId)
   if (explicit !== null && EXPLICIT_ID.test(explicit) && !isPlaceholder(explicit)) return explicit
-  const normalizedText = sourceText.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trim()
+  const normalizedText = (sourceText.includes('\r') || sourceText.charCodeAt(0) === 0xfeff ? sourceText.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : sourceText).trim()
   return hash('sha256', `alert-v1\n${userId ?? ''}\n${normalizedText}`, 'hex').slice(0, 40)
 }

@@ -24,6 +24,8 @@ export const rawBodyPlugin = fp(
       const header = request.headers['content-type']
       if (header !== undefined) {
         request.originalContentType = header
+        // The common case is already a bare, valid media type.
+        if (header === 'application/json' || header === 'text/plain') return done()
         const mediaType = header.split(';', 1)[0]?.trim().toLowerCase() ?? ''
         request.headers['content-type'] = MEDIA_TYPE.test(mediaType) ? mediaType : 'application/octet-stream'
       }

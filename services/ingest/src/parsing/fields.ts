@@ -56,9 +56,22 @@ export function canonicalName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '')
 }
 
+/** Senders repeat the same few names; each is resolved once (the table stops growing at this size). */
+const MAX_REMEMBERED_NAMES = 4096
+const REMEMBERED = new Map<string, NameEntry | null>()
+
+function nameEntryOf(name: string): NameEntry | undefined {
+  if (name.length > 64) return undefined
+  const remembered = REMEMBERED.get(name)
+  if (remembered !== undefined) return remembered ?? undefined
+  const entry = BY_CANONICAL_NAME.get(canonicalName(name))
+  if (REMEMBERED.size < MAX_REMEMBERED_NAMES) REMEMBERED.set(name, entry ?? null)
+  return entry
+}
+
 /** The field a sender's name stands for, if any. */
 export function fieldOf(name: string): FieldName | undefined {
-  return name.length > 64 ? undefined : BY_CANONICAL_NAME.get(canonicalName(name))?.field
+  return nameEntryOf(name)?.field
 }
 
 export type Fields = Partial<Record<FieldName, unknown>>
@@ -68,8 +81,7 @@ export function extractFields(record: Readonly<Record<string, unknown>>): Fields
   const fields: Fields = {}
   const ranks: Partial<Record<FieldName, number>> = {}
   for (const [name, value] of Object.entries(record)) {
-    if (name.length > 64) continue
-    const entry = BY_CANONICAL_NAME.get(canonicalName(name))
+    const entry = nameEntryOf(name)
     if (!entry || value === undefined || value === null || value === '') continue
     const held = ranks[entry.field]
     if (held !== undefined && held <= entry.rank) continue
