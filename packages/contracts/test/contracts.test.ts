@@ -76,3 +76,15 @@ t.test('feed status keys are valid KV keys for any user id', async (t) => {
   for (const id of ['1234567890', 'google|abc', 'ü ser/with spaces']) t.match(feedStatusKey(id), /^[-_=A-Za-z0-9]+$/)
   t.not(feedStatusKey('a'), feedStatusKey('b'))
 })
+
+t.test('date-times are checked in full; a repeated valid one is remembered, never an invalid one', async (t) => {
+  const feed = contract(FeedCommandV1)
+  const command = (requestedAt: string) => ({ version: 1, commandId: 'c1', userId: 'u1', action: 'start', reason: 'r', requestedAt })
+  const now = new Date().toISOString()
+  t.ok(feed.check(command(now)))
+  t.ok(feed.check(command(now)), 'the same timestamp again')
+  t.notOk(feed.check(command('2026-13-01T00:00:00Z')), 'month 13 after a valid one')
+  t.notOk(feed.check(command(now.replace('T', ' '))), 'not RFC 3339')
+  t.ok(feed.check(command('2026-02-28T23:59:59.999+01:00')))
+  t.notOk(feed.check(command('2026-02-29T00:00:00Z')), 'no 29 February in 2026')
+})

@@ -41,7 +41,7 @@ export const rawBodyPlugin = fp(
 
 /** The charset parameter of a Content-Type header, lower-cased, if any. */
 export function charsetOf(contentType: string | null): string | undefined {
-  const match = contentType === null ? null : /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)
+  const match = contentType === null || !contentType.includes(';') ? null : /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType)
   return match?.[1]?.toLowerCase()
 }
 

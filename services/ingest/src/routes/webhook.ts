@@ -59,7 +59,8 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
 
   app.decorateRequest('intake', null as never)
   app.addHook('onRequest', (request, _reply, done) => {
-    request.intake = { receivedAt: nowIso(), redactor: configuredRedactor }
+    // Every field present from the start: one object shape for every request.
+    request.intake = { receivedAt: nowIso(), redactor: configuredRedactor, sourceText: undefined, outcome: undefined, reason: undefined, alertId: undefined, kind: undefined }
     done()
   })
   if (isAllowedSource) {
