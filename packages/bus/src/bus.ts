@@ -72,8 +72,11 @@ export class Bus {
     payload: Static<S>,
     options: PublishOptions,
   ): Promise<PublishResult> {
-    const validation = contract.validate(payload)
-    if (!validation.ok) throw new ContractViolationError(`refusing to publish on ${subject}: ${describeIssues(validation.issues)}`)
+    if (!contract.check(payload)) {
+      const validation = contract.validate(payload)
+      const issues = validation.ok ? 'rejected by its contract' : describeIssues(validation.issues)
+      throw new ContractViolationError(`refusing to publish on ${subject}: ${issues}`)
+    }
     return this.publishRaw(this.subject(subject), encoder.encode(JSON.stringify(payload)), options)
   }
 

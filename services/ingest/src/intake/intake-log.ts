@@ -10,7 +10,10 @@ const IntakeEntryContract = contract(IntakeLogEntryV1)
 const RETRY_BACKOFF = { initialMs: 250, maxMs: 5_000 }
 /** Entries are gathered this long and sent as one message. */
 const GATHER_MS = 20
-/** A batch is sent early once it holds this many bytes: well under NATS's default 1 MiB max_payload. */
+/**
+ * A batch is sent early once its entries reach this size (counted in UTF-16 units for ordinary entries,
+ * so at most three times as many bytes: still under NATS's default 1 MiB max_payload).
+ */
 const MAX_BATCH_BYTES = 256 * 1024
 /** Room the batch's own fields take beside its entries. */
 const BATCH_ENVELOPE_BYTES = 128
@@ -73,12 +76,15 @@ export class IntakeLog {
   record(entry: IntakeEntry): void {
     if (this.#closing.signal.aborted) return this.#drop([entry], 'service closing')
     if (this.#pending() >= this.#maxPending) return this.#drop([entry], 'intake-log backlog full')
-    const validation = IntakeEntryContract.validate(entry)
-    if (!validation.ok) return this.#drop([entry], `breaks IntakeLogEntryV1: ${describeIssues(validation.issues)}`)
+    if (!IntakeEntryContract.check(entry)) {
+      const validation = IntakeEntryContract.validate(entry)
+      return this.#drop([entry], `breaks IntakeLogEntryV1: ${validation.ok ? 'rejected by its contract' : describeIssues(validation.issues)}`)
+    }
     const json = JSON.stringify(entry)
-    const bytes = Buffer.byteLength(json)
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: the exact count is needed only for a very long entry.
+    const bytes = json.length * 3 + BATCH_ENVELOPE_BYTES <= this.#maxMessageBytes() ? json.length : Buffer.byteLength(json)
     if (bytes + BATCH_ENVELOPE_BYTES > this.#maxMessageBytes()) return this.#drop([entry], 'entry larger than the bus takes in one message')
-    if (this.#gatheredBytes + bytes > MAX_BATCH_BYTES) this.#sendGathered()
+    if (this.#gatheredBytes + bytes > this.#batchLimit()) this.#sendGathered()
     this.#gathered.push(entry)
     this.#gatheredJson.push(json)
     this.#gatheredBytes += bytes + 1
@@ -88,6 +94,11 @@ export class IntakeLog {
 
   #pending(): number {
     return this.#gathered.length + this.#deliveringEntries
+  }
+
+  /** Size (see MAX_BATCH_BYTES) at which a batch is sent early; with three bytes a unit, it still fits one message. */
+  #batchLimit(): number {
+    return Math.min(MAX_BATCH_BYTES, Math.floor((this.#maxMessageBytes() - BATCH_ENVELOPE_BYTES) / 3))
   }
 
   /** The server's max_payload, with room for the headers. */

@@ -93,3 +93,23 @@ t.test('an entry larger than one bus message goes to the process log whole; the 
   t.equal(kept?.reason, 'entry larger than the bus takes in one message')
   t.equal(kept?.intakeLogEntry?.rawBody.length, huge.rawBody.length, 'kept whole')
 })
+
+t.test('large entries are split over several batch messages, each within the bus message size', async (t) => {
+  const namespace = testNamespace()
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
+  t.teardown(async () => {
+    await bus.close()
+    await deleteNamespaceStreams(namespace)
+  })
+  const watcher = await watchNamespace(t, namespace)
+  const intakeLog = new IntakeLog(bus, pino({ level: 'silent' }), new Registry())
+  // Two-byte characters: 30 entries of 40 KiB of UTF-8 each, 1.2 MiB in all.
+  const entries = Array.from({ length: 30 }, () => ({ ...entry(), rawBody: '\u00e9'.repeat(20 * 1024) }))
+  for (const item of entries) intakeLog.record(item)
+  await intakeLog.close()
+  await watcher.intakeEntries(30)
+  t.same(watcher.intake.map((message) => message.intakeId).sort(), entries.map((item) => item.intakeId).sort(), 'every entry arrived once')
+  t.ok(watcher.intakeBatches.length >= 2, `in ${watcher.intakeBatches.length} messages`)
+  const maxPayload = bus.nc.info?.max_payload ?? 1024 * 1024
+  for (const batch of watcher.intakeBatches) t.ok(Buffer.byteLength(JSON.stringify(batch)) < maxPayload, 'each message fits')
+})
