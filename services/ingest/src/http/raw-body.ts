@@ -32,9 +32,11 @@ export const rawBodyPlugin = fp(
       done()
     })
     app.removeAllContentTypeParsers()
-    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) => {
-      done(null, body)
-    })
+    const keepBuffer = (_request: unknown, body: Buffer | string, done: (error: null, body: Buffer | string) => void) => done(null, body)
+    // The catch-all alone would do, but Fastify caches the parser only for types registered by name: the
+    // common ones are named so their lookup does not parse the header again on every request.
+    app.addContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer', bodyLimit: options.bodyLimit }, keepBuffer)
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, keepBuffer)
   },
   { name: 'raw-body' },
 )
