@@ -10,6 +10,16 @@ export function tryParseJson(text: string): unknown {
   }
 }
 
+/** True when `text` holds too few brackets to nest deeper than MAX_JSON_DEPTH (a quick bound before jsonDepth). */
+export function cannotNestTooDeep(text: string): boolean {
+  let openings = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if ((code === 0x7b || code === 0x5b) && ++openings > MAX_JSON_DEPTH) return false
+  }
+  return true
+}
+
 /** Nesting depth of a parsed JSON value, measured without recursion (a hostile body may nest deeply). */
 export function jsonDepth(value: unknown): number {
   let deepest = 0

@@ -12,8 +12,8 @@ export interface NormalizeOptions {
   receivedAt: string
   /** The text the alert was read from: its hash is the id of an alert that names none. */
   sourceText: string
-  /** What `raw` keeps of the parsed payload (secrets removed); the payload as parsed by default. */
-  keepRaw?: (raw: unknown) => unknown
+  /** Removes secrets from what `raw` keeps of the parsed payload; kept as parsed without one. */
+  redactor?: { value(raw: unknown): unknown }
 }
 
 const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
@@ -63,7 +63,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     result,
     isVendorTest,
     parseFailed: parsed.parseFailed,
-    raw: options.keepRaw ? options.keepRaw(parsed.raw) : parsed.raw,
+    raw: options.redactor ? options.redactor.value(parsed.raw) : parsed.raw,
   }
 }
 

@@ -1,5 +1,5 @@
 import { carriesAlertData, extractFields, type Fields } from './fields.ts'
-import { isPlainObject, jsonDepth, MAX_JSON_DEPTH, tryParseJson } from './json.ts'
+import { cannotNestTooDeep, isPlainObject, jsonDepth, MAX_JSON_DEPTH, tryParseJson } from './json.ts'
 import { parseLabelLines } from './label-lines.ts'
 
 export interface ParsedAlert {
@@ -48,7 +48,7 @@ function parseRecord(text: string, form: boolean, wrapping: number): Record<stri
   if (first === '{' || first === '"' || first === '[') {
     const parsed = tryParseJson(trimmed)
     if (parsed !== undefined) {
-      if (jsonDepth(parsed) > MAX_JSON_DEPTH) {
+      if (!cannotNestTooDeep(trimmed) && jsonDepth(parsed) > MAX_JSON_DEPTH) {
         throw new UnparseableAlertError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
       }
       if (typeof parsed === 'string') return wrapping < MAX_WRAPPING ? parseRecord(parsed, false, wrapping + 1) : null

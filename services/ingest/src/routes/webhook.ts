@@ -136,8 +136,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
       }
     }
 
-    const redactor = intake.redactor
-    const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, keepRaw: (raw) => redactor.value(raw) })
+    const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, redactor: intake.redactor })
     const alertId = alert.alertId
     intake.alertId = alertId
     intake.kind = alert.kind

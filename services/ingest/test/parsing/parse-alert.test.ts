@@ -28,6 +28,9 @@ t.test('JSON forms, message extraction and failures', async (t) => {
     t.same(parseAlert(text), { fields: {}, raw: { _raw: true, text }, parseFailed: true, secrets: [] }, `${JSON.stringify(text)} is kept whole`)
   }
   t.throws(() => parseAlert(`{"a":${'['.repeat(100)}${']'.repeat(100)}}`), /nested deeper/)
+  t.throws(() => parseAlert(`{"a":${'['.repeat(32)}${']'.repeat(32)},"user_id":"u"}`), /nested deeper/, 'one level past the limit')
+  t.match(parseAlert(`{"a":${'['.repeat(31)}${']'.repeat(31)},"user_id":"u"}`), { fields: { userId: 'u' } }, 'exactly at the limit')
+  t.match(parseAlert(`{"note":"${'[{'.repeat(40)}","user_id":"u"}`), { fields: { userId: 'u' } }, 'brackets inside a string are not nesting')
   t.same(parseAlert('{"__proto__":{"polluted":true},"user_id":"u"}').fields, { userId: 'u' })
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution')
   t.same(parseAlert('{"passphrase":"p1","message":{"secret":"p2","action":"buy"}}').secrets, ['p1', 'p2'])
