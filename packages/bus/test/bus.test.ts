@@ -1,6 +1,6 @@
 import t from 'tap'
 import { DeadLetterV1, contract } from '@signals/contracts'
-import { ContractViolationError, PermanentError } from '../src/index.ts'
+import { BusUnavailableError, ContractViolationError, PermanentError } from '../src/index.ts'
 import { Ping, eventually, testBus } from './helper.ts'
 
 const DeadLetter = contract(DeadLetterV1)
@@ -45,6 +45,23 @@ t.test('a message id published twice is stored once', async (t) => {
   t.equal(second.duplicate, true)
   const info = await bus.jsm.streams.info(bus.stream('ALERTS'))
   t.equal(info.state.messages, 1)
+})
+
+t.test('publishes started together are all acknowledged, each with its own sequence', async (t) => {
+  const bus = await testBus(t)
+  const acks = await Promise.all(Array.from({ length: 300 }, (_, n) => bus.publish('alerts.entry', Ping, { version: 1, n }, { messageId: `burst-${n}` })))
+  t.same(acks.map((ack) => ack.duplicate), acks.map(() => false))
+  t.equal(new Set(acks.map((ack) => ack.sequence)).size, 300, 'three hundred distinct stream sequences')
+  t.equal((await bus.jsm.streams.info(bus.stream('ALERTS'))).state.messages, 300)
+})
+
+t.test('a subject no stream takes is refused at once; a publish after close is refused', async (t) => {
+  const bus = await testBus(t)
+  const started = Date.now()
+  await t.rejects(bus.publishRaw(bus.subject('nowhere.at.all'), new Uint8Array([1]), { messageId: 'lost', timeoutMs: 5_000 }), BusUnavailableError)
+  t.ok(Date.now() - started < 2_000, 'the server said so (no responders) instead of the time-out running out')
+  await bus.close()
+  await t.rejects(bus.publish('alerts.entry', Ping, { version: 1, n: 1 }, { messageId: 'late' }), BusUnavailableError)
 })
 
 t.test('publishing a payload that breaks its contract is refused before it reaches the bus', async (t) => {
