@@ -102,9 +102,9 @@ export class AckedPublisher {
     try {
       ack = JSON.parse(msg.string()) as typeof ack
     } catch {
-      pending.reject(new BusUnavailableError(`publish on ${pending.subject} was not acknowledged: unreadable ack`))
-      return
+      ack = {}
     }
+    if (typeof ack !== 'object' || ack === null) ack = {}
     if (ack.error !== undefined || typeof ack.stream !== 'string' || typeof ack.seq !== 'number') {
       const reason = ack.error === undefined ? 'malformed ack' : `${String(ack.error.description)} (${String(ack.error.code)})`
       pending.reject(new BusUnavailableError(`publish on ${pending.subject} was not acknowledged: ${reason}`))
