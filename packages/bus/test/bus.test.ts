@@ -64,6 +64,19 @@ t.test('a subject no stream takes is refused at once; a publish after close is r
   await t.rejects(bus.publish('alerts.entry', Ping, { version: 1, n: 1 }, { messageId: 'late' }), BusUnavailableError)
 })
 
+t.test('an answer that is not a stored-message ack is a refusal, with the reason the server gave', async (t) => {
+  const bus = await testBus(t)
+  // A plain responder stands in for a misbehaving stream: whatever it answers comes back as the ack.
+  const answers = new Map([['not-json', 'null'], ['refused', '{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}']])
+  const responder = bus.nc.subscribe(bus.subject('fake.stream.*'), {
+    callback: (_error, msg) => msg.respond(answers.get(msg.subject.split('.').pop() ?? '') ?? ''),
+  })
+  t.teardown(() => responder.unsubscribe())
+  await bus.nc.flush()
+  await t.rejects(bus.publishRaw(bus.subject('fake.stream.not-json'), new Uint8Array([1]), { messageId: 'a' }), { name: 'BusUnavailableError', message: /malformed ack/ })
+  await t.rejects(bus.publishRaw(bus.subject('fake.stream.refused'), new Uint8Array([1]), { messageId: 'b' }), { name: 'BusUnavailableError', message: /maximum messages exceeded \(503\)/ })
+})
+
 t.test('publishing a payload that breaks its contract is refused before it reaches the bus', async (t) => {
   const bus = await testBus(t)
   await t.rejects(
