@@ -69,7 +69,9 @@ t.test('an answer that is not a stored-message ack is a refusal, with the reason
   // A plain responder stands in for a misbehaving stream: whatever it answers comes back as the ack.
   const answers = new Map([['not-json', 'null'], ['refused', '{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}']])
   const responder = bus.nc.subscribe(bus.subject('fake.stream.*'), {
-    callback: (_error, msg) => msg.respond(answers.get(msg.subject.split('.').pop() ?? '') ?? ''),
+    callback: (_error, msg) => {
+      msg.respond(answers.get(msg.subject.split('.').pop() ?? '') ?? '')
+    },
   })
   t.teardown(() => responder.unsubscribe())
   await bus.nc.flush()
