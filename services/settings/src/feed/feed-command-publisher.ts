@@ -1,7 +1,7 @@
 import { Subjects, FeedCommandV1, contract, type FeedCommand } from '@signals/contracts'
 import type { Bus, BusLogger } from '@signals/bus'
 import type { Database, FeedCommandRow, Kysely } from '@signals/db'
-import { lockUserFeedCommands, markPublished, unpublishedCommands, usersWithUnpublishedCommands } from '../repositories/feed-commands.ts'
+import { lockUserFeedCommands, markPublished, purgePublishedCommands, unpublishedCommands, usersWithUnpublishedCommands } from '../repositories/feed-commands.ts'
 
 const feedCommandContract = contract(FeedCommandV1)
 
@@ -65,16 +65,24 @@ export async function publishPendingFeedCommands(
   return { published, attempted, failed }
 }
 
+/** How long a published command is kept (to see what was sent when); older ones are deleted. */
+export const PUBLISHED_COMMAND_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+/** How often the relay deletes what outlived the retention. */
+const PURGE_EVERY_MS = 60 * 60 * 1000
+
 export interface FeedCommandRelay {
   /** One pass over every user with unpublished commands (tests call it directly). */
   runOnce(): Promise<number>
+  /** Deletes commands published more than the retention before `now`; returns how many. */
+  purgeOnce(now?: Date): Promise<number>
   stop(): Promise<void>
 }
 
 /**
  * Sends what the request path could not: commands left unpublished because the bus was down or the
  * process stopped between commit and publish. Every instance runs one; users another instance is busy
- * with are skipped, not waited for.
+ * with are skipped, not waited for. Once an hour it also deletes commands published over a week ago, so
+ * the outbox does not grow forever; unpublished ones are never deleted.
  */
 export function startFeedCommandRelay(
   db: Kysely<Database>,
@@ -98,9 +106,21 @@ export function startFeedCommandRelay(
     return count
   }
 
+  const purgeOnce = (now = new Date()) => purgePublishedCommands(db, new Date(now.getTime() - PUBLISHED_COMMAND_RETENTION_MS))
+  let lastPurgeAt = 0
+  const pass = async (): Promise<number> => {
+    const count = await runOnce()
+    if (Date.now() - lastPurgeAt >= PURGE_EVERY_MS) {
+      lastPurgeAt = Date.now()
+      const purged = await purgeOnce()
+      if (purged > 0) options.logger.info({ purged }, 'feed command relay deleted commands published over a week ago')
+    }
+    return count
+  }
+
   const tick = () => {
     if (stopped) return
-    running = runOnce()
+    running = pass()
       .catch((error: unknown) => {
         options.logger.warn({ err: error }, 'feed command relay pass failed; will retry')
         return 0
@@ -114,6 +134,7 @@ export function startFeedCommandRelay(
 
   return {
     runOnce,
+    purgeOnce,
     async stop() {
       stopped = true
       clearTimeout(timer)

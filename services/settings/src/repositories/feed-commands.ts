@@ -64,3 +64,9 @@ export async function isPublished(db: Kysely<Database>, id: number): Promise<boo
   const row = await db.selectFrom('feed_commands').select('published_at').where('id', '=', id).executeTakeFirst()
   return row?.published_at != null
 }
+
+/** Deletes commands published before `publishedBefore` (the connector has long had them); returns how many. */
+export async function purgePublishedCommands(db: Kysely<Database>, publishedBefore: Date): Promise<number> {
+  const result = await db.deleteFrom('feed_commands').where('published_at', '<', publishedBefore).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -94,3 +94,20 @@ t.test('the relay timer sends a command a crashed instance left behind, without 
   t.ok(published, 'marked published by the relay')
   t.same((await feedMessages()).map((m) => [m.subject, m.messageId]), [['feeds.start', 'feed-start-orphan']])
 })
+
+t.test('commands published over a week ago are deleted; newer and unpublished ones stay', async (t) => {
+  const { app, createUser } = await build(t)
+  await createUser('jude')
+  const daysAgo = (days: number) => sql<Date>`now() - make_interval(days => ${days})`
+  await app.db
+    .insertInto('feed_commands')
+    .values([
+      { command_id: 'feed-start-old', user_id: 'jude', action: 'start', reason: 'r', requested_at: daysAgo(9), published_at: daysAgo(8) },
+      { command_id: 'feed-stop-recent', user_id: 'jude', action: 'stop', reason: 'r', requested_at: daysAgo(2), published_at: daysAgo(2) },
+      { command_id: 'feed-start-never-sent', user_id: 'jude', action: 'start', reason: 'r', requested_at: daysAgo(30) },
+    ])
+    .execute()
+  t.equal(await app.feedCommandRelay?.purgeOnce(), 1)
+  const left = await app.db.selectFrom('feed_commands').select('command_id').where('user_id', '=', 'jude').orderBy('id').execute()
+  t.same(left.map((row) => row.command_id), ['feed-stop-recent', 'feed-start-never-sent'], 'an unpublished command is never deleted, however old')
+})
