@@ -404,12 +404,17 @@ function renderUsers({ users, total }) {
     const row = element('tr')
     row.dataset.userId = user.userId
     const action = element('td')
-    if (!user.approved && !user.banned) {
-      const approve = element('button', 'Approve', 'button primary small')
-      approve.type = 'button'
-      approve.addEventListener('click', () => approveUser(row.dataset.userId, user.email, approve))
-      action.append(approve)
+    const actionButton = (label, className, run) => {
+      const button = element('button', label, `button small ${className}`)
+      button.type = 'button'
+      button.addEventListener('click', () => void adminAction(button, run))
+      action.append(button)
     }
+    if (!user.approved && !user.banned) actionButton('Approve', 'primary', () => approveUser(user))
+    // Administrators (ADMIN_EMAIL) cannot be revoked or banned here: the admin service refuses both.
+    if (user.approved && !user.banned && user.role !== 'admin') actionButton('Revoke', '', () => revokeUser(user))
+    if (!user.banned && user.role !== 'admin') actionButton('Ban', 'danger', () => banUser(user))
+    if (user.banned) actionButton('Lift ban', '', () => liftBan(user))
     row.append(
       element('td', user.email ?? ''),
       element('td', user.name ?? ''),
@@ -437,18 +442,57 @@ async function loadUsers() {
   }
 }
 
-async function approveUser(userId, email, button) {
+/**
+ * Runs one administrator action from its button: the button is disabled meanwhile, a refusal is shown,
+ * and on success the list is reloaded. `run` answers the success message, or null when cancelled.
+ */
+async function adminAction(button, run) {
   button.disabled = true
+  let done
   try {
-    await api('POST', `/api/admin/users/${encodeURIComponent(userId)}/approve`)
+    done = await run()
   } catch (error) {
     button.disabled = false
-    showMessage($('admin-message'), `${email} not approved: ${error.message}`, 'error')
+    showMessage($('admin-message'), error.message, 'error')
+    return
+  }
+  if (done === null) {
+    button.disabled = false
     return
   }
   const reloaded = await loadUsers()
-  if (reloaded) showMessage($('admin-message'), `${email} approved.`, 'success')
-  else showMessage($('admin-message'), `${email} approved, but the list could not be refreshed.`, 'error')
+  if (reloaded) showMessage($('admin-message'), done, 'success')
+  else showMessage($('admin-message'), `${done} The list could not be refreshed.`, 'error')
+}
+
+async function approveUser(user) {
+  await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/approve`).catch((error) => {
+    throw new Error(`${user.email} not approved: ${error.message}`)
+  })
+  return `${user.email} approved.`
+}
+
+async function revokeUser(user) {
+  await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/revoke`).catch((error) => {
+    throw new Error(`${user.email} not revoked: ${error.message}`)
+  })
+  return `${user.email} revoked: pending approval again.`
+}
+
+async function banUser(user) {
+  const reason = window.prompt(`Ban ${user.email}? Their sessions end at once. Reason (shown to them at sign-in):`, '')
+  if (reason === null) return null
+  await api('POST', '/api/admin/bans', { email: user.email, reason: reason.trim() === '' ? null : reason.trim() }).catch((error) => {
+    throw new Error(`${user.email} not banned: ${error.message}`)
+  })
+  return `${user.email} banned.`
+}
+
+async function liftBan(user) {
+  await api('DELETE', `/api/admin/bans/${encodeURIComponent(user.email)}`).catch((error) => {
+    throw new Error(`Ban of ${user.email} not lifted: ${error.message}`)
+  })
+  return `Ban of ${user.email} lifted.`
 }
 
 /** Administrators see the section (the admin service refuses everyone else anyway). */

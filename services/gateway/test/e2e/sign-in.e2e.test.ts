@@ -67,6 +67,16 @@ t.test('the approval applies on the trader\'s very next request', async (t) => {
   t.equal(await trader.page.isVisible('#admin'), false, 'a trader sees no administration')
 })
 
+t.test('the administrator revokes the approval from the home page; the trader waits again', async (t) => {
+  const row = admin.page.locator('#admin-users tr', { hasText: TRADER_EMAIL })
+  await row.getByRole('button', { name: 'Revoke' }).click()
+  await admin.page.locator('#admin-message', { hasText: `${TRADER_EMAIL} revoked` }).waitFor()
+  await row.waitFor({ state: 'detached' })
+  t.pass('the trader left the list of approved users')
+  await trader.page.reload()
+  t.equal(at(trader.page), `${publicUrl}/pending-approval.html`, 'the next request is refused as pending')
+})
+
 t.test('sign-out ends the session', async (t) => {
   await trader.page.click('#sign-out')
   await trader.page.waitForURL((url) => url.pathname === '/login.html')
@@ -100,16 +110,16 @@ t.test('a ban ends a live session, and the next sign-in shows the reason', async
   await signIn(banned.page, BANNED_EMAIL)
   t.equal(at(banned.page), `${publicUrl}/pending-approval.html`)
 
-  // The administrator bans through the admin API, from their own signed-in page (same origin, their session).
-  const status = await admin.page.evaluate(async (email) => {
-    const response = await fetch('/api/admin/bans', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, reason: 'Chargeback fraud' }),
-    })
-    return response.status
-  }, BANNED_EMAIL)
-  t.equal(status, 201, 'banned')
+  // The administrator bans from the home page; the reason is asked for in a prompt.
+  await admin.page.selectOption('#admin-status', 'all')
+  const row = admin.page.locator('#admin-users tr', { hasText: BANNED_EMAIL })
+  await row.waitFor()
+  t.equal(await row.getByRole('button', { name: 'Ban' }).count(), 1)
+  admin.page.once('dialog', (dialog) => void dialog.accept('Chargeback fraud'))
+  await row.getByRole('button', { name: 'Ban' }).click()
+  await admin.page.locator('#admin-message', { hasText: `${BANNED_EMAIL} banned.` }).waitFor()
+  t.match(await row.textContent(), /Banned/)
+  t.equal(await row.getByRole('button', { name: 'Lift ban' }).count(), 1, 'the ban can be lifted from the same row')
 
   await banned.page.reload()
   t.equal(at(banned.page), `${publicUrl}/login.html`, 'the live session ended at the next request')
@@ -120,6 +130,23 @@ t.test('a ban ends a live session, and the next sign-in shows the reason', async
   const refusal = complaints.findIndex((entry) => entry.startsWith('403 for ') && entry.includes('/auth/google/callback'))
   t.not(refusal, -1, 'the refusal was a 403')
   complaints.splice(refusal, 1)
+})
+
+t.test('lifting the ban from the home page lets the user sign in again (to wait for approval)', async (t) => {
+  const row = admin.page.locator('#admin-users tr', { hasText: BANNED_EMAIL })
+  await row.getByRole('button', { name: 'Lift ban' }).click()
+  await admin.page.locator('#admin-message', { hasText: `Ban of ${BANNED_EMAIL} lifted.` }).waitFor()
+  t.match(await row.textContent(), /Awaiting approval/)
+  const again = await newBrowser()
+  await signIn(again.page, BANNED_EMAIL)
+  t.equal(at(again.page), `${publicUrl}/pending-approval.html`)
+})
+
+t.test('an administrator cannot be revoked or banned from the page', async (t) => {
+  await admin.page.selectOption('#admin-status', 'approved')
+  const own = admin.page.locator('#admin-users tr', { hasText: ADMIN_EMAIL })
+  await own.waitFor()
+  t.equal(await own.locator('button').count(), 0)
 })
 
 t.test('no page broke the Content-Security-Policy, threw, or missed a file', async (t) => {
