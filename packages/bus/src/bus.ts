@@ -2,7 +2,7 @@ import { connect } from '@nats-io/transport-node'
 import type { NatsConnection } from '@nats-io/nats-core'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import type { TSchema, Static } from 'typebox'
-import { describeIssues, type Contract } from '@signals/contracts'
+import type { Contract } from '@signals/contracts'
 import { AckedPublisher, type PublishResult } from './acked-publisher.ts'
 import { ContractViolationError } from './errors.ts'
 import { Namespace, ensureStreams } from './topology.ts'
@@ -72,11 +72,8 @@ export class Bus {
     payload: Static<S>,
     options: PublishOptions,
   ): Promise<PublishResult> {
-    if (!contract.check(payload)) {
-      const validation = contract.validate(payload)
-      const issues = validation.ok ? 'rejected by its contract' : describeIssues(validation.issues)
-      throw new ContractViolationError(`refusing to publish on ${subject}: ${issues}`)
-    }
+    const problem = contract.problem(payload)
+    if (problem !== null) throw new ContractViolationError(`refusing to publish on ${subject}: ${problem}`)
     return this.publishRaw(this.subject(subject), encoder.encode(JSON.stringify(payload)), options)
   }
 

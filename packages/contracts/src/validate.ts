@@ -27,21 +27,28 @@ export interface Contract<S extends TSchema> {
   readonly schema: S
   check(value: unknown): value is Static<S>
   validate(value: unknown): Validation<Static<S>>
+  /** Null when `value` holds to the contract (nothing allocated); otherwise its first issues in one line. */
+  problem(value: unknown): string | null
 }
 
 /** Compiles a schema once; `validate` returns the value or every issue with its JSON path. */
 export function contract<S extends TSchema>(schema: S): Contract<S> {
   const compiled = Compile(schema)
+  const issuesOf = (value: unknown): ValidationIssue[] =>
+    [...compiled.Errors(value)].slice(0, 10).map((error) => ({
+      path: error.instancePath || '/',
+      message: error.message,
+    }))
   return {
     schema,
     check: (value: unknown): value is Static<S> => compiled.Check(value),
     validate(value: unknown): Validation<Static<S>> {
       if (compiled.Check(value)) return { ok: true, value }
-      const issues = [...compiled.Errors(value)].slice(0, 10).map((error) => ({
-        path: error.instancePath || '/',
-        message: error.message,
-      }))
-      return { ok: false, issues }
+      return { ok: false, issues: issuesOf(value) }
+    },
+    problem(value: unknown): string | null {
+      if (compiled.Check(value)) return null
+      return describeIssues(issuesOf(value)) || 'rejected by its contract'
     },
   }
 }

@@ -38,6 +38,8 @@ t.test('a normalized alert validates; a wrong one is refused with the field name
   const wrong = normalized.validate({ ...alert, action: 'BUY', extra: 1 })
   t.equal(wrong.ok, false)
   if (!wrong.ok) t.match(describeIssues(wrong.issues), /\/action|extra/)
+  t.equal(normalized.problem(alert), null, 'problem: none for a valid alert')
+  t.match(normalized.problem({ ...alert, action: 'BUY' }), /\/action/, 'problem: the issue, in one line')
   t.notOk(normalized.check({ ...alert, version: 2 }), 'another version is another contract')
   t.notOk(normalized.check({ ...alert, entryPrice: '21000' }), 'prices are numbers')
   t.ok(normalized.check({ ...alert, parseFailed: true, raw: { _raw: true, text: 'garbage' }, action: null, symbol: null }))

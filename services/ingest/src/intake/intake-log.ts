@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import { backoffDelay, type Bus } from '@signals/bus'
-import { contract, describeIssues, INTAKE_LOG_BATCH_MAX_ENTRIES, IntakeLogEntryV1, Subjects } from '@signals/contracts'
+import { contract, INTAKE_LOG_BATCH_MAX_ENTRIES, IntakeLogEntryV1, Subjects } from '@signals/contracts'
 import type { IntakeEntry } from './intake-state.ts'
 
 const IntakeEntryContract = contract(IntakeLogEntryV1)
@@ -76,10 +76,8 @@ export class IntakeLog {
   record(entry: IntakeEntry): void {
     if (this.#closing.signal.aborted) return this.#drop([entry], 'service closing')
     if (this.#pending() >= this.#maxPending) return this.#drop([entry], 'intake-log backlog full')
-    if (!IntakeEntryContract.check(entry)) {
-      const validation = IntakeEntryContract.validate(entry)
-      return this.#drop([entry], `breaks IntakeLogEntryV1: ${validation.ok ? 'rejected by its contract' : describeIssues(validation.issues)}`)
-    }
+    const problem = IntakeEntryContract.problem(entry)
+    if (problem !== null) return this.#drop([entry], `breaks IntakeLogEntryV1: ${problem}`)
     const json = JSON.stringify(entry)
     // UTF-8 takes at most 3 bytes per UTF-16 unit: the exact count is needed only for a very long entry.
     const bytes = json.length * 3 + BATCH_ENVELOPE_BYTES <= this.#maxMessageBytes() ? json.length : Buffer.byteLength(json)
