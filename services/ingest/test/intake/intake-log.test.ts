@@ -1,10 +1,10 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
 import { Registry } from 'prom-client'
 import { connectBus } from '@signals/bus'
 import { TEST_NATS_URL, deleteNamespaceStreams, testNamespace } from '@signals/test-support'
-import { IntakeLog } from '../../src/intake/intake-log.ts'
+import { IntakeLog, type IntakeLogOptions } from '../../src/intake/intake-log.ts'
 import type { IntakeEntry } from '../../src/intake/intake-state.ts'
 import { build, watchNamespace } from '../helper.ts'
 
@@ -23,6 +23,21 @@ const entry = (): IntakeEntry => ({
   kind: null,
 })
 
+/** An IntakeLog on its own bus connection and namespace, its process-log lines and metrics captured. */
+async function standaloneIntakeLog(t: Test, options: IntakeLogOptions = {}) {
+  const namespace = testNamespace()
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
+  t.teardown(async () => {
+    await bus.close()
+    await deleteNamespaceStreams(namespace)
+  })
+  const watcher = await watchNamespace(t, namespace)
+  const lines: string[] = []
+  const registry = new Registry()
+  const intakeLog = new IntakeLog(bus, pino({ level: 'info' }, { write: (line: string) => lines.push(line) }), registry, options)
+  return { bus, watcher, lines, registry, intakeLog }
+}
+
 t.test('entries recorded just before the app closes still reach the bus', async (t) => {
   const { app, watcher } = await build(t)
   const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => app.inject({ method: 'POST', url: '/webhook/alert', payload: { action: 'buy', user_id: 'u1', id: `close-${n}` } })))
@@ -34,17 +49,7 @@ t.test('entries recorded just before the app closes still reach the bus', async 
 })
 
 t.test('an entry that cannot wait is written whole to the process log and counted, never dropped silently', async (t) => {
-  const namespace = testNamespace()
-  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
-  t.teardown(async () => {
-    await bus.close()
-    await deleteNamespaceStreams(namespace)
-  })
-  const watcher = await watchNamespace(t, namespace)
-  const lines: string[] = []
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) })
-  const registry = new Registry()
-  const intakeLog = new IntakeLog(bus, logger, registry, { maxPending: 1 })
+  const { intakeLog, watcher, lines, registry } = await standaloneIntakeLog(t, { maxPending: 1 })
 
   const delivered = entry()
   intakeLog.record(delivered)
@@ -73,15 +78,7 @@ t.test('entries recorded together travel in one batch message, each entry once',
 })
 
 t.test('an entry larger than one bus message goes to the process log whole; the others still travel', async (t) => {
-  const namespace = testNamespace()
-  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
-  t.teardown(async () => {
-    await bus.close()
-    await deleteNamespaceStreams(namespace)
-  })
-  const watcher = await watchNamespace(t, namespace)
-  const lines: string[] = []
-  const intakeLog = new IntakeLog(bus, pino({ level: 'info' }, { write: (line: string) => lines.push(line) }), new Registry())
+  const { intakeLog, watcher, lines } = await standaloneIntakeLog(t)
   const huge = { ...entry(), rawBody: '"'.repeat(1024 * 1024) }
   const normal = entry()
   intakeLog.record(huge)
@@ -95,14 +92,7 @@ t.test('an entry larger than one bus message goes to the process log whole; the 
 })
 
 t.test('large entries are split over several batch messages, each within the bus message size', async (t) => {
-  const namespace = testNamespace()
-  const bus = await connectBus({ url: TEST_NATS_URL, name: 'intake-log-test', namespace })
-  t.teardown(async () => {
-    await bus.close()
-    await deleteNamespaceStreams(namespace)
-  })
-  const watcher = await watchNamespace(t, namespace)
-  const intakeLog = new IntakeLog(bus, pino({ level: 'silent' }), new Registry())
+  const { intakeLog, watcher, bus } = await standaloneIntakeLog(t)
   // Two-byte characters: 30 entries of 40 KiB of UTF-8 each, 1.2 MiB in all.
   const entries = Array.from({ length: 30 }, () => ({ ...entry(), rawBody: '\u00e9'.repeat(20 * 1024) }))
   for (const item of entries) intakeLog.record(item)
