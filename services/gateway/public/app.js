@@ -404,17 +404,17 @@ function renderUsers({ users, total }) {
     const row = element('tr')
     row.dataset.userId = user.userId
     const action = element('td')
-    const actionButton = (label, className, run) => {
+    const actionButton = (label, className, failure, run) => {
       const button = element('button', label, `button small ${className}`)
       button.type = 'button'
-      button.addEventListener('click', () => void adminAction(button, run))
+      button.addEventListener('click', () => void adminAction(button, failure, run))
       action.append(button)
     }
-    if (!user.approved && !user.banned) actionButton('Approve', 'primary', () => approveUser(user))
+    if (!user.approved && !user.banned) actionButton('Approve', 'primary', `${user.email} not approved`, () => approveUser(user))
     // Administrators (ADMIN_EMAIL) cannot be revoked or banned here: the admin service refuses both.
-    if (user.approved && !user.banned && user.role !== 'admin') actionButton('Revoke', '', () => revokeUser(user))
-    if (!user.banned && user.role !== 'admin') actionButton('Ban', 'danger', () => banUser(user))
-    if (user.banned) actionButton('Lift ban', '', () => liftBan(user))
+    if (user.approved && !user.banned && user.role !== 'admin') actionButton('Revoke', '', `${user.email} not revoked`, () => revokeUser(user))
+    if (!user.banned && user.role !== 'admin') actionButton('Ban', 'danger', `${user.email} not banned`, () => banUser(user))
+    if (user.banned) actionButton('Lift ban', '', `Ban of ${user.email} not lifted`, () => liftBan(user))
     row.append(
       element('td', user.email ?? ''),
       element('td', user.name ?? ''),
@@ -443,17 +443,18 @@ async function loadUsers() {
 }
 
 /**
- * Runs one administrator action from its button: the button is disabled meanwhile, a refusal is shown,
- * and on success the list is reloaded. `run` answers the success message, or null when cancelled.
+ * Runs one administrator action from its button: the button is disabled meanwhile, a refusal is shown
+ * after `failure`, and on success the list is reloaded. `run` answers the success message, or null when
+ * cancelled.
  */
-async function adminAction(button, run) {
+async function adminAction(button, failure, run) {
   button.disabled = true
   let done
   try {
     done = await run()
   } catch (error) {
     button.disabled = false
-    showMessage($('admin-message'), error.message, 'error')
+    showMessage($('admin-message'), `${failure}: ${error.message}`, 'error')
     return
   }
   if (done === null) {
@@ -466,32 +467,24 @@ async function adminAction(button, run) {
 }
 
 async function approveUser(user) {
-  await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/approve`).catch((error) => {
-    throw new Error(`${user.email} not approved: ${error.message}`)
-  })
+  await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/approve`)
   return `${user.email} approved.`
 }
 
 async function revokeUser(user) {
-  await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/revoke`).catch((error) => {
-    throw new Error(`${user.email} not revoked: ${error.message}`)
-  })
+  await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/revoke`)
   return `${user.email} revoked: pending approval again.`
 }
 
 async function banUser(user) {
   const reason = window.prompt(`Ban ${user.email}? Their sessions end at once. Reason (shown to them at sign-in):`, '')
   if (reason === null) return null
-  await api('POST', '/api/admin/bans', { email: user.email, reason: reason.trim() === '' ? null : reason.trim() }).catch((error) => {
-    throw new Error(`${user.email} not banned: ${error.message}`)
-  })
+  await api('POST', '/api/admin/bans', { email: user.email, reason: reason.trim() === '' ? null : reason.trim() })
   return `${user.email} banned.`
 }
 
 async function liftBan(user) {
-  await api('DELETE', `/api/admin/bans/${encodeURIComponent(user.email)}`).catch((error) => {
-    throw new Error(`Ban of ${user.email} not lifted: ${error.message}`)
-  })
+  await api('DELETE', `/api/admin/bans/${encodeURIComponent(user.email)}`)
   return `Ban of ${user.email} lifted.`
 }
 
