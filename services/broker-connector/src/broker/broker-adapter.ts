@@ -1,0 +1,176 @@
+/**
+ * The seam between the connector and a broker. The connector's entry flow, trade keeper and feed manager
+ * speak only this interface; `tradovate/` implements it over Tradovate's REST and WebSocket API (the paper
+ * broker in `dev/paper-broker` speaks the same protocol, so tests run the real implementation).
+ *
+ * Prices cross this seam as exact decimal text, already rounded to the contract's tick by the caller.
+ * Every failure is a `BrokerError` whose message is safe to show the trader and store on the record.
+ */
+
+/** The secret fields sealed in broker_credentials, opened by the connector. */
+export interface BrokerLogin {
+  username: string
+  password: string
+  appId: string | null
+  appVersion: string | null
+  cid: string | number | null
+  sec: string | null
+  deviceId: string | null
+}
+
+export interface BrokerEndpoints {
+  /** REST base, e.g. `https://demo.tradovateapi.com/v1`. */
+  restUrl: string
+  /** Real-time WebSocket, e.g. `wss://demo.tradovateapi.com/v1/websocket`. */
+  wsUrl: string
+}
+
+/** Why a broker call failed, as a type the caller can branch on (never by matching message text). */
+export type BrokerErrorKind =
+  /** The broker refused the credentials: retrying cannot help until they change. */
+  | 'credentials_refused'
+  /** A penalty ticket, a 429 or a 5xx: retry after `retryAfterMs`. */
+  | 'rate_limited'
+  /** Network failure, time-out, socket closed: the outcome of a sent order is unknown until reconciled. */
+  | 'unavailable'
+  /** The broker answered the request with a refusal (bad symbol, insufficient margin...). */
+  | 'rejected'
+  /** The broker needs a human (p-captcha): wait, do not retry soon. */
+  | 'captcha'
+
+export class BrokerError extends Error {
+  constructor(
+    readonly kind: BrokerErrorKind,
+    message: string,
+    /** For `rate_limited` and `captcha`: how long to wait before the next attempt. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message)
+    this.name = 'BrokerError'
+  }
+}
+
+export interface BrokerAccount {
+  id: number
+  /** Tradovate's `accountSpec` (the account name). */
+  name: string
+}
+
+export interface BrokerContract {
+  id: number
+  /** The dated contract, e.g. `MNQZ6`. */
+  name: string
+}
+
+export type OrderSide = 'Buy' | 'Sell'
+
+/** An entry with its stop-loss and take-profit legs (Tradovate `order/placeOSO`). */
+export interface BracketRequest {
+  /**
+   * Our tag (Tradovate `clOrdId`) for the entry; the legs carry `${tag}.sl` and `${tag}.tp`. Unique per
+   * alert record, so an order can always be found again by it (reconciliation after a crash).
+   */
+  tag: string
+  contract: BrokerContract
+  action: OrderSide
+  quantity: number
+  entryType: 'Market' | 'Limit'
+  /** Limit price of a Limit entry; null for Market. */
+  entryPrice: string | null
+  /** Absolute stop price (bracket1, a Stop order). */
+  stopPrice: string
+  /** Absolute target price (bracket2, a Limit order), or null for a bracket without a target. */
+  targetPrice: string | null
+}
+
+export interface PlacedBracket {
+  entryOrderId: number
+  stopOrderId: number | null
+  targetOrderId: number | null
+}
+
+export type OrderStatus = 'PendingNew' | 'Working' | 'Filled' | 'Canceled' | 'Rejected' | 'Expired' | 'Suspended'
+
+/** An order as the broker reports it (snapshot or event). */
+export interface BrokerOrder {
+  id: number
+  accountId: number
+  contractId: number
+  action: OrderSide
+  status: OrderStatus
+  /** Our tag, when the order was placed with one. */
+  tag: string | null
+  /** The entry this order is a bracket leg of (Tradovate `parentId`), if any. */
+  parentId: number | null
+  /** The broker's text for a rejection. */
+  text: string | null
+}
+
+export interface BrokerFill {
+  id: number
+  orderId: number
+  contractId: number
+  action: OrderSide
+  quantity: number
+  /** Exact decimal text. */
+  price: string
+  timestamp: string
+}
+
+export interface BrokerPosition {
+  accountId: number
+  contractId: number
+  /** Signed: positive long, negative short. */
+  netPos: number
+  netPrice: string | null
+}
+
+/** What the broker pushes after the snapshot (Tradovate `props` events). */
+export type BrokerEvent =
+  | { type: 'order'; eventType: 'Created' | 'Updated' | 'Deleted'; order: BrokerOrder }
+  | { type: 'fill'; fill: BrokerFill }
+  | { type: 'position'; position: BrokerPosition }
+  | { type: 'cashBalance'; accountId: number; amount: string }
+
+/** The state the broker reported when the session synchronised. */
+export interface BrokerSnapshot {
+  account: BrokerAccount
+  orders: BrokerOrder[]
+  fills: BrokerFill[]
+  positions: BrokerPosition[]
+  /** Cash balance of the account, exact decimal text, or null when the broker sent none. */
+  cashBalance: string | null
+}
+
+export interface SessionOptions {
+  /** Called once when the session ends without `close()`: broker restart, network loss, silence. */
+  onLost(reason: string): void
+  /** Every event after the snapshot, in the order received. */
+  onEvent(event: BrokerEvent): void
+  timeoutMs?: number
+}
+
+/** One user's authorized, synchronised real-time session. */
+export interface BrokerSession {
+  readonly snapshot: BrokerSnapshot
+  /** Resolves a dated contract name (`MNQZ6`) to the broker's contract (Tradovate `contract/find`). */
+  findContract(name: string): Promise<BrokerContract>
+  /** The account's cash balance now (exact decimal text). */
+  cashBalance(): Promise<string | null>
+  /** The account's orders as the broker holds them now (for reconciliation by tag). */
+  listOrders(): Promise<BrokerOrder[]>
+  placeBracket(request: BracketRequest): Promise<PlacedBracket>
+  /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
+  liquidatePosition(contractId: number): Promise<void>
+  cancelOrder(orderId: number): Promise<void>
+  /** Closes the session; `onLost` is not called for a close we asked for. */
+  close(): void
+}
+
+export interface BrokerAdapter {
+  /**
+   * Logs in (access token), opens the real-time socket, authorizes and synchronises. Keeps the access
+   * token renewed before its `expirationTime` for as long as the session is open. Throws `BrokerError`.
+   */
+  openSession(endpoints: BrokerEndpoints, login: BrokerLogin, options: SessionOptions): Promise<BrokerSession>
+}
