@@ -1,6 +1,6 @@
 import t from 'tap'
 import { readFile } from 'node:fs/promises'
-import { RISK_AREAS, RiskEngineConfig, DEFAULT_RISK_ENGINE_CONFIG } from '../src/schemas/risk-engine-config.ts'
+import { RISK_AREAS, RiskEngineConfig, DEFAULT_RISK_ENGINE_CONFIG } from '@signals/risk-engine'
 
 t.test('docs/risk-engine-config.md lists every field with the bounds and default of the schema', async (t) => {
   const doc = await readFile(new URL('../../../docs/risk-engine-config.md', import.meta.url), 'utf8')

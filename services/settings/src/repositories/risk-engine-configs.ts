@@ -1,5 +1,5 @@
 import { sql, type Database, type Kysely } from '@signals/db'
-import type { RiskEngineConfig } from '../schemas/risk-engine-config.ts'
+import type { RiskEngineConfig } from '@signals/risk-engine'
 
 export async function findRiskEngineConfig(db: Kysely<Database>, userId: string): Promise<{ config: unknown; updatedAt: Date } | undefined> {
   const row = await db.selectFrom('risk_engine_configs').select(['config', 'updated_at']).where('user_id', '=', userId).executeTakeFirst()

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
 import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
-import { normalizeRiskEngineConfig } from '../risk-config-values.ts'
-import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, RiskEngineConfigResponse, crossFieldProblem } from '../schemas/risk-engine-config.ts'
+import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig } from '@signals/risk-engine'
+import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
 export async function riskEngineConfigRoutes(

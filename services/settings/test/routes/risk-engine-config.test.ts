@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build } from '../helper.ts'
-import { DEFAULT_RISK_ENGINE_CONFIG } from '../../src/schemas/risk-engine-config.ts'
+import { DEFAULT_RISK_ENGINE_CONFIG } from '@signals/risk-engine'
 
 type Config = typeof DEFAULT_RISK_ENGINE_CONFIG
 const clone = (): Config => structuredClone(DEFAULT_RISK_ENGINE_CONFIG)

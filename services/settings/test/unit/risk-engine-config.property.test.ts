@@ -1,7 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { typeboxValidatorCompiler } from '../../src/validation.ts'
-import { DEFAULT_RISK_ENGINE_CONFIG, RISK_AREAS, RiskEngineConfig, crossFieldProblem } from '../../src/schemas/risk-engine-config.ts'
+import { DEFAULT_RISK_ENGINE_CONFIG, RISK_AREAS, RiskEngineConfig, crossFieldProblem } from '@signals/risk-engine'
 
 // The validator the POST route uses, exactly as Fastify builds it.
 const validate = typeboxValidatorCompiler({ schema: RiskEngineConfig, httpPart: 'body' })

@@ -1,5 +1,5 @@
 import { contract } from '@signals/contracts'
-import { DEFAULT_RISK_ENGINE_CONFIG, RISK_AREAS, RiskEngineConfig } from './schemas/risk-engine-config.ts'
+import { DEFAULT_RISK_ENGINE_CONFIG, RISK_AREAS, RiskEngineConfig } from './config.ts'
 
 const areaContracts = Object.fromEntries(RISK_AREAS.map((area) => [area, contract(RiskEngineConfig.properties[area])]))
 
