@@ -36,6 +36,8 @@ export const NormalizedAlertV1 = Type.Object(
     indicator: Text(255),
     userId: Text(255),
     leverage: Price,
+    /** Contracts the sender asked for (`quantity`, `contracts`, `{{strategy.order.contracts}}`), or null. */
+    quantity: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
     result: Type.Union([AlertResult, Type.Null()]),
     isVendorTest: Type.Boolean(),
     /** True when the body could not be parsed into fields; `raw` then holds the text with `_raw: true`. */

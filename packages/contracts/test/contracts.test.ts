@@ -26,6 +26,7 @@ const alert: NormalizedAlert = {
   indicator: 'Breakout',
   userId: 'u1',
   leverage: null,
+  quantity: null,
   result: null,
   isVendorTest: false,
   parseFailed: false,

@@ -56,6 +56,7 @@ export function makeAlert(overrides: Partial<NormalizedAlert> = {}): NormalizedA
     indicator: 'trend-rider',
     userId: 'owner',
     leverage: 2,
+    quantity: null,
     result: null,
     isVendorTest: false,
     parseFailed: false,

@@ -60,6 +60,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     indicator,
     userId,
     leverage: priceValue(fields.leverage),
+    quantity: null,
     result,
     isVendorTest,
     parseFailed: parsed.parseFailed,

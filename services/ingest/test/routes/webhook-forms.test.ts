@@ -35,6 +35,7 @@ t.test('each accepted form publishes the same normalized entry alert on alerts.e
       indicator: 'Momentum',
       userId: 'trader-1',
       leverage: 2,
+      quantity: null,
       result: null,
       isVendorTest: false,
       parseFailed: false,
