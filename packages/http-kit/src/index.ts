@@ -5,7 +5,6 @@ export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, ser
 export { isDependencyDown, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 export { IDENTITY_HEADER, signIdentity, verifyIdentity } from './internal-identity.ts'
 export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/internal-identity.ts'
-export { dbPlugin, type DbPluginOptions } from './plugins/db.ts'
 export { busPlugin, type BusPluginOptions } from './plugins/bus.ts'
 export { ErrorBody } from '@signals/contracts'
 export { openapiPlugin, type OpenApiOptions } from './plugins/openapi.ts'

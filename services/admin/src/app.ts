@@ -1,5 +1,6 @@
 import { listOf } from '@signals/config'
-import { createServiceApp, dbPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { dbPlugin } from '@signals/db'
+import { createServiceApp, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { redisPlugin } from '@signals/sessions'
 import type { Config } from './config.ts'
 import { requireAdmin } from './routes/require-admin.ts'

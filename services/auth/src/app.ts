@@ -1,4 +1,5 @@
-import { createServiceApp, dbPlugin, internalIdentityPlugin } from '@signals/http-kit'
+import { createServiceApp, internalIdentityPlugin } from '@signals/http-kit'
+import { dbPlugin } from '@signals/db'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import type { Config } from './config.ts'
 import { createOidcClient, type OidcClient } from './oidc/client.ts'

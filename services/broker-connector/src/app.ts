@@ -1,5 +1,5 @@
-import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
-import type { Database, Kysely } from '@signals/db'
+import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { dbPlugin, type Database, type Kysely } from '@signals/db'
 import type { Config } from './config.ts'
 import { QueueingEntryFlow, type EntryFlow } from './entry-flow.ts'
 import { alertConsumersPlugin } from './consumers/plugin.ts'

@@ -1,4 +1,5 @@
-import { createServiceApp, dbPlugin, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { dbPlugin } from '@signals/db'
 import { credentialsCipherFrom, type Config } from './config.ts'
 import { settingsErrorAnswers } from './storage-failure.ts'
 import { typeboxValidatorCompiler } from './validation.ts'

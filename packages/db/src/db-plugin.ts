@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { createDb, isDatabaseReachable, type Database, type Kysely } from '@signals/db'
+import type {} from '@signals/http-kit'
+import type { Kysely } from 'kysely'
+import { createDb, isDatabaseReachable } from './create-db.ts'
+import type { Database } from './schema.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +16,11 @@ export interface DbPluginOptions {
   max?: number
 }
 
-/** One Kysely instance per app, checked by /ready, destroyed on close. */
+/**
+ * One Kysely instance per app, checked by /ready, destroyed on close. It lives here, not in http-kit, so a
+ * service without a database (ingest, gateway) never loads `pg`; the type-only import above brings
+ * http-kit's `serviceName` and `addReadinessCheck` declarations.
+ */
 export const dbPlugin = fp(
   async (app: FastifyInstance, options: DbPluginOptions) => {
     const db = createDb({
