@@ -7,12 +7,9 @@ import { AckedPublisher, type PublishResult } from './acked-publisher.ts'
 import { ContractViolationError } from './errors.ts'
 import { Namespace, ensureStreams } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
+import type { BusLogger } from './bus-logger.ts'
 
-export interface BusLogger {
-  info(object: object, message: string): void
-  warn(object: object, message: string): void
-  error(object: object, message: string): void
-}
+export type { BusLogger }
 
 export interface ConnectBusOptions {
   url: string

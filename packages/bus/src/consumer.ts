@@ -1,8 +1,9 @@
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream'
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/nats-core'
 import type { TSchema, Static } from 'typebox'
 import { DeadLetterV1, Subjects, contract, describeIssues, type Contract } from '@signals/contracts'
-import type { Bus } from './bus.ts'
+import type { BusLogger } from './bus-logger.ts'
+import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 
@@ -40,11 +41,25 @@ export interface ConsumerHandle {
   readonly closed: Promise<void>
 }
 
+/**
+ * What a consumer needs of the bus. The Bus class has all of it; it is named here so that bus.ts (which
+ * starts consumers) and this file do not import each other.
+ */
+export interface ConsumerBus {
+  readonly js: JetStreamClient
+  readonly jsm: JetStreamManager
+  readonly ns: Namespace
+  readonly logger: BusLogger
+  stream(name: string): string
+  subject(name: string): string
+  publish<S extends TSchema>(subject: string, contract: Contract<S>, payload: Static<S>, options: { messageId: string }): Promise<unknown>
+}
+
 const deadLetterContract = contract(DeadLetterV1)
 const decoder = new TextDecoder()
 
 /** Creates or updates the durable consumer, then runs the consume loop until stopped. */
-export async function startConsumer<S extends TSchema>(bus: Bus, options: ConsumeOptions<S>): Promise<ConsumerHandle> {
+export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options: ConsumeOptions<S>): Promise<ConsumerHandle> {
   const stream = bus.stream(options.stream)
   const filterSubject = bus.subject(options.subject)
   const maxAttempts = options.maxAttempts ?? 8
@@ -135,7 +150,7 @@ export async function startConsumer<S extends TSchema>(bus: Bus, options: Consum
   }
 }
 
-async function ensureConsumer(bus: Bus, stream: string, config: { durable_name: string } & Record<string, unknown>): Promise<void> {
+async function ensureConsumer(bus: ConsumerBus, stream: string, config: { durable_name: string } & Record<string, unknown>): Promise<void> {
   const existing = await bus.jsm.consumers.info(stream, config.durable_name).catch(() => undefined)
   if (existing) {
     const { durable_name: _durable, deliver_policy: _deliver, ...updatable } = config
@@ -155,7 +170,7 @@ async function ensureConsumer(bus: Bus, stream: string, config: { durable_name: 
  * Moves a message to `dlq.<subject>` with the reason, then terminates it. If the dead-letter publish
  * itself fails, the message is nak'ed instead: nothing is dropped.
  */
-async function deadLetter(bus: Bus, message: JsMsg, consumer: string, reason: string, body: string, messageId: string | null) {
+async function deadLetter(bus: ConsumerBus, message: JsMsg, consumer: string, reason: string, body: string, messageId: string | null) {
   const subject = bus.ns.strip(message.subject)
   const letter = {
     version: 1 as const,
