@@ -5,6 +5,8 @@ import { loggerOptions } from './logger.ts'
 import { errorHandlerPlugin, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
+import { schemaErrorFormatter } from './validation/schema-error-formatter.ts'
+import { createValidatorCompiler } from './validation/validator-compiler.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,9 +38,10 @@ export async function createServiceApp(options: ServiceAppOptions) {
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    schemaErrorFormatter,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  app.setValidatorCompiler(createValidatorCompiler())
   app.decorate('serviceName', options.service)
   await app.register(errorHandlerPlugin, options.errors ?? {})
   await app.register(healthPlugin, { service: options.service })

@@ -8,3 +8,5 @@ export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/
 export { busPlugin, type BusPluginOptions } from './plugins/bus.ts'
 export { ErrorBody } from '@signals/contracts'
 export { openapiPlugin, type OpenApiOptions } from './plugins/openapi.ts'
+export { createValidatorCompiler } from './validation/validator-compiler.ts'
+export { describeSchemaErrors, schemaErrorFormatter } from './validation/schema-error-formatter.ts'

@@ -2,7 +2,6 @@ import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } fr
 import { dbPlugin } from '@signals/db'
 import { credentialsCipherFrom, type Config } from './config.ts'
 import { settingsErrorAnswers } from './storage-failure.ts'
-import { typeboxValidatorCompiler } from './validation.ts'
 import { startFeedCommandRelay, type FeedCommandRelay } from './feed/feed-command-publisher.ts'
 import { createFeedStatusReader } from './feed/feed-status-reader.ts'
 import { tradingSettingsRoutes } from './routes/trading-settings.ts'
@@ -39,7 +38,6 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   const feedStatus = createFeedStatusReader(app.bus, { timeoutMs: 1_000, logger: app.log })
   const routeOptions = { feedPublishTimeoutMs: config.FEED_PUBLISH_TIMEOUT_MS }
   await app.register(async (routes) => {
-    routes.setValidatorCompiler(typeboxValidatorCompiler)
     await routes.register(tradingSettingsRoutes, routeOptions)
     await routes.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher })
     await routes.register(riskEngineConfigRoutes, routeOptions)

@@ -38,10 +38,8 @@ export const errorHandlerPlugin = fp(
         return reply.code(error.statusCode).send({ success: false, error: error.message, ...error.details })
       }
       const fastifyError = error as FastifyError
-      if (fastifyError.validation) {
-        const context = fastifyError.validationContext ?? 'request'
-        return reply.code(400).send({ success: false, error: `Invalid ${context}: ${fastifyError.message}` })
-      }
+      // Worded by schemaErrorFormatter (validation/schema-error-formatter.ts) with its prefix.
+      if (fastifyError.validation) return reply.code(400).send({ success: false, error: fastifyError.message })
       const status = fastifyError.statusCode ?? 500
       if (status < 500) {
         return reply.code(status).send({ success: false, error: fastifyError.message })

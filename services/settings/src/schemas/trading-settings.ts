@@ -49,14 +49,30 @@ export type SettingsByKey = Static<typeof SettingsByKey>
 
 export const TradingSettingsResponse = Type.Object({ success: Type.Literal(true), settings: SettingsByKey })
 
-/** Documented shape; the handler validates itself so the spec's "Invalid setting key" texts hold. */
-export const SaveSettingBody = Type.Object(
-  {
-    settingKey: Type.Union([Type.Literal('risk_strategy'), Type.Literal('live_trading')]),
-    settingValue: Type.Union([RiskStrategyValue, LiveTradingValue], { description: "the value, shaped per key" }),
-  },
-  { additionalProperties: false },
-)
+/** One branch of the save body: a key, and the value shaped for it; the prefixes word a 400 as the spec does. */
+const SaveSettingOf = <K extends SettingKey, V extends TSchema>(settingKey: K, value: V) =>
+  Type.Object(
+    {
+      settingKey: Type.Literal(settingKey, { 'x-error-prefix': 'Invalid setting key' }),
+      settingValue: { ...value, 'x-error-prefix': `Invalid setting value for ${settingKey}` } as V,
+    },
+    { additionalProperties: false },
+  )
+const SaveRiskStrategy = SaveSettingOf('risk_strategy', RiskStrategyValue)
+const SaveLiveTrading = SaveSettingOf('live_trading', LiveTradingValue)
+
+/**
+ * `POST /api/trading-settings`: the value's shape follows `settingKey`, a oneOf tagged by it, so a
+ * wrong value is reported against its own key. Spec: an unknown key or a missing parameter is a 400
+ * beginning "Invalid setting key".
+ */
+export const SaveSettingBody = Type.Unsafe<Static<typeof SaveRiskStrategy> | Static<typeof SaveLiveTrading>>({
+  type: 'object',
+  required: ['settingKey', 'settingValue'],
+  discriminator: { propertyName: 'settingKey' },
+  oneOf: [SaveRiskStrategy, SaveLiveTrading],
+  'x-error-prefix': 'Invalid setting key or missing parameters',
+})
 
 export const SavedSetting = Type.Object(
   {

@@ -1,14 +1,11 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { typeboxValidatorCompiler } from '../../src/validation.ts'
+import { createValidatorCompiler, describeSchemaErrors } from '@signals/http-kit'
 import { DEFAULT_RISK_ENGINE_CONFIG, RISK_AREAS, RiskEngineConfig, crossFieldProblem } from '@signals/risk-engine'
 
-// The validator the POST route uses, exactly as Fastify builds it.
-const validate = typeboxValidatorCompiler({ schema: RiskEngineConfig, httpPart: 'body' })
-const errorOf = (value: unknown) => {
-  const result = validate(value) as { error?: Error }
-  return result.error?.message ?? null
-}
+// The validator and the wording the POST route uses, exactly as every service's Fastify builds them.
+const validate = createValidatorCompiler()({ schema: RiskEngineConfig, httpPart: 'body', method: 'POST', url: '/api/risk-engine/config' }) as ((value: unknown) => boolean) & { errors: Parameters<typeof describeSchemaErrors>[0] | null }
+const errorOf = (value: unknown) => (validate(value) ? null : describeSchemaErrors(validate.errors ?? [], 'body'))
 
 interface NumericField {
   area: string
