@@ -2,19 +2,12 @@ import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } fr
 import { dbPlugin } from '@signals/db'
 import { credentialsCipherFrom, type Config } from './config.ts'
 import { settingsErrorAnswers } from './storage-failure.ts'
-import { startFeedCommandRelay, type FeedCommandRelay } from './feed/feed-command-publisher.ts'
+import { feedCommandRelayPlugin } from './plugins/feed-command-relay.ts'
 import { createFeedStatusReader } from './feed/feed-status-reader.ts'
 import { tradingSettingsRoutes } from './routes/trading-settings.ts'
 import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Publishes feed commands the request path left queued; started when the app is ready. */
-    feedCommandRelay: FeedCommandRelay | null
-  }
-}
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -37,24 +30,11 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
 
   const feedStatus = createFeedStatusReader(app.bus, { timeoutMs: 1_000, logger: app.log })
   const routeOptions = { feedPublishTimeoutMs: config.FEED_PUBLISH_TIMEOUT_MS }
-  await app.register(async (routes) => {
-    await routes.register(tradingSettingsRoutes, routeOptions)
-    await routes.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher })
-    await routes.register(riskEngineConfigRoutes, routeOptions)
-    await routes.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
-  })
+  await app.register(tradingSettingsRoutes, routeOptions)
+  await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher })
+  await app.register(riskEngineConfigRoutes, routeOptions)
+  await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
 
-  app.decorate('feedCommandRelay', null)
-  app.addHook('onReady', async () => {
-    app.feedCommandRelay = startFeedCommandRelay(app.db, app.bus, {
-      intervalMs: config.FEED_RELAY_INTERVAL_MS,
-      timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS,
-      logger: app.log,
-    })
-  })
-  // Before the database and bus close, so a relay pass in flight finishes with both still open.
-  app.addHook('preClose', async () => {
-    await app.feedCommandRelay?.stop()
-  })
+  await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
   return app
 }
