@@ -1,6 +1,6 @@
 import { type Decimal, toFixed, tradingDayOf } from '@signals/instruments'
 import type { RiskEngineConfig } from './config.ts'
-import { decimal, moneyText } from './money.ts'
+import { decimal } from './money.ts'
 import type { AccountState, OpenTradeState } from './sizing-types.ts'
 
 export interface ClosedTradeRecord {
