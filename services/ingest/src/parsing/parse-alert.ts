@@ -1,4 +1,4 @@
-import { carriesAlertData, extractFields, type Fields } from './fields.ts'
+import { carriesAlertData, extractFields, mergeFields, type Fields } from './fields.ts'
 import { cannotNestTooDeep, isPlainObject, jsonDepth, MAX_JSON_DEPTH, tryParseJson } from './json.ts'
 import { parseLabelLines } from './label-lines.ts'
 
@@ -73,5 +73,5 @@ function unwrapMessage(record: Record<string, unknown>, secrets: string[], wrapp
   if (typeof message === 'string') inner = parseRecord(message, false, wrapping + 1)
   else if (isPlainObject(message)) inner = message
   if (inner === null) return fields
-  return { ...fields, ...unwrapMessage(inner, secrets, wrapping + 1) }
+  return mergeFields(fields, unwrapMessage(inner, secrets, wrapping + 1))
 }

@@ -8,6 +8,7 @@ import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects } from '@si
 import type { Config } from '../config.ts'
 import { AddressRateLimit } from '../http/address-rate-limit.ts'
 import { sourceAllowList } from '../http/source-allow-list.ts'
+import { refuseStaleAlert } from '../intake/alert-age.ts'
 import { IntakeLog } from '../intake/intake-log.ts'
 import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
 import { nowIso } from '../intake/received-at.ts'
@@ -15,7 +16,6 @@ import { selectSource, type SourceText } from '../intake/source.ts'
 import { extractFields, type Fields } from '../parsing/fields.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
-import { timestampValue } from '../parsing/values.ts'
 import { Refusal } from '../refusal.ts'
 import { SecretRedactor, secretMatcher } from '../webhook-secret.ts'
 
@@ -128,13 +128,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
     }
 
     const queryFields = queryFieldsOf(query)
-    if (maxAgeMs !== null) {
-      const sentAt = timestampValue(parsed.fields.time ?? queryFields.time)
-      const ageMs = sentAt === null ? 0 : Date.parse(intake.receivedAt) - sentAt
-      if (ageMs > maxAgeMs) {
-        throw new Refusal(400, 'too_old', `Alert is ${Math.round(ageMs / 1000)} s old; alerts older than ${maxAgeMs / 1000} s are refused`)
-      }
-    }
+    refuseStaleAlert({ time: parsed.fields.time ?? queryFields.time, maxLag: parsed.fields.maxLag ?? queryFields.maxLag }, intake.receivedAt, maxAgeMs)
 
     const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, redactor: intake.redactor })
     const alertId = alert.alertId
