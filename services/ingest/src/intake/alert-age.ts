@@ -14,6 +14,10 @@ export function refuseStaleAlert(fields: Fields, receivedAt: string, maxAgeMs: n
   const sentAt = timestampValue(fields.time)
   if (sentAt === null) {
     if (maxLagMs === null) return
+    const text = textValue(fields.time)
+    if (text?.includes('{{')) {
+      throw new Refusal(400, 'invalid', `Unexpanded placeholder ${text.slice(0, 40)} in the timestamp: TradingView did not fill it in, and max_lag needs the alert's time`)
+    }
     throw new Refusal(400, 'invalid', 'max_lag is set but the alert has no readable timestamp (an ISO date-time or epoch seconds), so its age cannot be checked')
   }
   const limitMs = Math.min(maxAgeMs ?? Infinity, maxLagMs ?? Infinity)

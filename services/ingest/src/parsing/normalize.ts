@@ -32,7 +32,7 @@ const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
  */
 export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: NormalizeOptions): NormalizedAlert {
   const fields = mergeFields(fallback, parsed.fields)
-  refusePlaceholders(fields, parsed.raw)
+  refusePlaceholders(fields, parsed)
   const symbol = boundedText(fields.symbol, 'symbol')
   const indicator = boundedText(fields.indicator, 'indicator')
   const userId = boundedText(fields.userId, 'user_id')

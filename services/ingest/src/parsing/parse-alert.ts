@@ -46,7 +46,7 @@ function parseRecord(text: string, form: boolean, wrapping: number): Record<stri
   const trimmed = text.trim()
   const first = trimmed[0]
   if (first === '{' || first === '"' || first === '[') {
-    const parsed = tryParseJson(trimmed)
+    const parsed = tryParseJson(trimmed) ?? (first === '{' ? tryParseJson(withoutTrailingCommas(trimmed)) : undefined)
     if (parsed !== undefined) {
       if (!cannotNestTooDeep(trimmed) && jsonDepth(parsed) > MAX_JSON_DEPTH) {
         throw new UnparseableAlertError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
@@ -60,6 +60,15 @@ function parseRecord(text: string, form: boolean, wrapping: number): Record<stri
     if (carriesAlertData(extractFields(formRecord))) return formRecord
   }
   return parseLabelLines(trimmed)
+}
+
+/**
+ * The text with commas before a closing bracket removed: documented alert templates carry them
+ * (TradersPost's `{"ticker": "AAPL", "action": "exit",}`) and TradingView sends them as written. Tried only
+ * after strict parsing failed, so valid JSON never pays for it.
+ */
+function withoutTrailingCommas(text: string): string {
+  return text.replace(/,(\s*[}\]])/g, '$1')
 }
 
 /** A `message` field holding the alert is extracted; the fields around it fill what it lacks. */

@@ -13,7 +13,14 @@ const CHECKED: readonly FieldName[] = [
  * TradingView sends the text as written when a placeholder does not apply (a strategy placeholder in an
  * indicator alert), and such an alert could never trade. The answer names the placeholder and the field.
  */
-export function refusePlaceholders(fields: Fields, raw: unknown): void {
+export function refusePlaceholders(fields: Fields, parsed: { raw: unknown; parseFailed: boolean }): void {
+  const raw = parsed.raw
+  if (parsed.parseFailed) {
+    // Free text is kept whole, but not with a placeholder in it: that alert is misconfigured for sure.
+    const text = isPlainObject(raw) && typeof raw.text === 'string' ? raw.text : ''
+    const found = placeholderIn(text)
+    if (found !== null) throw new Refusal(400, 'invalid', `Unexpanded placeholder ${found.placeholder} in the alert text: TradingView did not fill it in. Check the alert message`)
+  }
   for (const field of CHECKED) {
     const found = placeholderIn(fields[field])
     if (found !== null) throw refusal(found, field, raw)

@@ -2,8 +2,8 @@ import { Refusal } from '../refusal.ts'
 import { canonicalName, type FieldName, type Fields } from './fields.ts'
 import { booleanValue, priceValue, textValue } from './values.ts'
 
-/** Entry order types placed here: a market or limit entry with its bracket. */
-const ENTRY_ORDER_TYPES = new Set(['market', 'limit'])
+/** Entry order types placed here: a market or limit entry with its bracket (PickMyTrade spells them MKT, LMT). */
+const ENTRY_ORDER_TYPES = new Set(['market', 'limit', 'mkt', 'lmt'])
 
 /** PickMyTrade's relative brackets, worked out at PickMyTrade from its own symbol settings. */
 const RELATIVE_BRACKETS: readonly [FieldName, string][] = [
