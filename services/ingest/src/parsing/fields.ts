@@ -112,11 +112,17 @@ export function fieldOf(name: string): FieldName | undefined {
   return nameEntryOf(name)?.field
 }
 
+/** Fields that say where an alert goes: every value sent for them is read, so contradictions are seen. */
+export type IntentField = 'action' | 'sentiment' | 'marketPosition' | 'prevMarketPosition' | 'result'
+const INTENT_FIELD_LIST: readonly IntentField[] = ['action', 'sentiment', 'marketPosition', 'prevMarketPosition', 'result']
+const INTENT_FIELDS: ReadonlySet<FieldName> = new Set(INTENT_FIELD_LIST)
+
 /**
- * Known fields of an alert. `otherActions` keeps every side/action value a lower-ranked name (or an outer
- * record) also sent, so contradicting ones (`action: buy` with `side: exit`) are refused, not ignored.
+ * Known fields of an alert. `shadowed` keeps the values a lower-ranked name (or an outer record, a
+ * container, the query) also sent for an intent field, so contradicting ones (`action: buy` with
+ * `side: exit`) are refused instead of ignored.
  */
-export type Fields = Partial<Record<FieldName, unknown>> & { otherActions?: unknown[] }
+export type Fields = Partial<Record<FieldName, unknown>> & { shadowed?: Partial<Record<IntentField, unknown[]>> }
 
 /** Picks the known fields out of a record, honouring each field's name ranking. */
 export function extractFields(record: Readonly<Record<string, unknown>>): Fields {
@@ -132,13 +138,18 @@ export function extractFields(record: Readonly<Record<string, unknown>>): Fields
     if (!entry || value === undefined || value === null || value === '') continue
     const held = ranks[entry.field]
     if (held !== undefined) {
-      if (entry.field === 'action') (fields.otherActions ??= []).push(held <= entry.rank ? value : fields.action)
+      if (INTENT_FIELDS.has(entry.field)) shadow(fields, entry.field as IntentField, held <= entry.rank ? value : fields[entry.field])
       if (held <= entry.rank) continue
     }
     fields[entry.field] = value
     ranks[entry.field] = entry.rank
   }
   return nested === null ? fields : mergeFields(nested, fields)
+}
+
+function shadow(fields: Fields, field: IntentField, value: unknown): void {
+  const shadowed = (fields.shadowed ??= {})
+  ;(shadowed[field] ??= []).push(value)
 }
 
 /** A container's fields (one level deep: a container inside one is read as plain fields). */
@@ -153,15 +164,27 @@ function containerFields(name: string, container: Record<string, unknown>): Fiel
   return extractFields(flat)
 }
 
-/** `higher`'s fields over `lower`'s; an action both carry is kept in `otherActions` so a conflict is seen. */
+/** `higher`'s fields over `lower`'s; an intent field both carry keeps `lower`'s value in `shadowed`. */
 export function mergeFields(lower: Fields, higher: Fields): Fields {
+  if (Object.keys(lower).length === 0) return higher
   const merged: Fields = { ...lower, ...higher }
-  if (lower.action !== undefined && higher.action !== undefined) {
-    merged.otherActions = [...(higher.otherActions ?? []), lower.action, ...(lower.otherActions ?? [])]
-  } else if (lower.otherActions && higher.otherActions) {
-    merged.otherActions = [...higher.otherActions, ...lower.otherActions]
+  if (lower.shadowed === undefined && higher.shadowed === undefined && !INTENT_FIELD_LIST.some((field) => lower[field] !== undefined && higher[field] !== undefined)) {
+    return merged
+  }
+  merged.shadowed = {}
+  for (const field of INTENT_FIELD_LIST) {
+    const values = [...(higher.shadowed?.[field] ?? []), ...(higher[field] !== undefined && lower[field] !== undefined ? [lower[field]] : []), ...(lower.shadowed?.[field] ?? [])]
+    if (values.length > 0) merged.shadowed[field] = values
   }
   return merged
+}
+
+/** Every value sent for an intent field, the one that ranks first leading. */
+export function valuesOf(fields: Fields, field: IntentField): unknown[] {
+  const first = fields[field]
+  const others = fields.shadowed?.[field]
+  if (first === undefined) return others ?? []
+  return others === undefined ? [first] : [first, ...others]
 }
 
 /** True when the fields say anything about an alert (a secret or a bare message wrapper does not). */

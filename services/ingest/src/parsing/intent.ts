@@ -1,6 +1,6 @@
 import type { AlertResult, Side } from '@signals/contracts'
 import { Refusal } from '../refusal.ts'
-import { canonicalName, type Fields } from './fields.ts'
+import { canonicalName, valuesOf, type Fields } from './fields.ts'
 import { textValue } from './values.ts'
 
 /** What one action word asks for. */
@@ -60,8 +60,8 @@ const invalid = (message: string) => new Refusal(400, 'invalid', message)
 export function resolveIntent(fields: Fields): Intent {
   const action = actionMeaning(fields)
   const after = positionAfter(fields)
-  const before = positionOf(fields.prevMarketPosition, 'prev_market_position')
-  const result = explicitResult(fields.result)
+  const before = positionOf(fields, 'prevMarketPosition', 'prev_market_position')
+  const result = explicitResult(fields)
   if (result !== null) {
     const closes = action?.kind === 'exit' ? action.closes : before === 'FLAT' ? null : before
     return { kind: 'result', result, closes, orderSide: action?.kind === 'entry' ? action.side : null }
@@ -109,12 +109,10 @@ function positionOnlyIntent(after: Position | null, before: Position | null): In
 
 /** The action words sent (under every name); refuses unknown words and words that contradict each other. */
 function actionMeaning(fields: Fields): Meaning | null {
-  const values = fields.action === undefined ? [] : [fields.action, ...(fields.otherActions ?? [])]
   let chosen: Meaning | null = null
   let chosenWord = ''
-  for (const value of values) {
-    const word = textValue(value)
-    if (word === null) continue
+  for (const value of valuesOf(fields, 'action')) {
+    const word = wordOf(value, 'action')
     const meaning = ACTION_WORDS[canonicalName(word)]
     if (meaning === undefined) throw invalid(`action "${word.slice(0, 40)}" is not understood (expected buy, sell, long, short, exit, close, flat, enter_long, exit_long, …)`)
     if (meaning.kind === 'unsupported') throw invalid(`action "${word.slice(0, 40)}": ${meaning.why}`)
@@ -128,6 +126,13 @@ function actionMeaning(fields: Fields): Meaning | null {
   return chosen
 }
 
+/** An intent value as a word; anything else (a list, an object, true) is refused, never skipped. */
+function wordOf(value: unknown, name: string): string {
+  const word = typeof value === 'boolean' ? null : textValue(value)
+  if (word === null) throw invalid(`${name} must be a word (got ${Array.isArray(value) ? 'a list' : typeof value})`)
+  return word
+}
+
 function sameMeaning(a: Meaning, b: Meaning): boolean {
   if (a.kind === 'entry' && b.kind === 'entry') return a.side === b.side
   if (a.kind === 'exit' && b.kind === 'exit') return a.closes === null || b.closes === null || a.closes === b.closes
@@ -136,26 +141,33 @@ function sameMeaning(a: Meaning, b: Meaning): boolean {
 
 /** The position after the order: `sentiment` or `market_position` (refused when both are sent and differ). */
 function positionAfter(fields: Fields): Position | null {
-  const sentiment = positionOf(fields.sentiment, 'sentiment')
-  const market = positionOf(fields.marketPosition, 'market_position')
+  const sentiment = positionOf(fields, 'sentiment', 'sentiment')
+  const market = positionOf(fields, 'marketPosition', 'market_position')
   if (sentiment !== null && market !== null && sentiment !== market) {
     throw invalid(`Contradictory alert: sentiment is ${sentiment.toLowerCase()} but market_position is ${market.toLowerCase()}`)
   }
   return sentiment ?? market
 }
 
-function positionOf(value: unknown, name: string): Position | null {
-  const word = textValue(value)
-  if (word === null) return null
-  const position = POSITION_WORDS[canonicalName(word)]
-  if (position === undefined) throw invalid(`${name} "${word.slice(0, 40)}" is not understood (expected long, short or flat)`)
+/** The position a field names; every value sent for it must name the same one. */
+function positionOf(fields: Fields, field: 'sentiment' | 'marketPosition' | 'prevMarketPosition', name: string): Position | null {
+  let position: Position | null = null
+  for (const value of valuesOf(fields, field)) {
+    const word = wordOf(value, name)
+    const named = POSITION_WORDS[canonicalName(word)]
+    if (named === undefined) throw invalid(`${name} "${word.slice(0, 40)}" is not understood (expected long, short or flat)`)
+    if (position !== null && named !== position) throw invalid(`Contradictory alert: ${name} is both ${position.toLowerCase()} and ${named.toLowerCase()}`)
+    position = named
+  }
   return position
 }
 
-function explicitResult(value: unknown): AlertResult | null {
-  const text = textValue(value)
-  if (text === null) return null
-  const result = RESULT_WORDS[canonicalName(text)]
-  if (result === undefined) throw invalid('result must be TP, SL or Exit')
+function explicitResult(fields: Fields): AlertResult | null {
+  let result: AlertResult | null = null
+  for (const value of valuesOf(fields, 'result')) {
+    const named = RESULT_WORDS[canonicalName(wordOf(value, 'result'))]
+    if (named === undefined || (result !== null && named !== result)) throw invalid('result must be TP, SL or Exit')
+    result = named
+  }
   return result
 }

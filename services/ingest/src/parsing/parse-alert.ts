@@ -1,6 +1,6 @@
 import { carriesAlertData, extractFields, mergeFields, type Fields } from './fields.ts'
 import { cannotNestTooDeep, isPlainObject, jsonDepth, MAX_JSON_DEPTH, tryParseJson } from './json.ts'
-import { parseLabelLines } from './label-lines.ts'
+import { parseLabelLines, RepeatedNames } from './label-lines.ts'
 
 export interface ParsedAlert {
   /** Known fields, a `message` field's contents taking precedence over the fields around it. */
@@ -56,7 +56,9 @@ function parseRecord(text: string, form: boolean, wrapping: number): Record<stri
     }
   }
   if (form && !/[\r\n]/.test(trimmed) && trimmed.includes('=')) {
-    const formRecord = Object.fromEntries(new URLSearchParams(trimmed))
+    const formRecord: Record<string, string> = {}
+    const names = new RepeatedNames()
+    for (const [name, value] of new URLSearchParams(trimmed)) formRecord[names.key(name)] = value
     if (carriesAlertData(extractFields(formRecord))) return formRecord
   }
   return parseLabelLines(trimmed)

@@ -25,9 +25,11 @@ export function refusePlaceholders(fields: Fields, parsed: { raw: unknown; parse
     const found = placeholderIn(fields[field])
     if (found !== null) throw refusal(found, field, raw)
   }
-  for (const value of fields.otherActions ?? []) {
-    const found = placeholderIn(value)
-    if (found !== null) throw refusal(found, 'action', raw)
+  for (const [field, values] of Object.entries(fields.shadowed ?? {}) as [FieldName, unknown[]][]) {
+    for (const value of values) {
+      const found = placeholderIn(value)
+      if (found !== null) throw refusal(found, field, raw)
+    }
   }
 }
 

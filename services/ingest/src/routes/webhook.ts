@@ -14,6 +14,7 @@ import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
 import { nowIso } from '../intake/received-at.ts'
 import { selectSource, type SourceText } from '../intake/source.ts'
 import { extractFields, type Fields } from '../parsing/fields.ts'
+import { RepeatedNames } from '../parsing/label-lines.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
 import { Refusal } from '../refusal.ts'
@@ -172,5 +173,12 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
 function queryFieldsOf(query: Record<string, unknown>): Fields {
   const names = Object.keys(query).filter((name) => !NOT_FIELDS.has(name.toLowerCase()))
   if (names.length === 0) return {}
-  return extractFields(Object.fromEntries(names.map((name) => [name, query[name]])))
+  // A repeated parameter (`?action=exit&action=buy`) comes as a list: each value is kept as its own field.
+  const record: Record<string, unknown> = {}
+  const repeated = new RepeatedNames()
+  for (const name of names) {
+    const value = query[name]
+    for (const each of Array.isArray(value) ? value : [value]) record[repeated.key(name)] = each
+  }
+  return extractFields(record)
 }
