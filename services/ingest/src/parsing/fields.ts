@@ -58,7 +58,7 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   sentiment: ['sentiment'],
   marketPosition: ['marketposition', 'strategymarketposition', 'position'],
   prevMarketPosition: ['prevmarketposition', 'strategyprevmarketposition', 'prevposition', 'previousposition'],
-  positionSize: ['marketpositionsize', 'strategymarketpositionsize', 'positionsize'],
+  positionSize: ['marketpositionsize', 'strategymarketpositionsize', 'positionsize', 'strategypositionsize'],
   quantity: ['quantity', 'contracts', 'qty', 'size', 'orderqty', 'orderquantity', 'ordercontracts', 'strategyordercontracts'],
   quantityUnit: ['quantitytype', 'currencytype'],
   maxLag: ['maxlag'],
@@ -77,7 +77,7 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
  * `strategy_info` and `order` (where `amount` is the quantity), a TradingView-shaped `strategy`.
  */
 const CONTAINERS = new Set(['strategyinfo', 'strategy', 'order'])
-const ORDER_CONTAINER_NAMES: Readonly<Record<string, FieldName>> = { amount: 'quantity' }
+const ORDER_CONTAINER_NAMES: ReadonlyMap<string, FieldName> = new Map([['amount', 'quantity']])
 
 interface NameEntry {
   field: FieldName
@@ -158,7 +158,7 @@ function containerFields(name: string, container: Record<string, unknown>): Fiel
   const isOrder = canonicalName(name) === 'order'
   for (const [key, value] of Object.entries(container)) {
     if (value !== null && typeof value === 'object') continue
-    const orderField = isOrder ? ORDER_CONTAINER_NAMES[canonicalName(key)] : undefined
+    const orderField = isOrder ? ORDER_CONTAINER_NAMES.get(canonicalName(key)) : undefined
     flat[orderField ?? key] = value
   }
   return extractFields(flat)

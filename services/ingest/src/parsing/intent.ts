@@ -3,6 +3,11 @@ import { Refusal } from '../refusal.ts'
 import { canonicalName, valuesOf, type Fields } from './fields.ts'
 import { textValue } from './values.ts'
 
+/** A Map, not an object: a word such as `constructor` must not find Object's own properties. */
+function wordTable<T>(words: Readonly<Record<string, T>>): ReadonlyMap<string, T> {
+  return new Map(Object.entries(words))
+}
+
 /** What one action word asks for. */
 type Meaning =
   | { kind: 'entry'; side: Side }
@@ -16,7 +21,7 @@ const EXIT_LONG: Meaning = { kind: 'exit', result: 'Exit', closes: 'LONG' }
 const EXIT_SHORT: Meaning = { kind: 'exit', result: 'Exit', closes: 'SHORT' }
 
 /** Action words, compared after `canonicalName` (`Exit Long`, `exit_long` and `EXITLONG` are one word). */
-const ACTION_WORDS: Readonly<Record<string, Meaning>> = {
+const ACTION_WORDS: ReadonlyMap<string, Meaning> = wordTable({
   buy: LONG, long: LONG, enterlong: LONG, openlong: LONG, entrylong: LONG, longentry: LONG, buytoopen: LONG, bullish: LONG,
   sell: SHORT, short: SHORT, entershort: SHORT, openshort: SHORT, entryshort: SHORT, shortentry: SHORT, selltoopen: SHORT, sellshort: SHORT, bearish: SHORT,
   exit: EXIT, close: EXIT, flat: EXIT, flatten: EXIT, exitall: EXIT, closeall: EXIT, exitposition: EXIT, closeposition: EXIT, sessionend: EXIT,
@@ -31,17 +36,17 @@ const ACTION_WORDS: Readonly<Record<string, Meaning>> = {
   add: { kind: 'unsupported', why: 'adding to the open position is not supported; send buy or sell' },
   breakeven: { kind: 'unsupported', why: 'moving the stop to break-even is not supported' },
   reverse: { kind: 'unsupported', why: 'send the reversal as buy or sell (with the strategy positions) instead' },
-}
+})
 
 type Position = Side | 'FLAT'
 /** Position words (TradersPost `sentiment`, TradingView `{{strategy.market_position}}`). */
-const POSITION_WORDS: Readonly<Record<string, Position>> = {
+const POSITION_WORDS: ReadonlyMap<string, Position> = wordTable({
   long: 'LONG', bullish: 'LONG', buy: 'LONG',
   short: 'SHORT', bearish: 'SHORT', sell: 'SHORT',
   flat: 'FLAT', exit: 'FLAT', close: 'FLAT', closed: 'FLAT', none: 'FLAT', neutral: 'FLAT',
-}
+})
 
-const RESULT_WORDS: Readonly<Record<string, AlertResult>> = { tp: 'TP', takeprofit: 'TP', sl: 'SL', stoploss: 'SL', exit: 'Exit', sessionend: 'Exit' }
+const RESULT_WORDS: ReadonlyMap<string, AlertResult> = wordTable({ tp: 'TP', takeprofit: 'TP', sl: 'SL', stoploss: 'SL', exit: 'Exit', sessionend: 'Exit' })
 
 /** Where an alert goes: an entry on a side (or none), or a result that closes a position. */
 export type Intent =
@@ -113,7 +118,7 @@ function actionMeaning(fields: Fields): Meaning | null {
   let chosenWord = ''
   for (const value of valuesOf(fields, 'action')) {
     const word = wordOf(value, 'action')
-    const meaning = ACTION_WORDS[canonicalName(word)]
+    const meaning = ACTION_WORDS.get(canonicalName(word))
     if (meaning === undefined) throw invalid(`action "${word.slice(0, 40)}" is not understood (expected buy, sell, long, short, exit, close, flat, enter_long, exit_long, …)`)
     if (meaning.kind === 'unsupported') throw invalid(`action "${word.slice(0, 40)}": ${meaning.why}`)
     if (chosen === null) {
@@ -154,7 +159,7 @@ function positionOf(fields: Fields, field: 'sentiment' | 'marketPosition' | 'pre
   let position: Position | null = null
   for (const value of valuesOf(fields, field)) {
     const word = wordOf(value, name)
-    const named = POSITION_WORDS[canonicalName(word)]
+    const named = POSITION_WORDS.get(canonicalName(word))
     if (named === undefined) throw invalid(`${name} "${word.slice(0, 40)}" is not understood (expected long, short or flat)`)
     if (position !== null && named !== position) throw invalid(`Contradictory alert: ${name} is both ${position.toLowerCase()} and ${named.toLowerCase()}`)
     position = named
@@ -165,7 +170,7 @@ function positionOf(fields: Fields, field: 'sentiment' | 'marketPosition' | 'pre
 function explicitResult(fields: Fields): AlertResult | null {
   let result: AlertResult | null = null
   for (const value of valuesOf(fields, 'result')) {
-    const named = RESULT_WORDS[canonicalName(wordOf(value, 'result'))]
+    const named = RESULT_WORDS.get(canonicalName(wordOf(value, 'result')))
     if (named === undefined || (result !== null && named !== result)) throw invalid('result must be TP, SL or Exit')
     result = named
   }
