@@ -90,7 +90,8 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
         rawBody: intake.redactor.text(text),
         outcome,
         statusCode: reply.statusCode,
-        reason: intake.reason ?? null,
+        // A refusal may quote what was sent (an action word, a placeholder): redacted like the body.
+        reason: intake.reason === undefined ? null : intake.redactor.text(intake.reason),
         alertId: intake.alertId ?? null,
         kind: intake.kind ?? null,
       })
