@@ -166,7 +166,7 @@ function containerFields(name: string, container: Record<string, unknown>): Fiel
 
 /** `higher`'s fields over `lower`'s; an intent field both carry keeps `lower`'s value in `shadowed`. */
 export function mergeFields(lower: Fields, higher: Fields): Fields {
-  if (Object.keys(lower).length === 0) return higher
+  if (isEmpty(lower)) return higher
   const merged: Fields = { ...lower, ...higher }
   if (lower.shadowed === undefined && higher.shadowed === undefined && !INTENT_FIELD_LIST.some((field) => lower[field] !== undefined && higher[field] !== undefined)) {
     return merged
@@ -179,11 +179,18 @@ export function mergeFields(lower: Fields, higher: Fields): Fields {
   return merged
 }
 
+const NO_VALUES: readonly unknown[] = []
+
+function isEmpty(fields: Fields): boolean {
+  for (const _ in fields) return false
+  return true
+}
+
 /** Every value sent for an intent field, the one that ranks first leading. */
-export function valuesOf(fields: Fields, field: IntentField): unknown[] {
+export function valuesOf(fields: Fields, field: IntentField): readonly unknown[] {
   const first = fields[field]
   const others = fields.shadowed?.[field]
-  if (first === undefined) return others ?? []
+  if (first === undefined) return others ?? NO_VALUES
   return others === undefined ? [first] : [first, ...others]
 }
 

@@ -118,7 +118,7 @@ function actionMeaning(fields: Fields): Meaning | null {
   let chosenWord = ''
   for (const value of valuesOf(fields, 'action')) {
     const word = wordOf(value, 'action')
-    const meaning = ACTION_WORDS.get(canonicalName(word))
+    const meaning = ACTION_WORDS.get(word) ?? ACTION_WORDS.get(canonicalName(word))
     if (meaning === undefined) throw invalid(`action "${word.slice(0, 40)}" is not understood (expected buy, sell, long, short, exit, close, flat, enter_long, exit_long, …)`)
     if (meaning.kind === 'unsupported') throw invalid(`action "${word.slice(0, 40)}": ${meaning.why}`)
     if (chosen === null) {
@@ -159,7 +159,7 @@ function positionOf(fields: Fields, field: 'sentiment' | 'marketPosition' | 'pre
   let position: Position | null = null
   for (const value of valuesOf(fields, field)) {
     const word = wordOf(value, name)
-    const named = POSITION_WORDS.get(canonicalName(word))
+    const named = POSITION_WORDS.get(word) ?? POSITION_WORDS.get(canonicalName(word))
     if (named === undefined) throw invalid(`${name} "${word.slice(0, 40)}" is not understood (expected long, short or flat)`)
     if (position !== null && named !== position) throw invalid(`Contradictory alert: ${name} is both ${position.toLowerCase()} and ${named.toLowerCase()}`)
     position = named

@@ -3,10 +3,10 @@ import type { FieldName, Fields } from './fields.ts'
 import { isPlainObject } from './json.ts'
 
 /** Fields an unexpanded placeholder makes unusable: side, symbol, prices, user, size, staleness. */
-const CHECKED: readonly FieldName[] = [
+const CHECKED: ReadonlySet<string> = new Set<FieldName>([
   'action', 'symbol', 'entryPrice', 'price', 'exitPrice', 'sl', 'tp', 'userId', 'quantity', 'positionSize',
   'sentiment', 'marketPosition', 'prevMarketPosition', 'result', 'maxLag',
-]
+])
 
 /**
  * Refuses (400) an alert that still holds a TradingView placeholder (`{{ticker}}`) in a field that matters:
@@ -21,11 +21,14 @@ export function refusePlaceholders(fields: Fields, parsed: { raw: unknown; parse
     const found = placeholderIn(text)
     if (found !== null) throw new Refusal(400, 'invalid', `Unexpanded placeholder ${found.placeholder} in the alert text: TradingView did not fill it in. Check the alert message`)
   }
-  for (const field of CHECKED) {
-    const found = placeholderIn(fields[field])
-    if (found !== null) throw refusal(found, field, raw)
+  // Over the fields sent (a handful), not the fields checked: this runs for every alert.
+  for (const field in fields) {
+    if (!CHECKED.has(field)) continue
+    const found = placeholderIn(fields[field as FieldName])
+    if (found !== null) throw refusal(found, field as FieldName, raw)
   }
-  for (const [field, values] of Object.entries(fields.shadowed ?? {}) as [FieldName, unknown[]][]) {
+  if (fields.shadowed === undefined) return
+  for (const [field, values] of Object.entries(fields.shadowed) as [FieldName, unknown[]][]) {
     for (const value of values) {
       const found = placeholderIn(value)
       if (found !== null) throw refusal(found, field, raw)

@@ -10,6 +10,8 @@ const RELATIVE_BRACKETS: readonly [FieldName, string][] = [
   ['tpPercent', 'percentage_tp'], ['tpDollars', 'dollar_tp'], ['slPercent', 'percentage_sl'], ['slDollars', 'dollar_sl'],
 ]
 
+const UNSUPPORTED_FIELDS: ReadonlySet<string> = new Set<FieldName>(['orderType', 'updateTp', 'updateSl', 'tpPercent', 'tpDollars', 'slPercent', 'slDollars', 'trail'])
+
 const invalid = (message: string) => new Refusal(400, 'invalid', message)
 
 /**
@@ -18,6 +20,7 @@ const invalid = (message: string) => new Refusal(400, 'invalid', message)
  * or an update of an open position's bracket (which is not an entry at all).
  */
 export function refuseUnsupportedEntry(fields: Fields): void {
+  if (!sendsAny(fields)) return
   const orderType = textValue(fields.orderType)
   if (orderType !== null && !ENTRY_ORDER_TYPES.has(canonicalName(orderType))) {
     throw invalid(`orderType "${orderType.slice(0, 40)}" is not supported: entries are market or limit orders with their bracket`)
@@ -29,6 +32,12 @@ export function refuseUnsupportedEntry(fields: Fields): void {
     if (nonZero(fields[field])) throw invalid(`${name} is not supported: send tp and sl as prices`)
   }
   if (nonZero(fields.trail)) throw invalid('trailing stops (trail) are not supported: send sl as a price')
+}
+
+/** Cheap first look (every entry passes here): none of these fields is usually sent. */
+function sendsAny(fields: Fields): boolean {
+  for (const field in fields) if (UNSUPPORTED_FIELDS.has(field)) return true
+  return false
 }
 
 function nonZero(value: unknown): boolean {
