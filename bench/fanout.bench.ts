@@ -24,7 +24,7 @@ function entryAlert(): NormalizedAlert {
   const raw = { action: 'Buy', symbol: 'MNQ1!', entryPrice: 21000.25, sl: 20950, tp: 21100.5, user_id: 'bench-owner' }
   return {
     version: 1, alertId: randomUUID(), kind: 'entry', receivedAt: new Date().toISOString(), action: 'LONG', symbol: 'MNQ1!', root: 'MNQ',
-    entryPrice: 21000.25, sl: 20950, tp: 21100.5, exitPrice: null, indicator: 'bench', userId: 'bench-owner', leverage: 1, quantity: null, result: null,
+    entryPrice: 21000.25, sl: 20950, tp: 21100.5, exitPrice: null, indicator: 'bench', userId: 'bench-owner', leverage: 1, quantity: null, result: null, closes: null,
     isVendorTest: false, parseFailed: false, raw,
   }
 }

@@ -39,6 +39,11 @@ export const NormalizedAlertV1 = Type.Object(
     /** Contracts the sender asked for (`quantity`, `contracts`, `{{strategy.order.contracts}}`), or null. */
     quantity: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
     result: Type.Union([AlertResult, Type.Null()]),
+    /**
+     * The side of the position a result alert closes (`exit_long` -> LONG; `sell` with sentiment `flat` ->
+     * LONG), or null when the alert does not say (`exit` closes whichever is open) and on entries.
+     */
+    closes: Type.Union([Side, Type.Null()]),
     isVendorTest: Type.Boolean(),
     /** True when the body could not be parsed into fields; `raw` then holds the text with `_raw: true`. */
     parseFailed: Type.Boolean(),

@@ -28,6 +28,7 @@ const alert: NormalizedAlert = {
   leverage: null,
   quantity: null,
   result: null,
+  closes: null,
   isVendorTest: false,
   parseFailed: false,
   raw: { action: 'Buy' },

@@ -58,6 +58,7 @@ export function makeAlert(overrides: Partial<NormalizedAlert> = {}): NormalizedA
     leverage: 2,
     quantity: null,
     result: null,
+    closes: null,
     isVendorTest: false,
     parseFailed: false,
     raw,

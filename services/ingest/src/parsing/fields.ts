@@ -1,7 +1,8 @@
 /**
- * The alert fields ingest understands and the names senders use for them. Names are compared after
- * `canonicalName` (lower case, letters and digits only), so `Entry Price`, `entry_price`, `entryPrice` and
- * `ENTRY-PRICE` are one name, in JSON keys, form fields, query parameters and `Label: value` lines alike.
+ * The alert fields ingest understands and the names senders use for them (docs/alert-formats.md lists
+ * every name and its source). Names are compared after `canonicalName` (lower case, letters and digits
+ * only), so `Entry Price`, `entry_price`, `entryPrice` and `ENTRY-PRICE` are one name, in JSON keys, form
+ * fields, query parameters and `Label: value` lines alike.
  */
 export type FieldName =
   | 'action'
@@ -20,13 +21,28 @@ export type FieldName =
   | 'time'
   | 'secret'
   | 'message'
+  | 'sentiment'
+  | 'marketPosition'
+  | 'prevMarketPosition'
+  | 'positionSize'
+  | 'quantity'
+  | 'quantityUnit'
+  | 'maxLag'
+  | 'orderType'
+  | 'tpPercent'
+  | 'tpDollars'
+  | 'slPercent'
+  | 'slDollars'
+  | 'trail'
+  | 'updateTp'
+  | 'updateSl'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
-  action: ['action', 'side', 'direction'],
-  symbol: ['symbol', 'ticker', 'instrument'],
+  action: ['action', 'side', 'direction', 'orderaction', 'strategyorderaction', 'signal', 'order', 'data'],
+  symbol: ['symbol', 'ticker', 'instrument', 'tvinstrument', 'market'],
   entryPrice: ['entryprice', 'entry'],
-  price: ['price'],
+  price: ['price', 'signalprice', 'limitprice', 'triggerprice', 'orderprice', 'strategyorderprice'],
   exitPrice: ['exitprice', 'closeprice'],
   sl: ['sl', 'stoploss', 'stop', 'stopprice'],
   tp: ['tp', 'takeprofit', 'target', 'takeprofitprice'],
@@ -36,10 +52,32 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   result: ['result'],
   isVendorTest: ['isvendortest', 'vendortest'],
   alertId: ['alertid', 'id'],
-  time: ['time', 'timenow', 'timestamp'],
+  time: ['time', 'timenow', 'timestamp', 'date'],
   secret: ['secret', 'passphrase'],
   message: ['message'],
+  sentiment: ['sentiment'],
+  marketPosition: ['marketposition', 'strategymarketposition', 'position'],
+  prevMarketPosition: ['prevmarketposition', 'strategyprevmarketposition', 'prevposition', 'previousposition'],
+  positionSize: ['marketpositionsize', 'strategymarketpositionsize', 'positionsize', 'strategypositionsize'],
+  quantity: ['quantity', 'contracts', 'qty', 'size', 'orderqty', 'orderquantity', 'ordercontracts', 'strategyordercontracts'],
+  quantityUnit: ['quantitytype', 'currencytype'],
+  maxLag: ['maxlag'],
+  orderType: ['ordertype'],
+  tpPercent: ['percentagetp'],
+  tpDollars: ['dollartp'],
+  slPercent: ['percentagesl'],
+  slDollars: ['dollarsl'],
+  trail: ['trail', 'trailstop'],
+  updateTp: ['updatetp'],
+  updateSl: ['updatesl'],
 }
+
+/**
+ * Objects whose fields are read as the alert's own (at lower precedence than top-level ones): 3Commas'
+ * `strategy_info` and `order` (where `amount` is the quantity), a TradingView-shaped `strategy`.
+ */
+const CONTAINERS = new Set(['strategyinfo', 'strategy', 'order'])
+const ORDER_CONTAINER_NAMES: ReadonlyMap<string, FieldName> = new Map([['amount', 'quantity']])
 
 interface NameEntry {
   field: FieldName
@@ -74,21 +112,86 @@ export function fieldOf(name: string): FieldName | undefined {
   return nameEntryOf(name)?.field
 }
 
-export type Fields = Partial<Record<FieldName, unknown>>
+/** Fields that say where an alert goes: every value sent for them is read, so contradictions are seen. */
+export type IntentField = 'action' | 'sentiment' | 'marketPosition' | 'prevMarketPosition' | 'result'
+const INTENT_FIELD_LIST: readonly IntentField[] = ['action', 'sentiment', 'marketPosition', 'prevMarketPosition', 'result']
+const INTENT_FIELDS: ReadonlySet<FieldName> = new Set(INTENT_FIELD_LIST)
+
+/**
+ * Known fields of an alert. `shadowed` keeps the values a lower-ranked name (or an outer record, a
+ * container, the query) also sent for an intent field, so contradicting ones (`action: buy` with
+ * `side: exit`) are refused instead of ignored.
+ */
+export type Fields = Partial<Record<FieldName, unknown>> & { shadowed?: Partial<Record<IntentField, unknown[]>> }
 
 /** Picks the known fields out of a record, honouring each field's name ranking. */
 export function extractFields(record: Readonly<Record<string, unknown>>): Fields {
   const fields: Fields = {}
   const ranks: Partial<Record<FieldName, number>> = {}
+  let nested: Fields | null = null
   for (const [name, value] of Object.entries(record)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && CONTAINERS.has(canonicalName(name))) {
+      nested = mergeFields(nested ?? {}, containerFields(name, value as Record<string, unknown>))
+      continue
+    }
     const entry = nameEntryOf(name)
     if (!entry || value === undefined || value === null || value === '') continue
     const held = ranks[entry.field]
-    if (held !== undefined && held <= entry.rank) continue
+    if (held !== undefined) {
+      if (INTENT_FIELDS.has(entry.field)) shadow(fields, entry.field as IntentField, held <= entry.rank ? value : fields[entry.field])
+      if (held <= entry.rank) continue
+    }
     fields[entry.field] = value
     ranks[entry.field] = entry.rank
   }
-  return fields
+  return nested === null ? fields : mergeFields(nested, fields)
+}
+
+function shadow(fields: Fields, field: IntentField, value: unknown): void {
+  const shadowed = (fields.shadowed ??= {})
+  ;(shadowed[field] ??= []).push(value)
+}
+
+/** A container's fields (one level deep: a container inside one is read as plain fields). */
+function containerFields(name: string, container: Record<string, unknown>): Fields {
+  const flat: Record<string, unknown> = {}
+  const isOrder = canonicalName(name) === 'order'
+  for (const [key, value] of Object.entries(container)) {
+    if (value !== null && typeof value === 'object') continue
+    const orderField = isOrder ? ORDER_CONTAINER_NAMES.get(canonicalName(key)) : undefined
+    flat[orderField ?? key] = value
+  }
+  return extractFields(flat)
+}
+
+/** `higher`'s fields over `lower`'s; an intent field both carry keeps `lower`'s value in `shadowed`. */
+export function mergeFields(lower: Fields, higher: Fields): Fields {
+  if (isEmpty(lower)) return higher
+  const merged: Fields = { ...lower, ...higher }
+  if (lower.shadowed === undefined && higher.shadowed === undefined && !INTENT_FIELD_LIST.some((field) => lower[field] !== undefined && higher[field] !== undefined)) {
+    return merged
+  }
+  merged.shadowed = {}
+  for (const field of INTENT_FIELD_LIST) {
+    const values = [...(higher.shadowed?.[field] ?? []), ...(higher[field] !== undefined && lower[field] !== undefined ? [lower[field]] : []), ...(lower.shadowed?.[field] ?? [])]
+    if (values.length > 0) merged.shadowed[field] = values
+  }
+  return merged
+}
+
+const NO_VALUES: readonly unknown[] = []
+
+function isEmpty(fields: Fields): boolean {
+  for (const _ in fields) return false
+  return true
+}
+
+/** Every value sent for an intent field, the one that ranks first leading. */
+export function valuesOf(fields: Fields, field: IntentField): readonly unknown[] {
+  const first = fields[field]
+  const others = fields.shadowed?.[field]
+  if (first === undefined) return others ?? NO_VALUES
+  return others === undefined ? [first] : [first, ...others]
 }
 
 /** True when the fields say anything about an alert (a secret or a bare message wrapper does not). */

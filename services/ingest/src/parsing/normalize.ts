@@ -2,9 +2,14 @@ import type { AlertKind, NormalizedAlert } from '@signals/contracts'
 import { rootOf } from '@signals/instruments'
 import { alertIdOf } from '../alert-id.ts'
 import { Refusal } from '../refusal.ts'
-import type { Fields } from './fields.ts'
+import { bracketPrice, type BracketContext } from './brackets.ts'
+import { mergeFields, type Fields } from './fields.ts'
+import { resolveIntent } from './intent.ts'
 import type { ParsedAlert } from './parse-alert.ts'
-import { booleanValue, priceValue, resultValue, sideValue, textValue } from './values.ts'
+import { refusePlaceholders } from './placeholders.ts'
+import { quantityOf } from './quantity.ts'
+import { refuseUnsupportedEntry } from './unsupported.ts'
+import { booleanValue, priceValue, textValue } from './values.ts'
 
 export interface NormalizeOptions {
   /** PREMIUM_INDICATORS, lower-cased. */
@@ -20,28 +25,28 @@ const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
 
 /**
  * Maps parsed fields to the contract and routes the alert: the test handler for a premium indicator or
- * `isVendorTest`, the result handler for a `result` field, the entry handler otherwise. Refuses (400)
- * what no handler could use: an entry without user_id, a result that is not TP/SL/Exit or names no symbol,
- * text longer than the records keep.
+ * `isVendorTest`, the result handler for an exit (a `result` field, an exit word, a flat position after
+ * the order: see resolveIntent), the entry handler otherwise. Refuses (400) what no handler could use or
+ * what would be a guess: unexpanded placeholders, contradictory or ambiguous sides, an entry without
+ * user_id, a relative bracket without a price, a result that names no symbol, text longer than kept.
  */
 export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: NormalizeOptions): NormalizedAlert {
-  const fields: Fields = { ...fallback, ...parsed.fields }
+  const fields = mergeFields(fallback, parsed.fields)
+  refusePlaceholders(fields, parsed)
   const symbol = boundedText(fields.symbol, 'symbol')
   const indicator = boundedText(fields.indicator, 'indicator')
   const userId = boundedText(fields.userId, 'user_id')
   const entryPrice = priceValue(fields.entryPrice) ?? priceValue(fields.price)
-
-  const resultText = textValue(fields.result)
-  const result = resultText === null ? null : resultValue(resultText)
-  if (resultText !== null && result === null) {
-    throw new Refusal(400, 'invalid', 'result must be TP, SL or Exit')
-  }
+  const intent = resolveIntent(fields)
 
   const premium = indicator !== null && options.premiumIndicators.has(indicator.toLowerCase())
   const isVendorTest = premium || booleanValue(fields.isVendorTest)
-  const kind: AlertKind = isVendorTest ? 'test' : result !== null ? 'result' : 'entry'
+  const kind: AlertKind = isVendorTest ? 'test' : intent.kind
+  if (intent.kind === 'entry') refuseUnsupportedEntry(fields)
   if (kind === 'entry' && userId === null) throw new Refusal(400, 'missing_user_id', 'user_id required')
   if (kind === 'result' && symbol === null) throw new Refusal(400, 'invalid', 'symbol required for a result alert')
+  const result = intent.kind === 'result' ? intent.result : null
+  const brackets: BracketContext = { side: intent.kind === 'entry' ? intent.side : null, entryPrice }
 
   // One object literal with every field, in the contract's order: built by spreading, the alert was a
   // slow-mode object that cost several times more to validate and serialize (docs/benchmarks/ingest.md).
@@ -50,18 +55,19 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     alertId: alertIdOf(fields.alertId, options.sourceText, userId),
     kind,
     receivedAt: options.receivedAt,
-    action: sideValue(fields.action),
+    action: intent.kind === 'entry' ? intent.side : intent.orderSide,
     symbol,
     root: symbol === null ? null : rootOf(symbol),
     entryPrice,
-    sl: priceValue(fields.sl),
-    tp: priceValue(fields.tp),
+    sl: bracketPrice(fields.sl, 'stopLoss', brackets),
+    tp: bracketPrice(fields.tp, 'takeProfit', brackets),
     exitPrice: result === null ? null : (priceValue(fields.exitPrice) ?? priceValue(fields.price) ?? entryPrice),
     indicator,
     userId,
     leverage: priceValue(fields.leverage),
-    quantity: null,
+    quantity: quantityOf(fields, intent),
     result,
+    closes: intent.kind === 'result' ? intent.closes : null,
     isVendorTest,
     parseFailed: parsed.parseFailed,
     raw: options.redactor ? options.redactor.value(parsed.raw) : parsed.raw,

@@ -1,6 +1,6 @@
-import { carriesAlertData, extractFields, type Fields } from './fields.ts'
+import { carriesAlertData, extractFields, mergeFields, type Fields } from './fields.ts'
 import { cannotNestTooDeep, isPlainObject, jsonDepth, MAX_JSON_DEPTH, tryParseJson } from './json.ts'
-import { parseLabelLines } from './label-lines.ts'
+import { parseLabelLines, RepeatedNames } from './label-lines.ts'
 
 export interface ParsedAlert {
   /** Known fields, a `message` field's contents taking precedence over the fields around it. */
@@ -46,7 +46,7 @@ function parseRecord(text: string, form: boolean, wrapping: number): Record<stri
   const trimmed = text.trim()
   const first = trimmed[0]
   if (first === '{' || first === '"' || first === '[') {
-    const parsed = tryParseJson(trimmed)
+    const parsed = tryParseJson(trimmed) ?? (first === '{' ? tryParseJson(withoutTrailingCommas(trimmed)) : undefined)
     if (parsed !== undefined) {
       if (!cannotNestTooDeep(trimmed) && jsonDepth(parsed) > MAX_JSON_DEPTH) {
         throw new UnparseableAlertError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
@@ -56,10 +56,21 @@ function parseRecord(text: string, form: boolean, wrapping: number): Record<stri
     }
   }
   if (form && !/[\r\n]/.test(trimmed) && trimmed.includes('=')) {
-    const formRecord = Object.fromEntries(new URLSearchParams(trimmed))
+    const formRecord: Record<string, string> = {}
+    const names = new RepeatedNames()
+    for (const [name, value] of new URLSearchParams(trimmed)) formRecord[names.key(name)] = value
     if (carriesAlertData(extractFields(formRecord))) return formRecord
   }
   return parseLabelLines(trimmed)
+}
+
+/**
+ * The text with commas before a closing bracket removed: documented alert templates carry them
+ * (TradersPost's `{"ticker": "AAPL", "action": "exit",}`) and TradingView sends them as written. Tried only
+ * after strict parsing failed, so valid JSON never pays for it.
+ */
+function withoutTrailingCommas(text: string): string {
+  return text.replace(/,(\s*[}\]])/g, '$1')
 }
 
 /** A `message` field holding the alert is extracted; the fields around it fill what it lacks. */
@@ -73,5 +84,5 @@ function unwrapMessage(record: Record<string, unknown>, secrets: string[], wrapp
   if (typeof message === 'string') inner = parseRecord(message, false, wrapping + 1)
   else if (isPlainObject(message)) inner = message
   if (inner === null) return fields
-  return { ...fields, ...unwrapMessage(inner, secrets, wrapping + 1) }
+  return mergeFields(fields, unwrapMessage(inner, secrets, wrapping + 1))
 }

@@ -1,15 +1,9 @@
 import type { AlertResult, Side } from '@signals/contracts'
 import { canonicalName } from './fields.ts'
 
-const SIDES: Record<string, Side> = { buy: 'LONG', long: 'LONG', sell: 'SHORT', short: 'SHORT' }
-const RESULTS: Record<string, AlertResult> = {
-  tp: 'TP',
-  takeprofit: 'TP',
-  sl: 'SL',
-  stoploss: 'SL',
-  exit: 'Exit',
-  sessionend: 'Exit',
-}
+const SIDES = new Map<string, Side>([['buy', 'LONG'], ['long', 'LONG'], ['sell', 'SHORT'], ['short', 'SHORT']])
+// Maps, not objects: `constructor` must not find Object's own properties.
+const RESULTS = new Map<string, AlertResult>([['tp', 'TP'], ['takeprofit', 'TP'], ['sl', 'SL'], ['stoploss', 'SL'], ['exit', 'Exit'], ['sessionend', 'Exit']])
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i
 const THOUSANDS = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/
@@ -39,12 +33,12 @@ export function priceValue(value: unknown): number | null {
 
 /** Buy/Long become LONG, Sell/Short become SHORT, in any case; anything else (a placeholder) is null. */
 export function sideValue(value: unknown): Side | null {
-  return typeof value === 'string' ? (SIDES[value.trim().toLowerCase()] ?? null) : null
+  return typeof value === 'string' ? (SIDES.get(value.trim().toLowerCase()) ?? null) : null
 }
 
 /** TP, SL or Exit in any case and common spellings (`Take Profit`, `stop_loss`, `Session End`). */
 export function resultValue(value: unknown): AlertResult | null {
-  return typeof value === 'string' ? (RESULTS[canonicalName(value)] ?? null) : null
+  return typeof value === 'string' ? (RESULTS.get(canonicalName(value)) ?? null) : null
 }
 
 export function booleanValue(value: unknown): boolean {

@@ -8,14 +8,15 @@ import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects } from '@si
 import type { Config } from '../config.ts'
 import { AddressRateLimit } from '../http/address-rate-limit.ts'
 import { sourceAllowList } from '../http/source-allow-list.ts'
+import { refuseStaleAlert } from '../intake/alert-age.ts'
 import { IntakeLog } from '../intake/intake-log.ts'
 import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
 import { nowIso } from '../intake/received-at.ts'
 import { selectSource, type SourceText } from '../intake/source.ts'
 import { extractFields, type Fields } from '../parsing/fields.ts'
+import { RepeatedNames } from '../parsing/label-lines.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
-import { timestampValue } from '../parsing/values.ts'
 import { Refusal } from '../refusal.ts'
 import { SecretRedactor, secretMatcher } from '../webhook-secret.ts'
 
@@ -89,7 +90,8 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
         rawBody: intake.redactor.text(text),
         outcome,
         statusCode: reply.statusCode,
-        reason: intake.reason ?? null,
+        // A refusal may quote what was sent (an action word, a placeholder): redacted like the body.
+        reason: intake.reason === undefined ? null : intake.redactor.text(intake.reason),
         alertId: intake.alertId ?? null,
         kind: intake.kind ?? null,
       })
@@ -128,13 +130,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
     }
 
     const queryFields = queryFieldsOf(query)
-    if (maxAgeMs !== null) {
-      const sentAt = timestampValue(parsed.fields.time ?? queryFields.time)
-      const ageMs = sentAt === null ? 0 : Date.parse(intake.receivedAt) - sentAt
-      if (ageMs > maxAgeMs) {
-        throw new Refusal(400, 'too_old', `Alert is ${Math.round(ageMs / 1000)} s old; alerts older than ${maxAgeMs / 1000} s are refused`)
-      }
-    }
+    refuseStaleAlert({ time: parsed.fields.time ?? queryFields.time, maxLag: parsed.fields.maxLag ?? queryFields.maxLag }, intake.receivedAt, maxAgeMs)
 
     const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, redactor: intake.redactor })
     const alertId = alert.alertId
@@ -178,5 +174,12 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
 function queryFieldsOf(query: Record<string, unknown>): Fields {
   const names = Object.keys(query).filter((name) => !NOT_FIELDS.has(name.toLowerCase()))
   if (names.length === 0) return {}
-  return extractFields(Object.fromEntries(names.map((name) => [name, query[name]])))
+  // A repeated parameter (`?action=exit&action=buy`) comes as a list: each value is kept as its own field.
+  const record: Record<string, unknown> = {}
+  const repeated = new RepeatedNames()
+  for (const name of names) {
+    const value = query[name]
+    for (const each of Array.isArray(value) ? value : [value]) record[repeated.key(name)] = each
+  }
+  return extractFields(record)
 }

@@ -35,3 +35,18 @@ t.test('JSON forms, message extraction and failures', async (t) => {
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution')
   t.same(parseAlert('{"passphrase":"p1","message":{"secret":"p2","action":"buy"}}').secrets, ['p1', 'p2'])
 })
+
+t.test('platform names, 3Commas containers, and every value of an intent field kept', async (t) => {
+  t.same(extractFields({ tv_instrument: 'NQ1!', trigger_price: '1', data: 'buy', max_lag: '300', qty: 2 }), { symbol: 'NQ1!', price: '1', action: 'buy', maxLag: '300', quantity: 2 })
+  t.same(
+    extractFields({ action: 'sell', strategy_info: { market_position: 'flat', prev_market_position: 'long' }, order: { amount: '1', currency_type: 'base' } }),
+    { marketPosition: 'flat', prevMarketPosition: 'long', quantity: '1', quantityUnit: 'base', action: 'sell' },
+  )
+  t.same(extractFields({ order: 'buy' }), { action: 'buy' }, '`order` as text is a side')
+  t.same(extractFields({ action: 'buy', side: 'exit', data: 'sell' }), { action: 'buy', shadowed: { action: ['exit', 'sell'] } })
+  t.same(extractFields({ side: 'exit', action: 'buy' }), { action: 'buy', shadowed: { action: ['exit'] } }, 'the better name wins, the other is kept')
+  t.match(parseAlert('{"action":"buy","message":"{\\"action\\":\\"exit\\"}"}').fields, { action: 'exit', shadowed: { action: ['buy'] } })
+  t.same(parseLabelLines('Action: buy\nAction: exit\nAction: sell'), { Action: 'buy', 'Action #': 'exit', 'Action $': 'sell' }, 'repeated labels are kept')
+  t.match(parseAlert('action=buy&action=exit&user_id=u', { form: true }).fields, { action: 'buy', shadowed: { action: ['exit'] } })
+  t.match(parseAlert('{"ticker": "AAPL", "action": "exit",}'), { parseFailed: false, fields: { symbol: 'AAPL', action: 'exit' } }, 'a trailing comma is forgiven')
+})

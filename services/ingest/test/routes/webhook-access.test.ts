@@ -74,3 +74,12 @@ t.test('the per-address rate limit answers 429 and logs it; other addresses are 
   const entries = await watcher.intakeEntries(5)
   t.match(entries.find((entry) => entry.statusCode === 429), { outcome: 'rate_limited', remoteAddress: '192.0.2.1', rawBody: /r-192\.0\.2\.1-3/ })
 })
+
+t.test('a refusal that quotes what was sent keeps the secret out of the intake log', async (t) => {
+  const { app, watcher } = await build(t, { WEBHOOK_SECRET: SECRET })
+  const response = await app.inject({ method: 'POST', url: `/webhook/alert/${SECRET}`, payload: { action: SECRET, user_id: 'u1' } })
+  t.equal(response.statusCode, 400)
+  const [entry] = await watcher.intakeEntries(1)
+  t.match(entry, { outcome: 'invalid', reason: /^action "\[redacted\]" is not understood/ })
+  t.notMatch(JSON.stringify(entry), SECRET)
+})

@@ -122,15 +122,18 @@ t.test('JSON sent as text/plain, a JSON string, a BOM, CRLF and stray blanks all
   t.match(byId.get('p-6'), { action: 'LONG', symbol: 'CL1!', userId: 'u1' }, 'message label lines extracted')
 })
 
-t.test('unexpanded TradingView placeholders are kept as text, never guessed at', async (t) => {
+t.test('unexpanded TradingView placeholders are refused with the placeholder and field named; an id placeholder is never the alert id', async (t) => {
   const { app, watcher } = await build(t)
-  const response = await app.inject({
-    method: 'POST',
-    url: '/webhook/alert',
-    payload: { action: '{{strategy.order.action}}', symbol: '{{ticker}}', entryPrice: '{{close}}', user_id: 'u1', id: '{{alert_id}}' },
-  })
-  t.equal(response.statusCode, 200)
+  const payload = { action: 'buy', symbol: '{{ticker}}', entryPrice: '{{close}}', user_id: 'u1', id: '{{alert_id}}' }
+  const response = await app.inject({ method: 'POST', url: '/webhook/alert', payload })
+  t.equal(response.statusCode, 400)
+  t.match(response.json().error, /^Unexpanded placeholder \{\{ticker\}\} in symbol:/)
+  const [entry] = await watcher.intakeEntries(1)
+  t.match(entry, { outcome: 'invalid', statusCode: 400, rawBody: JSON.stringify(payload) }, 'kept in the intake log')
+  const idOnly = await app.inject({ method: 'POST', url: '/webhook/alert', payload: { action: 'buy', symbol: 'NQ1!', user_id: 'u1', id: '{{alert_id}}', indicator: '{{plot_0}}' } })
+  t.equal(idOnly.statusCode, 200, 'placeholders in fields that do not matter are kept as text')
   const [message] = await watcher.alertMessages(1)
-  t.match(message?.body, { action: null, symbol: '{{ticker}}', root: null, entryPrice: null, raw: { entryPrice: '{{close}}' } })
+  t.match(message?.body, { action: 'LONG', indicator: '{{plot_0}}', raw: { id: '{{alert_id}}' } })
   t.not(message?.body.alertId, '{{alert_id}}', 'a placeholder id is not used as the alert id')
+  t.equal(watcher.alerts.length, 1, 'nothing published for the refused alert')
 })
