@@ -55,14 +55,15 @@ t.test('a refused login leaves the feed down: no retry until new credentials', a
 
 t.test('onSessionOpen runs before the feed is connected and after every reconnect; session() and onEvent', async (t) => {
   const broker = await paperBroker(t)
-  let app: App | undefined
+  /** The app, once built (the hook runs after it is). */
+  const built: { app?: App } = {}
   const opened: { state: string | undefined; handedOut: boolean; account: string }[] = []
   const events: [string, BrokerEvent][] = []
   let failNextOpen = false
-  const { app: built } = await liveUser(t, broker, {
+  const { app } = await liveUser(t, broker, {
     feedHooks: {
       onSessionOpen: async (userId: string, session: BrokerSession) => {
-        opened.push({ state: (await statusOf(app as App, userId))?.state, handedOut: app?.feeds.session(userId) !== null, account: session.snapshot.account.name })
+        opened.push({ state: (await statusOf(built.app as App, userId))?.state, handedOut: built.app?.feeds.session(userId) !== null, account: session.snapshot.account.name })
         if (failNextOpen) {
           failNextOpen = false
           throw new Error('reconciliation failed')
@@ -71,7 +72,7 @@ t.test('onSessionOpen runs before the feed is connected and after every reconnec
       onEvent: (userId: string, event: BrokerEvent) => events.push([userId, event]),
     },
   })
-  app = built
+  built.app = app
   await command(app, 'live-0', 'start')
   await seenState(app, 'live-0', 'connected')
   t.same(opened, [{ state: 'connecting', handedOut: false, account: 'DEMO9000' }], 'the hook ran before connected, before session() handed it out')
