@@ -1,4 +1,5 @@
 export { createServiceApp, type ServiceApp, type ServiceAppOptions } from './create-service-app.ts'
+export { routeUnder } from './matched-route.ts'
 export { runService } from './run-service.ts'
 export { loggerOptions, redactUrl, REDACT_PATHS } from './logger.ts'
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, serviceUnavailable } from './errors.ts'

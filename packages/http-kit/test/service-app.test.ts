@@ -179,3 +179,14 @@ t.test('request loggers carry the request id, honour levels, and are only built 
   await instance.inject({ method: 'GET', url: '/chatty' })
   t.match(lines.map((line) => JSON.parse(line) as unknown), [{ level: 30, msg: 'incoming request' }, { level: 20, msg: 'route-level detail' }, { level: 30, msg: 'request completed' }], "a route's own log level applies")
 })
+
+t.test('the identity check is keyed on the matched route: an encoded /api path is refused, never a 500', async (t) => {
+  const instance = await app(t)
+  await instance.register(internalIdentityPlugin, { secret: SECRET })
+  instance.get('/api/me', async (request) => ({ userId: request.identity.userId }))
+  for (const url of ['/%61pi/me', '/api/%6de', '/%61%70%69/me']) {
+    const response = await instance.inject({ url })
+    t.equal(response.statusCode, 401, url)
+    t.same(response.json(), { success: false, error: 'Authentication required' })
+  }
+})

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import Fastify from 'fastify'
+import Fastify, { type FastifyRequest } from 'fastify'
 import { loadConfig } from '@signals/config'
 import { IDENTITY_HEADER, internalIdentityPlugin } from '@signals/http-kit'
 import { createTestDatabase } from '@signals/test-support'
@@ -39,14 +39,17 @@ export async function startEcho(t: Test, service: string) {
   await app.register(internalIdentityPlugin, { secret: INTERNAL_AUTH_SECRET })
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
-  app.all('/*', async (request) => ({
+  const echo = async (request: FastifyRequest) => ({
     service,
     method: request.method,
     url: request.url,
     identity: request.identity ?? null,
     headers: request.headers,
     body: typeof request.body === 'string' ? request.body : '',
-  }))
+  })
+  // Like a real service, /api has routes of its own (the identity check keys on the matched route).
+  app.all('/api/*', echo)
+  app.all('/*', echo)
   await app.listen({ port: 0, host: '127.0.0.1' })
   t.teardown(() => app.close())
   const address = app.server.address()

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { InternalIdentity } from '@signals/contracts'
 import { IDENTITY_HEADER, verifyIdentity } from '../internal-identity.ts'
+import { routeUnder } from '../matched-route.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,7 +27,7 @@ export const internalIdentityPlugin = fp(
     const prefixes = options.prefixes ?? ['/api/']
     app.decorateRequest('identity', null as unknown as InternalIdentity)
     app.addHook('onRequest', async (request, reply) => {
-      if (!prefixes.some((prefix) => request.url.startsWith(prefix))) return
+      if (!prefixes.some((prefix) => routeUnder(request, prefix))) return
       const identity = verifyIdentity(request.headers[IDENTITY_HEADER], options.secret)
       if (!identity) {
         return reply.code(401).send({ success: false, error: 'Authentication required' })

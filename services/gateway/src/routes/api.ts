@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
+import { IDENTITY_HEADER, routeUnder, signIdentity } from '@signals/http-kit'
 import type { SessionSettings } from '@signals/sessions'
 import { resolveAccess } from '../access/resolve-access.ts'
 import { isCrossOriginWrite } from '../access/same-origin.ts'
@@ -52,7 +52,7 @@ export async function apiProxy(scope: FastifyInstance, options: ApiProxyOptions)
   scope.decorateRequest('signedIdentity', '')
 
   scope.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') && request.url !== '/api') return
+    if (!routeUnder(request, '/api/')) return
     if (isCrossOriginWrite(request.method, request.headers, settings.publicOrigin)) {
       request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused')
       return reply.code(403).send(CROSS_ORIGIN)
