@@ -28,6 +28,8 @@ export const ConfigSchema = Type.Object({
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   PREMIUM_INDICATORS: Env.PREMIUM_INDICATORS,
   WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
+  /** Checks the client address the gateway signs for every webhook it forwards. */
+  INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   INGEST_BODY_LIMIT: Type.Integer({ minimum: 1024, maximum: 1024 * 1024, default: 64 * 1024, description: 'largest webhook body in bytes' }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
