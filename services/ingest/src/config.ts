@@ -12,6 +12,9 @@ import { Env, loadConfig, Type, type Static } from '@signals/config'
  *   `X-Forwarded-For` is believed; unset = the socket address is the client.
  * - INGEST_ALLOWED_SOURCES: comma-separated client addresses/CIDRs allowed to post webhooks; unset = all.
  *   TradingView's published sources: `52.89.214.238,34.212.75.30,54.218.53.128,52.32.178.7`.
+ * - ALLOW_OPEN_WEBHOOK: `true` lets production run without WEBHOOK_SECRET (read by the config loader's
+ *   production rules; refused otherwise).
+ * - INTERNAL_AUTH_SECRET: checks the client address the gateway signs (X-Signals-Client-Address).
  * - ALERT_MAX_AGE_SECONDS: refuse an alert whose own timestamp (`time`, `timenow`, `timestamp`) is older;
  *   unset = no age check.
  */
