@@ -94,9 +94,9 @@ t.test('the internal identity header: only a valid, unexpired signature passes',
 })
 
 t.test('secrets stay out of logged URLs and objects', async (t) => {
-  t.equal(redactUrl('/webhook/alert?secret=abc&x=1'), '/webhook/alert?secret=%5Bredacted%5D&x=1')
+  t.equal(redactUrl('/webhook/alert?secret=abc&x=1'), '/webhook/alert?secret=[redacted]&x=[redacted]')
   t.equal(redactUrl('/webhook/alert/s3cr3t'), '/webhook/alert/[redacted]')
-  t.equal(redactUrl('/auth/google/callback?code=c&state=s'), '/auth/google/callback?code=%5Bredacted%5D&state=%5Bredacted%5D')
+  t.equal(redactUrl('/auth/google/callback?code=c&state=s'), '/auth/google/callback?code=[redacted]&state=[redacted]')
   const { lines, stream } = captureLogs()
   const instance = await app(t, stream)
   instance.post('/webhook/alert/:secret', async (request) => {
@@ -189,4 +189,20 @@ t.test('the identity check is keyed on the matched route: an encoded /api path i
     t.equal(response.statusCode, 401, url)
     t.same(response.json(), { success: false, error: 'Authentication required' })
   }
+})
+
+t.test('no query value reaches a request log line, whatever its name; an encoded webhook path neither (issue 15 point 5)', async (t) => {
+  const secret = 'correct-horse-battery-staple'
+  const message = encodeURIComponent(JSON.stringify({ action: 'buy', passphrase: secret }))
+  t.notMatch(redactUrl(`/webhook/alert?message=${message}`), /horse/)
+  t.notMatch(redactUrl(`/webhook/alert?m=${secret}&message=${secret}`), /horse/)
+  t.notMatch(redactUrl(`/%77ebhook/alert/${secret}`), /horse/, 'the router decodes the path, so redaction does too')
+  t.notMatch(redactUrl(`/webhook/alert/${encodeURIComponent(secret)}`), /horse/)
+  t.equal(redactUrl('/api/trades?limit=5'), '/api/trades?limit=[redacted]', 'names stay, values go')
+  const { lines, stream } = captureLogs()
+  const instance = await app(t, stream)
+  instance.post('/webhook/alert', async () => ({ ok: true }))
+  await instance.inject({ method: 'POST', url: `/webhook/alert?message=${message}&note=${secret}`, payload: {} })
+  t.ok(lines.length >= 2, 'the request was logged')
+  t.notMatch(lines.join(''), /horse/)
 })
