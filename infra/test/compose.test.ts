@@ -87,3 +87,10 @@ t.test('development secrets are generated at first start, never committed (issue
     t.equal(service.depends_on?.['dev-secrets']?.condition, 'service_completed_successfully', `${name} waits for the secrets`)
   }
 })
+
+t.test('auth believes forwarding headers from the gateway container alone (issue 15 point 6)', async (t) => {
+  const gateway = compose.services.gateway as ComposeService & { networks?: { default?: { ipv4_address?: string } } }
+  const address = gateway.networks?.default?.ipv4_address
+  t.ok(address, 'the gateway has a fixed address')
+  t.equal(compose.services.auth?.environment?.AUTH_TRUSTED_PROXY, address)
+})

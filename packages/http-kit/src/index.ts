@@ -1,6 +1,7 @@
 export { createServiceApp, type ServiceApp, type ServiceAppOptions } from './create-service-app.ts'
 export { routeUnder } from './matched-route.ts'
 export { CLIENT_ADDRESS_HEADER, signClientAddress, verifyClientAddress } from './client-address.ts'
+export type { InternalSurfaces } from './internal-token.ts'
 export { runService } from './run-service.ts'
 export { loggerOptions, redactUrl, REDACT_PATHS } from './logger.ts'
 export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, serviceUnavailable } from './errors.ts'

@@ -26,6 +26,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     logLevel: config.LOG_LEVEL,
     loggerStream: options.loggerStream,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
+    internalSurfaces: { token: config.METRICS_TOKEN },
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })

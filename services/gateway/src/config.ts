@@ -6,9 +6,12 @@ export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
   HOST: Env.HOST,
+  GATEWAY_HOST: Env.GATEWAY_HOST,
   GATEWAY_PORT: Env.GATEWAY_PORT,
   REDIS_URL: Env.REDIS_URL,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
+  METRICS_TOKEN: Env.METRICS_TOKEN,
   PUBLIC_URL: Env.PUBLIC_URL,
   SESSION_SECRET: Env.SESSION_SECRET,
   SESSION_IDLE_MINUTES: SessionEnv.SESSION_IDLE_MINUTES,
@@ -44,4 +47,9 @@ export type Config = Static<typeof ConfigSchema>
 export function trustProxyOption(value: string | undefined): false | string[] {
   if (value === undefined || value === '' || value === 'false') return false
   return value.split(',').map((entry) => entry.trim()).filter(Boolean)
+}
+
+/** Where the gateway listens: GATEWAY_HOST, else HOST (a public service; the internal ones never read HOST). */
+export function listenHost(config: Pick<Config, 'HOST' | 'GATEWAY_HOST'>): string {
+  return config.GATEWAY_HOST ?? config.HOST
 }

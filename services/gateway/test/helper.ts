@@ -18,6 +18,8 @@ import { ConfigSchema as AdminConfigSchema } from '../../admin/src/config.ts'
 
 export const PUBLIC_URL = 'http://localhost:3000'
 export const INTERNAL_AUTH_SECRET = 'gateway-test-internal-auth-secret-0123456789'
+/** The metrics token the gateway is built with (/metrics and /ready detail need it). */
+export const METRICS_TOKEN = 'gateway-test-metrics-token-0123456789'
 export const unique = () => randomBytes(5).toString('hex')
 
 /** What an echo upstream saw. */
@@ -156,7 +158,7 @@ export { IDENTITY_HEADER }
 
 /** The gateway alone (upstreams unreachable), for tests of its own endpoints. */
 export async function build(t: Test, overrides: Record<string, string> = {}, options: GatewayAppOptions = {}) {
-  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...overrides })
+  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', METRICS_TOKEN, ...overrides })
   const app = await buildApp(config, { publicDir: await testPages(), rateLimitNamespace: `test-rl-${unique()}:`, ...options })
   t.teardown(() => app.close())
   await app.ready()

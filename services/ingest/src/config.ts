@@ -26,6 +26,7 @@ export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
   HOST: Env.HOST,
+  INGEST_HOST: Env.INGEST_HOST,
   INGEST_PORT: Env.INGEST_PORT,
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
@@ -33,6 +34,8 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
   /** Checks the client address the gateway signs for every webhook it forwards. */
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
+  METRICS_TOKEN: Env.METRICS_TOKEN,
   INGEST_BODY_LIMIT: Type.Integer({ minimum: 1024, maximum: 1024 * 1024, default: 64 * 1024, description: 'largest webhook body in bytes' }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
@@ -53,4 +56,9 @@ export type Config = Static<typeof ConfigSchema>
 /** Reads and validates the ingest configuration from `env` (throws ConfigError naming every offender). */
 export function loadIngestConfig(env: Record<string, string | undefined>): Config {
   return loadConfig(ConfigSchema, env)
+}
+
+/** Where the ingest listens: INGEST_HOST, else HOST (a public service; the internal ones never read HOST). */
+export function listenHost(config: Pick<Config, 'HOST' | 'INGEST_HOST'>): string {
+  return config.INGEST_HOST ?? config.HOST
 }
