@@ -70,8 +70,8 @@ t.test('only the gateway and ingest are published, and only on 127.0.0.1 (issue 
 
 t.test('development secrets are generated at first start, never committed (issue 15 point 4)', async (t) => {
   const { Env } = await import('@signals/config')
-  const secrets = Object.entries(Env).filter(([, schema]) => (schema as Record<string, unknown>)['x-secret'] === true)
-  const devValues = secrets.map(([, schema]) => String((schema as Record<string, unknown>)['x-dev-default']))
+  const secrets = Object.entries(Env).filter(([, schema]) => (schema as unknown as Record<string, unknown>)['x-secret'] === true)
+  const devValues = secrets.map(([, schema]) => String((schema as unknown as Record<string, unknown>)['x-dev-default']))
   const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')
   for (const value of devValues) t.notMatch(text, value, 'no development default is written in the compose file')
   const generator = compose.services['dev-secrets'] as ComposeService & { command?: string[]; volumes?: string[] }

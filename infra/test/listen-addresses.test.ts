@@ -28,7 +28,7 @@ t.test("each service's own variable decides, and its main listens there", async 
   t.equal(gatewayHost(loadConfig(Gateway, { HOST: '0.0.0.0', GATEWAY_HOST: '10.0.0.5' })), '10.0.0.5')
   t.equal(ingestHost(loadConfig(Ingest, {})), '127.0.0.1', 'loopback by default')
   t.equal(loadConfig(Auth, { AUTH_HOST: '10.0.0.6' }).AUTH_HOST, '10.0.0.6')
-  for (const [service, variable] of [['auth', 'AUTH_HOST'], ['settings', 'SETTINGS_HOST'], ['admin', 'ADMIN_HOST'], ['broker-connector', 'BROKER_CONNECTOR_HOST']]) {
+  for (const [service, variable] of [['auth', 'AUTH_HOST'], ['settings', 'SETTINGS_HOST'], ['admin', 'ADMIN_HOST'], ['broker-connector', 'BROKER_CONNECTOR_HOST']] as const) {
     t.match(mainOf(service), `host: config.${variable},`, `${service} listens on ${variable}`)
   }
   for (const service of ['gateway', 'ingest']) t.match(mainOf(service), 'host: listenHost(config),', `${service} listens on its own host`)

@@ -29,7 +29,7 @@ export async function buildApp(config: Config, options: AuthAppOptions = {}) {
   })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })
-  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'auth' })
   const settings = sessionSettings(config)
   await app.register(sessionPlugin, { settings })
 

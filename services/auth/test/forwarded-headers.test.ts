@@ -1,8 +1,8 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { build } from './helper.ts'
 
 // Issue 15 point 6: auth believes forwarding headers (client address, https) from the gateway alone.
-async function loggedAddress(t: Parameters<Parameters<typeof t.test>[1]>[0], overrides: Record<string, string>, remoteAddress: string) {
+async function loggedAddress(t: Test, overrides: Record<string, string>, remoteAddress: string) {
   const lines: string[] = []
   const loggerStream = { write: (line: string) => lines.push(line) } as unknown as NodeJS.WritableStream
   const { app } = await build(t, { LOG_LEVEL: 'info', ...overrides }, { loggerStream })

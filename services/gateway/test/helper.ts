@@ -38,7 +38,7 @@ export interface Echo {
  */
 export async function startEcho(t: Test, service: string) {
   const app = Fastify()
-  await app.register(internalIdentityPlugin, { secret: INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: INTERNAL_AUTH_SECRET, audience: service })
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
   const echo = async (request: FastifyRequest) => ({
