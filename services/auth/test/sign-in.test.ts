@@ -247,6 +247,17 @@ t.test('logout is not a cross-site GET: a link or image on another site cannot s
   const sameOrigin = await app.inject({ method: 'GET', url: '/auth/logout', headers: { cookie: sessionCookie, 'sec-fetch-site': 'same-origin' } })
   t.equal(sameOrigin.statusCode, 303, 'a GET our own page sends (Sec-Fetch-Site: same-origin) signs out')
   t.equal(await redis.exists(`sess:${sessionId}`), 0)
+
+  // What the pages' sign-out form sends: an empty url-encoded body.
+  const again = await signIn(app, `form-${unique()}@example.com`)
+  const form = await app.inject({
+    method: 'POST',
+    url: '/auth/logout',
+    headers: { cookie: again.sessionCookie as string, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  })
+  t.equal(form.statusCode, 303, 'the sign-out form is accepted')
+  t.equal(await redis.exists(`sess:${sessionIdOf(again.sessionCookie as string)}`), 0)
 })
 
 t.test('no secret reaches the logs during a sign-in', async (t) => {

@@ -19,6 +19,10 @@ const Refused = { 403: ErrorBody, 405: ErrorBody }
 export async function sessionRoutes(app: FastifyInstance, options: { settings: SessionSettings }) {
   const { settings } = options
   const { maxAge: _maxAge, ...clearOptions } = sessionCookieOptions(settings)
+  // The pages sign out with a one-button form: its (empty) url-encoded body carries nothing we read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => {
+    done(null, {})
+  })
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     const refusal = logoutRefusal(request.method, request.headers, settings.publicOrigin)
