@@ -101,11 +101,13 @@ async function main(): Promise<number> {
     const cookie = await mintSession(redis, settings, USER_ID, { email: 'bench@example.com', role: 'trader', approved: true, banned: false })
     const viaGateway = `${publicUrl}/api/live-trading-status`
     const direct = `http://127.0.0.1:${settingsPort}/api/live-trading-status`
-    const directHeaders = () => ({ [IDENTITY_HEADER]: signIdentity({ userId: USER_ID, email: 'bench@example.com', role: 'trader', approved: true }, INTERNAL_AUTH_SECRET, 600) })
+    const directHeaders = (method = 'GET', path = '/api/live-trading-status') => ({
+      [IDENTITY_HEADER]: signIdentity({ userId: USER_ID, email: 'bench@example.com', role: 'trader', approved: true }, INTERNAL_AUTH_SECRET, { audience: 'settings', method, path }, 600),
+    })
     // A fully configured trader, set up through the settings API itself.
     const settingsApi = `http://127.0.0.1:${settingsPort}/api`
     const write = async (method: string, path: string, body: unknown) => {
-      const response = await fetch(`${settingsApi}${path}`, { method, headers: { ...directHeaders(), 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const response = await fetch(`${settingsApi}${path}`, { method, headers: { ...directHeaders(method, `/api${path}`), 'content-type': 'application/json' }, body: JSON.stringify(body) })
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
     }
     await write('PUT', '/broker-credentials', { broker: 'paper', environment: 'demo', accountId: 'DEMO-1', username: 'bench', password: 'bench-password' })

@@ -31,10 +31,14 @@ async function main(): Promise<number> {
   try {
     const users = Array.from({ length: WORKERS }, (_, index) => `bench-user-${index}`)
     await app.db.insertInto('users').values(users.map((userId) => ({ user_id: userId, email: `${userId}@example.com`, approved: true }))).execute()
-    const headers = users.map((userId) => ({
-      'content-type': 'application/json',
-      'x-signals-identity': signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET, 3600),
-    }))
+    // The gateway signs the identity for each call's service, method and path (issue 15).
+    const headersFor = (worker: number, method: string, path: string) => {
+      const userId = users[worker] ?? ''
+      return {
+        'content-type': 'application/json',
+        'x-signals-identity': signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET, { audience: 'settings', method, path }, 3600),
+      }
+    }
     await app.db
       .insertInto('broker_credentials')
       .values(users.map((userId) => ({ user_id: userId, broker: 'paper' as const, environment: 'demo' as const, account_id: 'P1', key_id: 'k1', secret_iv: Buffer.alloc(12), secret_tag: Buffer.alloc(16), secret_ciphertext: Buffer.alloc(8) })))
@@ -68,7 +72,7 @@ async function main(): Promise<number> {
       users.map(async (_user, worker) => {
         for (let index = 0; index < WARM_UP_PER_WORKER; index++) {
           for (const path of ['/health', '/api/live-trading-status']) {
-            await fetch(base + path, { headers: headers[worker] }).then((response) => response.arrayBuffer())
+            await fetch(base + path, { headers: headersFor(worker, 'GET', path) }).then((response) => response.arrayBuffer())
           }
         }
       }),
@@ -85,7 +89,7 @@ async function main(): Promise<number> {
           for (let index = 0; index < REQUESTS_PER_WORKER; index++) {
             const { method, path, body } = phase.request(worker, index)
             const t0 = performance.now()
-            const response = await fetch(base + path, { method, headers: headers[worker], body: body === undefined ? undefined : JSON.stringify(body) })
+            const response = await fetch(base + path, { method, headers: headersFor(worker, method, path), body: body === undefined ? undefined : JSON.stringify(body) })
             const payload = (await response.json()) as { feedCommand?: unknown }
             latencies.push(performance.now() - t0)
             if (response.status !== 200) errors++

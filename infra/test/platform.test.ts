@@ -130,8 +130,8 @@ t.test('sign in, connect a broker, receive alerts, close a trade: the whole chai
   t.match(stopped.status, { liveTradingEnabled: false, indicator: 'gray' })
 
   // Signed out: the API refuses.
-  const logout = await fetch(`${gateway}/auth/logout`, { redirect: 'manual', headers: { cookie: session as string } })
-  t.equal(logout.status, 302)
+  const logout = await fetch(`${gateway}/auth/logout`, { method: 'POST', redirect: 'manual', headers: { cookie: session as string } })
+  t.equal(logout.status, 303)
   const after = await api('GET', '/api/trading-settings')
   t.equal(after.status, 401)
   t.same(after.body, { success: false, error: 'Authentication required' })

@@ -1,18 +1,17 @@
 import Type, { type TObject, type TSchema, type Static } from 'typebox'
 import { Value } from 'typebox/value'
+import { readFileSync } from 'node:fs'
 import { ConfigError } from './errors.ts'
+import { productionOffenders, type Offender } from './production-rules.ts'
 
 type Environment = Record<string, string | undefined>
-
-interface Offender {
-  variable: string
-  problem: string
-}
 
 /**
  * Reads the variables named by `schema` from `env`, applies development defaults, converts numbers and
  * validates. Every offending variable is reported at once in one ConfigError.
- * With NODE_ENV=production, secrets (`x-secret`) get no default: they must be set.
+ * With NODE_ENV=production, secrets (`x-secret`) get no default: they must be set, and unsafe settings are
+ * refused (`production-rules.ts`). A variable may instead be read from the file `<NAME>_FILE` names
+ * (docker compose generates its development secrets into files).
  */
 export function loadConfig<S extends TObject>(schema: S, env: Environment = process.env): Static<S> {
   const production = env.NODE_ENV === 'production'
@@ -20,7 +19,7 @@ export function loadConfig<S extends TObject>(schema: S, env: Environment = proc
   const offenders: Offender[] = []
 
   for (const [name, property] of Object.entries(schema.properties) as [string, TSchema & Record<string, unknown>][]) {
-    const raw = env[name]
+    const raw = env[name] !== undefined && env[name] !== '' ? env[name] : fromFile(name, env, offenders)
     if (raw !== undefined && raw !== '') {
       input[name] = raw
       continue
@@ -39,8 +38,21 @@ export function loadConfig<S extends TObject>(schema: S, env: Environment = proc
     seen.add(variable)
     offenders.push({ variable, problem: describe(schema.properties[variable], env[variable], error.message) })
   }
+  if (production) offenders.push(...productionOffenders(schema, value, env).filter((offender) => !seen.has(offender.variable)))
   if (offenders.length > 0) throw new ConfigError(offenders)
   return value as Static<S>
+}
+
+/** The content of the file `<name>_FILE` names (trailing newline dropped), or undefined. */
+function fromFile(name: string, env: Environment, offenders: Offender[]): string | undefined {
+  const file = env[`${name}_FILE`]
+  if (file === undefined || file === '') return undefined
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '')
+  } catch {
+    offenders.push({ variable: name, problem: `${name}_FILE (${JSON.stringify(file)}) cannot be read` })
+    return undefined
+  }
 }
 
 function missingProperty(params: unknown): string | undefined {

@@ -40,7 +40,14 @@ export const Env = {
     ],
     { default: 'info' },
   ),
-  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface to listen on' }),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface the public services (gateway, ingest) listen on unless their own variable says' }),
+  /** Each service's own listen address. The public ones fall back to HOST; the internal ones never do. */
+  GATEWAY_HOST: Type.Optional(Type.String({ minLength: 1, description: 'interface the gateway listens on (default: HOST)' })),
+  INGEST_HOST: Type.Optional(Type.String({ minLength: 1, description: 'interface ingest listens on (default: HOST)' })),
+  AUTH_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface auth listens on (internal)' }),
+  SETTINGS_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface settings listens on (internal)' }),
+  ADMIN_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface admin listens on (internal)' }),
+  BROKER_CONNECTOR_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface the broker connector listens on (internal)' }),
 
   DATABASE_URL: url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/signals', 'Postgres'),
   REDIS_URL: url(['redis', 'rediss'], 'redis://127.0.0.1:6379', 'sessions, user status, rate limits'),
@@ -73,6 +80,9 @@ export const Env = {
   }),
   CREDENTIALS_KEY_ID: Type.String({ default: 'k1', pattern: '^[A-Za-z0-9_-]{1,32}$', description: 'id of CREDENTIALS_KEY' }),
 
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ minLength: 16, 'x-sensitive': true, description: 'Bearer token for /metrics and /ready detail on the gateway and ingest' }),
+  ),
   PREMIUM_INDICATORS: csv('indicator names routed to the test handler'),
   WEBHOOK_SECRET: Type.Optional(
     Type.String({ minLength: 8, 'x-sensitive': true, description: 'required on every webhook when set' }),

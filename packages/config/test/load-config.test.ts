@@ -50,6 +50,7 @@ t.test('production accepts secrets that are set', async (t) => {
     NODE_ENV: 'production',
     SESSION_SECRET: 'x'.repeat(40),
     CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ALLOW_OPEN_WEBHOOK: 'true',
   })
   t.equal(config.SESSION_SECRET, 'x'.repeat(40))
 })

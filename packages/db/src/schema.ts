@@ -33,6 +33,8 @@ export interface BannedEmailsTable {
   email: string
   reason: string | null
   created_at: Timestamp
+  /** The banned account's OpenID Connect subject (users.user_id) when known: a changed e-mail stays banned. */
+  sub: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface TradingSettingsTable {

@@ -5,6 +5,7 @@ import { loggerOptions } from './logger.ts'
 import { errorHandlerPlugin, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
+import type { InternalSurfaces } from './internal-token.ts'
 import { schemaErrorFormatter } from './validation/schema-error-formatter.ts'
 import { createValidatorCompiler } from './validation/validator-compiler.ts'
 
@@ -21,6 +22,11 @@ export interface ServiceAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Replace the logger (tests capture log lines through a stream here). */
   loggerStream?: NodeJS.WritableStream
+  /**
+   * For a service the public can reach (gateway, ingest): `/metrics` and `/ready` detail only for the
+   * holder of this token. Unset: an internal service, whose network is private.
+   */
+  internalSurfaces?: InternalSurfaces
   /** How 5xx answers read (see ErrorHandlerOptions). */
   errors?: ErrorHandlerOptions
 }
@@ -44,8 +50,8 @@ export async function createServiceApp(options: ServiceAppOptions) {
   app.setValidatorCompiler(createValidatorCompiler())
   app.decorate('serviceName', options.service)
   await app.register(errorHandlerPlugin, options.errors ?? {})
-  await app.register(healthPlugin, { service: options.service })
-  await app.register(metricsPlugin, { service: options.service })
+  await app.register(healthPlugin, { service: options.service, internalSurfaces: options.internalSurfaces })
+  await app.register(metricsPlugin, { service: options.service, internalSurfaces: options.internalSurfaces })
   return app
 }
 

@@ -1,8 +1,5 @@
 import type { FastifyServerOptions } from 'fastify'
 
-/** Query parameters whose values never reach a log line. */
-const SECRET_QUERY_PARAMS = /^(secret|passphrase|token|code|state|password|access_token|id_token|key)$/i
-
 /** Paths pino blanks out wherever they appear in a logged object. */
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -35,18 +32,27 @@ export const REDACT_PATHS = [
   'config.WEBHOOK_SECRET',
 ]
 
-/** Replaces the value of any secret-looking query parameter with `[redacted]`. */
+/** A webhook secret may travel in the path: /webhook/alert/<secret>. Judged on the decoded path, as routed. */
+const WEBHOOK_SECRET_PATH = /^\/webhook\/alert\/./
+
+/**
+ * The URL as a log line may show it: every query value is `[redacted]` (names stay), since a secret may
+ * hide in any of them (`?message={"passphrase":…}`, a TradingView alert's whole text), and the secret
+ * segment of `/webhook/alert/<secret>` however it is percent-encoded.
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?')
-  let path = queryStart === -1 ? url : url.slice(0, queryStart)
-  // A webhook secret may travel in the path: /webhook/alert/<secret>.
-  path = path.replace(/^(\/webhook\/alert\/)[^/?]+/, '$1[redacted]')
-  if (queryStart === -1) return path
-  const params = new URLSearchParams(url.slice(queryStart + 1))
-  for (const key of [...params.keys()]) {
-    if (SECRET_QUERY_PARAMS.test(key)) params.set(key, '[redacted]')
+  const path = queryStart === -1 ? url : url.slice(0, queryStart)
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    decoded = path
   }
-  return `${path}?${params.toString()}`
+  const shownPath = WEBHOOK_SECRET_PATH.test(decoded) ? '/webhook/alert/[redacted]' : path
+  if (queryStart === -1) return shownPath
+  const names = [...new URLSearchParams(url.slice(queryStart + 1)).keys()].slice(0, 20)
+  return `${shownPath}?${names.map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}`
 }
 
 export interface LoggerSettings {
@@ -64,6 +70,8 @@ export function loggerOptions(settings: LoggerSettings): Exclude<FastifyServerOp
       req(request: { method: string; url: string; ip?: string; id?: string }) {
         return { id: request.id, method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }
       },
+      // @fastify/reply-from logs the proxied URL as `source` ("fetching from remote server").
+      source: (value: unknown) => (typeof value === 'string' && value.startsWith('/') ? redactUrl(value) : value),
     },
   }
 }

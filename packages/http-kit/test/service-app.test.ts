@@ -70,33 +70,54 @@ t.test('the error handler: 4xx messages reach the caller, 5xx internals never do
 
 t.test('the internal identity header: only a valid, unexpired signature passes', async (t) => {
   const instance = await app(t)
-  await instance.register(internalIdentityPlugin, { secret: SECRET })
+  await instance.register(internalIdentityPlugin, { secret: SECRET, audience: 'kit-test' })
   instance.get('/api/me', async (request) => request.identity)
   const identity = { userId: 'u1', email: 'a@x.com', role: 'trader' as const, approved: true }
+  const me = { audience: 'kit-test', method: 'GET', path: '/api/me' }
 
-  const ok = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity(identity, SECRET) } })
+  const ok = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity(identity, SECRET, me) } })
   t.same(ok.json(), identity)
   const none = await instance.inject({ url: '/api/me' })
   t.equal(none.statusCode, 401)
   t.same(none.json(), { success: false, error: 'Authentication required' })
-  const forged = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity({ ...identity, role: 'admin' }, 'another-secret-of-enough-length!!') } })
+  const forged = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity({ ...identity, role: 'admin' }, 'another-secret-of-enough-length!!', me) } })
   t.equal(forged.statusCode, 401, 'signed with another key')
-  const [payload, mac] = signIdentity(identity, SECRET).split('.')
-  const altered = Buffer.from(JSON.stringify({ ...identity, role: 'admin', exp: 9999999999 })).toString('base64url')
+  const [payload, mac] = signIdentity(identity, SECRET, me).split('.')
+  const altered = Buffer.from(JSON.stringify({ ...identity, ...me, role: 'admin', exp: 9999999999 })).toString('base64url')
   t.equal((await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: `${altered}.${mac}` } })).statusCode, 401, 'payload altered')
   t.ok(payload)
-  t.equal(verifyIdentity(signIdentity(identity, SECRET, -1), SECRET), null, 'expired')
-  t.equal(verifyIdentity('garbage', SECRET), null)
+  t.equal(verifyIdentity(signIdentity(identity, SECRET, me, -1), SECRET, me), null, 'expired')
+  t.equal(verifyIdentity('garbage', SECRET, me), null)
   t.equal((await instance.inject('/health')).statusCode, 200, 'health needs no identity')
-  const pending = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity({ ...identity, approved: false }, SECRET) } })
+  const pending = await instance.inject({ url: '/api/me', headers: { [IDENTITY_HEADER]: signIdentity({ ...identity, approved: false }, SECRET, me) } })
   t.equal(pending.statusCode, 403, 'an unapproved identity is refused')
   t.same(pending.json(), { success: false, error: 'Account pending approval' })
 })
 
+t.test('a captured identity header works for its own service, method and path only (issue 15 point 7)', async (t) => {
+  const instance = await app(t)
+  await instance.register(internalIdentityPlugin, { secret: SECRET, audience: 'settings' })
+  instance.get('/api/me', async (request) => request.identity)
+  instance.delete('/api/me', async (request) => request.identity)
+  instance.get('/api/other', async (request) => request.identity)
+  const identity = { userId: 'u1', email: 'a@x.com', role: 'trader' as const, approved: true }
+  const captured = signIdentity(identity, SECRET, { audience: 'settings', method: 'GET', path: '/api/me' })
+  const send = (method: 'GET' | 'DELETE', url: string, header = captured) => instance.inject({ method, url, headers: { [IDENTITY_HEADER]: header } })
+  t.equal((await send('GET', '/api/me')).statusCode, 200, 'where it was issued for')
+  t.equal((await send('GET', '/api/me?x=1')).statusCode, 200, 'the query is not part of the binding')
+  t.equal((await send('DELETE', '/api/me')).statusCode, 401, 'another method')
+  t.equal((await send('GET', '/api/other')).statusCode, 401, 'another path')
+  const forAdmin = signIdentity(identity, SECRET, { audience: 'admin', method: 'GET', path: '/api/me' })
+  t.equal((await send('GET', '/api/me', forAdmin)).statusCode, 401, 'another service')
+  const encoded = signIdentity(identity, SECRET, { audience: 'settings', method: 'GET', path: '/%61pi/me' })
+  t.equal((await send('GET', '/api/me', encoded)).statusCode, 200, 'the path is compared decoded, as the router matches it')
+  t.notOk(verifyIdentity(captured, SECRET, { audience: 'settings', method: 'get', path: '/api/me/' }), 'exact path')
+})
+
 t.test('secrets stay out of logged URLs and objects', async (t) => {
-  t.equal(redactUrl('/webhook/alert?secret=abc&x=1'), '/webhook/alert?secret=%5Bredacted%5D&x=1')
+  t.equal(redactUrl('/webhook/alert?secret=abc&x=1'), '/webhook/alert?secret=[redacted]&x=[redacted]')
   t.equal(redactUrl('/webhook/alert/s3cr3t'), '/webhook/alert/[redacted]')
-  t.equal(redactUrl('/auth/google/callback?code=c&state=s'), '/auth/google/callback?code=%5Bredacted%5D&state=%5Bredacted%5D')
+  t.equal(redactUrl('/auth/google/callback?code=c&state=s'), '/auth/google/callback?code=[redacted]&state=[redacted]')
   const { lines, stream } = captureLogs()
   const instance = await app(t, stream)
   instance.post('/webhook/alert/:secret', async (request) => {
@@ -178,4 +199,31 @@ t.test('request loggers carry the request id, honour levels, and are only built 
   lines.length = 0
   await instance.inject({ method: 'GET', url: '/chatty' })
   t.match(lines.map((line) => JSON.parse(line) as unknown), [{ level: 30, msg: 'incoming request' }, { level: 20, msg: 'route-level detail' }, { level: 30, msg: 'request completed' }], "a route's own log level applies")
+})
+
+t.test('the identity check is keyed on the matched route: an encoded /api path is refused, never a 500', async (t) => {
+  const instance = await app(t)
+  await instance.register(internalIdentityPlugin, { secret: SECRET, audience: 'kit-test' })
+  instance.get('/api/me', async (request) => ({ userId: request.identity.userId }))
+  for (const url of ['/%61pi/me', '/api/%6de', '/%61%70%69/me']) {
+    const response = await instance.inject({ url })
+    t.equal(response.statusCode, 401, url)
+    t.same(response.json(), { success: false, error: 'Authentication required' })
+  }
+})
+
+t.test('no query value reaches a request log line, whatever its name; an encoded webhook path neither (issue 15 point 5)', async (t) => {
+  const secret = 'correct-horse-battery-staple'
+  const message = encodeURIComponent(JSON.stringify({ action: 'buy', passphrase: secret }))
+  t.notMatch(redactUrl(`/webhook/alert?message=${message}`), /horse/)
+  t.notMatch(redactUrl(`/webhook/alert?m=${secret}&message=${secret}`), /horse/)
+  t.notMatch(redactUrl(`/%77ebhook/alert/${secret}`), /horse/, 'the router decodes the path, so redaction does too')
+  t.notMatch(redactUrl(`/webhook/alert/${encodeURIComponent(secret)}`), /horse/)
+  t.equal(redactUrl('/api/trades?limit=5'), '/api/trades?limit=[redacted]', 'names stay, values go')
+  const { lines, stream } = captureLogs()
+  const instance = await app(t, stream)
+  instance.post('/webhook/alert', async () => ({ ok: true }))
+  await instance.inject({ method: 'POST', url: `/webhook/alert?message=${message}&note=${secret}`, payload: {} })
+  t.ok(lines.length >= 2, 'the request was logged')
+  t.notMatch(lines.join(''), /horse/)
 })

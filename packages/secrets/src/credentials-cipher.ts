@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import type { CredentialsContext } from './credentials-context.ts'
 
 /** What is stored: which key sealed it, AES-256-GCM IV and tag, and the ciphertext. */
 export interface SealedSecret {
@@ -25,8 +26,10 @@ export function parseKey(base64: string): Buffer {
 /**
  * Seals JSON secrets with AES-256-GCM under the current key and opens them with whichever key sealed them,
  * so keys can rotate: seal with the new key, keep old ones for reading until every row is re-sealed.
- * `context` (the owning user id) is bound as additional authenticated data: a ciphertext copied onto
- * another user's row does not open.
+ * `context` is bound as additional authenticated data: `credentialsContext(...)` (user, broker,
+ * environment, account), so a ciphertext copied onto another row, or a row whose clear columns were edited,
+ * does not open. A plain string is the binding rows had before (the user id alone): `open` with a
+ * `credentialsContext` still accepts such rows, and `openDetailed` says they need re-sealing.
  */
 export class CredentialsCipher {
   readonly #keys: ReadonlyMap<string, Buffer>
@@ -53,19 +56,35 @@ export class CredentialsCipher {
     return new CredentialsCipher(currentKeyId, keys)
   }
 
-  seal(secret: Record<string, unknown>, context: string): SealedSecret {
+  seal(secret: Record<string, unknown>, context: CredentialsContext | string): SealedSecret {
     const iv = randomBytes(12)
     const cipher = createCipheriv('aes-256-gcm', this.#keys.get(this.currentKeyId) as Buffer, iv)
-    cipher.setAAD(Buffer.from(context, 'utf8'))
+    cipher.setAAD(Buffer.from(typeof context === 'string' ? context : context.aad, 'utf8'))
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secret), 'utf8'), cipher.final()])
     return { keyId: this.currentKeyId, iv, tag: cipher.getAuthTag(), ciphertext }
   }
 
-  open(sealed: SealedSecret, context: string): Record<string, unknown> {
+  /** The secret, if `sealed` opens under `context` (or, for a row sealed before the binding, its user id). */
+  open(sealed: SealedSecret, context: CredentialsContext | string): Record<string, unknown> {
+    return this.openDetailed(sealed, context).secret
+  }
+
+  /** As `open`, and whether the row carries the old user-id-only binding (so should be re-sealed). */
+  openDetailed(sealed: SealedSecret, context: CredentialsContext | string): { secret: Record<string, unknown>; legacyBinding: boolean } {
     const key = this.#keys.get(sealed.keyId)
     if (!key) throw new SecretKeyError(`credentials were sealed with key ${sealed.keyId}, which is not configured`)
+    if (typeof context === 'string') return { secret: this.#decrypt(key, sealed, context), legacyBinding: false }
+    try {
+      return { secret: this.#decrypt(key, sealed, context.aad), legacyBinding: false }
+    } catch (error) {
+      if (!(error instanceof SecretKeyError)) throw error
+      return { secret: this.#decrypt(key, sealed, context.legacyAad), legacyBinding: true }
+    }
+  }
+
+  #decrypt(key: Buffer, sealed: SealedSecret, aad: string): Record<string, unknown> {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv)
-    decipher.setAAD(Buffer.from(context, 'utf8'))
+    decipher.setAAD(Buffer.from(aad, 'utf8'))
     decipher.setAuthTag(sealed.tag)
     try {
       const plain = Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8')
@@ -73,6 +92,11 @@ export class CredentialsCipher {
     } catch {
       throw new SecretKeyError('credentials could not be opened (wrong key, wrong owner or tampered data)')
     }
+  }
+
+  /** True when a row should be re-sealed: an older key, or the binding it had before (user id alone). */
+  needsReseal(sealed: Pick<SealedSecret, 'keyId'>, opened: { legacyBinding: boolean }): boolean {
+    return this.needsRotation(sealed) || opened.legacyBinding
   }
 
   /** True when the row was sealed with an older key and should be re-sealed. */

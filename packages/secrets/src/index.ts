@@ -1,1 +1,2 @@
 export { CredentialsCipher, SecretKeyError, parseKey, type SealedSecret } from './credentials-cipher.ts'
+export { credentialsContext, type CredentialsContext, type CredentialsOwner } from './credentials-context.ts'

@@ -3,3 +3,4 @@ export { startPrivateNats, startPrivateRedis, startPrivatePostgres, freePort, wa
 export { testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from './namespace.ts'
 export { deleteNamespaceStreams, deleteAllTestStreams } from './cleanup.ts'
 export { waitFor, eventually, type PollOptions } from './polling.ts'
+export { unsignedIdentity, signIdentitiesOnInject } from './signed-identity.ts'

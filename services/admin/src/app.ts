@@ -13,7 +13,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   const app = await createServiceApp({ service: 'admin', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })
-  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'admin' })
   await app.register(openapiPlugin, { title: 'Signals admin API', description: 'Users, approval, bans and the audit log. Administrators only.' })
   const adminEmails = new Set(listOf(config.ADMIN_EMAIL).map((email) => email.toLowerCase()))
   await app.register(async (scope) => {

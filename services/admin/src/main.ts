@@ -5,4 +5,4 @@ import { ConfigSchema } from './config.ts'
 
 const config = loadConfigOrExit('admin', ConfigSchema)
 const app = await buildApp(config)
-await runService(app, { host: config.HOST, port: config.ADMIN_PORT })
+await runService(app, { host: config.ADMIN_HOST, port: config.ADMIN_PORT })

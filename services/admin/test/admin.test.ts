@@ -159,6 +159,21 @@ t.test('a ban: listed, marks the user banned, ends every session at once; liftin
   t.match(audit.json(), { entries: [{ action: 'ban', target: email.toLowerCase(), reason: 'Chargebacks, twice' }, { action: 'ban', reason: 'Chargebacks' }] })
 })
 
+t.test("a ban records the account's sub, so a changed e-mail stays banned (issue 15 point 7)", async (t) => {
+  const userId = `sub-banned-${unique()}`
+  const email = `sub-${unique()}@example.com`
+  await insertUser(app, { userId, email, approved: true })
+  const response = await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email, reason: 'Fraud' } })
+  t.equal(response.statusCode, 201)
+  const { sql } = await import('@signals/db')
+  const { rows } = await sql<{ sub: string | null }>`SELECT sub FROM banned_emails WHERE email = ${email}`.execute(app.db)
+  t.same(rows, [{ sub: userId }], 'the account is recorded with the e-mail')
+  const renamed = `renamed-${unique()}@example.com`
+  await sql`UPDATE users SET email = ${renamed} WHERE user_id = ${userId}`.execute(app.db)
+  const users = await app.inject({ method: 'GET', url: `/api/admin/users?search=${encodeURIComponent(renamed)}`, headers: asAdmin })
+  t.match(users.json(), { users: [{ userId, email: renamed, banned: true }] }, 'still shown banned under its new e-mail')
+})
+
 t.test('a ban of an e-mail nobody used yet is kept for their first sign-in', async (t) => {
   const email = `future-${unique()}@example.com`
   const response = await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email } })

@@ -1,8 +1,8 @@
 import type { Test } from 'tap'
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '@signals/config'
-import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
-import { createTestDatabase } from '@signals/test-support'
+import { IDENTITY_HEADER } from '@signals/http-kit'
+import { signIdentitiesOnInject, unsignedIdentity, createTestDatabase } from '@signals/test-support'
 import { sql } from '@signals/db'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
@@ -23,6 +23,7 @@ export async function build(t: Test, overrides: Record<string, string> = {}) {
     ...overrides,
   })
   const app = await buildApp(config)
+  signIdentitiesOnInject(app, config.INTERNAL_AUTH_SECRET, 'admin')
   t.teardown(() => app.close())
   await app.ready()
   return { app, config, database, adminEmail }
@@ -30,9 +31,9 @@ export async function build(t: Test, overrides: Record<string, string> = {}) {
 
 type App = Awaited<ReturnType<typeof build>>['app']
 
-/** The header the gateway would set for this caller. */
-export function as(config: Config, identity: { userId: string; email: string; role: 'trader' | 'admin' }) {
-  return { [IDENTITY_HEADER]: signIdentity({ ...identity, approved: true }, config.INTERNAL_AUTH_SECRET) }
+/** The header the gateway would set for this caller (signed per request by the app's inject). */
+export function as(_config: Config, identity: { userId: string; email: string; role: 'trader' | 'admin' }) {
+  return { [IDENTITY_HEADER]: unsignedIdentity({ ...identity, approved: true }) }
 }
 
 /** Inserts a user row the way auth's sign-in would have. */

@@ -1,5 +1,6 @@
-import { createServiceApp, internalIdentityPlugin } from '@signals/http-kit'
+import { listOf } from '@signals/config'
 import { dbPlugin } from '@signals/db'
+import { createServiceApp, internalIdentityPlugin } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import type { Config } from './config.ts'
 import { createOidcClient, type OidcClient } from './oidc/client.ts'
@@ -19,11 +20,17 @@ export async function buildApp(config: Config, options: AuthAppOptions = {}) {
     throw new Error('OIDC_ISSUER must be an https URL in production')
   }
   // Auth is reached only through the gateway, which says in X-Forwarded-Proto whether the browser used
-  // https (the session cookie is Secure then, and @fastify/session saves it only over https).
-  const app = await createServiceApp({ service: 'auth', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream, trustProxy: true })
+  // https (the session cookie is Secure then, and @fastify/session saves it only over https). Those headers
+  // are believed from the gateway's addresses alone (issue 15).
+  const app = await createServiceApp({
+    service: 'auth',
+    logLevel: config.LOG_LEVEL,
+    loggerStream: options.loggerStream,
+    trustProxy: listOf(config.AUTH_TRUSTED_PROXY),
+  })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })
-  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'auth' })
   const settings = sessionSettings(config)
   await app.register(sessionPlugin, { settings })
 

@@ -5,4 +5,4 @@ import { ConfigSchema } from './config.ts'
 
 const config = loadConfigOrExit('auth', ConfigSchema)
 const app = await buildApp(config)
-await runService(app, { host: config.HOST, port: config.AUTH_PORT })
+await runService(app, { host: config.AUTH_HOST, port: config.AUTH_PORT })

@@ -1,6 +1,8 @@
 /**
  * A same-site path to send the browser to after sign-in, or null. Only plain absolute paths pass: no scheme,
  * no `//host` or `/\host` (browsers treat both as another origin), no control characters, no `..` tricks.
+ * The scheme-relative check runs again on the normalised path: `/.//evil.example` and `/%2e//x` only become
+ * `//evil.example` after `new URL()` resolves the dot segments.
  */
 export function safeReturnTo(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > 512) return null
@@ -15,5 +17,6 @@ export function safeReturnTo(value: unknown): string | null {
   if (url.origin !== 'http://signals.invalid') return null
   // Never bounce back into the sign-in flow itself.
   if (url.pathname.startsWith('/auth/')) return null
+  if (url.pathname.startsWith('//')) return null
   return url.pathname + url.search + url.hash
 }

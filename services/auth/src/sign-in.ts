@@ -35,9 +35,9 @@ function refuseBanned(request: FastifyRequest, reply: FastifyReply, reason: stri
  */
 export async function completeSignIn(context: SignInContext, request: FastifyRequest, reply: FastifyReply, profile: Profile, returnTo: string | null) {
   const { db, redis, settings } = context
-  const ban = await findBan(db, profile.email)
+  const ban = await findBan(db, profile)
   if (ban) {
-    request.log.info({ userId: profile.sub }, 'sign-in refused: e-mail banned')
+    request.log.info({ userId: profile.sub }, 'sign-in refused: account banned')
     return refuseBanned(request, reply, ban.reason)
   }
 
@@ -54,7 +54,7 @@ export async function completeSignIn(context: SignInContext, request: FastifyReq
   await indexSession(redis, user.user_id, sessionId, settings.absoluteMs)
   await writeUserStatus(redis, user.user_id, { email: user.email, role: user.role, approved: user.approved, banned: false })
 
-  const lateBan = await findBan(db, profile.email)
+  const lateBan = await findBan(db, profile)
   if (lateBan) {
     await endUserSessions(redis, user.user_id)
     await writeUserStatus(redis, user.user_id, { email: user.email, role: user.role, approved: user.approved, banned: true })

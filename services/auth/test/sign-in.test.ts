@@ -95,6 +95,19 @@ t.test('a banned e-mail is refused with its reason; no row, no session', async (
   t.equal(await redis.exists(userStatusKey(subjectFor(email))), 0, 'no status written')
 })
 
+t.test('a ban holds against the account: a changed Google e-mail does not lift it (issue 15 point 7)', async (t) => {
+  const { app } = await setup(t)
+  const newEmail = `renamed-${unique()}@example.com`
+  // The ban was recorded when the account (this sub) still used its old address.
+  await sql`INSERT INTO banned_emails (email, reason, sub) VALUES (${`old-${unique()}@example.com`}, ${'Fraud'}, ${subjectFor(newEmail)})`.execute(app.db)
+  const api = await signIn(app, newEmail, { accept: 'application/json' })
+  t.equal(api.response.statusCode, 403)
+  t.same(api.response.json(), { success: false, error: 'Account banned', reason: 'Fraud' })
+  t.notOk(api.sessionCookie)
+  const other = await signIn(app, `someone-${unique()}@example.com`, { accept: 'application/json' })
+  t.equal(other.response.statusCode, 302, 'another account is not affected')
+})
+
 t.test('re-sign-in keeps an approval and refreshes the profile', async (t) => {
   const { app } = await setup(t)
   const email = `returning-${unique()}@example.com`
@@ -198,8 +211,8 @@ t.test('logout destroys the session in Redis, clears the cookie and goes to the 
   t.equal(me.statusCode, 200)
   t.match(me.json(), { success: true, user: { email, approved: false, role: 'trader' } })
 
-  const response = await app.inject({ method: 'GET', url: '/auth/logout', headers: { cookie: sessionCookie } })
-  t.equal(response.statusCode, 302)
+  const response = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: sessionCookie, origin: 'http://localhost:3000' } })
+  t.equal(response.statusCode, 303)
   t.equal(response.headers.location, '/login.html')
   t.match(String(response.headers['set-cookie']), /signals\.sid=;.*Expires=Thu, 01 Jan 1970/i, 'cookie cleared')
   t.equal(await redis.exists(`sess:${sessionId}`), 0, 'no session left in Redis')
@@ -209,8 +222,42 @@ t.test('logout destroys the session in Redis, clears the cookie and goes to the 
   t.equal(after.statusCode, 401)
   t.same(after.json(), { success: false, error: 'Authentication required' })
 
-  const anonymous = await app.inject({ method: 'GET', url: '/auth/logout' })
+  const anonymous = await app.inject({ method: 'POST', url: '/auth/logout' })
   t.equal(anonymous.headers.location, '/login.html', 'logging out without a session is harmless')
+})
+
+t.test('logout is not a cross-site GET: a link or image on another site cannot sign anyone out (issue 15 point 7)', async (t) => {
+  const { app } = await setup(t)
+  const { sessionCookie } = await signIn(app, `stayer-${unique()}@example.com`)
+  const sessionId = sessionIdOf(sessionCookie as string)
+  const attempts: [string, Record<string, string>][] = [
+    ['GET', {}],
+    ['GET', { 'sec-fetch-site': 'cross-site' }],
+    ['GET', { 'sec-fetch-site': 'same-site' }],
+    ['GET', { 'sec-fetch-site': 'none' }],
+    ['POST', { origin: 'https://evil.example' }],
+    ['POST', { 'sec-fetch-site': 'cross-site' }],
+  ]
+  for (const [method, headers] of attempts) {
+    const response = await app.inject({ method: method as 'GET', url: '/auth/logout', headers: { cookie: sessionCookie, ...headers } })
+    t.ok(response.statusCode === 405 || response.statusCode === 403, `${method} ${JSON.stringify(headers)} refused (${response.statusCode})`)
+    t.match(response.json(), { success: false, error: /sign out/i })
+    t.equal(await redis.exists(`sess:${sessionId}`), 1, 'the session lives on')
+  }
+  const sameOrigin = await app.inject({ method: 'GET', url: '/auth/logout', headers: { cookie: sessionCookie, 'sec-fetch-site': 'same-origin' } })
+  t.equal(sameOrigin.statusCode, 303, 'a GET our own page sends (Sec-Fetch-Site: same-origin) signs out')
+  t.equal(await redis.exists(`sess:${sessionId}`), 0)
+
+  // What the pages' sign-out form sends: an empty url-encoded body.
+  const again = await signIn(app, `form-${unique()}@example.com`)
+  const form = await app.inject({
+    method: 'POST',
+    url: '/auth/logout',
+    headers: { cookie: again.sessionCookie as string, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  })
+  t.equal(form.statusCode, 303, 'the sign-out form is accepted')
+  t.equal(await redis.exists(`sess:${sessionIdOf(again.sessionCookie as string)}`), 0)
 })
 
 t.test('no secret reaches the logs during a sign-in', async (t) => {

@@ -28,7 +28,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = await createServiceApp({ service: 'broker-connector', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
-  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'broker-connector' })
   await app.register(openapiPlugin, {
     title: 'Broker connector',
     description: "The signed-in user's alert records and trades (reached through the gateway)",

@@ -4,7 +4,8 @@ import { Env, Type, type Static } from '@signals/config'
 export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
-  HOST: Env.HOST,
+  /** Its own listen address only: HOST=0.0.0.0 meant for the gateway must not expose it (issue 15). */
+  BROKER_CONNECTOR_HOST: Env.BROKER_CONNECTOR_HOST,
   BROKER_CONNECTOR_PORT: Env.BROKER_CONNECTOR_PORT,
   DATABASE_URL: Env.DATABASE_URL,
   NATS_URL: Env.NATS_URL,

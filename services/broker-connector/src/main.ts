@@ -5,4 +5,4 @@ import { ConfigSchema } from './config.ts'
 
 const config = loadConfigOrExit('broker-connector', ConfigSchema)
 const app = await buildApp(config)
-await runService(app, { host: config.HOST, port: config.BROKER_CONNECTOR_PORT })
+await runService(app, { host: config.BROKER_CONNECTOR_HOST, port: config.BROKER_CONNECTOR_PORT })

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto'
 import { loadConfig } from '@signals/config'
 import { AlertMessageV1, IntakeLogBatchV1, contract, type IntakeLogEntry, type NormalizedAlert } from '@signals/contracts'
 import { sql, type Database, type Kysely } from '@signals/db'
-import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
-import { eventually as pollUntil, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { IDENTITY_HEADER } from '@signals/http-kit'
+import { signIdentitiesOnInject, unsignedIdentity, eventually as pollUntil, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp, type BuildOptions } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
@@ -22,6 +22,7 @@ export async function build(t: Test, overrides: Record<string, string> = {}, bui
   t.teardown(() => deleteNamespaceStreams(namespace))
   const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, ...overrides })
   const app = await buildApp(config, options)
+  signIdentitiesOnInject(app, config.INTERNAL_AUTH_SECRET, 'broker-connector')
   t.teardown(() => app.close())
   await app.ready()
   return { app, config, database, namespace, db: app.db }
@@ -30,6 +31,7 @@ export async function build(t: Test, overrides: Record<string, string> = {}, bui
 /** Another connector instance on the same database, namespace and durable consumers. */
 export async function buildInstance(t: Test, config: Config, options: BuildOptions = {}): Promise<App> {
   const app = await buildApp(config, { feeds: false, ...options })
+  signIdentitiesOnInject(app, config.INTERNAL_AUTH_SECRET, 'broker-connector')
   t.teardown(() => app.close())
   await app.ready()
   return app
@@ -115,6 +117,6 @@ export async function countRows(db: Kysely<Database>, query: ReturnType<typeof s
 }
 
 /** Headers the gateway adds for a signed-in user. */
-export function identityHeaders(config: Config, userId: string) {
-  return { [IDENTITY_HEADER]: signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET) }
+export function identityHeaders(_config: Config, userId: string) {
+  return { [IDENTITY_HEADER]: unsignedIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }) }
 }

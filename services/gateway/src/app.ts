@@ -26,6 +26,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     logLevel: config.LOG_LEVEL,
     loggerStream: options.loggerStream,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
+    internalSurfaces: { token: config.METRICS_TOKEN },
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })
@@ -38,7 +39,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     limit: config.AUTH_RATE_LIMIT,
     rateLimitNamespace: options.rateLimitNamespace ?? 'auth-rate-limit:',
   })
-  await app.register(webhookProxy, { ingestUrl: config.INGEST_URL })
+  await app.register(webhookProxy, { ingestUrl: config.INGEST_URL, internalAuthSecret: config.INTERNAL_AUTH_SECRET })
 
   // Session-aware routes live in one scope: the session hooks never run for /auth (auth owns its cookie
   // there) or /webhook (no session by design).

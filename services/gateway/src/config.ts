@@ -6,9 +6,12 @@ export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
   HOST: Env.HOST,
+  GATEWAY_HOST: Env.GATEWAY_HOST,
   GATEWAY_PORT: Env.GATEWAY_PORT,
   REDIS_URL: Env.REDIS_URL,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
+  METRICS_TOKEN: Env.METRICS_TOKEN,
   PUBLIC_URL: Env.PUBLIC_URL,
   SESSION_SECRET: Env.SESSION_SECRET,
   SESSION_IDLE_MINUTES: SessionEnv.SESSION_IDLE_MINUTES,
@@ -21,11 +24,19 @@ export const ConfigSchema = Type.Object({
   INGEST_URL: Env.INGEST_URL,
   BROKER_CONNECTOR_URL: Env.BROKER_CONNECTOR_URL,
   /**
-   * Set when a TLS terminator or load balancer sits in front: `true` (trust every hop) or a comma-separated
-   * list of proxy addresses/CIDRs. It decides the client address (rate limits) and whether
-   * the request was https (Secure session cookie). Unset: the socket's peer is the client.
+   * Set when a TLS terminator or load balancer sits in front: a comma-separated list of its addresses/CIDRs.
+   * X-Forwarded-For is read from the right, past listed addresses only, so exactly those hops are believed.
+   * It decides the client address (rate limits, ingest's allow-list) and whether the request was https
+   * (Secure session cookie). Unset: the socket's peer is the client. `true` (believe every hop) is refused:
+   * any client could then name its own address. Fastify refuses a bare hop count (it cannot check the peer).
    */
-  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/, ]+)$', description: 'proxy in front of the gateway' })),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      pattern: '^(false|[0-9a-fA-F.:/, ]*[.:][0-9a-fA-F.:/, ]*)$',
+      description: 'addresses of the proxies in front of the gateway',
+      'x-expected': 'comma-separated proxy addresses/CIDRs (not true: that believes any client)',
+    }),
+  ),
   /** Requests per minute per client address on /auth/*. */
   AUTH_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: '/auth/* requests per minute per client' }),
 })
@@ -33,8 +44,12 @@ export const ConfigSchema = Type.Object({
 export type Config = Static<typeof ConfigSchema>
 
 /** TRUST_PROXY as Fastify's `trustProxy` option. */
-export function trustProxyOption(value: string | undefined): boolean | string[] {
+export function trustProxyOption(value: string | undefined): false | string[] {
   if (value === undefined || value === '' || value === 'false') return false
-  if (value === 'true') return true
   return value.split(',').map((entry) => entry.trim()).filter(Boolean)
+}
+
+/** Where the gateway listens: GATEWAY_HOST, else HOST (a public service; the internal ones never read HOST). */
+export function listenHost(config: Pick<Config, 'HOST' | 'GATEWAY_HOST'>): string {
+  return config.GATEWAY_HOST ?? config.HOST
 }

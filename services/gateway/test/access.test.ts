@@ -40,7 +40,7 @@ t.test('pending user: 403 with the exact body', async (t) => {
 })
 
 t.test('an approved call reaches the service with a signed identity, never the client headers', async (t) => {
-  const forged = signIdentity({ userId: 'someone-else', email: 'x@example.com', role: 'admin', approved: true }, INTERNAL_AUTH_SECRET)
+  const forged = signIdentity({ userId: 'someone-else', email: 'x@example.com', role: 'admin', approved: true }, INTERNAL_AUTH_SECRET, { audience: 'settings', method: 'GET', path: '/api/live-trading-status' })
   const response = await get('/api/live-trading-status?x=1', admin.sessionCookie, { [IDENTITY_HEADER]: forged })
   t.equal(response.statusCode, 200)
   const echo = response.json<Echo>()
@@ -52,7 +52,7 @@ t.test('an approved call reaches the service with a signed identity, never the c
 })
 
 t.test('a forged identity header without a session is ignored', async (t) => {
-  const forged = signIdentity({ userId: 'u', email: 'x@example.com', role: 'admin', approved: true }, INTERNAL_AUTH_SECRET)
+  const forged = signIdentity({ userId: 'u', email: 'x@example.com', role: 'admin', approved: true }, INTERNAL_AUTH_SECRET, { audience: 'admin', method: 'GET', path: '/api/admin/users' })
   const response = await get('/api/admin/users', undefined, { [IDENTITY_HEADER]: forged })
   t.equal(response.statusCode, 401)
 })
@@ -61,7 +61,7 @@ t.test('a service called directly without the internal header refuses', async (t
   const response = await fetch(`${platform.upstreams.settings}/api/live-trading-status`)
   t.equal(response.status, 401)
   t.same(await response.json(), { success: false, error: 'Authentication required' })
-  const wrongKey = signIdentity({ userId: 'u', email: 'x@example.com', role: 'admin', approved: true }, 'another-secret-another-secret-another')
+  const wrongKey = signIdentity({ userId: 'u', email: 'x@example.com', role: 'admin', approved: true }, 'another-secret-another-secret-another', { audience: 'settings', method: 'GET', path: '/api/live-trading-status' })
   const forged = await fetch(`${platform.upstreams.settings}/api/live-trading-status`, { headers: { [IDENTITY_HEADER]: wrongKey } })
   t.equal(forged.status, 401)
 })
@@ -191,9 +191,19 @@ t.test('the idle deadline slides at most once a minute', async (t) => {
 t.test('logout through the gateway leaves no session in Redis', async (t) => {
   const email = `logout-${unique()}@example.com`
   const user = await signIn(gateway, email)
-  const response = await get('/auth/logout', user.sessionCookie)
-  t.equal(response.statusCode, 302)
+  const response = await gateway.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: user.sessionCookie, origin: 'http://localhost:3000' } })
+  t.equal(response.statusCode, 303)
   t.equal(response.headers.location, '/login.html')
   t.equal(await redis.exists(`sess:${sessionIdOf(user.sessionCookie)}`), 0)
   t.equal((await get('/api/trading-settings', user.sessionCookie)).statusCode, 401)
+})
+
+t.test('the identity header the gateway signs is bound to the service, method and path it was sent with (issue 15 point 7)', async (t) => {
+  const response = await get('/api/live-trading-status', admin.sessionCookie)
+  const captured = response.json<Echo>().headers[IDENTITY_HEADER] as string
+  const replay = (url: string, method = 'GET', upstream = platform.upstreams.settings) => fetch(`${upstream}${url}`, { method, headers: { [IDENTITY_HEADER]: captured } })
+  t.equal((await replay('/api/live-trading-status')).status, 200, 'replayed as is (within 30 s) it works where it was meant to')
+  t.equal((await replay('/api/trading-settings')).status, 401, 'not on another path')
+  t.equal((await replay('/api/live-trading-status', 'DELETE')).status, 401, 'not with another method')
+  t.equal((await replay('/api/live-trading-status', 'GET', platform.upstreams.admin)).status, 401, 'not on another service')
 })

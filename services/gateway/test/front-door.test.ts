@@ -70,7 +70,7 @@ t.test('pages: signed out to the login page, pending to the pending page, approv
 })
 
 t.test('with an https PUBLIC_URL behind a TLS proxy the session cookie is Secure', async (t) => {
-  const platform = await startPlatform(t, { PUBLIC_URL: 'https://signals.example.com', TRUST_PROXY: 'true' })
+  const platform = await startPlatform(t, { PUBLIC_URL: 'https://signals.example.com', TRUST_PROXY: '127.0.0.1' })
   const user = await signIn(platform.gateway, platform.adminEmail, { headers: { 'x-forwarded-proto': 'https' } })
   t.equal(user.location, '/')
   const setCookie = String(user.response.headers['set-cookie'])

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import Fastify from 'fastify'
+import Fastify, { type FastifyRequest } from 'fastify'
 import { loadConfig } from '@signals/config'
 import { IDENTITY_HEADER, internalIdentityPlugin } from '@signals/http-kit'
 import { createTestDatabase } from '@signals/test-support'
@@ -18,6 +18,8 @@ import { ConfigSchema as AdminConfigSchema } from '../../admin/src/config.ts'
 
 export const PUBLIC_URL = 'http://localhost:3000'
 export const INTERNAL_AUTH_SECRET = 'gateway-test-internal-auth-secret-0123456789'
+/** The metrics token the gateway is built with (/metrics and /ready detail need it). */
+export const METRICS_TOKEN = 'gateway-test-metrics-token-0123456789'
 export const unique = () => randomBytes(5).toString('hex')
 
 /** What an echo upstream saw. */
@@ -36,17 +38,20 @@ export interface Echo {
  */
 export async function startEcho(t: Test, service: string) {
   const app = Fastify()
-  await app.register(internalIdentityPlugin, { secret: INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: INTERNAL_AUTH_SECRET, audience: service })
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
-  app.all('/*', async (request) => ({
+  const echo = async (request: FastifyRequest) => ({
     service,
     method: request.method,
     url: request.url,
     identity: request.identity ?? null,
     headers: request.headers,
     body: typeof request.body === 'string' ? request.body : '',
-  }))
+  })
+  // Like a real service, /api has routes of its own (the identity check keys on the matched route).
+  app.all('/api/*', echo)
+  app.all('/*', echo)
   await app.listen({ port: 0, host: '127.0.0.1' })
   t.teardown(() => app.close())
   const address = app.server.address()
@@ -153,7 +158,7 @@ export { IDENTITY_HEADER }
 
 /** The gateway alone (upstreams unreachable), for tests of its own endpoints. */
 export async function build(t: Test, overrides: Record<string, string> = {}, options: GatewayAppOptions = {}) {
-  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...overrides })
+  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', METRICS_TOKEN, ...overrides })
   const app = await buildApp(config, { publicDir: await testPages(), rateLimitNamespace: `test-rl-${unique()}:`, ...options })
   t.teardown(() => app.close())
   await app.ready()

@@ -13,6 +13,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     loggerStream: options.loggerStream,
     bodyLimit: config.INGEST_BODY_LIMIT,
     trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
+    internalSurfaces: { token: config.METRICS_TOKEN },
   })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(rawBodyPlugin, { bodyLimit: config.INGEST_BODY_LIMIT })

@@ -12,6 +12,9 @@ import { Env, loadConfig, Type, type Static } from '@signals/config'
  *   `X-Forwarded-For` is believed; unset = the socket address is the client.
  * - INGEST_ALLOWED_SOURCES: comma-separated client addresses/CIDRs allowed to post webhooks; unset = all.
  *   TradingView's published sources: `52.89.214.238,34.212.75.30,54.218.53.128,52.32.178.7`.
+ * - ALLOW_OPEN_WEBHOOK: `true` lets production run without WEBHOOK_SECRET (read by the config loader's
+ *   production rules; refused otherwise).
+ * - INTERNAL_AUTH_SECRET: checks the client address the gateway signs (X-Signals-Client-Address).
  * - ALERT_MAX_AGE_SECONDS: refuse an alert whose own timestamp (`time`, `timenow`, `timestamp`) is older;
  *   unset = no age check.
  */
@@ -23,11 +26,16 @@ export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
   HOST: Env.HOST,
+  INGEST_HOST: Env.INGEST_HOST,
   INGEST_PORT: Env.INGEST_PORT,
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   PREMIUM_INDICATORS: Env.PREMIUM_INDICATORS,
   WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
+  /** Checks the client address the gateway signs for every webhook it forwards. */
+  INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
+  /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
+  METRICS_TOKEN: Env.METRICS_TOKEN,
   INGEST_BODY_LIMIT: Type.Integer({ minimum: 1024, maximum: 1024 * 1024, default: 64 * 1024, description: 'largest webhook body in bytes' }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
@@ -48,4 +56,9 @@ export type Config = Static<typeof ConfigSchema>
 /** Reads and validates the ingest configuration from `env` (throws ConfigError naming every offender). */
 export function loadIngestConfig(env: Record<string, string | undefined>): Config {
   return loadConfig(ConfigSchema, env)
+}
+
+/** Where the ingest listens: INGEST_HOST, else HOST (a public service; the internal ones never read HOST). */
+export function listenHost(config: Pick<Config, 'HOST' | 'INGEST_HOST'>): string {
+  return config.INGEST_HOST ?? config.HOST
 }

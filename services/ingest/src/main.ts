@@ -1,8 +1,8 @@
 import { loadConfigOrExit } from '@signals/config'
 import { runService } from '@signals/http-kit'
 import { buildApp } from './app.ts'
-import { ConfigSchema } from './config.ts'
+import { ConfigSchema, listenHost } from './config.ts'
 
 const config = loadConfigOrExit('ingest', ConfigSchema)
 const app = await buildApp(config)
-await runService(app, { host: config.HOST, port: config.INGEST_PORT })
+await runService(app, { host: listenHost(config), port: config.INGEST_PORT })

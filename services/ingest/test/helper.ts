@@ -75,11 +75,14 @@ export async function watchNamespace(t: Test, namespace: string, url = TEST_NATS
   return watcher
 }
 
+/** The metrics token every test app is built with (/metrics and /ready detail need it). */
+export const METRICS_TOKEN = 'ingest-test-metrics-token-0123456789'
+
 /** Builds the ingest app against the shared NATS (its own bus namespace), watches what it publishes, tears down. */
 export async function build(t: Test, overrides: Record<string, string> = {}) {
   const namespace = overrides.BUS_NAMESPACE ?? testNamespace()
   t.teardown(() => deleteNamespaceStreams(namespace))
-  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', BUS_NAMESPACE: namespace, ...overrides })
+  const config: Config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', BUS_NAMESPACE: namespace, METRICS_TOKEN, ...overrides })
   const logLines: string[] = []
   const loggerStream = { write: (line: string) => logLines.push(line) } as unknown as NodeJS.WritableStream
   const app = await buildApp(config, { loggerStream })

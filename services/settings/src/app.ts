@@ -22,7 +22,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
-  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET })
+  await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'settings' })
   await app.register(openapiPlugin, {
     title: 'Settings',
     description: 'Trading settings, live-trading status, risk-engine configuration and broker credentials',

@@ -6,7 +6,8 @@ import { CredentialsCipher, parseKey } from '@signals/secrets'
 export const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   LOG_LEVEL: Env.LOG_LEVEL,
-  HOST: Env.HOST,
+  /** Its own listen address only: HOST=0.0.0.0 meant for the gateway must not expose it (issue 15). */
+  SETTINGS_HOST: Env.SETTINGS_HOST,
   SETTINGS_PORT: Env.SETTINGS_PORT,
   DATABASE_URL: Env.DATABASE_URL,
   NATS_URL: Env.NATS_URL,

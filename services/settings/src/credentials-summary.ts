@@ -1,5 +1,5 @@
 import type { BrokerCredentialsRow } from '@signals/db'
-import type { CredentialsCipher } from '@signals/secrets'
+import { credentialsContext, type CredentialsCipher } from '@signals/secrets'
 import type { CredentialsSummary } from './schemas/broker-credentials.ts'
 import { sealedOf } from './repositories/broker-credentials.ts'
 
@@ -14,10 +14,11 @@ export function maskUsername(username: string): string {
 export function summarizeCredentials(row: BrokerCredentialsRow, cipher: CredentialsCipher): CredentialsSummary {
   let usernameMasked: string | null = null
   try {
-    const opened = cipher.open(sealedOf(row), row.user_id)
+    const opened = cipher.open(sealedOf(row), contextOf(row))
     if (typeof opened.username === 'string') usernameMasked = maskUsername(opened.username)
   } catch {
-    // A key that is no longer configured: the summary still shows everything stored in the clear.
+    // A key that is no longer configured, or a row edited in the database (its binding no longer holds):
+    // the summary still shows everything stored in the clear.
   }
   return {
     broker: row.broker,
@@ -26,4 +27,9 @@ export function summarizeCredentials(row: BrokerCredentialsRow, cipher: Credenti
     usernameMasked,
     updatedAt: row.updated_at.toISOString(),
   }
+}
+
+/** The binding a row's secret was sealed under: its owner, broker, environment and account. */
+export function contextOf(row: BrokerCredentialsRow) {
+  return credentialsContext({ userId: row.user_id, broker: row.broker, environment: row.environment, accountId: row.account_id })
 }

@@ -12,4 +12,4 @@ try {
   process.exit(78)
 }
 const app = await buildApp(config)
-await runService(app, { host: config.HOST, port: config.SETTINGS_PORT })
+await runService(app, { host: config.SETTINGS_HOST, port: config.SETTINGS_PORT })

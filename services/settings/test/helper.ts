@@ -2,8 +2,7 @@ import { Writable } from 'node:stream'
 import type { Test } from 'tap'
 import { loadConfig } from '@signals/config'
 import { Streams } from '@signals/contracts'
-import { signIdentity } from '@signals/http-kit'
-import { createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { signIdentitiesOnInject, unsignedIdentity, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
@@ -37,11 +36,12 @@ export async function build(t: Test, options: BuildOptions = {}) {
     },
   })
   const app = await buildApp(config, options.captureLogs ? { loggerStream } : {})
+  signIdentitiesOnInject(app, config.INTERNAL_AUTH_SECRET, 'settings')
   t.teardown(() => app.close())
   await app.ready()
 
   const headersFor = (userId: string) => ({
-    'x-signals-identity': signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET),
+    'x-signals-identity': unsignedIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }),
   })
 
   /** Inserts the users row the auth service would have created at sign-in. */

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
+import { mayReadInternals, type InternalSurfaces } from '../internal-token.ts'
 
 export type ReadinessCheck = () => Promise<boolean>
 
@@ -15,12 +16,15 @@ const HealthBody = Type.Object({ status: Type.Literal('ok'), service: Type.Strin
 const ReadyBody = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
   service: Type.String(),
-  checks: Type.Record(Type.String(), Type.Boolean()),
+  checks: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
 })
 
-/** `GET /health`: the process answers. `GET /ready`: every registered dependency answers (503 otherwise). */
+/**
+ * `GET /health`: the process answers. `GET /ready`: every registered dependency answers (503 otherwise);
+ * which dependency is down is told only to whoever may read internals (a public service's token holder).
+ */
 export const healthPlugin = fp(
-  async (app: FastifyInstance, options: { service: string }) => {
+  async (app: FastifyInstance, options: { service: string; internalSurfaces?: InternalSurfaces }) => {
     const checks = new Map<string, ReadinessCheck>()
     app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck) => {
       checks.set(name, check)
@@ -32,16 +36,16 @@ export const healthPlugin = fp(
       uptimeSeconds: Math.round(process.uptime()),
     }))
 
-    app.get('/ready', { schema: { response: { 200: ReadyBody, 503: ReadyBody } }, logLevel: 'warn' }, async (_request, reply) => {
+    app.get('/ready', { schema: { response: { 200: ReadyBody, 503: ReadyBody } }, logLevel: 'warn' }, async (request, reply) => {
       const results = await Promise.all(
         [...checks].map(async ([name, check]) => [name, await check().catch(() => false)] as const),
       )
       const ready = results.every(([, ok]) => ok)
-      return reply.code(ready ? 200 : 503).send({
-        status: ready ? 'ready' : 'unavailable',
-        service: options.service,
-        checks: Object.fromEntries(results),
-      })
+      const status = ready ? ('ready' as const) : ('unavailable' as const)
+      const body = mayReadInternals(request, options.internalSurfaces)
+        ? { status, service: options.service, checks: Object.fromEntries(results) }
+        : { status, service: options.service }
+      return reply.code(ready ? 200 : 503).send(body)
     })
   },
   { name: 'health' },

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { mayReadInternals, type InternalSurfaces } from '../internal-token.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +16,7 @@ declare module 'fastify' {
  * that build several apps do not collide.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, options: { service: string }) => {
+  async (app: FastifyInstance, options: { service: string; internalSurfaces?: InternalSurfaces }) => {
     const registry = new Registry()
     registry.setDefaultLabels({ service: options.service })
     collectDefaultMetrics({ register: registry })
@@ -54,7 +55,8 @@ export const metricsPlugin = fp(
       done()
     })
 
-    app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+    app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
+      if (!mayReadInternals(request, options.internalSurfaces)) return reply.code(401).send({ success: false, error: 'Metrics token required' })
       return reply.type(registry.contentType).send(await registry.metrics())
     })
   },

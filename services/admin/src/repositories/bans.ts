@@ -1,12 +1,15 @@
 import { sql, type BannedEmail, type Database, type Kysely } from '@signals/db'
 
-/** Bans (or re-bans with a new reason) an already lower-cased e-mail; `created` says whether it is new. */
-export async function upsertBan(db: Kysely<Database>, email: string, reason: string | null): Promise<{ ban: BannedEmail; created: boolean }> {
+/**
+ * Bans (or re-bans with a new reason) an already lower-cased e-mail, recording the account's `sub` when
+ * one is known (a later change of e-mail does not lift the ban); `created` says whether it is new.
+ */
+export async function upsertBan(db: Kysely<Database>, email: string, reason: string | null, sub: string | null): Promise<{ ban: BannedEmail; created: boolean }> {
   const row = await db
     .insertInto('banned_emails')
-    .values({ email, reason })
-    .onConflict((conflict) => conflict.column('email').doUpdateSet({ reason }))
-    .returning(['id', 'email', 'reason', 'created_at', sql<boolean>`xmax = 0`.as('created')])
+    .values({ email, reason, sub })
+    .onConflict((conflict) => conflict.column('email').doUpdateSet((eb) => ({ reason, sub: eb.fn.coalesce(eb.val(sub), eb.ref('banned_emails.sub')) })))
+    .returning(['id', 'email', 'reason', 'created_at', 'sub', sql<boolean>`xmax = 0`.as('created')])
     .executeTakeFirstOrThrow()
   const { created, ...ban } = row
   return { ban, created }

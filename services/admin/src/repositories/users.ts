@@ -16,7 +16,7 @@ export async function listUsers(
   const [users, count] = await Promise.all([
     base
       .selectAll('users')
-      .select(sql<boolean>`EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(users.email))`.as('banned'))
+      .select(sql<boolean>`EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(users.email) OR b.sub = users.user_id)`.as('banned'))
       .orderBy('created_at', 'desc')
       .orderBy('user_id')
       .offset(query.offset)

@@ -51,9 +51,11 @@ export async function banRoutes(fastify: FastifyInstance, options: { adminEmails
       const reason = request.body.reason?.trim() || null
       if (options.adminEmails.has(email)) throw conflict('This e-mail is an administrator by ADMIN_EMAIL; remove it there before banning it')
       const { ban, created, users } = await app.db.transaction().execute(async (trx) => {
-        const result = await upsertBan(trx, email, reason)
+        const users = await usersWithEmail(trx, email)
+        // One account per e-mail in practice; should several share it, the most recent one is recorded.
+        const result = await upsertBan(trx, email, reason, latestUser(users)?.user_id ?? null)
         await recordAudit(trx, { actorUserId: request.identity.userId, action: 'ban', target: email, reason })
-        return { ...result, users: await usersWithEmail(trx, email) }
+        return { ...result, users }
       })
       // After the commit: a sign-in racing this ban either finds its session ended here or sees the ban
       // in its own post-sign-in check. Re-posting a ban repeats this step, so a 503 here is safe to retry.
@@ -87,4 +89,9 @@ export async function banRoutes(fastify: FastifyInstance, options: { adminEmails
       return { success: true as const, email }
     },
   )
+}
+
+/** The most recently updated of the accounts using an e-mail. */
+function latestUser<U extends { updated_at: Date }>(users: readonly U[]): U | undefined {
+  return users.reduce<U | undefined>((latest, user) => (latest === undefined || user.updated_at > latest.updated_at ? user : latest), undefined)
 }

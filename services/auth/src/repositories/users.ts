@@ -1,9 +1,17 @@
 import { sql, type Database, type Kysely, type User } from '@signals/db'
 import type { Profile } from '../oidc/profile.ts'
 
-/** The ban on this e-mail, if any (banned e-mails are stored lower-cased). */
-export async function findBan(db: Kysely<Database>, email: string): Promise<{ reason: string | null } | undefined> {
-  return db.selectFrom('banned_emails').select('reason').where('email', '=', email.toLowerCase()).executeTakeFirst()
+/**
+ * The ban on this account, if any: on its e-mail (stored lower-cased) or on its subject, so an account
+ * whose Google e-mail changed after the ban stays banned.
+ */
+export async function findBan(db: Kysely<Database>, profile: { email: string; sub: string }): Promise<{ reason: string | null } | undefined> {
+  return db
+    .selectFrom('banned_emails')
+    .select('reason')
+    .where((eb) => eb.or([eb('email', '=', profile.email.toLowerCase()), eb('sub', '=', profile.sub)]))
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst()
 }
 
 /**

@@ -1,20 +1,36 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
 import { ErrorBody, UserProfile } from '@signals/contracts'
 import { SESSION_COOKIE, sessionCookieOptions, sessionState, unindexSession, type SessionSettings } from '@signals/sessions'
 import { findUser } from '../repositories/users.ts'
+import { logoutRefusal } from '../logout-origin.ts'
 
 const Me = Type.Object({
   success: Type.Literal(true),
   user: UserProfile,
 })
 
-/** `GET /auth/logout` ends the session; `GET /auth/me` tells the pages who is signed in. */
+const Refused = { 403: ErrorBody, 405: ErrorBody }
+
+/**
+ * `POST /auth/logout` (or a GET our own pages send, `Sec-Fetch-Site: same-origin`) ends the session; a
+ * link or image on another site cannot. `GET /auth/me` tells the pages who is signed in.
+ */
 export async function sessionRoutes(app: FastifyInstance, options: { settings: SessionSettings }) {
   const { settings } = options
   const { maxAge: _maxAge, ...clearOptions } = sessionCookieOptions(settings)
+  // The pages sign out with a one-button form: its (empty) url-encoded body carries nothing we read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => {
+    done(null, {})
+  })
 
-  app.get('/auth/logout', async (request, reply) => {
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = logoutRefusal(request.method, request.headers, settings.publicOrigin)
+    if (refusal !== null) {
+      request.log.warn({ method: request.method, origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'sign-out refused')
+      if (refusal.status === 405) reply.header('allow', 'POST')
+      return reply.code(refusal.status).send({ success: false as const, error: refusal.error })
+    }
     const userId = request.session.userId
     const sessionId = request.session.sessionId
     await request.session.destroy()
@@ -23,8 +39,11 @@ export async function sessionRoutes(app: FastifyInstance, options: { settings: S
       request.log.info({ userId }, 'signed out')
     }
     reply.clearCookie(SESSION_COOKIE, clearOptions)
-    return reply.redirect('/login.html', 302)
-  })
+    // 303: after a POST the browser loads the login page with a GET.
+    return reply.redirect('/login.html', 303)
+  }
+  app.post('/auth/logout', { schema: { response: Refused } }, logout)
+  app.get('/auth/logout', { schema: { response: Refused } }, logout)
 
   app.get(
     '/auth/me',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
+import { routeUnder } from '@signals/http-kit'
 import swaggerUi from '@fastify/swagger-ui'
 import { createDocsAggregator, type DocSource, type OpenApiDocument } from './aggregate.ts'
 
@@ -12,7 +13,7 @@ export async function docsRoutes(scope: FastifyInstance, options: { sources: Doc
   let latest: OpenApiDocument | null = null
   // Swagger UI's JSON route is synchronous about its document: fetch it first, then hand it over.
   scope.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/docs/json') || request.url.startsWith('/docs/yaml')) latest = await aggregator.current()
+    if (routeUnder(request, '/docs/json') || routeUnder(request, '/docs/yaml')) latest = await aggregator.current()
   })
   await scope.register(swagger, { openapi: { openapi: '3.0.3', info: { title: 'Signals API', version: '1.0.0' } } })
   const https = options.publicUrl.startsWith('https://')

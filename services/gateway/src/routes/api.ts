@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import { IDENTITY_HEADER, signIdentity } from '@signals/http-kit'
+import { IDENTITY_HEADER, routeUnder, signIdentity } from '@signals/http-kit'
 import type { SessionSettings } from '@signals/sessions'
+import type { InternalIdentity } from '@signals/contracts'
 import { resolveAccess } from '../access/resolve-access.ts'
 import { isCrossOriginWrite } from '../access/same-origin.ts'
 import { proxyPrefix, withoutClientControlled } from './proxy.ts'
@@ -11,16 +12,19 @@ export interface ApiUpstreams {
   brokerConnector: string
 }
 
-/** Which service answers which part of /api (paths are passed on unchanged). */
-export function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string][] {
+/**
+ * Which service answers which part of /api (paths are passed on unchanged), and the service's name the
+ * identity header is signed for (its audience).
+ */
+export function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, audience: string][] {
   return [
-    ['/api/trading-settings', upstreams.settings],
-    ['/api/live-trading-status', upstreams.settings],
-    ['/api/risk-engine', upstreams.settings],
-    ['/api/broker-credentials', upstreams.settings],
-    ['/api/admin', upstreams.admin],
-    ['/api/alerts', upstreams.brokerConnector],
-    ['/api/trades', upstreams.brokerConnector],
+    ['/api/trading-settings', upstreams.settings, 'settings'],
+    ['/api/live-trading-status', upstreams.settings, 'settings'],
+    ['/api/risk-engine', upstreams.settings, 'settings'],
+    ['/api/broker-credentials', upstreams.settings, 'settings'],
+    ['/api/admin', upstreams.admin, 'admin'],
+    ['/api/alerts', upstreams.brokerConnector, 'broker-connector'],
+    ['/api/trades', upstreams.brokerConnector, 'broker-connector'],
   ]
 }
 
@@ -32,8 +36,8 @@ export interface ApiProxyOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed internal identity for this call, set once the caller passed every check. */
-    signedIdentity: string
+    /** The caller's identity, set once the caller passed every check; signed per upstream call. */
+    approvedIdentity: InternalIdentity | null
   }
 }
 
@@ -49,10 +53,10 @@ const CROSS_ORIGIN = { success: false, error: 'Cross-origin request refused' }
  */
 export async function apiProxy(scope: FastifyInstance, options: ApiProxyOptions) {
   const { settings, internalAuthSecret } = options
-  scope.decorateRequest('signedIdentity', '')
+  scope.decorateRequest('approvedIdentity', null)
 
   scope.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') && request.url !== '/api') return
+    if (!routeUnder(request, '/api/')) return
     if (isCrossOriginWrite(request.method, request.headers, settings.publicOrigin)) {
       request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused')
       return reply.code(403).send(CROSS_ORIGIN)
@@ -66,17 +70,17 @@ export async function apiProxy(scope: FastifyInstance, options: ApiProxyOptions)
       case 'pending':
         return reply.code(403).send(PENDING)
       case 'approved':
-        request.signedIdentity = signIdentity(
-          { userId: access.userId, email: access.status.email, role: access.status.role, approved: true },
-          internalAuthSecret,
-        )
+        request.approvedIdentity = { userId: access.userId, email: access.status.email, role: access.status.role, approved: true }
     }
   })
 
-  for (const [prefix, upstream] of apiRoutes(options.upstreams)) {
+  for (const [prefix, upstream, audience] of apiRoutes(options.upstreams)) {
     await proxyPrefix(scope, prefix, upstream, (request, headers) => {
       const { cookie: _cookie, ...rest } = withoutClientControlled(headers)
-      return { ...rest, [IDENTITY_HEADER]: request.signedIdentity, 'x-forwarded-for': request.ip }
+      // Signed for this service, method and path only: a captured header is good for nothing else.
+      const identity = request.approvedIdentity
+      const signed = identity === null ? {} : { [IDENTITY_HEADER]: signIdentity(identity, internalAuthSecret, { audience, method: request.method, path: request.url }) }
+      return { ...rest, ...signed, 'x-forwarded-for': request.ip }
     })
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import type { SessionSettings } from '@signals/sessions'
+import { routeUnder } from '@signals/http-kit'
 import { resolveAccess } from '../access/resolve-access.ts'
 import { pageRule } from '../access/pages.ts'
 
@@ -12,8 +13,8 @@ import { pageRule } from '../access/pages.ts'
 export async function pages(scope: FastifyInstance, options: { root: string; settings: SessionSettings }) {
   scope.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return
+    if (routeUnder(request, '/api/')) return
     const path = request.url.split('?')[0] ?? '/'
-    if (path.startsWith('/api/') || path === '/api') return
     const rule = pageRule(path)
     if (rule === 'public' || rule === 'asset') return
     const access = await resolveAccess(request, reply, scope.redis, options.settings)

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
 import proxy from '@fastify/http-proxy'
-import { IDENTITY_HEADER } from '@signals/http-kit'
+import { CLIENT_ADDRESS_HEADER, IDENTITY_HEADER } from '@signals/http-kit'
 
 export type HeaderRewrite = (request: FastifyRequest, headers: IncomingHttpHeaders) => IncomingHttpHeaders
 
@@ -20,6 +20,7 @@ function upstreamFailed(reply: FastifyReply, { error }: { error: Error }) {
 export function withoutClientControlled(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const {
     [IDENTITY_HEADER]: _identity,
+    [CLIENT_ADDRESS_HEADER]: _clientAddress,
     'x-forwarded-for': _for,
     'x-forwarded-proto': _proto,
     'x-forwarded-host': _host,

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify'
+import { CLIENT_ADDRESS_HEADER, signClientAddress } from '@signals/http-kit'
 import { proxyPrefix, withoutClientControlled } from './proxy.ts'
 
 /**
  * `/webhook/*` to ingest: no session, and the body streams through untouched whatever its content type
  * (ingest parses every format itself and enforces its own size limit). No cookie leaves the gateway.
+ * The client address goes in a header signed with the internal secret: ingest's rate limit and source
+ * allow-list count the sender, not the gateway, and believe that address from the gateway alone.
  */
-export async function webhookProxy(scope: FastifyInstance, options: { ingestUrl: string }) {
+export async function webhookProxy(scope: FastifyInstance, options: { ingestUrl: string; internalAuthSecret: string }) {
   await proxyPrefix(scope, '/webhook', options.ingestUrl, (request, headers) => {
     const { cookie: _cookie, ...rest } = withoutClientControlled(headers)
-    return { ...rest, 'x-forwarded-for': request.ip }
+    return { ...rest, 'x-forwarded-for': request.ip, [CLIENT_ADDRESS_HEADER]: signClientAddress(request.ip, options.internalAuthSecret) }
   })
 }

@@ -3,7 +3,7 @@ interface Window {
   resetsAt: number
 }
 
-/** Most addresses tracked at once: a flood of new addresses restarts the table instead of growing memory. */
+/** Most addresses tracked at once by default; past it the oldest windows are evicted. */
 const MAX_TRACKED_ADDRESSES = 100_000
 
 /**
@@ -11,6 +11,9 @@ const MAX_TRACKED_ADDRESSES = 100_000
  * counts on its own). Each address's window starts at its first request. Replaces @fastify/rate-limit
  * here: its general machinery (async key, store and hook steps, three headers on every answer) cost ingest
  * about 7 % of its throughput for what is one map lookup (docs/benchmarks/ingest.md).
+ *
+ * The map keeps windows in the order they started (a renewed window moves to the end), so a full table
+ * evicts the oldest: a flood of new addresses cannot wipe the counts of the address that is flooding.
  */
 export class AddressRateLimit {
   readonly #windows = new Map<string, Window>()
@@ -20,27 +23,44 @@ export class AddressRateLimit {
     readonly maxPerWindow: number,
     readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
+    private readonly maxTracked = MAX_TRACKED_ADDRESSES,
+    /** An address's own budget when it has one (TradingView's), else undefined for `maxPerWindow`. */
+    private readonly budgetFor: (address: string) => number | undefined = () => undefined,
   ) {
     this.#nextSweepAt = now() + windowMs
   }
 
-  /** Counts one request from `address`: null while within the limit, else the seconds until its window ends. */
+  /** Counts one request from `address`: null while within its limit, else the seconds until its window ends. */
   take(address: string): number | null {
     const now = this.now()
     if (now >= this.#nextSweepAt) this.#sweep(now)
     let window = this.#windows.get(address)
     if (window === undefined || window.resetsAt <= now) {
-      if (window === undefined && this.#windows.size >= MAX_TRACKED_ADDRESSES) this.#windows.clear()
+      if (window !== undefined) this.#windows.delete(address)
+      else this.#makeRoom()
       window = { count: 0, resetsAt: now + this.windowMs }
       this.#windows.set(address, window)
     }
     window.count += 1
-    return window.count > this.maxPerWindow ? Math.max(1, Math.ceil((window.resetsAt - now) / 1000)) : null
+    return window.count > this.limitOf(address) ? Math.max(1, Math.ceil((window.resetsAt - now) / 1000)) : null
+  }
+
+  /** The most requests `address` may send per window. */
+  limitOf(address: string): number {
+    return this.budgetFor(address) ?? this.maxPerWindow
   }
 
   /** Addresses being counted (for tests and metrics). */
   get trackedAddresses(): number {
     return this.#windows.size
+  }
+
+  #makeRoom(): void {
+    while (this.#windows.size >= this.maxTracked) {
+      const oldest = this.#windows.keys().next()
+      if (oldest.done === true) return
+      this.#windows.delete(oldest.value)
+    }
   }
 
   /** Forgets windows that have ended, once per window length, so quiet addresses do not accumulate. */

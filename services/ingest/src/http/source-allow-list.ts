@@ -24,3 +24,21 @@ export function sourceAllowList(setting: string | undefined): ((address: string)
     return list.check(plain, family === 6 ? 'ipv6' : 'ipv4')
   }
 }
+
+/** TradingView's published webhook sources: every user's alerts come from these four addresses. */
+export const TRADINGVIEW_SOURCES: readonly string[] = ['52.89.214.238', '34.212.75.30', '54.218.53.128', '52.32.178.7']
+
+/**
+ * The least any TradingView address may send per minute, whatever INGEST_RATE_LIMIT_PER_MINUTE says: a
+ * bar close fires every live strategy at once, and TradingView does not resend an alert answered 4xx.
+ * Sized for 1,000 live traders x 10 strategies x (entry + result) plus half again, all from one of the
+ * four addresses (docs/decisions/ingest.md).
+ */
+export const TRADINGVIEW_MIN_PER_MINUTE = 30_000
+
+/** An address's own per-minute budget: TradingView's never go below the bar-close burst. */
+export function tradingViewBudget(commonLimit: number): (address: string) => number | undefined {
+  const tradingView = new Set(TRADINGVIEW_SOURCES.flatMap((address) => [address, `::ffff:${address}`]))
+  const budget = Math.max(commonLimit, TRADINGVIEW_MIN_PER_MINUTE)
+  return (address) => (tradingView.has(address) ? budget : undefined)
+}

@@ -7,7 +7,8 @@ import { listOf } from '@signals/config'
 import { AlertKind, contract, ErrorBody, NormalizedAlertV1, Subjects } from '@signals/contracts'
 import type { Config } from '../config.ts'
 import { AddressRateLimit } from '../http/address-rate-limit.ts'
-import { sourceAllowList } from '../http/source-allow-list.ts'
+import { sourceAllowList, tradingViewBudget } from '../http/source-allow-list.ts'
+import { clientAddressHook } from '../http/client-address.ts'
 import { refuseStaleAlert } from '../intake/alert-age.ts'
 import { IntakeLog } from '../intake/intake-log.ts'
 import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
@@ -59,6 +60,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
   const webhooksByOutcome: Partial<Record<IntakeOutcome, ReturnType<typeof webhooks.labels>>> = {}
 
   app.decorateRequest('intake', null as never)
+  clientAddressHook(app, config.INTERNAL_AUTH_SECRET)
   app.addHook('onRequest', (request, _reply, done) => {
     // Every field present from the start: one object shape for every request.
     request.intake = { receivedAt: nowIso(), redactor: configuredRedactor, sourceText: undefined, outcome: undefined, reason: undefined, alertId: undefined, kind: undefined }
@@ -66,7 +68,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
   })
   if (isAllowedSource) {
     app.addHook('preValidation', async (request) => {
-      if (!isAllowedSource(request.ip)) throw new Refusal(403, 'forbidden', 'Source address not allowed to post alerts')
+      if (!isAllowedSource(request.clientAddress)) throw new Refusal(403, 'forbidden', 'Source address not allowed to post alerts')
     })
   }
   app.addHook('onError', async (request, _reply, error) => {
@@ -86,7 +88,7 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
         receivedAt: intake.receivedAt,
         source,
         contentType: request.originalContentType?.slice(0, 255) ?? null,
-        remoteAddress: request.ip.slice(0, 64),
+        remoteAddress: request.clientAddress.slice(0, 64),
         rawBody: intake.redactor.text(text),
         outcome,
         statusCode: reply.statusCode,
@@ -101,13 +103,14 @@ export async function webhookRoutes(app: FastifyInstance, options: { config: Con
   })
 
   if (config.INGEST_RATE_LIMIT_PER_MINUTE > 0) {
-    const rateLimit = new AddressRateLimit(config.INGEST_RATE_LIMIT_PER_MINUTE)
+    const limit = config.INGEST_RATE_LIMIT_PER_MINUTE
+    const rateLimit = new AddressRateLimit(limit, 60_000, Date.now, undefined, tradingViewBudget(limit))
     // After the body is read, so a refused alert still reaches the intake log whole.
     app.addHook('preHandler', (request, reply, done) => {
-      const retryAfterSeconds = rateLimit.take(request.ip)
+      const retryAfterSeconds = rateLimit.take(request.clientAddress)
       if (retryAfterSeconds === null) return done()
       reply.header('retry-after', retryAfterSeconds)
-      done(new Refusal(429, 'rate_limited', `Too many alerts from this address (at most ${rateLimit.maxPerWindow} a minute); retry in ${retryAfterSeconds} s`))
+      done(new Refusal(429, 'rate_limited', `Too many alerts from this address (at most ${rateLimit.limitOf(request.clientAddress)} a minute); retry in ${retryAfterSeconds} s`))
     })
   }
   const route: RouteShorthandOptions = { schema: { response: { 200: WebhookAccepted, '4xx': ErrorBody, '5xx': ErrorBody } } }

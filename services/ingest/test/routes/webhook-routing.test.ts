@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Streams } from '@signals/contracts'
-import { build, eventually, streamMessageCount } from '../helper.ts'
+import { build, eventually, METRICS_TOKEN, streamMessageCount } from '../helper.ts'
 
 t.test('routing: result alerts, premium indicators and isVendorTest, entries', async (t) => {
   const { app, watcher } = await build(t, { PREMIUM_INDICATORS: 'Golden Cross, VIP Signals' })
@@ -93,7 +93,7 @@ t.test('a resent alert is answered duplicate:true and stored once', async (t) =>
   t.equal(await streamMessageCount(app, Streams.alerts.name), 3, 'three alerts stored, resends dropped by the server')
   const entries = await watcher.intakeEntries(5)
   t.same(entries.map((entry) => entry.outcome).sort(), ['accepted', 'accepted', 'accepted', 'duplicate', 'duplicate'])
-  const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body
+  const metrics = (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body
   t.match(metrics, /ingest_webhooks_total\{[^}]*outcome="accepted"[^}]*\} 3/)
   t.match(metrics, /ingest_webhooks_total\{[^}]*outcome="duplicate"[^}]*\} 2/)
 })

@@ -2,7 +2,7 @@ import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
-import type { CredentialsCipher } from '@signals/secrets'
+import { credentialsContext, type CredentialsCipher } from '@signals/secrets'
 import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
 import { readLiveTrading } from '../repositories/trading-settings.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
@@ -74,7 +74,7 @@ export async function brokerCredentialsRoutes(
         sec: body.sec ?? null,
         deviceId: body.deviceId ?? null,
       }
-      const sealed = cipher.seal({ ...secret }, userId)
+      const sealed = cipher.seal({ ...secret }, credentialsContext({ userId, broker: body.broker, environment: body.environment, accountId: body.accountId }))
 
       const { row, command } = await app.db
         .transaction()

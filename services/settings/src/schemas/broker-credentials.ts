@@ -16,7 +16,12 @@ export const BrokerCredentialsBody = Type.Object(
     password: Secret('password; stored sealed, never shown'),
     appId: Type.Optional(Text('application id registered with the broker', 255)),
     appVersion: Type.Optional(Text('application version', 64)),
-    cid: Type.Optional(Secret('API client id; stored sealed, never shown')),
+    cid: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.String({ minLength: 1, maxLength: 512 })], {
+        description: "API client id, a number as Tradovate's documents show it, or a string; stored sealed, never shown",
+        writeOnly: true,
+      }),
+    ),
     sec: Type.Optional(Secret('API client secret; stored sealed, never shown')),
     deviceId: Type.Optional(Text('stable device id for the broker (optional)', 255)),
   },
@@ -30,13 +35,16 @@ export const REQUIRED_BY_BROKER: Record<BrokerCredentialsBody['broker'], readonl
   paper: [],
 }
 
-/** The sealed part (AES-256-GCM, context = user id); the broker connector opens it with the same cipher. */
+/**
+ * The sealed part (AES-256-GCM, bound to user, broker, environment and account by `credentialsContext`);
+ * the broker connector opens it with the same cipher and binding.
+ */
 export interface SealedCredentialFields {
   username: string
   password: string
   appId: string | null
   appVersion: string | null
-  cid: string | null
+  cid: number | string | null
   sec: string | null
   deviceId: string | null
 }

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { randomBytes } from 'node:crypto'
-import { CredentialsCipher } from '@signals/secrets'
+import { CredentialsCipher, credentialsContext } from '@signals/secrets'
 import { build } from '../helper.ts'
 
 const SECRETS = {
@@ -51,7 +51,8 @@ t.test('broker credentials: PUT seals the secrets, GET and status show them mask
   for (const secret of [...Object.values(SECRETS), 'margaret.h']) t.notOk(stored.includes(secret), `row does not hold ${secret.slice(0, 6)}… in the clear`)
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const sealed = { keyId: row.key_id, iv: row.secret_iv, tag: row.secret_tag, ciphertext: row.secret_ciphertext }
-  t.same(cipher.open(sealed, 'mia'), {
+  const context = credentialsContext({ userId: 'mia', broker: 'tradovate', environment: 'live', accountId: 'TV-123456' })
+  t.same(cipher.open(sealed, context), {
     username: 'margaret.h',
     password: SECRETS.password,
     appId: 'SignalsApp',
@@ -59,8 +60,9 @@ t.test('broker credentials: PUT seals the secrets, GET and status show them mask
     cid: SECRETS.cid,
     sec: SECRETS.sec,
     deviceId: 'device-1',
-  }, 'the connector opens it with the same cipher and the user id as context')
-  t.throws(() => cipher.open(sealed, 'someone-else'), 'another user id does not open it')
+  }, 'the connector opens it with the same cipher and the row as context')
+  t.throws(() => cipher.open(sealed, credentialsContext({ userId: 'someone-else', broker: 'tradovate', environment: 'live', accountId: 'TV-123456' })), 'another user id does not open it')
+  t.throws(() => cipher.open(sealed, credentialsContext({ userId: 'mia', broker: 'tradovate', environment: 'demo', accountId: 'TV-123456' })), 'another environment does not open it')
 
   const shown = await call('GET', '/api/broker-credentials')
   t.same(shown.json().credentials, saved.json().credentials)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { signIdentity } from '@signals/http-kit'
+import { unsignedIdentity } from '@signals/test-support'
 import { build } from '../helper.ts'
 
 t.test('GET /api/trading-settings creates both defaults first and returns them keyed by setting key', async (t) => {
@@ -141,9 +141,9 @@ t.test('without the gateway identity every route answers 401 Authentication requ
 })
 
 t.test('an identity the gateway marks unapproved gets 403 Account pending approval', async (t) => {
-  const { app, createUser, config } = await build(t)
+  const { app, createUser } = await build(t)
   await createUser('pending')
-  const headers = { 'x-signals-identity': signIdentity({ userId: 'pending', email: 'pending@example.com', role: 'trader', approved: false }, config.INTERNAL_AUTH_SECRET) }
+  const headers = { 'x-signals-identity': unsignedIdentity({ userId: 'pending', email: 'pending@example.com', role: 'trader', approved: false }) }
   for (const url of ['/api/trading-settings', '/api/live-trading-status', '/api/risk-engine/config', '/api/broker-credentials']) {
     const response = await app.inject({ method: 'GET', url, headers })
     t.equal(response.statusCode, 403, url)

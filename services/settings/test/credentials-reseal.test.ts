@@ -1,0 +1,88 @@
+import t from 'tap'
+import { randomBytes } from 'node:crypto'
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createDb, type Database, type Kysely } from '@signals/db'
+import { CredentialsCipher, credentialsContext, type SealedSecret } from '@signals/secrets'
+import { createTestDatabase } from '@signals/test-support'
+import { resealCredentials } from '../src/credentials-reseal.ts'
+import { contextOf } from '../src/credentials-summary.ts'
+import { sealedOf } from '../src/repositories/broker-credentials.ts'
+
+// Issue 15 point 8: one command moves every credentials row to the current key and binding, so old keys
+// can be retired. Against the real Postgres.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+const key = () => randomBytes(32).toString('base64')
+const OLD = key()
+const CURRENT = key()
+const owner = (userId: string) => ({ userId, broker: 'paper', environment: 'demo', accountId: `ACC-${userId}` })
+
+async function insertRow(db: Kysely<Database>, userId: string, sealed: SealedSecret) {
+  await db.insertInto('users').values({ user_id: userId, email: `${userId}@example.com`, approved: true }).execute()
+  await db
+    .insertInto('broker_credentials')
+    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: `ACC-${userId}`, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
+    .execute()
+}
+
+async function seed(db: Kysely<Database>) {
+  const old = CredentialsCipher.fromConfig('k0', OLD)
+  const current = CredentialsCipher.fromConfig('k1', CURRENT)
+  await insertRow(db, 'legacy-old-key', old.seal({ password: 'p0' }, 'legacy-old-key'))
+  await insertRow(db, 'bound-old-key', old.seal({ password: 'p1' }, credentialsContext(owner('bound-old-key'))))
+  await insertRow(db, 'legacy-current-key', current.seal({ password: 'p2' }, 'legacy-current-key'))
+  await insertRow(db, 'up-to-date', current.seal({ password: 'p3' }, credentialsContext(owner('up-to-date'))))
+  await insertRow(db, 'lost-key', CredentialsCipher.fromConfig('k9', key()).seal({ password: 'p4' }, 'lost-key'))
+}
+
+t.test('every readable row moves to the current key and binding; unreadable ones are reported, untouched', async (t) => {
+  const database = await createTestDatabase()
+  t.teardown(() => database.drop())
+  const db = createDb({ connectionString: database.url })
+  t.teardown(() => db.destroy())
+  await seed(db)
+  const upToDate = await db.selectFrom('broker_credentials').selectAll().where('user_id', '=', 'up-to-date').executeTakeFirstOrThrow()
+
+  const cipher = CredentialsCipher.fromConfig('k1', CURRENT, `k0:${OLD}`)
+  const report = await resealCredentials(db, cipher, { batchSize: 2 })
+  t.same(report, { examined: 5, resealed: 3, current: 1, unreadable: [{ userId: 'lost-key', keyId: 'k9' }] })
+
+  const retired = CredentialsCipher.fromConfig('k1', CURRENT)
+  const rows = await db.selectFrom('broker_credentials').selectAll().orderBy('user_id').execute()
+  for (const row of rows.filter((r) => r.user_id !== 'lost-key')) {
+    t.equal(row.key_id, 'k1', `${row.user_id} is on the current key`)
+    const opened = retired.openDetailed(sealedOf(row), contextOf(row))
+    t.equal(opened.legacyBinding, false, `${row.user_id} carries the full binding`)
+    t.match(opened.secret, { password: /^p[0-3]$/ })
+  }
+  t.equal(rows.find((r) => r.user_id === 'lost-key')?.key_id, 'k9', 'an unreadable row is left as it was')
+  const stillUpToDate = rows.find((r) => r.user_id === 'up-to-date')
+  t.same(stillUpToDate?.secret_ciphertext, upToDate.secret_ciphertext, 'a current row is not rewritten')
+
+  t.same(await resealCredentials(db, cipher), { examined: 5, resealed: 0, current: 4, unreadable: [{ userId: 'lost-key', keyId: 'k9' }] }, 'running it again changes nothing')
+})
+
+t.test('`pnpm credentials:reseal` runs it from the environment and fails while a row is unreadable', async (t) => {
+  const database = await createTestDatabase()
+  t.teardown(() => database.drop())
+  const db = createDb({ connectionString: database.url })
+  t.teardown(() => db.destroy())
+  await seed(db)
+  const run = () =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'services/settings/src/credentials-reseal-cli.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: database.url, CREDENTIALS_KEY_ID: 'k1', CREDENTIALS_KEY: CURRENT, CREDENTIALS_PREVIOUS_KEYS: `k0:${OLD}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+  const first = run()
+  t.equal(first.status, 1, 'a row no configured key opens makes the run fail')
+  t.match(first.stdout, /examined 5, re-sealed 3, already current 1, unreadable 1/)
+  t.match(first.stderr, /lost-key.*k9/)
+  t.notMatch(first.stdout + first.stderr, CURRENT, 'keys never printed')
+  await db.deleteFrom('broker_credentials').where('user_id', '=', 'lost-key').execute()
+  const second = run()
+  t.equal(second.status, 0)
+  t.match(second.stdout, /examined 4, re-sealed 0, already current 4, unreadable 0/)
+})

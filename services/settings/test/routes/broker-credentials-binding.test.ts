@@ -1,0 +1,37 @@
+import t from 'tap'
+import { CredentialsCipher, credentialsContext } from '@signals/secrets'
+import { sealedOf } from '../../src/repositories/broker-credentials.ts'
+import { build } from '../helper.ts'
+
+// Issue 15 point 8: cid as Tradovate's documents show it (a number) or as a string; the sealed secret is
+// bound to user, broker, environment and account.
+const tradovate = { broker: 'tradovate', environment: 'demo', accountId: 'DEMO-77', username: 'ada.l', password: 'pw-unique-8812', appId: 'Signals', appVersion: '1.0', sec: 'sec-unique-4410' }
+
+t.test('cid is accepted as a number or a string, and kept as given', async (t) => {
+  const { app, config, createUser } = await build(t)
+  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  for (const [userId, cid] of [['num', 8], ['str', '8']] as const) {
+    const headers = await createUser(userId)
+    const saved = await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: { ...tradovate, cid } })
+    t.equal(saved.statusCode, 200, `cid ${JSON.stringify(cid)}`)
+    const row = await app.db.selectFrom('broker_credentials').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow()
+    t.equal(cipher.open(sealedOf(row), credentialsContext({ userId, broker: 'tradovate', environment: 'demo', accountId: 'DEMO-77' })).cid, cid)
+  }
+  const headers = await createUser('bad')
+  for (const cid of [0, -1, 1.5, '', true]) {
+    const refused = await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: { ...tradovate, cid } })
+    t.equal(refused.statusCode, 400, `cid ${JSON.stringify(cid)} refused`)
+    t.match(refused.json(), { success: false, error: /^Invalid broker credentials/ })
+  }
+})
+
+t.test('a row whose environment or account was edited in the database no longer opens', async (t) => {
+  const { app, createUser } = await build(t)
+  const headers = await createUser('eve')
+  await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: { ...tradovate, cid: 8 } })
+  t.equal((await app.inject({ method: 'GET', url: '/api/broker-credentials', headers })).json().credentials.usernameMasked, 'a***l')
+  await app.db.updateTable('broker_credentials').set({ environment: 'live' }).where('user_id', '=', 'eve').execute()
+  const edited = await app.inject({ method: 'GET', url: '/api/broker-credentials', headers })
+  t.equal(edited.statusCode, 200)
+  t.equal(edited.json().credentials.usernameMasked, null, 'the sealed part does not open for the edited row')
+})
