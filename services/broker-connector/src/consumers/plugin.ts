@@ -45,6 +45,7 @@ export const alertConsumersPlugin = fp(
       routing: options.routing,
       entryFlow: options.entryFlow,
       logger: app.log,
+      maxAttempts: options.maxAttempts,
       onRecorded: (kind, count) => recorded.inc({ kind }, count),
       onTradesClosed: (count) => tradesClosed.inc(count),
     }
