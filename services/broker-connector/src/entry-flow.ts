@@ -28,22 +28,29 @@ export class EntryRetryError extends Error {
 }
 
 export interface LiveEntryFlowOptions extends PlaceDeps {
-  /** Users decided at once; one user's records go one after another (sizing sees the previous one). */
+  /** Records decided at once by this instance; one user's records go one after another (sizing sees the previous one). */
   concurrency: number
 }
 
-/** Runs `work` over `items`, at most `limit` at a time; collects every failure instead of stopping. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<unknown[]> {
-  const failures: unknown[] = []
-  let next = 0
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T
-      await work(item).catch((error: unknown) => failures.push(error))
+/** At most `limit` tasks at once across every caller (each task holds a database connection). */
+class Lanes {
+  #free: number
+  readonly #waiting: (() => void)[] = []
+  constructor(limit: number) {
+    this.#free = limit
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = this.#waiting.shift()
+      if (next) next()
+      else this.#free++
     }
   }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
-  return failures
 }
 
 /**
@@ -51,15 +58,26 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * through the user's broker session, its outcome written on the record (entry/place-record.ts).
  */
 export class LiveEntryFlow implements EntryFlow {
-  constructor(private readonly options: LiveEntryFlowOptions) {}
+  readonly #lanes: Lanes
+
+  constructor(private readonly options: LiveEntryFlowOptions) {
+    this.#lanes = new Lanes(options.concurrency)
+  }
 
   async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
     const byUser = new Map<string, number[]>()
     for (const record of records) byUser.set(record.userId, [...(byUser.get(record.userId) ?? []), record.id])
     const outcomes: RecordOutcome[] = []
-    const failures = await eachLimited([...byUser.values()], this.options.concurrency, async (ids) => {
-      for (const id of ids) outcomes.push(await placeRecord(this.options, id, delivery.lastAttempt))
-    })
+    const failures: unknown[] = []
+    await Promise.all(
+      [...byUser.values()].map(async (ids) => {
+        for (const id of ids) {
+          await this.#lanes
+            .run(() => placeRecord(this.options, id, delivery.lastAttempt))
+            .then((outcome) => outcomes.push(outcome), (error: unknown) => failures.push(error))
+        }
+      }),
+    )
     if (failures.length > 0) throw failures[0]
     const waiting = outcomes.filter((outcome) => outcome === 'retry').length
     if (waiting > 0) throw new EntryRetryError(waiting)
@@ -73,7 +91,7 @@ export class LiveEntryFlow implements EntryFlow {
     const ids = await placingRecordIds(this.options.db, userId)
     // The session is not yet the feed's current one (it is handed over after this): use it directly.
     const deps: PlaceDeps = { ...this.options, sessions: { session: (id) => (id === userId ? session : this.options.sessions.session(id)) } }
-    for (const id of ids) await placeRecord(deps, id, false)
+    for (const id of ids) await this.#lanes.run(() => placeRecord(deps, id, false))
     if (ids.length > 0) this.options.logger.info({ userId, records: ids.length }, 'records left placing were reconciled with the broker')
     return ids.length
   }
