@@ -62,3 +62,47 @@ export function toFixed(a: Decimal, places: number): string {
   const fraction = places > 0 ? `.${digits.slice(digits.length - places)}` : ''
   return `${negative ? '-' : ''}${whole}${fraction}`
 }
+
+export function add(a: Decimal, b: Decimal): Decimal {
+  const [x, y, scale] = align(a, b)
+  return { units: x + y, scale }
+}
+
+/** -1, 0 or 1 as a is below, equal to or above b. */
+export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const [x, y] = align(a, b)
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+export function minimum(first: Decimal, ...rest: Decimal[]): Decimal {
+  return rest.reduce((low, next) => (compare(next, low) < 0 ? next : low), first)
+}
+
+export function maximum(first: Decimal, ...rest: Decimal[]): Decimal {
+  return rest.reduce((high, next) => (compare(next, high) > 0 ? next : high), first)
+}
+
+export function absolute(a: Decimal): Decimal {
+  return a.units < 0n ? negate(a) : a
+}
+
+/** The largest whole number n with n x divisor <= dividend (floor division); the divisor must be positive. */
+export function floorDivide(dividend: Decimal, divisor: Decimal): bigint {
+  if (divisor.units <= 0n) throw new RangeError('divisor must be positive')
+  const [x, y] = align(dividend, divisor)
+  const quotient = x / y
+  return x < 0n && quotient * y !== x ? quotient - 1n : quotient
+}
+
+/** value x percent / 100, exact. */
+export function percentOf(value: Decimal, percent: Decimal): Decimal {
+  const product = multiply(value, percent)
+  return { units: product.units, scale: product.scale + 2 }
+}
+
+/** Plain decimal text without trailing zeros (`12.5`, `-3`, `0`). */
+export function toPlain(a: Decimal): string {
+  if (a.scale <= 0) return (a.units * 10n ** BigInt(-a.scale)).toString()
+  const text = toFixed(a, a.scale)
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text
+}

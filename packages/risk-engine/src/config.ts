@@ -18,7 +18,7 @@ const Area = <P extends Record<string, TSchema>>(properties: P, description: str
   Type.Object(properties, { additionalProperties: false, description })
 
 export const TRAILING_MODES = ['intraday_unrealized', 'intraday_realized', 'end_of_day'] as const
-export const RISK_MODES = ['fixed_fraction', 'anti_martingale_pyramiding', 'fixed_contracts'] as const
+export const RISK_MODES = ['fixed_fraction', 'anti_martingale_pyramiding', 'fixed_contracts', 'alert_quantity'] as const
 
 export const AccountArea = Area(
   { startingBalance: Money(1_000, 10_000_000, 50_000, 'balance the account (or evaluation) starts with') },
@@ -63,10 +63,10 @@ export const RiskModeArea = Area(
   {
     mode: Literals(
       RISK_MODES,
-      'fixed_fraction = size from maxRiskPerTradePercent; anti_martingale_pyramiding = size steps up after wins and down after losses (see antiMartingale); fixed_contracts = always fixedContracts',
+      'fixed_fraction = size from maxRiskPerTradePercent; anti_martingale_pyramiding = size steps up after wins and down after losses (see antiMartingale); fixed_contracts = always fixedContracts; alert_quantity = the quantity the alert sends, at most fixedContracts and never beyond the risk budget when the alert has a stop',
       'fixed_fraction',
     ),
-    fixedContracts: Count(1, 100, 1, 'contracts per trade in fixed_contracts mode'),
+    fixedContracts: Count(1, 100, 1, 'contracts per trade in fixed_contracts mode; the most taken from one alert in alert_quantity mode'),
   },
   'risk mode',
 )

@@ -16,4 +16,17 @@ export {
   crossFieldProblem,
 } from './config.ts'
 export { normalizeRiskEngineConfig } from './stored-config.ts'
-export type { AccountState, ContractTerms, EntryIntent, RefusalCode, SizingDecision, SizingInput } from './sizing-types.ts'
+export type {
+  AccountState,
+  ContractTerms,
+  EntryIntent,
+  OpenTradeState,
+  RefusalCode,
+  SizingDecision,
+  SizingInput,
+} from './sizing-types.ts'
+export { sizeEntry } from './size-entry.ts'
+export { deriveAccountState, type ClosedTradeRecord, type TradeHistory } from './account-state.ts'
+export { drawdownFloor } from './drawdown.ts'
+export { antiMartingaleContracts } from './anti-martingale.ts'
+export { tradingDayOf } from '@signals/instruments'

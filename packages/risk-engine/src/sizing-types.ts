@@ -1,5 +1,16 @@
 import type { RiskEngineConfig } from './config.ts'
 
+/** One open trade of the user, as the engine needs it (the connector's trade rows, `deriveAccountState`). */
+export interface OpenTradeState {
+  /** Contract root (`NQ`), so an entry in the same contract can be told apart. */
+  root: string
+  side: 'LONG' | 'SHORT'
+  quantity: string | number
+  entryPrice: string
+  /** Open pnl now, exact decimal text; null when the broker has not told it. */
+  openPnl?: string | null
+}
+
 /**
  * What the risk engine is told. Money and prices are exact decimal text (never floats on the way in);
  * the engine does its arithmetic in exact decimals (`@signals/instruments`).
@@ -16,15 +27,13 @@ export interface AccountState {
   todayRealizedPnl: string
   /** Open pnl of the open trades now (0 when unknown). */
   openPnl: string
-  /** Open trades of the user. */
-  openTrades: number
-  /** Open trades in the alert's contract root and direction (pyramiding counts them as levels). */
-  openTradesSameDirection: number
-  /** Closed trades, newest first, as W (pnl > 0) or L (pnl <= 0); as many as the configuration needs. */
+  /** The user's open trades (their count is held to limits.maxOpenTrades; same-contract ones to pyramiding). */
+  openTrades: readonly OpenTradeState[]
+  /** Closed trades, newest first, as W (pnl > 0) or L (pnl <= 0); anti-martingale walks them oldest first. */
   recentResults: readonly ('W' | 'L')[]
   /** The trading session's daily loss limit was hit with a hard limit: no trading until the next session. */
   haltedForSession: boolean
-  /** Realized pnl per trading day (newest first), for the consistency rule. */
+  /** Realized pnl per trading day (newest first), for the consistency rule and the status page. */
   dailyPnl: readonly string[]
   /** Distinct trading days with a closed trade (verification). */
   tradingDays: number
@@ -41,6 +50,8 @@ export interface EntryIntent {
 }
 
 export interface ContractTerms {
+  /** Contract root (`NQ`): open trades in it decide pyramiding and opposite positions. */
+  root: string
   /** Money per 1.0 point per contract. */
   pointValue: string
   tickSize: string
@@ -57,16 +68,22 @@ export interface SizingInput {
 export type RefusalCode =
   | 'no_stop'
   | 'no_entry_price'
+  | 'invalid_price'
   | 'stop_on_wrong_side'
   | 'target_on_wrong_side'
   | 'size_below_one'
   | 'daily_loss_limit'
   | 'daily_loss_limit_hard'
+  | 'daily_loss_at_stop'
   | 'drawdown_floor'
   | 'max_open_trades'
   | 'pyramid_limit'
+  | 'opposite_position'
   | 'consistency'
+  | 'evaluation_passed'
+  | 'profit_target_protection'
   | 'no_quantity'
+  | 'invalid_quantity'
 
 export type SizingDecision =
   | {
@@ -77,12 +94,17 @@ export type SizingDecision =
       budget: string | null
       /** The loss at the stop for this quantity, exact decimal text (null without a stop). */
       riskAtStop: string | null
+      /** One sentence when the size was cut below what the mode asked for (alert quantity capped, one contract after the target); else null. */
+      note: string | null
     }
   | {
       kind: 'refuse'
       code: RefusalCode
       /** One sentence for the trader, naming the figures. */
       reason: string
-      /** A hard daily-loss breach: the caller flattens every position and stops for the session. */
+      /**
+       * A hard daily-loss breach: the caller flattens every position (cancelling working orders) and
+       * records the session as halted (`haltedForSession`) until the next trading day.
+       */
       flatten: boolean
     }

@@ -1,0 +1,28 @@
+import { dayNumberOfIso, isoOfDayNumber, weekdayOf } from './calendar-days.ts'
+
+/** CME Globex sessions open at 17:00 Chicago time and belong to the next calendar day's trading day. */
+const SESSION_OPENS_AT_HOUR = 17
+
+const CHICAGO = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/Chicago',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  hourCycle: 'h23',
+})
+
+/**
+ * The CME trading day (`YYYY-MM-DD`) an instant belongs to: the session day rolls at 17:00
+ * America/Chicago (daylight saving included), and a weekend instant belongs to Monday's session,
+ * the next one to open.
+ */
+export function tradingDayOf(at: Date): string {
+  const parts = Object.fromEntries(CHICAGO.formatToParts(at).map((part) => [part.type, part.value]))
+  let day = dayNumberOfIso(`${parts.year}-${parts.month}-${parts.day}`)
+  if (Number(parts.hour) >= SESSION_OPENS_AT_HOUR) day += 1
+  const weekday = weekdayOf(day)
+  if (weekday === 6) day += 2
+  else if (weekday === 0) day += 1
+  return isoOfDayNumber(day)
+}

@@ -1,0 +1,40 @@
+import { DEFAULT_RISK_ENGINE_CONFIG, type RiskEngineConfig } from '../src/config.ts'
+import type { AccountState, ContractTerms, EntryIntent, SizingInput } from '../src/sizing-types.ts'
+
+type AreaOverrides = { [Area in keyof RiskEngineConfig]?: Partial<RiskEngineConfig[Area]> }
+
+/** The defaults (50k, 2k trailing, 1k soft daily, 1 %, 10 % buffer, 3 open) with some fields changed. */
+export function configWith(overrides: AreaOverrides = {}): RiskEngineConfig {
+  const config = structuredClone(DEFAULT_RISK_ENGINE_CONFIG) as unknown as Record<string, Record<string, unknown>>
+  for (const [area, fields] of Object.entries(overrides)) Object.assign(config[area] as object, fields)
+  return config as unknown as RiskEngineConfig
+}
+
+/** A fresh 50 000 account: no trades, peak at the start. */
+export function accountWith(overrides: Partial<AccountState> = {}): AccountState {
+  return {
+    balance: '50000',
+    peakBalance: '50000',
+    todayRealizedPnl: '0',
+    openPnl: '0',
+    openTrades: [],
+    recentResults: [],
+    haltedForSession: false,
+    dailyPnl: [],
+    tradingDays: 0,
+    ...overrides,
+  }
+}
+
+export const NQ: ContractTerms = { root: 'NQ', pointValue: '20', tickSize: '0.25' }
+export const MNQ: ContractTerms = { root: 'MNQ', pointValue: '2', tickSize: '0.25' }
+export const CL: ContractTerms = { root: 'CL', pointValue: '1000', tickSize: '0.01' }
+
+/** A long NQ entry at 21000 with a 10-point stop and a 30-point target. */
+export function alertWith(overrides: Partial<EntryIntent> = {}): EntryIntent {
+  return { side: 'LONG', entryPrice: '21000', stopPrice: '20990', targetPrice: '21030', quantity: null, ...overrides }
+}
+
+export function input(parts: { config?: RiskEngineConfig; account?: AccountState; alert?: EntryIntent; contract?: ContractTerms } = {}): SizingInput {
+  return { config: parts.config ?? configWith(), account: parts.account ?? accountWith(), alert: parts.alert ?? alertWith(), contract: parts.contract ?? NQ }
+}
