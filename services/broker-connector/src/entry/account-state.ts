@@ -1,26 +1,22 @@
-import { deriveAccountState, type AccountState, type RiskEngineConfig } from '@signals/risk-engine'
+import { deriveAccountState, tradingDayOf, type AccountState, type RiskEngineConfig } from '@signals/risk-engine'
+import { rootOf } from '@signals/instruments'
 import { sql, type Database, type Kysely } from '@signals/db'
 
-/** The user's trades as the risk engine reads them (open ones, and closed ones for realized pnl and runs). */
-export async function tradeHistory(db: Kysely<Database>, userId: string) {
-  const result = await sql<{
-    root: string | null
-    symbol: string
-    side: 'LONG' | 'SHORT'
-    quantity: string
-    entry_price: string
-    status: 'open' | 'closed' | 'cancelled'
-    pnl: string | null
-    opened_at: Date
-    closed_at: Date | null
-  }>`
-    SELECT root, symbol, side, quantity, entry_price, status, pnl, opened_at, closed_at
-    FROM trades WHERE user_id = ${userId} AND status <> 'cancelled'
-    ORDER BY id`.execute(db)
-  return result.rows
+interface TradeRow {
+  root: string | null
+  symbol: string
+  side: 'LONG' | 'SHORT'
+  quantity: string
+  entry_price: string
+  status: 'open' | 'closed'
+  pnl: string | null
+  closed_at: Date | null
 }
 
-/** The account state sizing reads: the user's trades, with the broker's cash balance when it told one. */
+/**
+ * The account state sizing reads: the user's open and closed trades, the broker's cash balance when the
+ * session told one, and whether a hard daily-loss refusal already halted this trading session.
+ */
 export async function accountStateOf(
   db: Kysely<Database>,
   userId: string,
@@ -28,6 +24,27 @@ export async function accountStateOf(
   cashBalance: string | null,
   now: Date,
 ): Promise<AccountState> {
-  const trades = await tradeHistory(db, userId)
-  return deriveAccountState(config, { trades, cashBalance }, now)
+  const [trades, halted] = await Promise.all([
+    sql<TradeRow>`
+      SELECT root, symbol, side, quantity, entry_price, status, pnl, closed_at FROM trades
+      WHERE user_id = ${userId} AND status IN ('open', 'closed')`.execute(db),
+    sql<{ decided_at: Date }>`
+      SELECT decided_at FROM alerts
+      WHERE user_id = ${userId} AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
+      ORDER BY decided_at DESC LIMIT 1`.execute(db),
+  ])
+  const rows = trades.rows
+  const lastHalt = halted.rows[0]?.decided_at
+  return deriveAccountState(
+    config,
+    {
+      brokerBalance: cashBalance,
+      closedTrades: rows.flatMap((row) => (row.status === 'closed' && row.pnl !== null && row.closed_at !== null ? [{ pnl: row.pnl, closedAt: row.closed_at }] : [])),
+      openTrades: rows
+        .filter((row) => row.status === 'open')
+        .map((row) => ({ root: row.root ?? rootOf(row.symbol) ?? row.symbol, side: row.side, quantity: row.quantity, entryPrice: row.entry_price })),
+      haltedForSession: lastHalt !== undefined && tradingDayOf(lastHalt) === tradingDayOf(now),
+    },
+    now,
+  )
 }
