@@ -1,2 +1,5 @@
-export { startPaperBroker, type PaperAccount, type PaperBroker, type PaperBrokerOptions } from './paper-broker.ts'
-export * from './protocol.ts'
+export { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from './paper-broker.ts'
+export type { PaperAccount, SeenRequest } from './paper-account.ts'
+export type { Interference } from './controls.ts'
+export { PaperMarket, type MarketAccount, type MarketEvent } from './market.ts'
+export { findContract, contractById, type PaperContract } from './contracts.ts'

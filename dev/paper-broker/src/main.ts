@@ -1,7 +1,9 @@
 // Runs the paper broker on its own for development: `node --import tsx dev/paper-broker/src/main.ts`.
 // PAPER_BROKER_PORT (default 3011), PAPER_BROKER_ACCOUNTS as `name:password,name:password`
-// (default `demo:demo`). Refuses to run with NODE_ENV=production.
-import { startPaperBroker, type PaperAccount } from './paper-broker.ts'
+// (default `demo:demo`), PAPER_BROKER_STARTING_BALANCE (default 50000). Move the market with
+// `POST /dev/prices {"symbol":"MNQZ6","price":"21000.25"}` (README). Refuses to run with NODE_ENV=production.
+import { startPaperBroker } from './paper-broker.ts'
+import type { PaperAccount } from './paper-account.ts'
 
 if (process.env.NODE_ENV === 'production') {
   process.stderr.write('paper-broker: a development simulator; not started with NODE_ENV=production\n')
@@ -18,8 +20,13 @@ const accounts: PaperAccount[] = (process.env.PAPER_BROKER_ACCOUNTS || 'demo:dem
     return { name, password: colon > 0 ? entry.slice(colon + 1) : '', userId: 1000 + index, accountId: 9000 + index, accountName: `PAPER${9000 + index}` }
   })
 
-const broker = await startPaperBroker({ port: Number(process.env.PAPER_BROKER_PORT || 3011), host: process.env.HOST || '127.0.0.1', accounts })
-process.stdout.write(`paper-broker: REST ${broker.restUrl}, real-time ${broker.wsUrl}, ${accounts.length} account(s)\n`)
+const broker = await startPaperBroker({
+  port: Number(process.env.PAPER_BROKER_PORT || 3011),
+  host: process.env.HOST || '127.0.0.1',
+  accounts,
+  startingBalance: process.env.PAPER_BROKER_STARTING_BALANCE || '50000',
+})
+process.stdout.write(`paper-broker: REST ${broker.restUrl}, real-time ${broker.wsUrl}, ${accounts.length} account(s); prices: POST ${broker.restUrl.replace(/\/v1$/, '')}/dev/prices\n`)
 const stop = () => {
   void broker.close().then(() => process.exit(0))
 }

@@ -1,27 +1,28 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { randomBytes } from 'node:crypto'
-import { WebSocketServer, type WebSocket } from 'ws'
-import { arrayFrame, closeFrame, parseRequest, type AccessTokenRequest, type AccessTokenResponse } from './protocol.ts'
-
-export interface PaperAccount {
-  /** Login name (`name` in the access-token request). */
-  name: string
-  password: string
-  /** Tradovate's numeric user id and the trading account. */
-  userId: number
-  accountId: number
-  accountName: string
-}
+import { createServer, type Server } from 'node:http'
+import { WebSocketServer } from 'ws'
+import type { CashBalance, Fill, Order, Position } from '@signals/tradovate-wire'
+import { RequestControls, type Interference } from './controls.ts'
+import { PaperMarket } from './market.ts'
+import type { PaperAccount, SeenRequest } from './paper-account.ts'
+import { handleRest } from './rest.ts'
+import { serveSockets } from './socket.ts'
+import { TokenStore } from './tokens.ts'
 
 export interface PaperBrokerOptions {
   host?: string
   /** 0 (default) picks a free port. */
   port?: number
   accounts: readonly PaperAccount[]
+  /** Cash balance every account starts with (decimal text; default "50000"). */
+  startingBalance?: string
   /** Server heartbeat interval (Tradovate: 2.5 s). */
   heartbeatMs?: number
-  /** Access-token lifetime. */
+  /** Access-token lifetime (Tradovate: 80-90 min); short values drive renewal tests. */
   tokenTtlMs?: number
+  /** Serve `GET|POST /dev/prices` (default true; the price endpoint is the only way to move the market). */
+  devEndpoints?: boolean
+  /** Called for every request as it arrives, before it is carried out (REST login bodies without the password). */
+  onRequest?: (request: SeenRequest) => void
 }
 
 export interface PaperBroker {
@@ -34,131 +35,80 @@ export interface PaperBroker {
   sessions(): string[]
   /** Access-token requests seen (name and outcome only; never a password). */
   readonly tokenRequests: { name: string; ok: boolean }[]
+  /** Every request seen, oldest first. */
+  readonly requests: SeenRequest[]
+  /** Token renewals carried out. */
+  readonly renewals: { name: string }[]
   /** Drops every WebSocket (as a broker restart does); clients are expected to reconnect. */
   dropConnections(): void
+  /** The next `count` requests to `endpoint` get this answer instead of being carried out. */
+  interfere(endpoint: string, interference: Interference, count?: number): void
+  /** Answers of `endpoint` wait `ms` (the request itself is carried out at once); 0 removes the delay. */
+  delay(endpoint: string, ms: number): void
+  /** Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. */
+  setPrice(symbol: string, price: string): void
+  price(symbol: string): string | null
+  orders(): Order[]
+  fills(): Fill[]
+  positions(): Position[]
+  cashBalance(accountId: number): CashBalance | null
+  /** Exact cash balance text of an account. */
+  balance(accountId: number): string | null
   close(): Promise<void>
 }
 
-const REQUIRED_FIELDS = ['name', 'password'] as const
-const MAX_BODY = 16 * 1024
-
 /**
- * A development and test simulator of Tradovate's API subset the connector uses: `POST
- * /v1/auth/accesstokenrequest` and the real-time WebSocket (`o`/`h`/`a[...]`/`c[...]` frames,
- * `authorize` with the access token, `user/syncrequest`, heartbeats both ways). It places no orders and
- * holds no market data: it is a protocol peer, not a market. Never started in production.
+ * A development and test simulator of Tradovate's API: logins and token renewal over REST, the real-time
+ * socket, and a simulated market behind it (accounts, cash, orders, OSO brackets, fills, positions,
+ * liquidation) whose prices are set through `/dev/prices`. Never started in production. See
+ * docs/decisions/paper-broker.md.
  */
 export async function startPaperBroker(options: PaperBrokerOptions): Promise<PaperBroker> {
-  const heartbeatMs = options.heartbeatMs ?? 2_500
-  const tokenTtlMs = options.tokenTtlMs ?? 80 * 60_000
   const accounts = new Map(options.accounts.map((account) => [account.name, account]))
-  const tokens = new Map<string, { account: PaperAccount; expiresAt: number }>()
-  const sessions = new Map<WebSocket, string>()
+  const tokens = new TokenStore(options.tokenTtlMs ?? 80 * 60_000)
+  const controls = new RequestControls()
+  const market = new PaperMarket(options.accounts, options.startingBalance ?? '50000')
+  const requests: SeenRequest[] = []
   const tokenRequests: { name: string; ok: boolean }[] = []
-
-  const server: Server = createServer((request, response) => {
-    void handleHttp(request, response)
-  })
-
-  async function handleHttp(request: IncomingMessage, response: ServerResponse) {
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    }
-    if (request.method !== 'POST' || request.url !== '/v1/auth/accesstokenrequest') return send(404, { errorText: 'Not found' })
-    let text = ''
-    for await (const chunk of request) {
-      text += String(chunk)
-      if (text.length > MAX_BODY) return send(413, { errorText: 'Request too large' })
-    }
-    let body: Partial<AccessTokenRequest>
-    try {
-      body = JSON.parse(text) as Partial<AccessTokenRequest>
-    } catch {
-      return send(400, { errorText: 'Malformed JSON' })
-    }
-    const missing = REQUIRED_FIELDS.find((field) => typeof body[field] !== 'string' || body[field] === '')
-    if (missing) return send(400, { errorText: `${missing} is required` })
-    const account = accounts.get(body.name as string)
-    // Tradovate answers a wrong login with 200 and an errorText.
-    if (!account || account.password !== body.password) {
-      tokenRequests.push({ name: String(body.name), ok: false })
-      return send(200, { errorText: 'Incorrect username or password. Please try again.' })
-    }
-    tokenRequests.push({ name: account.name, ok: true })
-    const accessToken = randomBytes(24).toString('base64url')
-    const expiresAt = Date.now() + tokenTtlMs
-    tokens.set(accessToken, { account, expiresAt })
-    const answer: AccessTokenResponse = {
-      accessToken,
-      mdAccessToken: randomBytes(24).toString('base64url'),
-      expirationTime: new Date(expiresAt).toISOString(),
-      userStatus: 'Active',
-      userId: account.userId,
-      name: account.name,
-      hasLive: false,
-    }
-    send(200, answer)
+  const seen = (request: SeenRequest) => {
+    requests.push(request)
+    options.onRequest?.(request)
   }
-
-  const wss = new WebSocketServer({ server, path: '/v1/websocket' })
-  wss.on('connection', (socket) => {
-    let account: PaperAccount | undefined
-    socket.send('o')
-    const heartbeat = setInterval(() => socket.send('h'), heartbeatMs)
-    socket.on('close', () => {
-      clearInterval(heartbeat)
-      sessions.delete(socket)
-    })
-    socket.on('message', (data) => {
-      const frame = String(data)
-      if (frame === '[]') return // the client's heartbeat
-      const request = parseRequest(frame)
-      if (!request) return socket.send(closeFrame(1002, 'Malformed frame'))
-      if (request.endpoint === 'authorize') {
-        const token = tokens.get(request.body.trim())
-        if (!token || token.expiresAt < Date.now()) {
-          return socket.send(arrayFrame([{ i: request.id, s: 401, d: 'Access is denied' }]))
-        }
-        account = token.account
-        return socket.send(arrayFrame([{ i: request.id, s: 200 }]))
-      }
-      if (!account) return socket.send(arrayFrame([{ i: request.id, s: 401, d: 'Not authorized' }]))
-      if (request.endpoint === 'user/syncrequest') {
-        sessions.set(socket, account.name)
-        return socket.send(
-          arrayFrame([
-            {
-              i: request.id,
-              s: 200,
-              d: {
-                users: [{ id: account.userId, name: account.name, status: 'Active' }],
-                accounts: [{ id: account.accountId, name: account.accountName, userId: account.userId, active: true }],
-                positions: [],
-                orders: [],
-                fills: [],
-                cashBalances: [],
-              },
-            },
-          ]),
-        )
-      }
-      return socket.send(arrayFrame([{ i: request.id, s: 404, d: `Unknown endpoint ${request.endpoint}` }]))
-    })
+  const restContext = { accounts, tokens, controls, market, devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
+  const server: Server = createServer((request, response) => {
+    void handleRest(restContext, request, response).then(() => live.broadcast())
   })
+  const wss = new WebSocketServer({ server, path: '/v1/websocket' })
+  const live = serveSockets(wss, { tokens, controls, market, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  const host = options.host ?? '127.0.0.1'
   return {
     port,
     restUrl: `http://${host}:${port}/v1`,
     wsUrl: `ws://${host}:${port}/v1/websocket`,
-    sessions: () => [...sessions.values()],
+    sessions: () => live.sessions(),
     tokenRequests,
+    requests,
+    renewals: tokens.renewals,
     dropConnections() {
       for (const socket of wss.clients) socket.terminate()
     },
+    interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
+    delay: (endpoint, ms) => controls.delay(endpoint, ms),
+    setPrice(symbol, price) {
+      const error = market.setPrice(symbol, price)
+      if (error) throw new RangeError(error)
+      live.broadcast()
+    },
+    price: (symbol) => market.price(symbol),
+    orders: () => market.orders(),
+    fills: () => market.fills(),
+    positions: () => market.positions(),
+    cashBalance: (accountId) => market.cashBalance(accountId),
+    balance: (accountId) => market.balanceText(accountId),
     async close() {
       for (const socket of wss.clients) socket.terminate()
       await new Promise<void>((resolve) => wss.close(() => resolve()))

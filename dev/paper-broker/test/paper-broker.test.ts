@@ -1,8 +1,15 @@
 import t from 'tap'
 import WebSocket from 'ws'
-import { startPaperBroker, formatRequest, parseServerFrame } from '../src/index.ts'
+import { formatRequest, parseServerFrame } from '@signals/tradovate-wire'
+import { startPaperBroker } from '../src/index.ts'
 
 const account = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 70, accountName: 'DEMO70' }
+
+/** The messages of an `a` frame (responses and events). */
+const messages = (frame: string) => {
+  const parsed = parseServerFrame(frame)
+  return parsed.kind === 'array' ? [...parsed.responses, ...parsed.events] : []
+}
 
 /** Opens a socket and collects its frames. */
 async function open(url: string) {
@@ -37,20 +44,20 @@ t.test('access token, open frame, authorize, sync request and heartbeats, as Tra
   t.teardown(() => socket.close())
   t.equal(await next((f) => f === 'o'), 'o', 'the open frame comes first')
   socket.send(formatRequest('user/syncrequest', 1, '{}'))
-  t.same(parseServerFrame(await next((f) => f.startsWith('a'))).messages, [{ i: 1, s: 401, d: 'Not authorized' }], 'nothing before authorize')
+  t.same(messages(await next((f) => f.startsWith('a'))), [{ i: 1, s: 401, d: 'Not authorized' }], 'nothing before authorize')
   socket.send(formatRequest('authorize', 2, 'not-a-token'))
-  t.same(parseServerFrame(await next((f) => f.startsWith('a'))).messages, [{ i: 2, s: 401, d: 'Access is denied' }])
+  t.same(messages(await next((f) => f.startsWith('a'))), [{ i: 2, s: 401, d: 'Access is denied' }])
   socket.send(formatRequest('authorize', 3, token.accessToken))
-  t.same(parseServerFrame(await next((f) => f.startsWith('a'))).messages, [{ i: 3, s: 200 }])
+  t.same(messages(await next((f) => f.startsWith('a'))), [{ i: 3, s: 200 }])
   socket.send(formatRequest('user/syncrequest', 4, '{"users":[7]}'))
-  const sync = parseServerFrame(await next((f) => f.startsWith('a'))).messages[0] as { i: number; s: number; d: { accounts: { name: string }[] } }
+  const sync = messages(await next((f) => f.startsWith('a')))[0] as { i: number; s: number; d: { accounts: { name: string }[] } }
   t.match(sync, { i: 4, s: 200 })
   t.equal(sync.d.accounts[0]?.name, 'DEMO70')
   t.same(broker.sessions(), ['trader'])
   t.equal(await next((f) => f === 'h'), 'h', 'the server sends heartbeats')
   socket.send('[]')
   socket.send(formatRequest('order/placeorder', 5, '{}'))
-  t.same(parseServerFrame(await next((f) => f.startsWith('a'))).messages, [{ i: 5, s: 404, d: 'Unknown endpoint order/placeorder' }], 'a simulator, not a market')
+  t.same(messages(await next((f) => f.startsWith('a'))), [{ i: 5, s: 404, d: 'Unknown endpoint order/placeorder' }], 'a simulator, not a market')
 })
 
 t.test('a wrong login is answered like Tradovate: 200 with errorText; bad bodies get a 400', async (t) => {

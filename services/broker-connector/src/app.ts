@@ -7,6 +7,8 @@ import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
+import type { FeedManagerOptions } from './feeds/feed-manager.ts'
+import type { BrokerAdapter } from './broker/broker-adapter.ts'
 
 export interface BuildOptions {
   loggerStream?: NodeJS.WritableStream
@@ -16,6 +18,10 @@ export interface BuildOptions {
   feeds?: boolean
   /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
+  /** The broker implementation for feeds (default Tradovate's API; tests pass one with short waits). */
+  brokerAdapter?: BrokerAdapter
+  /** Feed session hooks (`onEvent`, `onSessionOpen`). */
+  feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
 }
 
 /** Builds the broker-connector service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -50,6 +56,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       credentialsKeyId: config.CREDENTIALS_KEY_ID,
       credentialsKey: config.CREDENTIALS_KEY,
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
+      adapter: options.brokerAdapter,
+      hooks: options.feedHooks,
       endpoints: {
         // The paper broker simulates both environments.
         paper: { demo: paper, live: paper },

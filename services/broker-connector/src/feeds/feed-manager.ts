@@ -3,7 +3,9 @@ import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals
 import type { Database, Kysely } from '@signals/db'
 import type { CredentialsCipher } from '@signals/secrets'
 import type { Logger } from '../consumers/close-trades.ts'
-import { FeedError, connectFeed, type BrokerEndpoints, type BrokerLogin, type FeedConnection } from './tradovate-client.ts'
+import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerLogin, type BrokerSession } from '../broker/broker-adapter.ts'
+import { TradovateAdapter } from '../broker/tradovate/adapter.ts'
+import { FeedError } from './feed-error.ts'
 import { findBrokerCredentials, isLive, liveUsers } from '../repositories/feeds.ts'
 
 const statusContract = contract(FeedStatusV1)
@@ -18,10 +20,20 @@ export interface FeedManagerOptions {
   /** First reconnect delay after a lost session; doubles up to 30 s. */
   reconnectMs?: number
   connectTimeoutMs?: number
+  /** The broker implementation (default: Tradovate's API, which the paper broker also speaks). */
+  adapter?: BrokerAdapter
+  /** Every event of a user's session after its snapshot (orders, fills, positions, cash). */
+  onEvent?(userId: string, event: BrokerEvent): void
+  /**
+   * Called after every connect and reconnect, before the feed is reported `connected` and before
+   * `session(userId)` hands the session out (e.g. to reconcile orders by tag). A throw closes the session
+   * and it is tried again like a lost one.
+   */
+  onSessionOpen?(userId: string, session: BrokerSession): Promise<void>
 }
 
 interface UserFeed {
-  connection: FeedConnection | null
+  connection: BrokerSession | null
   reconnect: NodeJS.Timeout | undefined
   attempts: number
   /** Bumped by every start/stop: a connect that finishes after a newer command is discarded. */
@@ -39,7 +51,16 @@ export class FeedManager {
   readonly #queues = new Map<string, Promise<void>>()
   #closed = false
 
-  constructor(private readonly options: FeedManagerOptions) {}
+  readonly #adapter: BrokerAdapter
+
+  constructor(private readonly options: FeedManagerOptions) {
+    this.#adapter = options.adapter ?? new TradovateAdapter()
+  }
+
+  /** The user's open, reconciled session, or null while none is. */
+  session(userId: string): BrokerSession | null {
+    return this.#feeds.get(userId)?.connection ?? null
+  }
 
   /** Users with an open session (for tests and metrics). */
   connectedUsers(): string[] {
@@ -130,10 +151,21 @@ export class FeedManager {
       await this.#publish(userId, 'error', 'no broker credentials')
       return
     }
+    await this.#open(userId, feed, login, current)
+  }
+
+  /** Opens the broker session; a refused login stops here, any other failure is tried again after its wait. */
+  async #open(userId: string, feed: UserFeed, login: { login: BrokerLogin; endpoints: BrokerEndpoints }, current: () => boolean): Promise<void> {
+    let session: BrokerSession | null = null
+    let lost = false
     try {
-      const connection = await connectFeed(login.endpoints, login.login, {
+      session = await this.#adapter.openSession(login.endpoints, login.login, {
         timeoutMs: this.options.connectTimeoutMs,
+        onEvent: (event) => {
+          if (current()) this.options.onEvent?.(userId, event)
+        },
         onLost: (reason) => {
+          lost = true
           if (!current()) return
           feed.connection = null
           this.options.logger.warn({ userId, reason }, 'broker feed lost; reconnecting')
@@ -141,28 +173,40 @@ export class FeedManager {
           this.#scheduleReconnect(userId, feed)
         },
       })
-      if (!current()) {
-        connection.close()
-        return
-      }
-      feed.connection = connection
+      if (!current()) return session.close()
+      await this.options.onSessionOpen?.(userId, session)
+      // Lost while the hook ran: the reconnect is already scheduled.
+      if (!current() || lost) return session.close()
+      feed.connection = session
       feed.attempts = 0
       this.options.logger.info({ userId }, 'broker feed connected')
-      await this.#publish(userId, 'connected', connection.accountName ? `account ${connection.accountName}` : null)
+      await this.#publish(userId, 'connected', `account ${session.snapshot.account.name}`)
     } catch (error) {
+      session?.close()
       if (!current()) return
-      const reason = error instanceof FeedError ? error.message : 'broker session could not be opened'
-      this.options.logger.warn({ userId, reason }, 'broker feed failed')
-      await this.#publish(userId, 'error', reason)
-      // A refused login will not fix itself: wait for new credentials (a restart command).
-      if (!/refused the login/.test(reason)) this.#scheduleReconnect(userId, feed)
-      else this.#feeds.delete(userId)
+      feed.connection = null
+      await this.#failed(userId, feed, error)
     }
   }
 
-  #scheduleReconnect(userId: string, feed: UserFeed): void {
-    if (this.#closed) return
-    const delay = Math.min(30_000, (this.options.reconnectMs ?? 1_000) * 2 ** feed.attempts)
+  async #failed(userId: string, feed: UserFeed, error: unknown): Promise<void> {
+    const reason = error instanceof BrokerError ? error.message : 'broker session could not be opened'
+    this.options.logger.warn({ userId, reason, kind: error instanceof BrokerError ? error.kind : undefined }, 'broker feed failed')
+    // A refused login will not fix itself: wait for new credentials (a restart command).
+    if (error instanceof BrokerError && error.kind === 'credentials_refused') {
+      this.#feeds.delete(userId)
+      await this.#publish(userId, 'error', reason)
+      return
+    }
+    const waitMs = error instanceof BrokerError ? error.retryAfterMs : null
+    const delay = this.#scheduleReconnect(userId, feed, waitMs ?? 0)
+    await this.#publish(userId, 'error', `${reason}; retrying in ${Math.ceil(delay / 1000)} s`)
+  }
+
+  /** Schedules the next attempt after the doubling delay, or the broker's wait when longer; returns the delay. */
+  #scheduleReconnect(userId: string, feed: UserFeed, minimumMs = 0): number {
+    if (this.#closed) return 0
+    const delay = Math.max(minimumMs, Math.min(30_000, (this.options.reconnectMs ?? 1_000) * 2 ** feed.attempts))
     feed.attempts++
     clearTimeout(feed.reconnect)
     const generation = feed.generation
@@ -172,6 +216,7 @@ export class FeedManager {
         await this.#connect(userId, feed)
       }).catch((error: unknown) => this.options.logger.warn({ userId, err: error }, 'broker feed reconnect failed'))
     }, delay)
+    return delay
   }
 
   async #loginFor(userId: string): Promise<{ login: BrokerLogin; endpoints: BrokerEndpoints } | null> {

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { Buckets, FeedCommandV1, Streams, contract } from '@signals/contracts'
 import { openBucket, type ConsumerHandle } from '@signals/bus'
 import { CredentialsCipher } from '@signals/secrets'
-import { FeedManager } from './feed-manager.ts'
-import type { BrokerEndpoints } from './tradovate-client.ts'
+import { FeedManager, type FeedManagerOptions } from './feed-manager.ts'
+import type { BrokerAdapter, BrokerEndpoints } from '../broker/broker-adapter.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +18,10 @@ export interface FeedsPluginOptions {
   credentialsPreviousKeys: string
   endpoints: Record<'paper' | 'tradovate', Record<'demo' | 'live', BrokerEndpoints>>
   reconnectMs?: number
+  /** The broker implementation (default Tradovate's API). */
+  adapter?: BrokerAdapter
+  /** Session hooks (entry flow: reconcile orders by tag on open, follow fills). */
+  hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
 }
 
 export const FEEDS_DURABLE = 'broker-connector-feeds'
@@ -38,6 +42,8 @@ export const feedsPlugin = fp(
       endpoints: (broker, environment) => options.endpoints[broker][environment],
       logger: app.log,
       reconnectMs: options.reconnectMs,
+      adapter: options.adapter,
+      ...options.hooks,
     })
     app.decorate('feeds', manager)
     let handle: ConsumerHandle | undefined

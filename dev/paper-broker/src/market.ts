@@ -1,0 +1,296 @@
+import type { Account, CashBalance, CashBalanceSnapshot, CommandResult, Fill, Order, OrderVersion, PlaceOsoResult, Position, PropsEvent, TradeDate } from '@signals/tradovate-wire'
+import { contractById, findContract, type PaperContract } from './contracts.ts'
+import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
+import { planOso, type OrderPlan } from './oso-request.ts'
+import { applyFill, netPos, netPrice, type PositionState } from './position-book.ts'
+
+export interface MarketAccount {
+  accountId: number
+  userId: number
+  accountName: string
+}
+
+/** A `props` event for one account's synchronised sockets. */
+export interface MarketEvent {
+  accountId: number
+  event: PropsEvent['d']
+}
+
+interface PaperOrder {
+  order: Order
+  version: OrderVersion
+  contract: PaperContract
+  price: string | null
+  stopPrice: string | null
+  /** Bracket legs of an entry, activated when it fills. */
+  legIds: number[]
+}
+
+const LIVE: readonly Order['ordStatus'][] = ['Working', 'Suspended']
+
+/**
+ * The simulated market: accounts with a cash balance, orders (Market, Limit, Stop; OSO brackets), fills,
+ * positions and a price per dated contract set from outside (`setPrice`). Every change is queued as a
+ * `props` event for the account (`drainEvents`), so the socket layer sends them after the command's answer.
+ * Fill prices: see docs/decisions/paper-broker.md (a move fills limits and stops at their level; an order
+ * that is marketable when placed or activated fills at the current price).
+ */
+export class PaperMarket {
+  readonly #accounts = new Map<number, MarketAccount>()
+  readonly #prices = new Map<string, string>()
+  readonly #orders = new Map<number, PaperOrder>()
+  readonly #fills: Fill[] = []
+  readonly #positions = new Map<string, PositionState & { id: number }>()
+  readonly #cash = new Map<number, { id: number; amount: string; realizedPnL: string }>()
+  readonly #events: MarketEvent[] = []
+  readonly #now: () => Date
+  #nextId = 1
+
+  constructor(accounts: readonly MarketAccount[], startingBalance: string, now: () => Date = () => new Date()) {
+    this.#now = now
+    for (const account of accounts) {
+      this.#accounts.set(account.accountId, account)
+      this.#cash.set(account.accountId, { id: this.#id(), amount: normalizeDecimal(startingBalance), realizedPnL: '0' })
+    }
+  }
+
+  #id(): number {
+    return this.#nextId++
+  }
+
+  #emit(accountId: number, entityType: string, eventType: 'Created' | 'Updated', entity: object): void {
+    this.#events.push({ accountId, event: { entityType, eventType, entity: structuredClone(entity) } })
+  }
+
+  /** Events queued since the last call, oldest first. */
+  drainEvents(): MarketEvent[] {
+    return this.#events.splice(0)
+  }
+
+  #tradeDate(): TradeDate {
+    const now = this.#now()
+    return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() }
+  }
+
+  price(symbol: string): string | null {
+    const contract = findContract(symbol)
+    return contract ? (this.#prices.get(contract.name) ?? null) : null
+  }
+
+  prices(): Record<string, string> {
+    return Object.fromEntries(this.#prices)
+  }
+
+  /** Sets a contract's price and fills the working orders it reaches. Returns an error sentence or null. */
+  setPrice(symbol: string, price: string): string | null {
+    const contract = findContract(symbol)
+    if (!contract) return `unknown contract ${JSON.stringify(symbol)} (a dated contract such as MNQZ6)`
+    let text: string
+    try {
+      text = normalizeDecimal(price)
+    } catch {
+      return `price ${JSON.stringify(price)} is not a decimal number`
+    }
+    if (compareDecimal(text, '0') <= 0) return 'price must be above zero'
+    if (!onTick(text, contract.spec.tickSize)) return `price ${text} is not on the ${contract.name} tick (${contract.spec.tickSize})`
+    this.#prices.set(contract.name, text)
+    this.#sweep(contract, true)
+    return null
+  }
+
+  account(accountId: number): MarketAccount | undefined {
+    return this.#accounts.get(accountId)
+  }
+
+  accountEntity(accountId: number): Account | null {
+    const account = this.#accounts.get(accountId)
+    if (!account) return null
+    return { id: account.accountId, name: account.accountName, userId: account.userId, accountType: 'Customer', active: true, archived: false }
+  }
+
+  #place(accountId: number, contract: PaperContract, plan: OrderPlan, qty: number, status: Order['ordStatus'], parentId: number | null): PaperOrder {
+    const id = this.#id()
+    const order: Order = { id, accountId, contractId: contract.id, timestamp: this.#now().toISOString(), action: plan.action, ordStatus: status, parentId, linkedId: null, admin: false, clOrdId: plan.clOrdId, text: null }
+    const version: OrderVersion = { id: this.#id(), orderId: id, orderQty: qty, orderType: plan.orderType, timeInForce: 'Day' }
+    if (plan.price !== null) version.price = Number(plan.price)
+    if (plan.stopPrice !== null) version.stopPrice = Number(plan.stopPrice)
+    const paper: PaperOrder = { order, version, contract, price: plan.price, stopPrice: plan.stopPrice, legIds: [] }
+    this.#orders.set(id, paper)
+    return paper
+  }
+
+  /** `order/placeOSO`: the entry, then its legs suspended until it fills; marketable orders fill at once. */
+  placeOso(accountId: number, body: unknown): PlaceOsoResult {
+    const checked = planOso(body)
+    if ('failure' in checked) return checked.failure
+    const { contract, qty, entry, legs } = checked.plan
+    const entryOrder = this.#place(accountId, contract, entry, qty, 'Working', null)
+    if (entry.orderType === 'Market' && !this.#prices.has(contract.name)) {
+      const failureText = `no market price for ${contract.name} yet; set one with POST /dev/prices`
+      entryOrder.order.ordStatus = 'Rejected'
+      entryOrder.order.text = failureText
+      this.#emitOrder(entryOrder, 'Created')
+      return { failureReason: 'NoQuote', failureText }
+    }
+    const legOrders = legs.map((leg) => this.#place(accountId, contract, leg, qty, 'Suspended', entryOrder.order.id))
+    entryOrder.legIds = legOrders.map((leg) => leg.order.id)
+    if (legOrders.length === 2) {
+      legOrders[0]!.order.linkedId = legOrders[1]!.order.id
+      legOrders[1]!.order.linkedId = legOrders[0]!.order.id
+    }
+    for (const placed of [entryOrder, ...legOrders]) this.#emitOrder(placed, 'Created')
+    this.#sweep(contract, false)
+    return { orderId: entryOrder.order.id, oso1Id: legOrders[0]?.order.id, oso2Id: legOrders[1]?.order.id }
+  }
+
+  #emitOrder(paper: PaperOrder, eventType: 'Created' | 'Updated'): void {
+    this.#emit(paper.order.accountId, 'order', eventType, paper.order)
+    if (eventType === 'Created') this.#emit(paper.order.accountId, 'orderVersion', 'Created', paper.version)
+  }
+
+  #triggered(paper: PaperOrder, price: string): boolean {
+    const buy = paper.order.action === 'Buy'
+    switch (paper.version.orderType) {
+      case 'Market':
+        return true
+      case 'Limit':
+        return buy ? compareDecimal(price, paper.price as string) <= 0 : compareDecimal(price, paper.price as string) >= 0
+      default:
+        return buy ? compareDecimal(price, paper.stopPrice as string) >= 0 : compareDecimal(price, paper.stopPrice as string) <= 0
+    }
+  }
+
+  /**
+   * Fills every working order of the contract the current price reaches, oldest first, until none is left
+   * (a fill may activate bracket legs that are already reached). On a price move (`atLevel`) a limit or
+   * stop fills at its own price; an order reached the moment it is placed or activated fills at the price.
+   */
+  #sweep(contract: PaperContract, atLevel: boolean): void {
+    const price = this.#prices.get(contract.name)
+    if (price === undefined) return
+    const fresh = new Set<number>()
+    for (;;) {
+      const next = [...this.#orders.values()].find((paper) => paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && this.#triggered(paper, price))
+      if (!next) return
+      const level = next.version.orderType === 'Limit' ? next.price : next.version.orderType === 'Stop' ? next.stopPrice : null
+      const activated = this.#fill(next, atLevel && !fresh.has(next.order.id) && level !== null ? level : price)
+      for (const id of activated) fresh.add(id)
+    }
+  }
+
+  /** Fills an order completely; returns the ids of bracket legs it activated. */
+  #fill(paper: PaperOrder, price: string): number[] {
+    const { order, version, contract } = paper
+    order.ordStatus = 'Filled'
+    this.#emitOrder(paper, 'Updated')
+    const fill: Fill = { id: this.#id(), orderId: order.id, contractId: contract.id, timestamp: this.#now().toISOString(), tradeDate: this.#tradeDate(), action: order.action, qty: version.orderQty, price: Number(price), active: true, finallyPaired: 0 }
+    this.#fills.push(fill)
+    this.#emit(order.accountId, 'fill', 'Created', fill)
+    this.#applyToPosition(order.accountId, contract, order.action, version.orderQty, price)
+    const linked = order.linkedId ? this.#orders.get(order.linkedId) : undefined
+    if (linked && LIVE.includes(linked.order.ordStatus)) this.#cancel(linked)
+    const activated: number[] = []
+    for (const legId of paper.legIds) {
+      const leg = this.#orders.get(legId)
+      if (leg?.order.ordStatus !== 'Suspended') continue
+      leg.order.ordStatus = 'Working'
+      this.#emitOrder(leg, 'Updated')
+      activated.push(legId)
+    }
+    return activated
+  }
+
+  #applyToPosition(accountId: number, contract: PaperContract, action: 'Buy' | 'Sell', qty: number, price: string): void {
+    const key = `${accountId}:${contract.id}`
+    let state = this.#positions.get(key)
+    if (!state) {
+      state = { id: this.#id(), accountId, contractId: contract.id, lots: [], bought: 0, boughtValue: '0', sold: 0, soldValue: '0' }
+      this.#positions.set(key, state)
+    }
+    const realized = applyFill(state, action, qty, price, contract.spec.pointValue)
+    this.#emit(accountId, 'position', 'Updated', this.#positionEntity(state))
+    if (compareDecimal(realized, '0') === 0) return
+    const cash = this.#cash.get(accountId)
+    if (!cash) return
+    cash.amount = add(cash.amount, realized)
+    cash.realizedPnL = add(cash.realizedPnL, realized)
+    this.#emit(accountId, 'cashBalance', 'Updated', this.cashBalance(accountId) as CashBalance)
+  }
+
+  #positionEntity(state: PositionState & { id: number }): Position {
+    const position: Position = { id: state.id, accountId: state.accountId, contractId: state.contractId, timestamp: this.#now().toISOString(), tradeDate: this.#tradeDate(), netPos: netPos(state), bought: state.bought, boughtValue: Number(state.boughtValue), sold: state.sold, soldValue: Number(state.soldValue), prevPos: 0 }
+    const average = netPrice(state)
+    if (average !== undefined) position.netPrice = average
+    return position
+  }
+
+  #cancel(paper: PaperOrder): void {
+    paper.order.ordStatus = 'Canceled'
+    this.#emitOrder(paper, 'Updated')
+    for (const legId of paper.legIds) {
+      const leg = this.#orders.get(legId)
+      if (leg && LIVE.includes(leg.order.ordStatus)) this.#cancel(leg)
+    }
+  }
+
+  /** `order/cancelorder`: a working or suspended order (an entry takes its suspended legs with it). */
+  cancelOrder(accountId: number, orderId: unknown): CommandResult {
+    const paper = typeof orderId === 'number' ? this.#orders.get(orderId) : undefined
+    if (!paper || paper.order.accountId !== accountId) return { failureReason: 'UnknownReason', failureText: `order ${String(orderId)} not found` }
+    if (!LIVE.includes(paper.order.ordStatus)) return { failureReason: 'TooLate', failureText: `order ${paper.order.id} is ${paper.order.ordStatus}` }
+    this.#cancel(paper)
+    return { commandId: this.#id() }
+  }
+
+  /** `order/liquidateposition`: cancels the contract's working orders, then flattens at the current price. */
+  liquidate(accountId: number, contractId: unknown): CommandResult {
+    const contract = typeof contractId === 'number' ? contractById(contractId) : null
+    if (!contract) return { failureReason: 'InvalidContract', failureText: `contract ${String(contractId)} not found` }
+    for (const paper of this.#orders.values()) {
+      if (paper.order.accountId === accountId && paper.contract.id === contract.id && LIVE.includes(paper.order.ordStatus)) this.#cancel(paper)
+    }
+    const state = this.#positions.get(`${accountId}:${contract.id}`)
+    const open = state ? netPos(state) : 0
+    if (open !== 0) {
+      const price = this.#prices.get(contract.name)
+      if (price === undefined) return { failureReason: 'NoQuote', failureText: `no market price for ${contract.name} yet; set one with POST /dev/prices` }
+      const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, clOrdId: null }, Math.abs(open), 'Working', null)
+      this.#emitOrder(flatten, 'Created')
+      this.#fill(flatten, price)
+    }
+    return { commandId: this.#id() }
+  }
+
+  orders(accountId?: number): Order[] {
+    return [...this.#orders.values()].filter((paper) => accountId === undefined || paper.order.accountId === accountId).map((paper) => structuredClone(paper.order))
+  }
+
+  orderVersions(accountId?: number): OrderVersion[] {
+    return [...this.#orders.values()].filter((paper) => accountId === undefined || paper.order.accountId === accountId).map((paper) => structuredClone(paper.version))
+  }
+
+  fills(accountId?: number): Fill[] {
+    return this.#fills.filter((fill) => accountId === undefined || this.#orders.get(fill.orderId)?.order.accountId === accountId).map((fill) => structuredClone(fill))
+  }
+
+  positions(accountId?: number): Position[] {
+    return [...this.#positions.values()].filter((state) => accountId === undefined || state.accountId === accountId).map((state) => this.#positionEntity(state))
+  }
+
+  cashBalance(accountId: number): CashBalance | null {
+    const cash = this.#cash.get(accountId)
+    if (!cash) return null
+    return { id: cash.id, accountId, timestamp: this.#now().toISOString(), tradeDate: this.#tradeDate(), currencyId: 1, amount: Number(cash.amount), realizedPnL: Number(cash.realizedPnL), weekRealizedPnL: Number(cash.realizedPnL) }
+  }
+
+  /** Exact balance text (for tests and the dev endpoint). */
+  balanceText(accountId: number): string | null {
+    return this.#cash.get(accountId)?.amount ?? null
+  }
+
+  cashSnapshot(accountId: number): CashBalanceSnapshot {
+    const cash = this.#cash.get(accountId)
+    if (!cash) return { errorText: `account ${accountId} not found` }
+    return { totalCashValue: Number(cash.amount), realizedPnL: Number(cash.realizedPnL), weekRealizedPnL: Number(cash.realizedPnL), netLiq: Number(cash.amount) }
+  }
+}

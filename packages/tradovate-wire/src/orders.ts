@@ -1,0 +1,103 @@
+/**
+ * Order commands. Sources: arlenner/api-doc-20-dev operations/unique-ops/orders/placeOSO.md and
+ * entities_pages/responses/{placeOSOResult,commandResult}.md; cgilly2fast/tradovate-typescript
+ * (PlaceOSOResult); shared/reference/brokers-and-alerts.md (liquidateposition, cancelorder).
+ */
+import type { Action, OrderType, TimeInForce } from './entities.ts'
+
+export const ENDPOINTS = {
+  placeOSO: 'order/placeOSO',
+  liquidatePosition: 'order/liquidateposition',
+  cancelOrder: 'order/cancelorder',
+  orderList: 'order/list',
+  contractFind: 'contract/find',
+  accountList: 'account/list',
+  cashBalanceSnapshot: 'cashBalance/getcashbalancesnapshot',
+  authorize: 'authorize',
+  syncRequest: 'user/syncrequest',
+} as const
+
+/** A bracket leg of `order/placeOSO`: activated when the entry fills. */
+export interface OsoBracket {
+  action: Action
+  clOrdId?: string
+  orderType: OrderType
+  price?: number
+  stopPrice?: number
+  timeInForce?: TimeInForce
+  text?: string
+}
+
+export interface PlaceOsoRequest {
+  accountSpec: string
+  accountId: number
+  clOrdId?: string
+  action: Action
+  symbol: string
+  orderQty: number
+  orderType: OrderType
+  price?: number
+  stopPrice?: number
+  timeInForce: TimeInForce
+  /** Must be true for an order not entered by a human (CME rule; Tradovate requires a boolean). */
+  isAutomated: boolean
+  bracket1: OsoBracket
+  bracket2?: OsoBracket
+  'p-ticket'?: string
+}
+
+export type FailureReason =
+  | 'AccountClosed'
+  | 'InvalidContract'
+  | 'InvalidPrice'
+  | 'LiquidationOnly'
+  | 'MaxPosLimitReached'
+  | 'NoQuote'
+  | 'NotEnoughLiquidity'
+  | 'SessionClosed'
+  | 'TradingLocked'
+  | 'Unauthorized'
+  | 'UnknownReason'
+  | 'Success'
+  | (string & {})
+
+/** Answer of `order/placeOSO`: the three order ids, or a failure. */
+export interface PlaceOsoResult {
+  orderId?: number
+  oso1Id?: number
+  oso2Id?: number
+  failureReason?: FailureReason
+  failureText?: string
+}
+
+export interface LiquidatePositionRequest {
+  accountId: number
+  contractId: number
+  admin: boolean
+}
+
+export interface CancelOrderRequest {
+  orderId: number
+  isAutomated?: boolean
+}
+
+/** Answer of commands such as cancelorder and liquidateposition. */
+export interface CommandResult {
+  commandId?: number
+  failureReason?: FailureReason
+  failureText?: string
+}
+
+export interface CashBalanceSnapshotRequest {
+  accountId: number
+}
+
+/** True when a command answer is a failure (a failureReason other than Success, or a failureText). */
+export function commandFailure(result: unknown): { reason: string; text: string } | null {
+  if (typeof result !== 'object' || result === null) return null
+  const record = result as Record<string, unknown>
+  const reason = typeof record.failureReason === 'string' ? record.failureReason : null
+  const text = typeof record.failureText === 'string' ? record.failureText : null
+  if ((reason === null || reason === 'Success') && !text) return null
+  return { reason: reason ?? 'UnknownReason', text: text ?? reason ?? 'refused' }
+}

@@ -1,0 +1,83 @@
+import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/tradovate-wire'
+import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
+import { toBrokerEvent, toSnapshot } from './mapping.ts'
+import { renewAccessToken, requestAccessToken } from './rest.ts'
+import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type RetryPolicy } from './retry-policy.ts'
+import { TradovateSession, classifyAnswer } from './session.ts'
+import { TradovateSocket } from './socket.ts'
+import { TokenRenewal } from './token-renewal.ts'
+
+export interface TradovateAdapterOptions {
+  retry?: Partial<RetryPolicy>
+  /** Client heartbeat interval (Tradovate: 2.5 s). */
+  heartbeatMs?: number
+  /** Session lost after this long without a frame. */
+  silenceMs?: number
+  /** Renew this long before `expirationTime` (at most a quarter of the token's remaining life). Default 5 min. */
+  renewBeforeMs?: number
+}
+
+/** Tradovate over REST (login, token renewal) and the real-time socket (sync, events, every other request). */
+export class TradovateAdapter implements BrokerAdapter {
+  readonly #policy: RetryPolicy
+
+  constructor(private readonly options: TradovateAdapterOptions = {}) {
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
+  }
+
+  async openSession(endpoints: BrokerEndpoints, login: BrokerLogin, options: SessionOptions): Promise<BrokerSession> {
+    const timeoutMs = options.timeoutMs ?? 10_000
+    const token = await requestAccessToken(endpoints.restUrl, login, this.#policy, timeoutMs)
+    let established = false
+    let lostReported = false
+    const lose = (reason: string) => {
+      renewal.stop()
+      if (!established || lostReported) return
+      lostReported = true
+      options.onLost(reason)
+    }
+    const renewal = new TokenRenewal((current) => renewAccessToken(endpoints.restUrl, current, this.#policy, timeoutMs), this.options.renewBeforeMs ?? 5 * 60_000, (reason) => {
+      socket.close()
+      lose(reason)
+    })
+    const socket = await TradovateSocket.open(endpoints.wsUrl, {
+      timeoutMs,
+      heartbeatMs: this.options.heartbeatMs ?? 2_500,
+      silenceMs: this.options.silenceMs ?? 10_000,
+      onEvent: (event) => {
+        const mapped = isPropsEvent(event) ? toBrokerEvent(event.d) : null
+        if (mapped) options.onEvent(mapped)
+      },
+      onLost: lose,
+    })
+    let snapshot: BrokerSnapshot
+    try {
+      snapshot = await this.#synchronise(socket, token)
+    } catch (error) {
+      socket.close()
+      throw error
+    }
+    established = true
+    renewal.start(token)
+    return new TradovateSession(snapshot, socket, this.#policy, () => {
+      renewal.stop()
+      socket.close()
+    })
+  }
+
+  /** `authorize` with the access token, then `user/syncrequest` for the user: the snapshot. */
+  async #synchronise(socket: TradovateSocket, token: AccessTokenResponse): Promise<BrokerSnapshot> {
+    const call = (endpoint: string, body: string) =>
+      sendHonouringWaits(this.#policy, endpoint, async () => classifyAnswer(endpoint, await socket.request(endpoint, body), this.#policy))
+    try {
+      await call(ENDPOINTS.authorize, token.accessToken)
+    } catch (error) {
+      // A token refused moments after it was issued: a broker-side hiccup, worth another try later.
+      if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('unavailable', 'the broker did not authorize the session with a fresh token')
+      throw error
+    }
+    const snapshot = toSnapshot(await call(ENDPOINTS.syncRequest, JSON.stringify({ users: [token.userId] })))
+    if (!snapshot) throw new BrokerError('rejected', 'the broker session has no trading account')
+    return snapshot
+  }
+}

@@ -1,0 +1,112 @@
+import type { Fill, Order, Position, PropsEvent, SyncResponse } from '@signals/tradovate-wire'
+import { decimalText } from '../../decimal-text.ts'
+import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, OrderStatus } from '../broker-adapter.ts'
+
+type Loose<T> = { [K in keyof T]?: unknown }
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
+const int = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) ? value : null)
+const side = (value: unknown) => (value === 'Buy' || value === 'Sell' ? value : null)
+
+/**
+ * Tradovate's order states onto ours: pending changes of a live order are still `Working`; `Completed` is
+ * `Filled` (an order done in full); `Unknown` is kept as `PendingNew` (not final: reconcile before acting).
+ */
+const STATUS: Record<string, OrderStatus> = {
+  PendingNew: 'PendingNew',
+  Working: 'Working',
+  PendingCancel: 'Working',
+  PendingReplace: 'Working',
+  Filled: 'Filled',
+  Completed: 'Filled',
+  Canceled: 'Canceled',
+  Rejected: 'Rejected',
+  Expired: 'Expired',
+  Suspended: 'Suspended',
+  Unknown: 'PendingNew',
+}
+
+export function toBrokerOrder(value: unknown): BrokerOrder | null {
+  if (!isObject(value)) return null
+  const order = value as Loose<Order>
+  const id = int(order.id)
+  const accountId = int(order.accountId)
+  const contractId = int(order.contractId)
+  const action = side(order.action)
+  const status = typeof order.ordStatus === 'string' ? STATUS[order.ordStatus] : undefined
+  if (id === null || accountId === null || contractId === null || !action || !status) return null
+  return {
+    id,
+    accountId,
+    contractId,
+    action,
+    status,
+    tag: typeof order.clOrdId === 'string' && order.clOrdId !== '' ? order.clOrdId : null,
+    parentId: int(order.parentId),
+    text: typeof order.text === 'string' && order.text !== '' ? order.text : null,
+  }
+}
+
+export function toBrokerFill(value: unknown): BrokerFill | null {
+  if (!isObject(value)) return null
+  const fill = value as Loose<Fill>
+  const id = int(fill.id)
+  const orderId = int(fill.orderId)
+  const contractId = int(fill.contractId)
+  const quantity = int(fill.qty)
+  const action = side(fill.action)
+  if (id === null || orderId === null || contractId === null || quantity === null || !action || typeof fill.price !== 'number') return null
+  return { id, orderId, contractId, action, quantity, price: decimalText(fill.price), timestamp: typeof fill.timestamp === 'string' ? fill.timestamp : new Date().toISOString() }
+}
+
+export function toBrokerPosition(value: unknown): BrokerPosition | null {
+  if (!isObject(value)) return null
+  const position = value as Loose<Position>
+  const accountId = int(position.accountId)
+  const contractId = int(position.contractId)
+  const netPos = int(position.netPos)
+  if (accountId === null || contractId === null || netPos === null) return null
+  return { accountId, contractId, netPos, netPrice: typeof position.netPrice === 'number' && netPos !== 0 ? decimalText(position.netPrice) : null }
+}
+
+const present = <T>(value: T | null): value is T => value !== null
+
+/** A `props` event as a BrokerEvent, or null for entities the connector does not follow. */
+export function toBrokerEvent(event: PropsEvent['d']): BrokerEvent | null {
+  const { entityType, eventType, entity } = event
+  if (entityType === 'order') {
+    const order = toBrokerOrder(entity)
+    return order ? { type: 'order', eventType, order } : null
+  }
+  if (entityType === 'fill' && eventType === 'Created') {
+    const fill = toBrokerFill(entity)
+    return fill ? { type: 'fill', fill } : null
+  }
+  if (entityType === 'position') {
+    const position = toBrokerPosition(entity)
+    return position ? { type: 'position', position } : null
+  }
+  if (entityType === 'cashBalance' && isObject(entity)) {
+    const accountId = int(entity.accountId)
+    return accountId !== null && typeof entity.amount === 'number' ? { type: 'cashBalance', accountId, amount: decimalText(entity.amount) } : null
+  }
+  return null
+}
+
+/** The state `user/syncrequest` returned, for the first active account. Null when it names no account. */
+export function toSnapshot(value: unknown): BrokerSnapshot | null {
+  if (!isObject(value)) return null
+  const sync = value as Loose<SyncResponse>
+  const accounts = Array.isArray(sync.accounts) ? sync.accounts.filter(isObject) : []
+  const account = accounts.find((candidate) => candidate.active !== false) ?? accounts[0]
+  const accountId = account ? int(account.id) : null
+  if (!account || accountId === null || typeof account.name !== 'string') return null
+  const list = (items: unknown) => (Array.isArray(items) ? (items as unknown[]) : [])
+  const cash = list(sync.cashBalances).filter(isObject).find((balance) => balance.accountId === accountId)
+  return {
+    account: { id: accountId, name: account.name },
+    orders: list(sync.orders).map(toBrokerOrder).filter(present).filter((order) => order.accountId === accountId),
+    fills: list(sync.fills).map(toBrokerFill).filter(present),
+    positions: list(sync.positions).map(toBrokerPosition).filter(present).filter((position) => position.accountId === accountId),
+    cashBalance: cash && typeof cash.amount === 'number' ? decimalText(cash.amount) : null,
+  }
+}

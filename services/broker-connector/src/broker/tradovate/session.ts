@@ -1,0 +1,103 @@
+import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type OsoBracket, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
+import { decimalText } from '../../decimal-text.ts'
+import { BrokerError, type BracketRequest, type BrokerContract, type BrokerOrder, type BrokerSession, type BrokerSnapshot, type PlacedBracket } from '../broker-adapter.ts'
+import { toBrokerOrder } from './mapping.ts'
+import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
+import type { TradovateSocket } from './socket.ts'
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
+const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null)).slice(0, 200)
+
+/** Caller prices are tick-rounded decimal text; Tradovate takes JSON numbers. */
+function price(value: string, what: string): number {
+  const number = Number(value)
+  if (value.trim() === '' || !Number.isFinite(number)) throw new BrokerError('rejected', `${what} ${JSON.stringify(value)} is not a price`)
+  return number
+}
+
+/** Classifies one socket answer: a penalty, a 429 (a wait), 200 (the data), or a refusal/5xx. */
+export function classifyAnswer(endpoint: string, answer: { s: number; d: unknown }, policy: RetryPolicy): Attempt<unknown> {
+  const penalty = penaltyOf(answer.d)
+  if (penalty) return { penalty }
+  if (answer.s === 429) return { wait: { ms: policy.rateLimitWaitMs, why: 'HTTP 429' } }
+  if (answer.s === 200) return { ok: answer.d }
+  // A 5xx on a command leaves its outcome unknown: never resent blindly, reconciled by tag.
+  if (answer.s >= 500) return { error: new BrokerError('unavailable', `${endpoint}: the broker failed (status ${answer.s}); the outcome is unknown`) }
+  return { error: new BrokerError('rejected', `${endpoint}: the broker refused the request (status ${answer.s}): ${text(answer.d)}`) }
+}
+
+/** A synchronised Tradovate session: every request goes over the socket and honours penalties and 429s. */
+export class TradovateSession implements BrokerSession {
+  constructor(
+    readonly snapshot: BrokerSnapshot,
+    private readonly socket: TradovateSocket,
+    private readonly policy: RetryPolicy,
+    private readonly onClose: () => void,
+  ) {}
+
+  /** Sends a request; a penalty resend carries the identical body plus `p-ticket`. */
+  request(endpoint: string, body: object | null, query = ''): Promise<unknown> {
+    return sendHonouringWaits(this.policy, endpoint, async (ticket) => {
+      const payload = body === null && ticket === null ? '' : JSON.stringify(ticket ? withTicket(body ?? {}, ticket) : body)
+      return classifyAnswer(endpoint, await this.socket.request(endpoint, payload, query), this.policy)
+    })
+  }
+
+  async findContract(name: string): Promise<BrokerContract> {
+    const found = await this.request(ENDPOINTS.contractFind, null, `name=${encodeURIComponent(name)}`)
+    if (!isObject(found) || typeof found.id !== 'number' || typeof found.name !== 'string') throw new BrokerError('rejected', `the broker does not know the contract ${name}`)
+    return { id: found.id, name: found.name }
+  }
+
+  async cashBalance(): Promise<string | null> {
+    const snapshot = await this.request(ENDPOINTS.cashBalanceSnapshot, { accountId: this.snapshot.account.id })
+    if (!isObject(snapshot)) return null
+    if (typeof snapshot.errorText === 'string' && snapshot.errorText) throw new BrokerError('rejected', `cash balance: ${snapshot.errorText.slice(0, 200)}`)
+    return typeof snapshot.totalCashValue === 'number' ? decimalText(snapshot.totalCashValue) : null
+  }
+
+  async listOrders(): Promise<BrokerOrder[]> {
+    const orders = await this.request(ENDPOINTS.orderList, null)
+    if (!Array.isArray(orders)) return []
+    return orders.map(toBrokerOrder).filter((order): order is BrokerOrder => order !== null && order.accountId === this.snapshot.account.id)
+  }
+
+  /** `order/placeOSO`: entry with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */
+  async placeBracket(request: BracketRequest): Promise<PlacedBracket> {
+    const exit = request.action === 'Buy' ? 'Sell' : 'Buy'
+    const stop: OsoBracket = { action: exit, clOrdId: `${request.tag}.sl`, orderType: 'Stop', stopPrice: price(request.stopPrice, 'stop price'), timeInForce: 'GTC' }
+    const body: PlaceOsoRequest = {
+      accountSpec: this.snapshot.account.name,
+      accountId: this.snapshot.account.id,
+      clOrdId: request.tag,
+      action: request.action,
+      symbol: request.contract.name,
+      orderQty: request.quantity,
+      orderType: request.entryType,
+      timeInForce: 'Day',
+      isAutomated: true,
+      bracket1: stop,
+    }
+    if (request.entryType === 'Limit') body.price = price(request.entryPrice ?? '', 'entry price')
+    if (request.targetPrice !== null) body.bracket2 = { action: exit, clOrdId: `${request.tag}.tp`, orderType: 'Limit', price: price(request.targetPrice, 'target price'), timeInForce: 'GTC' }
+    const result = (await this.request(ENDPOINTS.placeOSO, body)) as PlaceOsoResult | null
+    const failure = commandFailure(result)
+    if (failure) throw new BrokerError('rejected', `the broker refused the order: ${failure.text.slice(0, 200)}`)
+    if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the order without an order id; the outcome is unknown')
+    return { entryOrderId: result.orderId, stopOrderId: result.oso1Id ?? null, targetOrderId: result.oso2Id ?? null }
+  }
+
+  async liquidatePosition(contractId: number): Promise<void> {
+    const failure = commandFailure(await this.request(ENDPOINTS.liquidatePosition, { accountId: this.snapshot.account.id, contractId, admin: false }))
+    if (failure) throw new BrokerError('rejected', `the broker refused to flatten the position: ${failure.text.slice(0, 200)}`)
+  }
+
+  async cancelOrder(orderId: number): Promise<void> {
+    const failure = commandFailure(await this.request(ENDPOINTS.cancelOrder, { orderId, isAutomated: true }))
+    if (failure) throw new BrokerError('rejected', `the broker refused to cancel order ${orderId}: ${failure.text.slice(0, 200)}`)
+  }
+
+  close(): void {
+    this.onClose()
+  }
+}
