@@ -20,7 +20,7 @@ export interface BuildOptions {
   entryFlow?: (db: Kysely<Database>) => EntryFlow
   /** The broker implementation for feeds (default Tradovate's API; tests pass one with short waits). */
   brokerAdapter?: BrokerAdapter
-  /** Feed session hooks (`onEvent`, `onSessionOpen`). */
+  /** Extra feed session hooks (`onEvent`, `onSessionOpen`), called after the trading ones (tests observe with them). */
   feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
 }
 
@@ -57,7 +57,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       credentialsKey: config.CREDENTIALS_KEY,
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
       adapter: options.brokerAdapter,
-      hooks: options.feedHooks,
+      hooks: {
+        onEvent(userId, event) {
+          trading.onEvent(userId, event)
+          options.feedHooks?.onEvent?.(userId, event)
+        },
+        async onSessionOpen(userId, session) {
+          await trading.onSessionOpen(userId, session)
+          await options.feedHooks?.onSessionOpen?.(userId, session)
+        },
+      },
       endpoints: {
         // The paper broker simulates both environments.
         paper: { demo: paper, live: paper },
@@ -66,8 +75,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
           live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL },
         },
       },
-      onEvent: trading.onEvent,
-      onSessionOpen: (userId, session) => trading.onSessionOpen(userId, session),
     })
   }
   app.decorate('trading', trading)
