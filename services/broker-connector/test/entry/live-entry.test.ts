@@ -131,7 +131,7 @@ t.test('a broker refusal is the record\'s reason; no session at all fails as "br
   broker.interfere('order/placeOSO', { kind: 'captcha' })
   const alert = mnqEntry()
   await publishAlert(app, alert)
-  const refused = await recordOf(db, alert.alertId).then(() => settledRecordOf(db, alert.alertId, 'u-0'))
+  const refused = await settledRecordOf(db, alert.alertId, 'u-0')
   t.match(refused, { status: 'failed', reason: /^the broker did not take the order: / })
   const lost = await settledRecordOf(db, alert.alertId, 'u-1')
   t.match(lost, { status: 'failed', reason: /^broker connection not up/ })
