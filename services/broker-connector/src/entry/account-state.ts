@@ -14,20 +14,30 @@ interface TradeRow {
 }
 
 /**
- * The account state sizing reads: the user's open and closed trades, the broker's cash balance when the
- * session told one, and whether a hard daily-loss refusal already halted this trading session.
+ * The account state sizing reads: the user's open and closed trades (and entries still waiting for their
+ * fill), the broker's cash balance when the session told one, and whether a hard daily-loss refusal
+ * already halted this trading session.
  */
 export async function accountStateOf(
   db: Kysely<Database>,
   userId: string,
+  /** The record being sized: not one of its own pending entries. */
+  recordId: number,
   config: RiskEngineConfig,
   cashBalance: string | null,
   now: Date,
 ): Promise<AccountState> {
   const [trades, halted] = await Promise.all([
+    // An entry sent in the last minutes whose fill has not opened its trade yet counts as open: two alerts
+    // in quick succession must not both pass the open-trade and pyramiding rules.
     sql<TradeRow>`
       SELECT root, symbol, side, quantity, entry_price, status, pnl, closed_at FROM trades
-      WHERE user_id = ${userId} AND status IN ('open', 'closed')`.execute(db),
+      WHERE user_id = ${userId} AND status IN ('open', 'closed')
+      UNION ALL
+      SELECT a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0), 'open', NULL, NULL FROM alerts a
+      WHERE a.user_id = ${userId} AND a.id <> ${recordId} AND a.status IN ('placing', 'placed') AND a.send_attempts > 0
+        AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
+        AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`.execute(db),
     sql<{ decided_at: Date }>`
       SELECT decided_at FROM alerts
       WHERE user_id = ${userId} AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL

@@ -53,7 +53,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     spec.tickSize,
   )
   const config = normalizeRiskEngineConfig(record.risk_config)
-  const account = await accountStateOf(deps.db, record.user_id, config, deps.cashBalance, deps.now)
+  const account = await accountStateOf(deps.db, record.user_id, record.id, config, deps.cashBalance, deps.now)
   const decision = sizeEntry({
     config,
     account,
