@@ -1,0 +1,141 @@
+// Live entry flow (issue 12, point 9): from the webhook's 200 (the real ingest app, over HTTP) to the
+// order arriving at the paper broker (its onRequest hook), through the bus and the connector's entry flow
+// (risk-engine sizing, bracket over the user's real WebSocket session).
+//  1. one live user, one alert at a time: p50 / p99 (bar: p99 < 100 ms);
+//  2. 1,000 live users with auto-place on, one alert: the 200 to the 1,000th order (bar: < 2 s).
+// Everything runs in this one process (ingest, connector, paper broker), so the figures include their
+// sharing one event loop and the machine's two cores.
+import { loadConfig } from '../packages/config/src/index.ts'
+import { sql } from '../packages/db/src/index.ts'
+import { CredentialsCipher } from '../packages/secrets/src/index.ts'
+import { createTestDatabase, deleteNamespaceStreams, testNamespace, freePort } from '@signals/test-support'
+import { startPaperBroker } from '../dev/paper-broker/src/index.ts'
+import { buildApp as buildConnector } from '../services/broker-connector/src/app.ts'
+import { ConfigSchema } from '../services/broker-connector/src/config.ts'
+import { loadIngestConfig } from '../services/ingest/src/config.ts'
+import { buildApp as buildIngest } from '../services/ingest/src/app.ts'
+
+const USERS = 1_000
+const SINGLE_RUNS = Number(process.env.BENCH_SINGLE_RUNS ?? 200)
+const MANY_RUNS = 3
+const BAR = { p99Ms: 100, manyMs: 2_000 }
+const PASSWORD = 'bench-password'
+
+const out = (line = '') => process.stdout.write(`${line}\n`)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number
+
+let arrivals: number[] = []
+const database = await createTestDatabase()
+const namespace = testNamespace()
+const broker = await startPaperBroker({
+  accounts: Array.from({ length: USERS }, (_, i) => ({ name: `trader-${i}`, password: PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `DEMO${9000 + i}` })),
+  onRequest: (request) => {
+    if (request.endpoint === 'order/placeOSO') arrivals.push(performance.now())
+  },
+})
+broker.setPrice('MNQZ6', '21000')
+const env = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }
+const config = loadConfig(ConfigSchema, env)
+const connector = await buildConnector(config)
+const ingestPort = await freePort()
+const ingest = await buildIngest(loadIngestConfig({ ...env, INGEST_PORT: String(ingestPort), INGEST_RATE_LIMIT_PER_MINUTE: '100000000' }))
+let passed = false
+
+async function seed() {
+  const db = connector.db
+  await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
+  // Only bench-0 is live for the single-user part; the others are switched on for the second.
+  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
+    SELECT 'bench-' || g, 'live_trading', jsonb_build_object('enabled', g = 0, 'autoPlaceOrders', true) FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
+  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  const rows = Array.from({ length: USERS }, (_, i) => {
+    const sealed = cipher.seal({ username: `trader-${i}`, password: PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null }, `bench-${i}`)
+    return { user_id: `bench-${i}`, broker: 'paper' as const, environment: 'demo' as const, account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
+  })
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()
+}
+
+async function post(body: Record<string, unknown>): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${ingestPort}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const at = performance.now()
+  if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`)
+  return at
+}
+
+async function until(predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(5)
+  }
+}
+
+const count = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(connector.db)).rows[0]?.n ?? 0)
+const openTrades = () => count(sql<{ n: number }>`SELECT count(*)::int AS n FROM trades WHERE status = 'open'`)
+
+/** Closes every open MNQ trade by an Exit alert (flattened at the broker) and waits until all are flat. */
+async function exitAll(id: string, expectedOpen: number) {
+  await until(async () => (await openTrades()) === expectedOpen, `${expectedOpen} trades open`)
+  await post({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21000, alertId: id })
+  await until(async () => (await openTrades()) === 0, 'every trade closed')
+  await until(() => broker.positions().every((position) => position.netPos === 0), 'every position flat')
+}
+
+const entry = (id: string) => ({ action: 'Buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, user_id: 'bench-owner', alertId: id })
+
+try {
+  await seed()
+  await connector.ready()
+  await ingest.listen({ host: '127.0.0.1', port: ingestPort })
+  await until(() => connector.feeds.session('bench-0') !== null, 'the first session')
+
+  // 1. One live user.
+  const single: number[] = []
+  for (let run = -5; run < SINGLE_RUNS; run++) {
+    arrivals = []
+    const ok = await post(entry(`single-${run}`))
+    await until(() => arrivals.length === 1, 'the order at the broker', 10_000)
+    if (run >= 0) single.push((arrivals[0] as number) - ok)
+    await exitAll(`single-exit-${run}`, 1)
+  }
+
+  // 2. 1,000 live users.
+  await sql`UPDATE trading_settings SET setting_value = '{"enabled": true, "autoPlaceOrders": true}'`.execute(connector.db)
+  const others = Array.from({ length: USERS - 1 }, (_, i) => `bench-${i + 1}`)
+  for (let i = 0; i < others.length; i += 50) await Promise.all(others.slice(i, i + 50).map((userId) => connector.feeds.start(userId)))
+  await until(() => others.every((userId) => connector.feeds.session(userId) !== null), 'every session', 120_000)
+  const many: number[] = []
+  for (let run = 0; run < MANY_RUNS; run++) {
+    arrivals = []
+    const ok = await post(entry(`many-${run}`))
+    await until(() => arrivals.length >= USERS, `${USERS} orders at the broker`, 60_000)
+    many.push((arrivals[USERS - 1] as number) - ok)
+    const placed = await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${`many-${run}`} AND status = 'placed'`)
+    await until(async () => (await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${`many-${run}`} AND status = 'placed'`)) === USERS, 'every record placed')
+    if (arrivals.length !== USERS) throw new Error(`${arrivals.length} orders for ${USERS} users (placed ${placed})`)
+    await exitAll(`many-exit-${run}`, USERS)
+  }
+
+  const p50 = percentile(single, 50)
+  const p99 = percentile(single, 99)
+  const manyMedian = percentile(many, 50)
+  passed = p99 < BAR.p99Ms && Math.max(...many) < BAR.manyMs
+  out('## Live entry flow (webhook 200 -> order at the paper broker)')
+  out()
+  out('Ingest (HTTP), the bus, the connector (sizing, bracket over the user\'s WebSocket session) and the paper broker, in one process.')
+  out()
+  out('| case | figure | bar |')
+  out('|---|---|---|')
+  out(`| one live user, ${SINGLE_RUNS} alerts one at a time | p50 **${p50.toFixed(1)} ms**, p99 **${p99.toFixed(1)} ms** (min ${Math.min(...single).toFixed(1)}, max ${Math.max(...single).toFixed(1)}) | p99 < ${BAR.p99Ms} ms |`)
+  out(`| ${USERS.toLocaleString('en-US')} live users, one alert (${MANY_RUNS} runs) | 1,000th order **${manyMedian.toFixed(0)} ms** after the 200 (runs: ${many.map((ms) => ms.toFixed(0)).join(', ')} ms) | < ${BAR.manyMs} ms |`)
+  out()
+  out(`**${passed ? 'PASS' : 'FAIL'}**`)
+} finally {
+  await ingest.close()
+  await connector.close()
+  await broker.close()
+  await deleteNamespaceStreams(namespace)
+  await database.drop()
+}
+process.exit(passed ? 0 : 1)
