@@ -3,7 +3,7 @@ import type { BrokerSession } from './broker/broker-adapter.ts'
 import type { Logger } from './consumers/close-trades.ts'
 import type { Config } from './config.ts'
 import { LiveEntryFlow, type EntryFlow } from './entry-flow.ts'
-import type { SessionSource } from './entry/place-record.ts'
+import type { SessionSource } from './entry/plan-record.ts'
 import { openTradeContracts } from './repositories/broker-trades.ts'
 import { flattenPositions } from './consumers/flatten.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
@@ -20,7 +20,7 @@ export interface Trading {
 
 export function createTrading(
   db: Kysely<Database>,
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_CONCURRENCY'>,
+  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM'>,
   sessions: SessionSource,
   logger: Logger,
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
@@ -39,7 +39,7 @@ export function createTrading(
     now: () => new Date(),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
-    concurrency: config.ENTRY_CONCURRENCY,
+    parallelism: config.ENTRY_PARALLELISM,
   })
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,

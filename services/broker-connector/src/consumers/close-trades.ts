@@ -5,7 +5,7 @@ import type { Database, Kysely, TradeResult } from '@signals/db'
 import { decimalText } from '../decimal-text.ts'
 import { closeTrades, lockOpenTrades, type OpenTrade, type TradeClose } from '../repositories/trades.ts'
 import type { Routing } from '../repositories/alerts.ts'
-import type { SessionSource } from '../entry/place-record.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
 import { flattenPositions, positionsClosedBy } from './flatten.ts'
 
 export interface Logger {

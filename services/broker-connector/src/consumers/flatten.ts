@@ -1,6 +1,6 @@
 import { sql, type Database, type Kysely } from '@signals/db'
 import { BrokerError } from '../broker/broker-adapter.ts'
-import type { SessionSource } from '../entry/place-record.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
 import type { Logger } from './close-trades.ts'
 
 /** A flatten the broker could not take now: the result alert comes back and flattens again (idempotent). */

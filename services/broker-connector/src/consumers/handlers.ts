@@ -6,7 +6,7 @@ import { insertEntryRecords, insertTestRecord, type Routing } from '../repositor
 import { unsettledEntryRecords } from '../repositories/entry-records.ts'
 import { insertIntakeLog } from '../repositories/intake-log.ts'
 import { closeTradesForResult, type Logger } from './close-trades.ts'
-import type { SessionSource } from '../entry/place-record.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
 
 export interface HandlerDeps {
   db: Kysely<Database>

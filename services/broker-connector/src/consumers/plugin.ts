@@ -5,7 +5,7 @@ import { AlertMessageV1, IntakeLogBatchV1, Streams, Subjects, contract } from '@
 import type { ConsumerHandle } from '@signals/bus'
 import type { EntryFlow } from '../entry-flow.ts'
 import type { Routing } from '../repositories/alerts.ts'
-import type { SessionSource } from '../entry/place-record.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
 import { entryAlertHandler, intakeLogHandler, resultAlertHandler, testAlertHandler, type HandlerDeps } from './handlers.ts'
 import { withRetryPolicy } from './retry-policy.ts'
 

@@ -3,6 +3,7 @@ import { rootOf } from '@signals/instruments'
 import { sql, type Database, type Kysely } from '@signals/db'
 
 interface TradeRow {
+  user_id: string
   root: string | null
   symbol: string
   side: 'LONG' | 'SHORT'
@@ -13,44 +14,48 @@ interface TradeRow {
   closed_at: Date | null
 }
 
+/** What the account state of each user is derived from, read for many users at once. */
+export interface AccountRows {
+  trades: Map<string, TradeRow[]>
+  /** When a hard daily-loss refusal last halted the user, if ever. */
+  lastHalt: Map<string, Date>
+}
+
 /**
- * The account state sizing reads: the user's open and closed trades (and entries still waiting for their
- * fill), the broker's cash balance when the session told one, and whether a hard daily-loss refusal
- * already halted this trading session.
+ * The users' open and closed trades, and entries sent in the last minutes whose fill has not opened their
+ * trade yet (counted as open: two alerts in quick succession must not both pass the open-trade and
+ * pyramiding rules), except the records being decided now; and each user's last hard daily-loss halt.
  */
-export async function accountStateOf(
-  db: Kysely<Database>,
-  userId: string,
-  /** The record being sized: not one of its own pending entries. */
-  recordId: number,
-  config: RiskEngineConfig,
-  cashBalance: string | null,
-  now: Date,
-): Promise<AccountState> {
-  const [trades, halted] = await Promise.all([
-    // An entry sent in the last minutes whose fill has not opened its trade yet counts as open: two alerts
-    // in quick succession must not both pass the open-trade and pyramiding rules.
+export async function loadAccountRows(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<AccountRows> {
+  const [trades, halts] = await Promise.all([
     sql<TradeRow>`
-      SELECT root, symbol, side, quantity, entry_price, status, pnl, closed_at FROM trades
-      WHERE user_id = ${userId} AND status IN ('open', 'closed')
+      SELECT user_id, root, symbol, side, quantity, entry_price, status, pnl, closed_at FROM trades
+      WHERE user_id = ANY(${userIds}::text[]) AND status IN ('open', 'closed')
       UNION ALL
-      SELECT a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0), 'open', NULL, NULL FROM alerts a
-      WHERE a.user_id = ${userId} AND a.id <> ${recordId} AND a.status IN ('placing', 'placed') AND a.send_attempts > 0
-        AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
+      SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0), 'open', NULL, NULL FROM alerts a
+      WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
+        AND a.send_attempts > 0 AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
         AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`.execute(db),
-    sql<{ decided_at: Date }>`
-      SELECT decided_at FROM alerts
-      WHERE user_id = ${userId} AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
-      ORDER BY decided_at DESC LIMIT 1`.execute(db),
+    sql<{ user_id: string; decided_at: Date }>`
+      SELECT user_id, max(decided_at) AS decided_at FROM alerts
+      WHERE user_id = ANY(${userIds}::text[]) AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
+      GROUP BY user_id`.execute(db),
   ])
-  const rows = trades.rows
-  const lastHalt = halted.rows[0]?.decided_at
+  const byUser = new Map<string, TradeRow[]>()
+  for (const row of trades.rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
+  return { trades: byUser, lastHalt: new Map(halts.rows.map((row) => [row.user_id, row.decided_at])) }
+}
+
+/** The engine's account state of one user, with the broker's cash balance when the session told one. */
+export function accountStateOf(rows: AccountRows, userId: string, config: RiskEngineConfig, cashBalance: string | null, now: Date): AccountState {
+  const trades = rows.trades.get(userId) ?? []
+  const lastHalt = rows.lastHalt.get(userId)
   return deriveAccountState(
     config,
     {
       brokerBalance: cashBalance,
-      closedTrades: rows.flatMap((row) => (row.status === 'closed' && row.pnl !== null && row.closed_at !== null ? [{ pnl: row.pnl, closedAt: row.closed_at }] : [])),
-      openTrades: rows
+      closedTrades: trades.flatMap((row) => (row.status === 'closed' && row.pnl !== null && row.closed_at !== null ? [{ pnl: row.pnl, closedAt: row.closed_at }] : [])),
+      openTrades: trades
         .filter((row) => row.status === 'open')
         .map((row) => ({ root: row.root ?? rootOf(row.symbol) ?? row.symbol, side: row.side, quantity: row.quantity, entryPrice: row.entry_price })),
       haltedForSession: lastHalt !== undefined && tradingDayOf(lastHalt) === tradingDayOf(now),

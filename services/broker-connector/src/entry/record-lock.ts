@@ -1,25 +1,27 @@
 import { sql, type Database, type Kysely } from '@signals/db'
 
+const keyOf = sql`hashtextextended('entry-record:' || id, 0)`
+
 /**
- * Runs `work` while this process holds the record's lock, on a connection of its own; returns undefined
- * at once when another instance (or another task here) holds it. The lock is a session advisory lock: it
- * outlives the commits made inside `work` (the send is marked before it happens) and is released by
- * Postgres when the holder's connection dies, so a record whose lock is free and whose status is still
- * `placing` has no live holder and may be reconciled.
+ * Runs `work` with the records this process could lock, on a connection of its own; records another
+ * instance (or another task here) holds are left out: theirs to settle. The locks are session advisory
+ * locks: they outlive the commits made inside `work` (each send is marked before it happens) and Postgres
+ * releases them when the holder's connection dies, so a record whose lock is free and whose status is
+ * still `placing` has no live holder and may be reconciled.
  */
-export async function withRecordLock<T>(
+export async function withRecordLocks<T>(
   db: Kysely<Database>,
-  recordId: number,
-  work: (connection: Kysely<Database>) => Promise<T>,
-): Promise<T | undefined> {
-  const key = sql`hashtextextended(${`entry-record:${recordId}`}, 0)`
+  recordIds: readonly number[],
+  work: (connection: Kysely<Database>, locked: number[]) => Promise<T>,
+): Promise<T> {
   return db.connection().execute(async (connection) => {
-    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${key}) AS locked`.execute(connection)
-    if (rows[0]?.locked !== true) return undefined
+    const { rows } = await sql<{ id: number }>`
+      SELECT id::int AS id FROM unnest(${recordIds}::bigint[]) AS id WHERE pg_try_advisory_lock(${keyOf})`.execute(connection)
+    const locked = rows.map((row) => row.id)
     try {
-      return await work(connection)
+      return await work(connection, locked)
     } finally {
-      await sql`SELECT pg_advisory_unlock(${key})`.execute(connection)
+      if (locked.length > 0) await sql`SELECT pg_advisory_unlock(${keyOf}) FROM unnest(${locked}::bigint[]) AS id`.execute(connection)
     }
   })
 }

@@ -1,9 +1,8 @@
 import { contractSpec, frontMonthContract } from '@signals/instruments'
-import { normalizeRiskEngineConfig, sizeEntry, type RefusalCode } from '@signals/risk-engine'
-import type { Database, Kysely } from '@signals/db'
+import { normalizeRiskEngineConfig, sizeEntry, type RefusalCode, type RiskEngineConfig } from '@signals/risk-engine'
 import type { BracketRequest, BrokerContract, BrokerSession } from '../broker/broker-adapter.ts'
 import type { EntryRecord } from '../repositories/entry-records.ts'
-import { accountStateOf } from './account-state.ts'
+import { accountStateOf, type AccountRows } from './account-state.ts'
 import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
@@ -14,6 +13,28 @@ export type SizedOrder =
   | { kind: 'refuse'; code: FlowRefusalCode; reason: string; flatten: boolean; contract: string | null }
 
 const contractCache = new WeakMap<BrokerSession, Map<string, Promise<BrokerContract>>>()
+
+/**
+ * Per batch: every record of one alert has the same symbol and time, and most users the same stored
+ * configuration (often none), so each is worked out once.
+ */
+export class SizingMemo {
+  readonly #contracts = new Map<string, ReturnType<typeof frontMonthContract>>()
+  readonly #configs = new Map<string, RiskEngineConfig>()
+
+  contractOf(symbol: string, at: Date): ReturnType<typeof frontMonthContract> {
+    const key = `${symbol}|${at.getTime()}`
+    if (!this.#contracts.has(key)) this.#contracts.set(key, frontMonthContract(symbol, at))
+    return this.#contracts.get(key) ?? null
+  }
+
+  configOf(stored: unknown): RiskEngineConfig {
+    const key = JSON.stringify(stored ?? null)
+    let config = this.#configs.get(key)
+    if (!config) this.#configs.set(key, (config = normalizeRiskEngineConfig(stored)))
+    return config
+  }
+}
 
 /** `contract/find` once per session and contract name (a failed lookup is asked again next time). */
 export function findContractOnce(session: BrokerSession, name: string): Promise<BrokerContract> {
@@ -29,7 +50,8 @@ export function findContractOnce(session: BrokerSession, name: string): Promise<
 }
 
 export interface SizingDeps {
-  db: Kysely<Database>
+  accounts: AccountRows
+  memo: SizingMemo
   session: BrokerSession
   /** The account's cash balance as the broker last told it, or null. */
   cashBalance: string | null
@@ -42,7 +64,7 @@ export interface SizingDeps {
  * none was saved) and account state, then the risk engine's size. Every bracket carries a stop.
  */
 export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action: 'LONG' | 'SHORT'; symbol: string }): Promise<SizedOrder> {
-  const dated = frontMonthContract(record.symbol, record.received_at)
+  const dated = deps.memo.contractOf(record.symbol, record.received_at)
   const spec = dated ? contractSpec(dated.root) : undefined
   if (!dated || !spec) {
     return { kind: 'refuse', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${record.symbol}`, flatten: false, contract: null }
@@ -52,8 +74,8 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     { side: record.action, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
     spec.tickSize,
   )
-  const config = normalizeRiskEngineConfig(record.risk_config)
-  const account = await accountStateOf(deps.db, record.user_id, record.id, config, deps.cashBalance, deps.now)
+  const config = deps.memo.configOf(record.risk_config)
+  const account = accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now)
   const decision = sizeEntry({
     config,
     account,

@@ -47,52 +47,75 @@ export async function placingRecordIds(db: Kysely<Database>, userId: string): Pr
   return result.rows.map((row) => row.id)
 }
 
-/**
- * Marks a send about to happen, committed before the order leaves: from here on the record is `placing`
- * with attempts > 0, and nothing is sent again for it without reconciling with the broker first.
- */
-export async function markSending(
-  db: Kysely<Database>,
-  id: number,
-  order: { tag: string; quantity: number; contract: string },
-): Promise<boolean> {
-  const result = await sql`
-    UPDATE alerts SET status = 'placing', send_attempts = send_attempts + 1, order_tag = ${order.tag},
-      order_quantity = ${order.quantity}, contract = ${order.contract}, reason = NULL, refusal_code = NULL
-    WHERE id = ${id} AND status IN ('received', 'placing')`.execute(db)
-  return (result.numAffectedRows ?? 0n) > 0n
+export interface SendMark {
+  id: number
+  tag: string
+  quantity: number
+  contract: string
 }
 
-/** The record's order is at the broker. */
-export async function markPlaced(
-  db: Kysely<Database>,
-  id: number,
-  ids: { entryOrderId: number; stopOrderId: number | null; targetOrderId: number | null },
-): Promise<void> {
+/**
+ * Marks sends about to happen, committed before the orders leave: from here on each record is `placing`
+ * with attempts > 0, and nothing is sent again for it without reconciling with the broker first. Returns
+ * the ids marked (only those may be sent).
+ */
+export async function markSending(db: Kysely<Database>, marks: readonly SendMark[]): Promise<Set<number>> {
+  if (marks.length === 0) return new Set()
+  const result = await sql<{ id: number }>`
+    UPDATE alerts AS a SET status = 'placing', send_attempts = a.send_attempts + 1, order_tag = m.tag, order_quantity = m.quantity,
+      contract = m.contract, reason = NULL, refusal_code = NULL
+    FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.tag)}::text[], ${marks.map((m) => m.quantity)}::int[],
+                ${marks.map((m) => m.contract)}::text[]) AS m(id, tag, quantity, contract)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')
+    RETURNING a.id::int AS id`.execute(db)
+  return new Set(result.rows.map((row) => row.id))
+}
+
+export interface PlacedMark {
+  id: number
+  entryOrderId: number
+  stopOrderId: number | null
+  targetOrderId: number | null
+}
+
+/** The records' orders are at the broker. */
+export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMark[]): Promise<void> {
+  if (marks.length === 0) return
   await sql`
-    UPDATE alerts SET status = 'placed', entry_order_id = ${ids.entryOrderId}, stop_order_id = ${ids.stopOrderId},
-      target_order_id = ${ids.targetOrderId}, placed_at = now(), decided_at = now(), reason = NULL
-    WHERE id = ${id} AND status IN ('received', 'placing')`.execute(db)
+    UPDATE alerts AS a SET status = 'placed', entry_order_id = m.entry, stop_order_id = m.stop, target_order_id = m.target,
+      placed_at = now(), decided_at = now(), reason = NULL
+    FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.entryOrderId)}::bigint[], ${marks.map((m) => m.stopOrderId)}::bigint[],
+                ${marks.map((m) => m.targetOrderId)}::bigint[]) AS m(id, entry, stop, target)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
 }
 
 export type FinalStatus = 'refused' | 'failed' | 'not_placed'
 
-/** An outcome without an order: refused (with its code), failed (with the broker's or our text), not placed. */
-export async function markDecided(
-  db: Kysely<Database>,
-  id: number,
-  outcome: { status: FinalStatus; reason: string; code?: string | null; quantity?: number | null; contract?: string | null },
-): Promise<void> {
-  await sql`
-    UPDATE alerts SET status = ${outcome.status}, reason = ${outcome.reason.slice(0, 2_000)}, refusal_code = ${outcome.code ?? null},
-      order_quantity = COALESCE(${outcome.quantity ?? null}::int, order_quantity), contract = COALESCE(${outcome.contract ?? null}, contract),
-      decided_at = now()
-    WHERE id = ${id} AND status IN ('received', 'placing')`.execute(db)
+export interface DecidedMark {
+  id: number
+  status: FinalStatus
+  reason: string
+  code?: string | null
+  contract?: string | null
 }
 
-/** Leaves the record as it is but says why it waits (a broker answer that did not settle it). */
-export async function noteWaiting(db: Kysely<Database>, id: number, reason: string): Promise<void> {
-  await sql`UPDATE alerts SET reason = ${reason.slice(0, 2_000)} WHERE id = ${id} AND status IN ('received', 'placing')`.execute(db)
+/** Outcomes without an order: refused (with its code), failed (with the broker's or our text), not placed. */
+export async function markDecided(db: Kysely<Database>, marks: readonly DecidedMark[]): Promise<void> {
+  if (marks.length === 0) return
+  await sql`
+    UPDATE alerts AS a SET status = m.status, reason = m.reason, refusal_code = m.code, contract = COALESCE(m.contract, a.contract), decided_at = now()
+    FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.status)}::text[], ${marks.map((m) => m.reason.slice(0, 2_000))}::text[],
+                ${marks.map((m) => m.code ?? null)}::text[], ${marks.map((m) => m.contract ?? null)}::text[]) AS m(id, status, reason, code, contract)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
+}
+
+/** Leaves records as they are but says why they wait (a broker answer that did not settle them). */
+export async function noteWaiting(db: Kysely<Database>, notes: readonly { id: number; reason: string }[]): Promise<void> {
+  if (notes.length === 0) return
+  await sql`
+    UPDATE alerts AS a SET reason = m.reason
+    FROM unnest(${notes.map((n) => n.id)}::bigint[], ${notes.map((n) => n.reason.slice(0, 2_000))}::text[]) AS m(id, reason)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
 }
 
 /** Live records of this alert the entry flow has not settled (left by a crash or handed back for a retry). */
