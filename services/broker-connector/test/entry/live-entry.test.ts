@@ -1,7 +1,8 @@
 import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually, identityHeaders, makeAlert, publishAlert } from '../helper.ts'
-import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, recordOf, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import type { Database, Kysely } from '@signals/db'
+import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 
 t.test('enabling live trading connects the trader\'s session; disabling disconnects it', async (t) => {
   const broker = await paperBroker(t)
@@ -138,7 +139,7 @@ t.test('a broker refusal is the record\'s reason; no session at all fails as "br
   t.equal(broker.orders().length, 0)
 })
 
-async function settledRecordOf(db: Parameters<typeof recordOf>[0], alertId: string, userId: string) {
+async function settledRecordOf(db: Kysely<Database>, alertId: string, userId: string) {
   await eventually(async () => {
     const row = await db.selectFrom('alerts').select('status').where('alert_id', '=', alertId).where('user_id', '=', userId).executeTakeFirst()
     return row !== undefined && row.status !== 'received' && row.status !== 'placing'
