@@ -35,7 +35,7 @@ export class LiveEntryFlow implements EntryFlow {
   constructor(private readonly options: SettleDeps) {}
 
   async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
-    const outcomes: RecordOutcome[] = await settleRecords(this.options, records.map((record) => record.id), delivery.lastAttempt)
+    const outcomes: RecordOutcome[] = await settleRecords(this.options, records, delivery.lastAttempt)
     const waiting = outcomes.filter((outcome) => outcome === 'retry').length
     if (waiting > 0) throw new EntryRetryError(waiting)
   }
@@ -48,7 +48,7 @@ export class LiveEntryFlow implements EntryFlow {
     const ids = await placingRecordIds(this.options.db, userId)
     // The session is not yet the feed's current one (it is handed over after this): use it directly.
     const deps: SettleDeps = { ...this.options, sessions: { session: (id) => (id === userId ? session : this.options.sessions.session(id)) } }
-    await settleRecords(deps, ids, false)
+    await settleRecords(deps, ids.map((id) => ({ id, userId })), false)
     if (ids.length > 0) this.options.logger.info({ userId, records: ids.length }, 'records left placing were reconciled with the broker')
     return ids.length
   }

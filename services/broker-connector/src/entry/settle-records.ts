@@ -31,12 +31,15 @@ export type RecordOutcome = 'settled' | 'retry' | 'waiting'
  * parallel, and the outcomes are written in a few statements. Errors other than the broker's are thrown
  * after everything else was written (the message is retried; the records they hit are left as they were).
  */
-export async function settleRecords(deps: SettleDeps, ids: readonly number[], lastAttempt: boolean): Promise<RecordOutcome[]> {
-  if (ids.length === 0) return []
+export async function settleRecords(deps: SettleDeps, refs: readonly { id: number; userId: string }[], lastAttempt: boolean): Promise<RecordOutcome[]> {
+  if (refs.length === 0) return []
+  const ids = refs.map((ref) => ref.id)
+  // The users' trades are read beside the locking, on the pool: one round trip less before the sends.
+  const accountRows = loadAccountRows(deps.db, [...new Set(refs.map((ref) => ref.userId))], ids)
+  accountRows.catch(() => undefined)
   return withRecordLocks(deps.db, ids, async (db, locked) => {
     const records = (await loadEntryRecords(db, locked)).filter((record) => record.status === 'received' || record.status === 'placing')
-    const users = [...new Set(records.map((record) => record.user_id))]
-    const accounts = await loadAccountRows(db, users, records.map((record) => record.id))
+    const accounts = await accountRows
     const now = deps.now()
     const memo = new SizingMemo()
     const failures: unknown[] = []
