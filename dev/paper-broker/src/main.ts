@@ -20,11 +20,17 @@ const accounts: PaperAccount[] = (process.env.PAPER_BROKER_ACCOUNTS || 'demo:dem
     return { name, password: colon > 0 ? entry.slice(colon + 1) : '', userId: 1000 + index, accountId: 9000 + index, accountName: `PAPER${9000 + index}` }
   })
 
+const startingBalance = process.env.PAPER_BROKER_STARTING_BALANCE || '50000'
+if (!/^\d{1,12}(\.\d{1,2})?$/.test(startingBalance)) {
+  process.stderr.write('paper-broker: PAPER_BROKER_STARTING_BALANCE must be an amount such as 50000 or 25000.50\n')
+  process.exit(78)
+}
+
 const broker = await startPaperBroker({
   port: Number(process.env.PAPER_BROKER_PORT || 3011),
   host: process.env.HOST || '127.0.0.1',
   accounts,
-  startingBalance: process.env.PAPER_BROKER_STARTING_BALANCE || '50000',
+  startingBalance,
 })
 process.stdout.write(`paper-broker: REST ${broker.restUrl}, real-time ${broker.wsUrl}, ${accounts.length} account(s); prices: POST ${broker.restUrl.replace(/\/v1$/, '')}/dev/prices\n`)
 const stop = () => {

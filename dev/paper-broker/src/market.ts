@@ -212,8 +212,8 @@ export class PaperMarket {
     if (compareDecimal(realized, '0') === 0) return
     const cash = this.#cash.get(accountId)
     if (!cash) return
-    cash.amount = add(cash.amount, realized)
-    cash.realizedPnL = add(cash.realizedPnL, realized)
+    cash.amount = normalizeDecimal(add(cash.amount, realized))
+    cash.realizedPnL = normalizeDecimal(add(cash.realizedPnL, realized))
     this.#emit(accountId, 'cashBalance', 'Updated', this.cashBalance(accountId) as CashBalance)
   }
 

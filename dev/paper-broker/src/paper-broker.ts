@@ -5,7 +5,7 @@ import { RequestControls, type Interference } from './controls.ts'
 import { PaperMarket } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
 import { handleRest } from './rest.ts'
-import { serveSockets } from './socket.ts'
+import { PaperSockets } from './socket.ts'
 import { TokenStore } from './tokens.ts'
 
 export interface PaperBrokerOptions {
@@ -79,7 +79,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
   const wss = new WebSocketServer({ server, path: '/v1/websocket' })
-  const live = serveSockets(wss, { tokens, controls, market, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
+  const live = new PaperSockets(wss, { tokens, controls, market, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
 
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))

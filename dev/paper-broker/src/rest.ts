@@ -85,9 +85,12 @@ async function accessTokenRequest(context: RestContext, request: IncomingMessage
 
 async function renewAccessToken(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
   const token = request.headers.authorization?.replace(/^Bearer /, '') ?? ''
+  const parsed = request.method === 'POST' ? await readJson(request, send) : { value: {} }
+  if (!parsed) return
+  const ticket = (parsed.value as Record<string, unknown> | null)?.['p-ticket']
   const known = context.tokens.session(token)
-  context.seen({ transport: 'rest', endpoint: RENEW_TOKEN_PATH, body: null, name: known?.account.name ?? null, ticket: false })
-  if (await interfered(context, RENEW_TOKEN_PATH, undefined, send)) return
+  context.seen({ transport: 'rest', endpoint: RENEW_TOKEN_PATH, body: parsed.value, name: known?.account.name ?? null, ticket: typeof ticket === 'string' })
+  if (await interfered(context, RENEW_TOKEN_PATH, ticket, send)) return
   const renewed = context.tokens.renew(token)
   if (!renewed) return send(401, { errorText: 'Access is denied' })
   send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.account))

@@ -69,26 +69,56 @@ export function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncRe
  * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the account.
  * A socket is closed (`c[...]` frame) when its login session expires without renewal.
  */
-export function serveSockets(wss: WebSocketServer, context: SocketContext) {
-  const connections = new Set<Connection>()
-  const table = handlers(context.market)
+export class PaperSockets {
+  readonly #connections = new Set<Connection>()
+  readonly #table: Record<string, Handler>
 
-  const broadcast = () => {
+  constructor(wss: WebSocketServer, private readonly context: SocketContext) {
+    this.#table = handlers(context.market)
+    wss.on('connection', (socket) => this.#accept(socket))
+  }
+
+  /** Sends the market's queued events, one frame per account, to its synchronised sockets. */
+  broadcast(): void {
     const byAccount = new Map<number, unknown[]>()
-    for (const { accountId, event } of context.market.drainEvents()) {
+    for (const { accountId, event } of this.context.market.drainEvents()) {
       const list = byAccount.get(accountId) ?? []
       list.push({ e: 'props', d: event })
       byAccount.set(accountId, list)
     }
-    for (const connection of connections) {
+    for (const connection of this.#connections) {
       const events = connection.synced && connection.account ? byAccount.get(connection.account.accountId) : undefined
       if (events?.length && connection.socket.readyState === connection.socket.OPEN) connection.socket.send(`a${JSON.stringify(events)}`)
     }
   }
 
-  const watchExpiry = (connection: Connection, token: string) => {
+  /** Login names of authorized, synchronised sockets. */
+  sessions(): string[] {
+    return [...this.#connections].filter((c) => c.synced && c.account).map((c) => (c.account as PaperAccount).name)
+  }
+
+  #accept(socket: WebSocket): void {
+    const connection: Connection = { socket, account: null, synced: false, expiryTimer: undefined }
+    this.#connections.add(connection)
+    socket.send(OPEN_FRAME)
+    const heartbeat = setInterval(() => socket.send('h'), this.context.heartbeatMs)
+    socket.on('close', () => {
+      clearInterval(heartbeat)
+      clearTimeout(connection.expiryTimer)
+      this.#connections.delete(connection)
+    })
+    socket.on('message', (data) => {
+      const frame = String(data)
+      if (frame === CLIENT_HEARTBEAT) return
+      const request = parseRequest(frame)
+      if (!request) return socket.send(closeFrame(1002, 'Malformed frame'))
+      void this.#handle(connection, request)
+    })
+  }
+
+  #watchExpiry(connection: Connection, token: string): void {
     clearTimeout(connection.expiryTimer)
-    const session = context.tokens.session(token)
+    const session = this.context.tokens.session(token)
     if (!session) return
     const check = () => {
       if (session.expiresAt > Date.now()) {
@@ -101,66 +131,43 @@ export function serveSockets(wss: WebSocketServer, context: SocketContext) {
     connection.expiryTimer = setTimeout(check, session.expiresAt - Date.now() + 5)
   }
 
-  async function handle(connection: Connection, request: WireRequest): Promise<void> {
+  /** Carries a request out at once (unless a test interferes), answers after the endpoint's delay, then the events. */
+  async #handle(connection: Connection, request: WireRequest): Promise<void> {
     let body: Record<string, unknown> = {}
     if (request.endpoint !== ENDPOINTS.authorize && request.body.trim() !== '') {
       try {
         body = JSON.parse(request.body) as Record<string, unknown>
       } catch {
-        return send(connection, { i: request.id, s: 400, d: 'Malformed JSON body' })
+        return this.#send(connection, { i: request.id, s: 400, d: 'Malformed JSON body' })
       }
     }
-    context.seen({ transport: 'ws', endpoint: request.endpoint, body, name: connection.account?.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
-    const answer = context.controls.answerFor(request.endpoint, body['p-ticket'])
-    const result = answer ? null : respond(connection, request, body)
-    await sleep(context.controls.delayOf(request.endpoint))
-    if (answer?.kind === 'penalty') send(connection, { i: request.id, s: 200, d: answer.body })
-    else if (answer) send(connection, { i: request.id, s: answer.status, d: answer.text })
-    else if (result) send(connection, { i: request.id, ...result })
-    broadcast()
+    this.context.seen({ transport: 'ws', endpoint: request.endpoint, body, name: connection.account?.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
+    const answer = this.context.controls.answerFor(request.endpoint, body['p-ticket'])
+    const result = answer ? null : this.#respond(connection, request, body)
+    await sleep(this.context.controls.delayOf(request.endpoint))
+    if (answer?.kind === 'penalty') this.#send(connection, { i: request.id, s: 200, d: answer.body })
+    else if (answer) this.#send(connection, { i: request.id, s: answer.status, d: answer.text })
+    else if (result) this.#send(connection, { i: request.id, ...result })
+    this.broadcast()
   }
 
-  function respond(connection: Connection, request: WireRequest, body: Record<string, unknown>): Omit<WireResponse, 'i'> {
+  #respond(connection: Connection, request: WireRequest, body: Record<string, unknown>): Omit<WireResponse, 'i'> {
     if (request.endpoint === ENDPOINTS.authorize) {
-      const session = context.tokens.session(request.body.trim())
+      const token = request.body.trim()
+      const session = this.context.tokens.session(token)
       if (!session) return { s: 401, d: 'Access is denied' }
       connection.account = session.account
-      watchExpiry(connection, request.body.trim())
+      this.#watchExpiry(connection, token)
       return { s: 200 }
     }
     if (!connection.account) return { s: 401, d: 'Not authorized' }
-    const handler = table[request.endpoint]
+    const handler = this.#table[request.endpoint]
     if (!handler) return { s: 404, d: `Unknown endpoint ${request.endpoint}` }
     if (request.endpoint === ENDPOINTS.syncRequest) connection.synced = true
     return handler(connection.account, body, request)
   }
 
-  const send = (connection: Connection, response: WireResponse) => {
+  #send(connection: Connection, response: WireResponse): void {
     if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(arrayFrame([response]))
-  }
-
-  wss.on('connection', (socket) => {
-    const connection: Connection = { socket, account: null, synced: false, expiryTimer: undefined }
-    connections.add(connection)
-    socket.send(OPEN_FRAME)
-    const heartbeat = setInterval(() => socket.send('h'), context.heartbeatMs)
-    socket.on('close', () => {
-      clearInterval(heartbeat)
-      clearTimeout(connection.expiryTimer)
-      connections.delete(connection)
-    })
-    socket.on('message', (data) => {
-      const frame = String(data)
-      if (frame === CLIENT_HEARTBEAT) return
-      const request = parseRequest(frame)
-      if (!request) return socket.send(closeFrame(1002, 'Malformed frame'))
-      void handle(connection, request)
-    })
-  })
-
-  return {
-    broadcast,
-    /** Login names of authorized, synchronised sockets. */
-    sessions: () => [...connections].filter((c) => c.synced && c.account).map((c) => (c.account as PaperAccount).name),
   }
 }

@@ -72,3 +72,73 @@ t.test('a wrong login is answered like Tradovate: 200 with errorText; bad bodies
   t.equal(malformed.status, 400)
   t.same(broker.tokenRequests, [{ name: 'trader', ok: false }], 'requests are recorded without passwords')
 })
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+
+t.test('the development price endpoint moves the market; bad input is a 400 that says what was wrong', async (t) => {
+  const broker = await startPaperBroker({ accounts: [account] })
+  t.teardown(() => broker.close())
+  const base = broker.restUrl.replace(/\/v1$/, '')
+  const set = await post(`${base}/dev/prices`, { symbol: 'mnqz6', price: '21000.25' })
+  t.equal(set.status, 200)
+  t.same(await set.json(), { symbol: 'MNQZ6', price: '21000.25' })
+  t.same(await (await post(`${base}/dev/prices`, { symbol: 'ESZ6', price: 6000.5 })).json(), { symbol: 'ESZ6', price: '6000.5' }, 'a JSON number is taken too')
+  t.same(await (await fetch(`${base}/dev/prices`)).json(), { prices: { MNQZ6: '21000.25', ESZ6: '6000.5' } })
+  t.equal(broker.price('MNQZ6'), '21000.25')
+  for (const [body, text] of [
+    [{ price: '1' }, 'symbol is required (a dated contract such as MNQZ6)'],
+    [{ symbol: 'MNQZ6' }, 'price is required (decimal text such as "21000.25")'],
+    [{ symbol: 'MNQZ6', price: '21000.1' }, 'price 21000.1 is not on the MNQZ6 tick (0.25)'],
+    [{ symbol: 'NQ1!', price: '1' }, 'unknown contract "NQ1!" (a dated contract such as MNQZ6)'],
+  ] as const) {
+    const refused = await post(`${base}/dev/prices`, body)
+    t.equal(refused.status, 400)
+    t.same(await refused.json(), { errorText: text })
+  }
+  const malformed = await fetch(`${base}/dev/prices`, { method: 'POST', body: '{' })
+  t.equal(malformed.status, 400)
+  t.throws(() => broker.setPrice('MNQZ6', '-1'), { message: 'price must be above zero' })
+})
+
+t.test('without development endpoints there is no price endpoint', async (t) => {
+  const broker = await startPaperBroker({ accounts: [account], devEndpoints: false })
+  t.teardown(() => broker.close())
+  t.equal((await post(`${broker.restUrl.replace(/\/v1$/, '')}/dev/prices`, { symbol: 'MNQZ6', price: '1' })).status, 404)
+})
+
+t.test('token renewal answers GET and POST with a new token for the same session; an unknown token is refused', async (t) => {
+  const broker = await startPaperBroker({ accounts: [account], tokenTtlMs: 60_000 })
+  t.teardown(() => broker.close())
+  const first = (await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json()) as { accessToken: string; expirationTime: string }
+  const viaGet = await fetch(`${broker.restUrl}/auth/renewaccesstoken`, { headers: { authorization: `Bearer ${first.accessToken}` } })
+  t.equal(viaGet.status, 200)
+  const renewed = (await viaGet.json()) as { accessToken: string; expirationTime: string; userId: number }
+  t.not(renewed.accessToken, first.accessToken)
+  t.equal(renewed.userId, 7)
+  const viaPost = await post(`${broker.restUrl}/auth/renewaccesstoken`, {}, { authorization: `Bearer ${renewed.accessToken}` })
+  t.equal(viaPost.status, 200)
+  const refused = await fetch(`${broker.restUrl}/auth/renewaccesstoken`, { headers: { authorization: 'Bearer nope' } })
+  t.equal(refused.status, 401)
+  t.same(broker.renewals, [{ name: 'trader' }, { name: 'trader' }])
+})
+
+t.test('test controls: a penalty ticket honoured only after its time, 429 and 5xx, and the onRequest hook', async (t) => {
+  const seen: string[] = []
+  const broker = await startPaperBroker({ accounts: [account], onRequest: (request) => seen.push(`${request.transport} ${request.endpoint} ${request.name ?? '-'}`) })
+  t.teardown(() => broker.close())
+  broker.interfere('auth/accesstokenrequest', { kind: 'penalty', seconds: 60 })
+  const penalty = (await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json()) as Record<string, unknown>
+  t.match(penalty, { 'p-ticket': String, 'p-time': 60 })
+  const early = (await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456', 'p-ticket': penalty['p-ticket'] })).json()) as Record<string, unknown>
+  t.match(early, { 'p-ticket': String, 'p-time': Number }, 'resent before its time: another ticket')
+  t.notOk('accessToken' in early)
+  broker.interfere('auth/accesstokenrequest', { kind: 'rate_limit' })
+  t.equal((await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).status, 429)
+  broker.interfere('auth/accesstokenrequest', { kind: 'server_error', status: 502 })
+  t.equal((await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).status, 502)
+  t.match(await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json(), { accessToken: String }, 'interferences are used up')
+  t.equal(seen.length, 5)
+  t.ok(seen.every((line) => line === 'rest auth/accesstokenrequest trader'))
+  t.notOk(JSON.stringify(broker.requests).includes('pw-123456'), 'no password in the request log')
+})

@@ -1,50 +1,9 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { Writable } from 'node:stream'
-import { randomUUID } from 'node:crypto'
-import { openBucket } from '@signals/bus'
-import { Buckets, FeedCommandV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
-import type { Database, Kysely } from '@signals/db'
-import { CredentialsCipher } from '@signals/secrets'
-import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
 import { waitFor } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
-import { build, eventually, seedUsers, type App } from '../helper.ts'
-
-const PASSWORD = 'correct-horse-battery-staple'
-const commands = contract(FeedCommandV1)
-
-async function paperBroker(t: Test): Promise<PaperBroker> {
-  const broker = await startPaperBroker({
-    accounts: [
-      { name: 'trader0', password: PASSWORD, userId: 100, accountId: 9000, accountName: 'DEMO9000' },
-      { name: 'trader1', password: PASSWORD, userId: 101, accountId: 9001, accountName: 'DEMO9001' },
-    ],
-    heartbeatMs: 200,
-  })
-  t.teardown(() => broker.close())
-  return broker
-}
-
-async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password: string) {
-  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const sealed = cipher.seal({ username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null }, userId)
-  await db
-    .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }))
-    .execute()
-}
-
-async function statusOf(app: App, userId: string): Promise<FeedStatus | null> {
-  const bucket = await openBucket(app.bus, Buckets.feedStatus)
-  const entry = await bucket.get(feedStatusKey(userId))
-  return entry && entry.operation === 'PUT' ? (entry.json() as FeedStatus) : null
-}
-
-const command = (app: App, userId: string, action: 'start' | 'stop' | 'restart') => {
-  const commandId = randomUUID()
-  return app.bus.publish(`feeds.${action}`, commands, { version: 1, commandId, userId, action, reason: 'test', requestedAt: new Date().toISOString() }, { messageId: commandId })
-}
+import { build, eventually, seedUsers } from '../helper.ts'
+import { PASSWORD, command, paperBroker, saveCredentials, statusOf } from './feed-helper.ts'
 
 function captureLogs() {
   const lines: string[] = []

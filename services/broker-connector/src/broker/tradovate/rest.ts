@@ -52,10 +52,15 @@ export function requestAccessToken(restUrl: string, login: BrokerLogin, policy: 
   })
 }
 
-/** `GET /auth/renewaccesstoken` with the current token: a new token and expiry for the same session. */
+/**
+ * `GET /auth/renewaccesstoken` with the current token: a new token and expiry for the same session. A GET has
+ * no body for a penalty ticket, so the resend is a POST carrying `{"p-ticket"}` (the endpoint takes both).
+ */
 export function renewAccessToken(restUrl: string, token: string, policy: RetryPolicy, timeoutMs: number): Promise<AccessTokenResponse> {
-  return sendHonouringWaits(policy, 'token renewal', async () => {
-    const response = await post(`${restUrl}/${RENEW_TOKEN_PATH}`, { method: 'GET', headers: { ...JSON_HEADERS, authorization: `Bearer ${token}` } }, timeoutMs)
+  const headers = { ...JSON_HEADERS, authorization: `Bearer ${token}` }
+  return sendHonouringWaits(policy, 'token renewal', async (ticket) => {
+    const init: RequestInit = ticket ? { method: 'POST', headers, body: JSON.stringify({ 'p-ticket': ticket }) } : { method: 'GET', headers }
+    const response = await post(`${restUrl}/${RENEW_TOKEN_PATH}`, init, timeoutMs)
     return response instanceof BrokerError ? { error: response } : classify(response, policy, 'token renewal')
   })
 }

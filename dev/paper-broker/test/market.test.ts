@@ -1,0 +1,147 @@
+import t from 'tap'
+import { PaperMarket } from '../src/index.ts'
+
+const ACCOUNT = { accountId: 70, userId: 7, accountName: 'DEMO70' }
+const market = () => new PaperMarket([ACCOUNT], '50000', () => new Date('2026-11-23T10:00:00Z'))
+const oso = (overrides: Record<string, unknown> = {}) => ({
+  accountSpec: 'DEMO70',
+  accountId: 70,
+  clOrdId: 'tag',
+  action: 'Buy',
+  symbol: 'MNQZ6',
+  orderQty: 1,
+  orderType: 'Limit',
+  price: 21000,
+  timeInForce: 'Day',
+  isAutomated: true,
+  bracket1: { action: 'Sell', clOrdId: 'tag.sl', orderType: 'Stop', stopPrice: 20990 },
+  bracket2: { action: 'Sell', clOrdId: 'tag.tp', orderType: 'Limit', price: 21020 },
+  ...overrides,
+})
+const statuses = (m: PaperMarket) => m.orders().map((order) => `${order.clOrdId ?? '-'}:${order.ordStatus}`)
+const fillPrices = (m: PaperMarket) => m.fills().map((fill) => `${fill.action} ${fill.qty}@${fill.price}`)
+
+t.test('prices: a dated contract of a known root, on its tick, above zero', async (t) => {
+  const m = market()
+  t.equal(m.setPrice('MNQZ6', '21000.25'), null)
+  t.equal(m.price('mnqz6'), '21000.25')
+  t.equal(m.setPrice('MNQ1!', '1'), 'unknown contract "MNQ1!" (a dated contract such as MNQZ6)')
+  t.equal(m.setPrice('MNQZ6', '21000.1'), 'price 21000.1 is not on the MNQZ6 tick (0.25)')
+  t.equal(m.setPrice('MNQZ6', '0'), 'price must be above zero')
+  t.equal(m.setPrice('MNQZ6', 'abc'), 'price "abc" is not a decimal number')
+  t.same(m.prices(), { MNQZ6: '21000.25' })
+})
+
+t.test('a resting limit entry fills at its price when a move reaches it; its legs then work, and the target cancels the stop', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21005')
+  const placed = m.placeOso(70, oso())
+  t.match(placed, { orderId: Number, oso1Id: Number, oso2Id: Number })
+  t.same(statuses(m), ['tag:Working', 'tag.sl:Suspended', 'tag.tp:Suspended'])
+  m.setPrice('MNQZ6', '21001')
+  t.same(m.fills(), [], 'not reached')
+  m.setPrice('MNQZ6', '20995')
+  t.same(fillPrices(m), ['Buy 1@21000'], 'filled at the limit, not the better price')
+  t.same(statuses(m), ['tag:Filled', 'tag.sl:Working', 'tag.tp:Working'])
+  m.setPrice('MNQZ6', '21025')
+  t.same(fillPrices(m), ['Buy 1@21000', 'Sell 1@21020'])
+  t.same(statuses(m), ['tag:Filled', 'tag.sl:Canceled', 'tag.tp:Filled'])
+  t.equal(m.balanceText(70), '50040', '20 points x 2 USD')
+  t.match(m.positions(), [{ netPos: 0, bought: 1, sold: 1 }])
+})
+
+t.test('marketable orders fill at the current price when placed; a gap fills the entry at its level and the already-reached stop at the price', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '20995')
+  m.placeOso(70, oso({ clOrdId: 'a' }))
+  t.same(fillPrices(m), ['Buy 1@20995'], 'a buy limit above the market fills at the market')
+  const gap = market()
+  gap.setPrice('MNQZ6', '21005')
+  gap.placeOso(70, oso())
+  gap.setPrice('MNQZ6', '20980')
+  t.same(fillPrices(gap), ['Buy 1@21000', 'Sell 1@20980'], 'the stop was already through when it became active')
+  t.equal(gap.balanceText(70), '49960')
+})
+
+t.test('stop entries trigger at their level; market entries need a price', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  m.placeOso(70, oso({ orderType: 'Stop', price: undefined, stopPrice: 21010, bracket2: undefined }))
+  m.setPrice('MNQZ6', '21005')
+  t.same(m.fills(), [])
+  m.setPrice('MNQZ6', '21012.5')
+  t.same(fillPrices(m), ['Buy 1@21010'])
+  const empty = market()
+  t.same(empty.placeOso(70, oso({ orderType: 'Market', price: undefined, symbol: 'ESH7' })), { failureReason: 'NoQuote', failureText: 'no market price for ESH7 yet; set one with POST /dev/prices' })
+  t.same(statuses(empty), ['tag:Rejected'], 'the refused order is kept with its tag; its legs were never made')
+})
+
+t.test('requests Tradovate would refuse are refused with the reason', async (t) => {
+  const m = market()
+  const refused = (overrides: Record<string, unknown>) => m.placeOso(70, oso(overrides))
+  t.match(refused({ isAutomated: 'yes' }), { failureText: 'isAutomated must be a boolean' })
+  t.match(refused({ symbol: 'FOO' }), { failureReason: 'InvalidContract' })
+  t.match(refused({ orderQty: 0 }), { failureText: 'orderQty must be a whole number of at least 1' })
+  t.match(refused({ orderQty: 1.5 }), { failureText: /whole number/ })
+  t.match(refused({ price: undefined }), { failureReason: 'InvalidPrice', failureText: 'the entry is a Limit order without a price' })
+  t.match(refused({ price: 21000.1 }), { failureReason: 'InvalidPrice', failureText: /not on the MNQZ6 tick/ })
+  t.match(refused({ bracket1: { action: 'Buy', orderType: 'Stop', stopPrice: 20990 } }), { failureText: "bracket1.action must be the opposite of the entry's" })
+  t.match(refused({ bracket1: undefined }), { failureText: 'bracket1 is missing' })
+  t.match(refused({ orderType: 'TrailingStop' }), { failureReason: 'Unsupported' })
+  t.same(m.orders(), [], 'nothing placed')
+})
+
+t.test('liquidation cancels the working orders of the contract and flattens at the price', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  m.placeOso(70, oso({ orderType: 'Market', price: undefined, orderQty: 2 }))
+  m.setPrice('MESZ6', '6000')
+  m.placeOso(70, oso({ symbol: 'MESZ6', clOrdId: 'other', price: 5990, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 5980 }, bracket2: undefined }))
+  m.setPrice('MNQZ6', '20995.5')
+  const mnq = m.orders()[0]?.contractId as number
+  t.match(m.liquidate(70, mnq), { commandId: Number })
+  t.same(statuses(m), ['tag:Filled', 'tag.sl:Canceled', 'tag.tp:Canceled', 'other:Working', '-:Suspended', '-:Filled'], 'the MES orders are untouched')
+  t.same(fillPrices(m), ['Buy 2@21000', 'Sell 2@20995.5'])
+  t.equal(m.balanceText(70), '49982', '-4.5 points x 2 x 2 USD')
+  t.match(m.liquidate(70, 1), { failureReason: 'InvalidContract' })
+})
+
+t.test('cancel: a working order and its suspended legs; a filled or unknown order is refused', async (t) => {
+  const m = market()
+  const placed = m.placeOso(70, oso())
+  t.match(m.cancelOrder(70, placed.orderId), { commandId: Number })
+  t.same(statuses(m), ['tag:Canceled', 'tag.sl:Canceled', 'tag.tp:Canceled'])
+  t.match(m.cancelOrder(70, placed.orderId), { failureReason: 'TooLate' })
+  t.match(m.cancelOrder(71, placed.orderId), { failureText: /not found/ }, 'another account cannot cancel it')
+  t.match(m.cancelOrder(70, 'x'), { failureText: /not found/ })
+})
+
+t.test('pnl is exact for every contract: 6E at 0.00005 ticks, first in first out across lots', async (t) => {
+  const m = market()
+  m.setPrice('6EZ6', '1.085')
+  m.placeOso(70, oso({ symbol: '6EZ6', orderType: 'Market', price: undefined, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 1.08 }, bracket2: { action: 'Sell', orderType: 'Limit', price: 1.08555 } }))
+  m.setPrice('6EZ6', '1.0856')
+  // 0.00055 x 125000 = 68.75
+  t.equal(m.balanceText(70), '50068.75')
+  t.match(m.cashBalance(70), { amount: 50068.75, realizedPnL: 68.75, accountId: 70, currencyId: 1, tradeDate: { year: 2026, month: 11, day: 23 } })
+  t.match(m.cashSnapshot(70), { totalCashValue: 50068.75 })
+  t.match(m.cashSnapshot(71), { errorText: 'account 71 not found' })
+})
+
+t.test('every change is an event for the account, in order, drained once', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  m.placeOso(70, oso({ orderType: 'Market', price: undefined, bracket2: undefined }))
+  const events = m.drainEvents()
+  t.ok(events.every((event) => event.accountId === 70))
+  t.same(
+    events.map(({ event }) => `${event.entityType} ${event.eventType}`),
+    ['order Created', 'orderVersion Created', 'order Created', 'orderVersion Created', 'order Updated', 'fill Created', 'position Updated', 'order Updated'],
+  )
+  t.same(m.drainEvents(), [])
+  m.setPrice('MNQZ6', '20990')
+  t.same(
+    m.drainEvents().map(({ event }) => `${event.entityType} ${event.eventType}`),
+    ['order Updated', 'fill Created', 'position Updated', 'cashBalance Updated'],
+  )
+})
