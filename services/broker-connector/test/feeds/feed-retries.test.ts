@@ -34,6 +34,7 @@ for (const [what, interference, detail] of [
     await seenState(app, 'live-0', 'connected')
     t.same(broker.sessions(), ['trader0'])
     t.ok(logins(broker) >= 2, 'the login was sent again')
+    if (interference.kind === 'penalty') t.equal(broker.requests.filter((request) => request.endpoint === LOGIN)[1]?.ticket, true, 'presenting the penalty ticket')
   })
 }
 

@@ -2,7 +2,7 @@ import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/trad
 import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
 import { toBrokerEvent, toSnapshot } from './mapping.ts'
 import { renewAccessToken, requestAccessToken } from './rest.ts'
-import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type RetryPolicy } from './retry-policy.ts'
+import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type PenaltyMemo, type RetryPolicy } from './retry-policy.ts'
 import { TradovateSession, classifyAnswer } from './session.ts'
 import { TradovateSocket } from './socket.ts'
 import { TokenRenewal } from './token-renewal.ts'
@@ -20,6 +20,8 @@ export interface TradovateAdapterOptions {
 /** Tradovate over REST (login, token renewal) and the real-time socket (sync, events, every other request). */
 export class TradovateAdapter implements BrokerAdapter {
   readonly #policy: RetryPolicy
+  /** Penalty tickets of logins that gave up waiting, per broker and user, presented by the next login. */
+  readonly #loginTickets = new Map<string, PenaltyMemo>()
 
   constructor(private readonly options: TradovateAdapterOptions = {}) {
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
@@ -27,7 +29,7 @@ export class TradovateAdapter implements BrokerAdapter {
 
   async openSession(endpoints: BrokerEndpoints, login: BrokerLogin, options: SessionOptions): Promise<BrokerSession> {
     const timeoutMs = options.timeoutMs ?? 10_000
-    const token = await requestAccessToken(endpoints.restUrl, login, this.#policy, timeoutMs)
+    const token = await requestAccessToken(endpoints.restUrl, login, this.#policy, timeoutMs, this.#loginMemo(endpoints, login))
     let established = false
     let lostReported = false
     const lose = (reason: string) => {
@@ -63,6 +65,17 @@ export class TradovateAdapter implements BrokerAdapter {
       renewal.stop()
       socket.close()
     })
+  }
+
+  #loginMemo(endpoints: BrokerEndpoints, login: BrokerLogin): PenaltyMemo {
+    const key = `${endpoints.restUrl}\n${login.username}`
+    let memo = this.#loginTickets.get(key)
+    if (!memo) {
+      // Bounded: one entry per broker login this process has used.
+      memo = { ticket: null }
+      this.#loginTickets.set(key, memo)
+    }
+    return memo
   }
 
   /** `authorize` with the access token, then `user/syncrequest` for the user: the snapshot. */

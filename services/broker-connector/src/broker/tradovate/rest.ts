@@ -1,6 +1,6 @@
 import { ACCESS_TOKEN_PATH, RENEW_TOKEN_PATH, errorTextOf, isAccessTokenResponse, penaltyOf, type AccessTokenRequest, type AccessTokenResponse } from '@signals/tradovate-wire'
 import { BrokerError, type BrokerLogin } from '../broker-adapter.ts'
-import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
+import { sendHonouringWaits, type Attempt, type PenaltyMemo, type RetryPolicy } from './retry-policy.ts'
 
 /** Seconds of a `Retry-After` header, as milliseconds, or null. */
 function retryAfterMs(response: Response): number | null {
@@ -35,8 +35,11 @@ async function post(url: string, init: RequestInit, timeoutMs: number): Promise<
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' }
 
-/** `POST /auth/accesstokenrequest`, honouring penalty tickets (resent with `p-ticket` in the body), 429 and 5xx. */
-export function requestAccessToken(restUrl: string, login: BrokerLogin, policy: RetryPolicy, timeoutMs: number): Promise<AccessTokenResponse> {
+/**
+ * `POST /auth/accesstokenrequest`, honouring penalty tickets (resent with `p-ticket` in the body), 429 and
+ * 5xx. `memo` carries a ticket left over from a login that gave up waiting into the next login.
+ */
+export function requestAccessToken(restUrl: string, login: BrokerLogin, policy: RetryPolicy, timeoutMs: number, memo?: PenaltyMemo): Promise<AccessTokenResponse> {
   const body: AccessTokenRequest = {
     name: login.username,
     password: login.password,
@@ -49,7 +52,7 @@ export function requestAccessToken(restUrl: string, login: BrokerLogin, policy: 
   return sendHonouringWaits(policy, 'login', async (ticket) => {
     const response = await post(`${restUrl}/${ACCESS_TOKEN_PATH}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(ticket ? { ...body, 'p-ticket': ticket } : body) }, timeoutMs)
     return response instanceof BrokerError ? { error: response } : classify(response, policy, 'login')
-  })
+  }, memo)
 }
 
 /**

@@ -20,10 +20,20 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   captchaWaitMs: 60 * 60_000,
 }
 
+/**
+ * The last penalty ticket of a request that gave up waiting, so the next attempt (after the caller's wait)
+ * presents it, as Tradovate asks, instead of arriving as a new offender.
+ */
+export interface PenaltyMemo {
+  ticket: string | null
+}
+
 /** One attempt's outcome: a value, a penalty ticket, a wait (429, 5xx), or a final error. */
 export type Attempt<T> = { ok: T } | { penalty: Penalty } | { wait: { ms: number; why: string } } | { error: BrokerError }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** Added to a penalty's wait: a resend even a millisecond early earns a new ticket (timers may fire early). */
+const PENALTY_MARGIN_MS = 100
 const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`
 
 /**
@@ -32,10 +42,11 @@ const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`
  * wait is at most `maxAutoWaitMs`; otherwise a `rate_limited` BrokerError carries the wait to the caller.
  * `p-captcha` is a `captcha` BrokerError at once.
  */
-export async function sendHonouringWaits<T>(policy: RetryPolicy, what: string, send: (ticket: string | null) => Promise<Attempt<T>>): Promise<T> {
-  let ticket: string | null = null
+export async function sendHonouringWaits<T>(policy: RetryPolicy, what: string, send: (ticket: string | null) => Promise<Attempt<T>>, memo?: PenaltyMemo): Promise<T> {
+  let ticket: string | null = memo?.ticket ?? null
   for (let attempt = 0; ; attempt++) {
     const outcome = await send(ticket)
+    if (memo) memo.ticket = 'penalty' in outcome ? outcome.penalty.ticket : null
     if ('ok' in outcome) return outcome.ok
     if ('error' in outcome) throw outcome.error
     let waitMs: number
@@ -51,6 +62,6 @@ export async function sendHonouringWaits<T>(policy: RetryPolicy, what: string, s
       ticket = null
     }
     if (attempt > 0 || waitMs > policy.maxAutoWaitMs) throw new BrokerError('rate_limited', `${what}: the broker asked us to wait ${seconds(waitMs)} (${why})`, waitMs)
-    await sleep(waitMs)
+    await sleep(ticket ? waitMs + PENALTY_MARGIN_MS : waitMs)
   }
 }
