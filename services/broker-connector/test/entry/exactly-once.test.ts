@@ -83,3 +83,44 @@ t.test('two connector instances on one durable, both holding the sessions: every
   t.ok(records.every((record) => record.send_attempts <= 1), 'no record sent twice')
   t.ok(records.every((record) => record.status === 'placed' || record.reason !== null), 'every record not placed says why')
 })
+
+t.test('the socket dropped while the order is in flight: reconciled on the new session, placed once', async (t) => {
+  let dropped = false
+  const broker = await paperBroker(t, {
+    onRequest: (request) => {
+      if (request.endpoint === 'order/placeOSO' && !dropped) {
+        dropped = true
+        // The order is carried out; the connection dies before its answer is sent.
+        setImmediate(() => broker.dropConnections())
+      }
+    },
+  })
+  broker.setPrice('MNQZ6', '21000')
+  broker.delay('order/placeOSO', 500)
+  const { app, db, config } = await tradingApp(t, broker)
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  const alert = mnqEntry()
+  await publishAlert(app, alert)
+  const record = await settledRecord(db, alert.alertId, 30_000)
+  await drained(app, 'ALERTS', Durables.entry, 30_000)
+  t.ok(dropped, 'the connection was dropped with the order in flight')
+  t.match(record, { status: 'placed', send_attempts: 1 }, 'found by its tag, not sent again')
+  t.same([...entryOrdersByTag(broker)], [[`sig-${record.id}`, 1]])
+  t.equal(record.entry_order_id, broker.orders().find((order) => order.clOrdId === `sig-${record.id}`)?.id)
+})
+
+t.test('a penalty ticket on the order is waited out and the order resent with it: one order', async (t) => {
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  broker.interfere('order/placeOSO', { kind: 'penalty', seconds: 1 })
+  const { app, db, config } = await tradingApp(t, broker)
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  const alert = mnqEntry()
+  await publishAlert(app, alert)
+  const record = await settledRecord(db, alert.alertId)
+  t.match(record, { status: 'placed', send_attempts: 1 })
+  t.ok(broker.requests.some((request) => request.endpoint === 'order/placeOSO' && request.ticket), 'resent with its ticket')
+  t.same([...entryOrdersByTag(broker).values()], [1])
+})
