@@ -48,12 +48,25 @@ function nthContract(root: string, rule: RollRule, position: number, at: Date): 
   for (;;) {
     for (const code of rule.cycle) {
       const month = MONTH_CODES.indexOf(code) + 1
-      if (rule.rollDay(year, month) <= today) continue
+      if (rollDayOf(root, rule, year, month) <= today) continue
       skipped += 1
       if (skipped === position) return dated(root, month, year)
     }
     year += 1
   }
+}
+
+const ROLL_DAYS = new Map<string, number>()
+
+/** Roll days never change: each is worked out once (a few hundred a decade for every root). */
+function rollDayOf(root: string, rule: RollRule, year: number, month: number): number {
+  const key = `${root}:${year}:${month}`
+  let day = ROLL_DAYS.get(key)
+  if (day === undefined) {
+    day = rule.rollDay(year, month)
+    ROLL_DAYS.set(key, day)
+  }
+  return day
 }
 
 function explicitContract(root: string, rest: string, at: Date): DatedContract | null {

@@ -18,6 +18,23 @@ const CHICAGO = new Intl.DateTimeFormat('en-US', {
  * the next one to open.
  */
 export function tradingDayOf(at: Date): string {
+  // The answer can only change on a whole UTC hour (17:00 Chicago is 22:00 or 23:00 UTC): one time-zone
+  // lookup per hour, remembered, as account histories ask for the same hours again and again.
+  const hour = Math.floor(at.getTime() / MS_PER_HOUR)
+  const remembered = DAY_OF_HOUR.get(hour)
+  if (remembered !== undefined) return remembered
+  const day = computeTradingDay(at)
+  if (DAY_OF_HOUR.size >= MAX_REMEMBERED_HOURS) DAY_OF_HOUR.clear()
+  DAY_OF_HOUR.set(hour, day)
+  return day
+}
+
+const MS_PER_HOUR = 3_600_000
+/** About eleven years of hours; the table is emptied when full. */
+const MAX_REMEMBERED_HOURS = 100_000
+const DAY_OF_HOUR = new Map<number, string>()
+
+function computeTradingDay(at: Date): string {
   const parts = Object.fromEntries(CHICAGO.formatToParts(at).map((part) => [part.type, part.value]))
   let day = dayNumberOfIso(`${parts.year}-${parts.month}-${parts.day}`)
   if (Number(parts.hour) >= SESSION_OPENS_AT_HOUR) day += 1

@@ -1,6 +1,6 @@
-import { add, compare, type Decimal, maximum, toFixed, tradingDayOf } from '@signals/instruments'
+import { type Decimal, toFixed, tradingDayOf } from '@signals/instruments'
 import type { RiskEngineConfig } from './config.ts'
-import { decimal, moneyText, ZERO } from './money.ts'
+import { decimal } from './money.ts'
 import type { AccountState, OpenTradeState } from './sizing-types.ts'
 
 export interface ClosedTradeRecord {
@@ -21,10 +21,24 @@ export interface TradeHistory {
   recordedPeakBalance?: string | null
 }
 
-interface BalanceStep {
-  day: string
-  balance: Decimal
+/**
+ * Money as whole units of one shared scale (bigint): a user's history is summed and compared thousands of
+ * times per alert fan-out, and one scale makes each step a plain bigint add.
+ */
+class Ledger {
+  readonly scale: number
+  constructor(values: readonly Decimal[]) {
+    this.scale = Math.max(2, ...values.map((value) => value.scale))
+  }
+  units(value: Decimal): bigint {
+    return value.units * 10n ** BigInt(this.scale - value.scale)
+  }
+  text(units: bigint): string {
+    return toFixed({ units, scale: this.scale }, 2)
+  }
 }
+
+const max = (values: readonly bigint[]) => values.reduce((high, next) => (next > high ? next : high))
 
 /**
  * The engine's account state from the user's trades, at an instant (`now` decides the trading day).
@@ -32,69 +46,59 @@ interface BalanceStep {
  */
 export function deriveAccountState(config: RiskEngineConfig, history: TradeHistory, now: Date): AccountState {
   const today = tradingDayOf(now)
-  const start = decimal(config.account.startingBalance)
-  const closed = [...history.closedTrades].sort((a, b) => a.closedAt.getTime() - b.closedAt.getTime())
-  const steps = balanceSteps(start, closed)
-  const realizedBalance = steps.at(-1)?.balance ?? start
-  const balance = history.brokerBalance === null ? realizedBalance : decimal(history.brokerBalance)
-  const openPnl = history.openTrades.reduce<Decimal>((sum, trade) => (trade.openPnl ? add(sum, decimal(trade.openPnl)) : sum), ZERO)
-  const perDay = pnlPerDay(steps, closed)
-  const peak = peakBalance(config, { start, steps, balance, equity: add(balance, openPnl), today, recorded: history.recordedPeakBalance ?? null })
-  return {
-    balance: moneyText(balance),
-    peakBalance: moneyText(peak),
-    todayRealizedPnl: moneyText(perDay.get(today) ?? ZERO),
-    openPnl: moneyText(openPnl),
-    openTrades: history.openTrades,
-    recentResults: closed.map((trade) => (compare(decimal(trade.pnl), ZERO) > 0 ? 'W' : 'L') as 'W' | 'L').reverse(),
-    haltedForSession: history.haltedForSession ?? false,
-    dailyPnl: [...perDay.entries()].sort(([a], [b]) => (a < b ? 1 : -1)).map(([, pnl]) => toFixed(pnl, 2)),
-    tradingDays: perDay.size,
-  }
-}
-
-/** The realized balance after each closed trade, oldest first, with the trade's trading day. */
-function balanceSteps(start: Decimal, closed: readonly ClosedTradeRecord[]): BalanceStep[] {
-  let running = start
-  return closed.map((trade) => {
-    running = add(running, decimal(trade.pnl))
-    return { day: tradingDayOf(trade.closedAt), balance: running }
-  })
-}
-
-function pnlPerDay(steps: readonly BalanceStep[], closed: readonly ClosedTradeRecord[]): Map<string, Decimal> {
-  const perDay = new Map<string, Decimal>()
-  steps.forEach((step, index) => perDay.set(step.day, add(perDay.get(step.day) ?? ZERO, decimal(closed[index]?.pnl ?? '0'))))
-  return perDay
-}
-
-interface PeakInputs {
-  start: Decimal
-  steps: readonly BalanceStep[]
-  balance: Decimal
-  equity: Decimal
-  today: string
-  recorded: string | null
-}
-
-/**
- * end_of_day: the highest balance at the close of a finished session (today's is not closed yet);
- * intraday_realized: the highest balance after any closed trade, and the balance now;
- * intraday_unrealized: that, and the equity (balance plus open profit) now.
- */
-function peakBalance(config: RiskEngineConfig, inputs: PeakInputs): Decimal {
-  const { start, steps, balance, equity, today, recorded } = inputs
+  const closed = history.closedTrades
+    .map((trade) => ({ pnl: decimal(trade.pnl), time: trade.closedAt.getTime(), day: tradingDayOf(trade.closedAt) }))
+    .sort((a, b) => a.time - b.time)
+  const openPnls = history.openTrades.flatMap((trade) => (trade.openPnl ? [decimal(trade.openPnl)] : []))
+  const fixed = [config.account.startingBalance, history.brokerBalance, history.recordedPeakBalance].flatMap((value) => (value === null || value === undefined ? [] : [decimal(value)]))
+  const ledger = new Ledger([...closed.map((trade) => trade.pnl), ...openPnls, ...fixed])
+  const start = ledger.units(decimal(config.account.startingBalance))
+  const walk = walkHistory(ledger, start, closed, today)
+  const balance = history.brokerBalance === null ? walk.realized : ledger.units(decimal(history.brokerBalance))
+  const openPnl = openPnls.reduce((sum, pnl) => sum + ledger.units(pnl), 0n)
+  const recorded = history.recordedPeakBalance ? [ledger.units(decimal(history.recordedPeakBalance))] : []
   const mode = config.trailingDrawdown.mode
-  const candidates: Decimal[] = [start]
-  if (recorded !== null) candidates.push(decimal(recorded))
-  if (mode === 'end_of_day') {
-    steps.forEach((step, index) => {
-      const closesSession = steps[index + 1]?.day !== step.day
-      if (closesSession && step.day < today) candidates.push(step.balance)
-    })
-    return maximum(start, ...candidates)
+  const peak =
+    mode === 'end_of_day'
+      ? max([start, walk.endOfDayPeak, ...recorded])
+      : max([start, walk.realizedPeak, balance, ...recorded, ...(mode === 'intraday_unrealized' ? [balance + openPnl] : [])])
+  return {
+    balance: ledger.text(balance),
+    peakBalance: ledger.text(peak),
+    todayRealizedPnl: ledger.text(walk.perDay.get(today) ?? 0n),
+    openPnl: ledger.text(openPnl),
+    openTrades: history.openTrades,
+    recentResults: closed.map((trade) => (trade.pnl.units > 0n ? 'W' : 'L') as 'W' | 'L').reverse(),
+    haltedForSession: history.haltedForSession ?? false,
+    dailyPnl: [...walk.perDay.entries()].sort(([a], [b]) => (a < b ? 1 : -1)).map(([, pnl]) => ledger.text(pnl)),
+    tradingDays: walk.perDay.size,
   }
-  candidates.push(...steps.map((step) => step.balance), balance)
-  if (mode === 'intraday_unrealized') candidates.push(equity)
-  return maximum(start, ...candidates)
+}
+
+interface HistoryWalk {
+  /** Starting balance plus every realized pnl. */
+  realized: bigint
+  /** Highest balance after any closed trade (intraday_realized). */
+  realizedPeak: bigint
+  /** Highest balance at the close of a finished session, before today (end_of_day). */
+  endOfDayPeak: bigint
+  /** Realized pnl per trading day. */
+  perDay: Map<string, bigint>
+}
+
+/** One pass over the closed trades, oldest first. */
+function walkHistory(ledger: Ledger, start: bigint, closed: readonly { pnl: Decimal; day: string }[], today: string): HistoryWalk {
+  let realized = start
+  let realizedPeak = start
+  let endOfDayPeak = start
+  const perDay = new Map<string, bigint>()
+  closed.forEach((trade, index) => {
+    const pnl = ledger.units(trade.pnl)
+    realized += pnl
+    if (realized > realizedPeak) realizedPeak = realized
+    perDay.set(trade.day, (perDay.get(trade.day) ?? 0n) + pnl)
+    const closesSession = closed[index + 1]?.day !== trade.day
+    if (closesSession && trade.day < today && realized > endOfDayPeak) endOfDayPeak = realized
+  })
+  return { realized, realizedPeak, endOfDayPeak, perDay }
 }

@@ -3,14 +3,19 @@ import { decimal, plain } from './money.ts'
 import { refuse, type Refusal } from './refusal.ts'
 import type { ContractTerms, EntryIntent } from './sizing-types.ts'
 
-/** The alert's prices, checked against each other, and what one contract loses at the stop. */
+/** The alert's stop and what one contract loses there. */
+export interface StopRisk {
+  price: Decimal
+  /** Distance from the entry in points, rounded up to whole ticks (an off-tick price may round away from the entry). */
+  points: Decimal
+  /** Loss of one contract at the stop: points x point value. */
+  riskPerContract: Decimal
+}
+
+/** The alert's prices, checked against each other. */
 export interface EntryPrices {
   entry: Decimal | null
-  stop: Decimal | null
-  /** Stop distance in points, rounded up to whole ticks (an off-tick price may round away from the entry). */
-  stopPoints: Decimal | null
-  /** Loss of one contract at the stop (stopPoints x point value); null without a stop. */
-  riskPerContract: Decimal | null
+  stop: StopRisk | null
 }
 
 /** An alert price that is not a decimal number; the message is the trader's sentence. */
@@ -40,7 +45,7 @@ function checkEntryPrices(alert: EntryIntent, contract: ContractTerms, entryPric
     if (stopPrice !== null || targetPrice !== null) {
       return refuse('no_entry_price', 'The alert has a stop or target but no entry price, so neither can be checked against the entry or sized.')
     }
-    return { entry: null, stop: null, stopPoints: null, riskPerContract: null }
+    return { entry: null, stop: null }
   }
   const direction = alert.side === 'LONG' ? 1 : -1
   if (stopPrice !== null && compare(entryPrice, stopPrice) !== direction) {
@@ -49,9 +54,9 @@ function checkEntryPrices(alert: EntryIntent, contract: ContractTerms, entryPric
   if (targetPrice !== null && compare(targetPrice, entryPrice) !== direction) {
     return refuse('target_on_wrong_side', `The target ${plain(targetPrice)} must be ${direction === 1 ? 'above' : 'below'} the ${alert.side} entry ${plain(entryPrice)}.`)
   }
-  if (stopPrice === null) return { entry: entryPrice, stop: null, stopPoints: null, riskPerContract: null }
-  const stopPoints = roundUpToTicks(absolute(subtract(entryPrice, stopPrice)), decimal(contract.tickSize))
-  return { entry: entryPrice, stop: stopPrice, stopPoints, riskPerContract: multiply(stopPoints, decimal(contract.pointValue)) }
+  if (stopPrice === null) return { entry: entryPrice, stop: null }
+  const points = roundUpToTicks(absolute(subtract(entryPrice, stopPrice)), decimal(contract.tickSize))
+  return { entry: entryPrice, stop: { price: stopPrice, points, riskPerContract: multiply(points, decimal(contract.pointValue)) } }
 }
 
 function roundUpToTicks(points: Decimal, tick: Decimal): Decimal {

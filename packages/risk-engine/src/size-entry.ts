@@ -1,7 +1,7 @@
-import { compare, type Decimal, floorDivide, multiply } from '@signals/instruments'
+import { compare, floorDivide, multiply } from '@signals/instruments'
 import { accountFigures, type AccountFigures, profitTargetMet } from './account-figures.ts'
 import { accountGate } from './account-gates.ts'
-import { type EntryPrices, readEntryPrices } from './entry-prices.ts'
+import { readEntryPrices, type StopRisk } from './entry-prices.ts'
 import { modeQuantity } from './mode-quantity.ts'
 import { decimal, money, moneyText, plain } from './money.ts'
 import { positionGate } from './position-gate.ts'
@@ -12,6 +12,16 @@ import type { SizingDecision, SizingInput } from './sizing-types.ts'
 /** After an evaluation's target is met, only the trading days are missing: one contract a trade is enough. */
 const CONTRACTS_AFTER_TARGET = 1
 const AFTER_TARGET_NOTE = 'The evaluation target is met: one contract a trade until the trading days are done.'
+
+/** What the mode asked for, before the risk limits. */
+interface Request {
+  /** Contracts the mode asks for; null when the budget alone decides (fixed_fraction). */
+  wanted: number | null
+  /** Why `wanted` is already below what the alert asked (alert_quantity's cap). */
+  note: string | null
+  /** At most this many contracts (after an evaluation's target); null for no cap. */
+  cap: number | null
+}
 
 /**
  * The size of an entry, or why it is refused. Pure: everything it reads is in the input, and money is
@@ -28,51 +38,48 @@ export function sizeEntry(input: SizingInput): SizingDecision {
   const requested = modeQuantity(config, account, alert)
   if (requested.kind === 'refuse') return requested
   const targetMet = profitTargetMet(config, figures)
-  if (prices.riskPerContract === null) {
+  if (prices.stop === null) {
     if (requested.kind === 'risk') return refuse('no_stop', `The alert has no stop, and the ${config.riskMode.mode} mode sizes from the loss at the stop.`)
     if (targetMet) return refuse('no_stop', 'The evaluation target is met, and until the trading days are done an entry needs a stop so that it cannot undo the pass.')
     return { kind: 'size', quantity: requested.quantity, budget: null, riskAtStop: null, note: requested.note }
   }
-  const wanted = requested.kind === 'risk' ? null : requested.quantity
   const cap = targetMet ? CONTRACTS_AFTER_TARGET : null
-  if (requested.kind === 'risk' || requested.heldByBudget) return sizeWithinBudget(input, figures, prices, wanted, cap, requested.kind === 'risk' ? null : requested.note)
-  return checkFixedSize(figures, prices, requested.quantity, cap)
+  if (requested.kind === 'risk') return sizeWithinBudget(input, figures, prices.stop, { wanted: null, note: null, cap })
+  const request = { wanted: requested.quantity, note: requested.note, cap }
+  return requested.heldByBudget ? sizeWithinBudget(input, figures, prices.stop, request) : checkFixedSize(figures, prices.stop, request)
 }
 
 /** fixed_fraction and alert_quantity: the most contracts whose loss at the stop fits the budget. */
-function sizeWithinBudget(input: SizingInput, figures: AccountFigures, prices: EntryPrices, wanted: number | null, cap: number | null, note: string | null): SizingDecision {
-  const riskPerContract = prices.riskPerContract as Decimal
-  const limit = bindingLimit(budgetLimits(input.config, figures, cap !== null))
-  const affordable = Number(floorDivide(limit.amount, riskPerContract))
-  if (affordable < 1) return tooSmall(limit, prices, input.contract.pointValue)
-  const limits = [affordable, wanted ?? affordable, cap ?? affordable]
-  const quantity = Math.min(...limits)
+function sizeWithinBudget(input: SizingInput, figures: AccountFigures, stop: StopRisk, request: Request): SizingDecision {
+  const limit = bindingLimit(budgetLimits(input.config, figures, request.cap !== null))
+  const affordable = Number(floorDivide(limit.amount, stop.riskPerContract))
+  if (affordable < 1) return tooSmall(limit, stop, input.contract.pointValue)
+  const quantity = Math.min(affordable, request.wanted ?? affordable, request.cap ?? affordable)
   return {
     kind: 'size',
     quantity,
     budget: moneyText(limit.amount),
-    riskAtStop: moneyText(multiply(decimal(quantity), riskPerContract)),
-    note: quantityNote(quantity, wanted, affordable, cap, note, limit),
+    riskAtStop: moneyText(multiply(decimal(quantity), stop.riskPerContract)),
+    note: budgetNote(quantity, affordable, request, limit),
   }
 }
 
-function quantityNote(quantity: number, wanted: number | null, affordable: number, cap: number | null, note: string | null, limit: BudgetLimit): string | null {
-  if (wanted === null) return cap !== null && quantity === cap && affordable > cap ? AFTER_TARGET_NOTE : null
-  if (quantity >= wanted) return note
-  if (cap !== null && quantity === cap) return AFTER_TARGET_NOTE
-  return `${wanted} contracts would risk more than the budget of ${limit.describe}; ${quantity} fit${quantity === 1 ? 's' : ''}.`
+function budgetNote(quantity: number, affordable: number, request: Request, limit: BudgetLimit): string | null {
+  const asked = request.wanted ?? affordable
+  if (quantity >= asked) return request.note
+  if (quantity === request.cap) return AFTER_TARGET_NOTE
+  return `${asked} contracts would risk more than the budget of ${limit.describe}; ${quantity} fit${quantity === 1 ? 's' : ''}.`
 }
 
-function tooSmall(limit: BudgetLimit, prices: EntryPrices, pointValue: string): Refusal {
-  const perContract = `${money(prices.riskPerContract as Decimal)} at the stop (${plain(prices.stopPoints as Decimal)} points x ${money(decimal(pointValue))})`
+function tooSmall(limit: BudgetLimit, stop: StopRisk, pointValue: string): Refusal {
+  const perContract = `${money(stop.riskPerContract)} at the stop (${plain(stop.points)} points x ${money(decimal(pointValue))})`
   return refuse(limit.code, `One contract would lose ${perContract}, more than the budget of ${limit.describe}.`)
 }
 
 /** fixed_contracts and anti-martingale keep their size, but never a stop that breaches a limit. */
-function checkFixedSize(figures: AccountFigures, prices: EntryPrices, wanted: number, cap: number | null): SizingDecision {
-  const quantity = Math.min(wanted, cap ?? wanted)
-  const targetMet = cap !== null
-  const riskAtStop = multiply(decimal(quantity), prices.riskPerContract as Decimal)
+function checkFixedSize(figures: AccountFigures, stop: StopRisk, request: Request & { wanted: number }): SizingDecision {
+  const quantity = Math.min(request.wanted, request.cap ?? request.wanted)
+  const riskAtStop = multiply(decimal(quantity), stop.riskPerContract)
   const loss = `${quantity} contract${quantity === 1 ? '' : 's'} would lose ${money(riskAtStop)} at the stop`
   if (compare(riskAtStop, figures.room) > 0) {
     return refuse('drawdown_floor', `${loss}, taking the ${money(figures.equity)} equity below the drawdown floor of ${money(figures.floor)}.`)
@@ -80,8 +87,8 @@ function checkFixedSize(figures: AccountFigures, prices: EntryPrices, wanted: nu
   if (figures.dailyLeft !== null && compare(riskAtStop, figures.dailyLeft) > 0) {
     return refuse('daily_loss_at_stop', `${loss}, more than the ${money(figures.dailyLeft)} left of the daily loss limit.`)
   }
-  if (targetMet && compare(riskAtStop, figures.targetCushion) > 0) {
+  if (request.cap !== null && compare(riskAtStop, figures.targetCushion) > 0) {
     return refuse('profit_target_protection', `${loss}, more than the ${money(figures.targetCushion)} of profit above the evaluation's target.`)
   }
-  return { kind: 'size', quantity, budget: null, riskAtStop: moneyText(riskAtStop), note: quantity < wanted ? AFTER_TARGET_NOTE : null }
+  return { kind: 'size', quantity, budget: null, riskAtStop: moneyText(riskAtStop), note: quantity < request.wanted ? AFTER_TARGET_NOTE : null }
 }

@@ -33,7 +33,7 @@ export interface AccountState {
   recentResults: readonly ('W' | 'L')[]
   /** The trading session's daily loss limit was hit with a hard limit: no trading until the next session. */
   haltedForSession: boolean
-  /** Realized pnl per trading day (newest first), for the consistency rule and the status page. */
+  /** Realized pnl per trading day (newest first), for the status page (the engine reads today from todayRealizedPnl). */
   dailyPnl: readonly string[]
   /** Distinct trading days with a closed trade (verification). */
   tradingDays: number

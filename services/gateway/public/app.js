@@ -137,8 +137,8 @@ const RISK_ENGINE_AREAS = [
     ['safetyBufferPercent', 'Safety buffer (%)', { min: 0, max: 50 }],
   ]],
   ['riskMode', 'Risk mode', [
-    ['mode', 'Mode', { options: [['fixed_fraction', 'Fixed fraction'], ['anti_martingale_pyramiding', 'Anti-martingale with pyramiding'], ['fixed_contracts', 'Fixed contracts']] }],
-    ['fixedContracts', 'Contracts (fixed contracts mode)', { min: 1, max: 100, integer: true }],
+    ['mode', 'Mode', { options: [['fixed_fraction', 'Fixed fraction'], ['anti_martingale_pyramiding', 'Anti-martingale with pyramiding'], ['fixed_contracts', 'Fixed contracts'], ['alert_quantity', "The alert's quantity"]] }],
+    ['fixedContracts', 'Contracts (fixed contracts mode; most per alert in alert quantity mode)', { min: 1, max: 100, integer: true }],
   ]],
   ['consistencyRule', 'Consistency rule', [
     ['enabled', 'Consistency rule enabled', { boolean: true }],
