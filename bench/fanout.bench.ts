@@ -37,9 +37,10 @@ let passed = false
 try {
   await app.ready()
   const db = app.db
+  // Auto-place off: this measures the fan-out; placing orders is bench/entry-flow.bench.ts.
   await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(1, ${USERS}::int) g`.execute(db)
   await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT 'bench-' || g, 'live_trading', '{"enabled": true, "autoPlaceOrders": true}' FROM generate_series(1, ${USERS}::int) g`.execute(db)
+    SELECT 'bench-' || g, 'live_trading', '{"enabled": true, "autoPlaceOrders": false}' FROM generate_series(1, ${USERS}::int) g`.execute(db)
   await sql`ANALYZE`.execute(db)
 
   const countOf = async (alertId: string) =>

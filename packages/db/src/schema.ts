@@ -16,6 +16,11 @@ export type TradeStatus = 'open' | 'closed' | 'cancelled'
 export type TradeResult = 'TP' | 'SL' | 'Session End'
 export type BrokerName = 'paper' | 'tradovate'
 export type BrokerEnvironment = 'demo' | 'live'
+/** An alert record's order outcome: received -> placing -> placed | refused | failed; not_placed when auto-place is off; test. */
+export type AlertRecordStatus = 'received' | 'placing' | 'placed' | 'refused' | 'failed' | 'not_placed' | 'test'
+type NullableInteger = ColumnType<number | null, number | null | undefined, number | null>
+/** BIGINT ids from the broker (read as numbers, as every bigint here). */
+type BrokerId = ColumnType<number | null, number | null | undefined, number | null>
 
 export interface UsersTable {
   user_id: string
@@ -84,9 +89,29 @@ export interface AlertsTable {
   leverage: NullableDecimal
   raw_data: Json
   is_test: ColumnType<boolean, boolean | undefined, boolean>
-  status: ColumnType<string, string | undefined, string>
+  status: ColumnType<AlertRecordStatus, AlertRecordStatus | undefined, AlertRecordStatus>
   received_at: Timestamp
   created_at: Timestamp
+  /** Why the record ended as it did (refused, failed, not placed), in words for the trader. */
+  reason: string | null
+  /** Machine-readable refusal (the risk engine's RefusalCode, or the flow's own). */
+  refusal_code: string | null
+  /** The quantity the alert itself carried, if any. */
+  alert_quantity: NullableDecimal
+  /** Contracts ordered (sized by the risk engine). */
+  order_quantity: NullableInteger
+  /** Our tag on the entry order (`sig-<id>`); legs carry `.sl` / `.tp`. */
+  order_tag: string | null
+  /** The dated contract ordered (`MNQZ6`). */
+  contract: string | null
+  entry_order_id: BrokerId
+  stop_order_id: BrokerId
+  target_order_id: BrokerId
+  /** Sends attempted; committed before each send, so a value above 0 means "reconcile before sending". */
+  send_attempts: ColumnType<number, number | undefined, number>
+  placed_at: NullableTimestamp
+  /** When the outcome (placed, refused, failed, not placed) was written. */
+  decided_at: NullableTimestamp
 }
 
 export interface TradesTable {
@@ -107,6 +132,18 @@ export interface TradesTable {
   close_alert_id: string | null
   opened_at: Timestamp
   closed_at: NullableTimestamp
+  /** The dated contract traded (`MNQZ6`), when opened from a broker fill. */
+  contract: string | null
+  broker_contract_id: BrokerId
+  broker_account_id: BrokerId
+  entry_order_id: BrokerId
+  stop_order_id: BrokerId
+  target_order_id: BrokerId
+  /** Broker fill ids already counted into quantity and entry price (a replayed fill counts once; bigint[] reads as text). */
+  entry_fill_ids: ColumnType<string[], string[] | undefined, string[]>
+  /** The broker's own exit fill, kept beside the alert's exit price (DESIGN decision 17). */
+  broker_exit_price: NullableDecimal
+  broker_exit_fill_id: BrokerId
 }
 
 export interface IntakeLogTable {

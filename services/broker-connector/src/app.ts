@@ -1,7 +1,8 @@
 import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { dbPlugin, type Database, type Kysely } from '@signals/db'
 import type { Config } from './config.ts'
-import { QueueingEntryFlow, type EntryFlow } from './entry-flow.ts'
+import type { EntryFlow } from './entry-flow.ts'
+import { createTrading } from './trading.ts'
 import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
@@ -15,11 +16,11 @@ export interface BuildOptions {
   consumers?: boolean
   /** Hold per-user broker feeds (default: FEEDS_ENABLED). */
   feeds?: boolean
-  /** Makes the live entry flow; the default queues records for the live-trading work (see entry-flow.ts). */
+  /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
   /** The broker implementation for feeds (default Tradovate's API; tests pass one with short waits). */
   brokerAdapter?: BrokerAdapter
-  /** Feed session hooks (`onEvent`, `onSessionOpen`). */
+  /** Extra feed session hooks (`onEvent`, `onSessionOpen`), called after the trading ones (tests observe with them). */
   feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
 }
 
@@ -35,23 +36,37 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   })
   await app.register(alertRoutes)
   await app.register(tradeRoutes)
+  const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
+  // Sessions live in the feed manager; an instance without feeds has none (its entries wait for one).
+  const sessions = { session: (userId: string) => (feedsOn ? app.feeds.session(userId) : null) }
+  const trading = createTrading(app.db, config, sessions, app.log, options.entryFlow)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
-      entryFlow: options.entryFlow ? options.entryFlow(app.db) : new QueueingEntryFlow(app.db),
+      sessions: feedsOn ? sessions : null,
+      entryFlow: trading.entryFlow,
       concurrency: config.CONSUMER_CONCURRENCY,
       maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
       ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
     })
   }
-  if (config.FEEDS_ENABLED && (options.feeds ?? true)) {
+  if (feedsOn) {
     const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL }
     await app.register(feedsPlugin, {
       credentialsKeyId: config.CREDENTIALS_KEY_ID,
       credentialsKey: config.CREDENTIALS_KEY,
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
       adapter: options.brokerAdapter,
-      hooks: options.feedHooks,
+      hooks: {
+        onEvent(userId, event) {
+          trading.onEvent(userId, event)
+          options.feedHooks?.onEvent?.(userId, event)
+        },
+        async onSessionOpen(userId, session) {
+          await trading.onSessionOpen(userId, session)
+          await options.feedHooks?.onSessionOpen?.(userId, session)
+        },
+      },
       endpoints: {
         // The paper broker simulates both environments.
         paper: { demo: paper, live: paper },
@@ -62,5 +77,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       },
     })
   }
+  app.decorate('trading', trading)
   return app
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    trading: ReturnType<typeof createTrading>
+  }
 }

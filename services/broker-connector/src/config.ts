@@ -24,6 +24,15 @@ export const ConfigSchema = Type.Object({
   CONSUMER_MAX_ATTEMPTS: Type.Integer({ minimum: 2, maximum: 100, default: 10, description: 'deliveries before dead-lettering' }),
   /** How long the server waits for an ack before handing a message to another instance (a crashed one never acks). */
   CONSUMER_ACK_WAIT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000, description: 'ack wait before redelivery' }),
+  /** An entry alert older than this is never sent to the broker (first send, or after a crash). */
+  ENTRY_MAX_AGE_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 60_000, description: 'oldest entry alert still sent to the broker' }),
+  /** How long an entry waits for the user's broker session before its record fails ("broker connection not up"). */
+  ENTRY_SESSION_WAIT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 30_000, description: 'wait for a broker session before failing an entry' }),
+  /**
+   * Records of one alert decided, and orders sent, at once. Each user's calls go to their own session, so
+   * a whole fan-out can be in flight together (a broker rate-limits per user, not per connector).
+   */
+  ENTRY_PARALLELISM: Type.Integer({ minimum: 1, maximum: 5_000, default: 1_000, description: 'records decided and orders sent at once' }),
   /** Run the per-user broker feeds in this instance (one instance per deployment should; see decisions). */
   FEEDS_ENABLED: Type.Boolean({ default: true, description: 'hold per-user broker feeds in this instance' }),
   TRADOVATE_DEMO_URL: Type.String({ default: 'https://demo.tradovateapi.com/v1', pattern: '^https?://[^\\s]+$', description: 'Tradovate demo REST base' }),

@@ -1,49 +1,55 @@
-import { sql, type Database, type Kysely } from '@signals/db'
 import type { NormalizedAlert } from '@signals/contracts'
+import type { BrokerSession } from './broker/broker-adapter.ts'
 import type { NewAlertRecordRef } from './repositories/alerts.ts'
+import { placingRecordIds } from './repositories/entry-records.ts'
+import { settleRecords, type RecordOutcome, type SettleDeps } from './entry/settle-records.ts'
+
+/** Which delivery of the alert message this is: on the last one nothing is left waiting to be retried. */
+export interface Delivery {
+  lastAttempt: boolean
+}
 
 /**
  * The seam between alert intake and order placement (spec: "continues into a live entry flow").
  * The connector hands every new live record of an entry alert to `handOff`, at least once; an
- * implementation must therefore claim each record with a conditional update (`WHERE status =
- * 'received'`) so a record handed over twice (redelivery, a second instance) is acted on once.
- * Order placement belongs to the live-trading work, which plugs in its own implementation here.
+ * implementation must therefore claim each record so a record handed over twice (redelivery, a second
+ * instance) is acted on once. A rejection asks for the message to come back later.
  */
 export interface EntryFlow {
-  handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[]): Promise<void>
+  handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery?: Delivery): Promise<void>
 }
 
-/** Record statuses the connector writes. */
-export const AlertStatus = {
-  /** Written, not yet handed to the entry flow. */
-  received: 'received',
-  /** Handed to the entry flow; waits for order placement. */
-  queued: 'queued',
-  /** Handed over but lacks what an order needs (action, symbol): never tradable. */
-  incomplete: 'incomplete',
-  /** A test alert: recorded, never traded. */
-  test: 'test',
-} as const
+/** Records are waiting for a broker session or answer: the message is delivered again after a delay. */
+export class EntryRetryError extends Error {
+  constructor(readonly waiting: number) {
+    super(`${waiting} alert record(s) wait for a broker session or answer; retried later`)
+    this.name = 'EntryRetryError'
+  }
+}
 
 /**
- * What can honestly be done before order placement exists: claim each record for entry, marking it
- * `queued` (or `incomplete` when it could never become an order). It places nothing and publishes nothing.
- * Returns how many records it claimed.
+ * DESIGN decision 16: each record of a live user is sized by the risk engine and placed as a bracket
+ * through the user's broker session, its outcome written on the record (entry/settle-records.ts, entry/plan-record.ts).
  */
-export class QueueingEntryFlow implements EntryFlow {
-  constructor(private readonly db: Kysely<Database>) {}
+export class LiveEntryFlow implements EntryFlow {
+  constructor(private readonly options: SettleDeps) {}
 
-  async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[]): Promise<void> {
-    await this.claim(records)
+  async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
+    const outcomes: RecordOutcome[] = await settleRecords(this.options, records, delivery.lastAttempt)
+    const waiting = outcomes.filter((outcome) => outcome === 'retry').length
+    if (waiting > 0) throw new EntryRetryError(waiting)
   }
 
-  async claim(records: readonly NewAlertRecordRef[]): Promise<number> {
-    if (records.length === 0) return 0
-    const ids = records.map((record) => record.id)
-    const result = await sql`
-      UPDATE alerts
-      SET status = CASE WHEN action IS NULL OR symbol IS NULL THEN ${AlertStatus.incomplete} ELSE ${AlertStatus.queued} END
-      WHERE id = ANY(${ids}::bigint[]) AND status = ${AlertStatus.received}`.execute(this.db)
-    return Number(result.numAffectedRows ?? 0n)
+  /**
+   * On every session open (before the feed reports `connected`): each of the user's records left in
+   * `placing` is settled, asking the broker by tag before anything is sent. Returns how many were looked at.
+   */
+  async reconcileUser(userId: string, session: BrokerSession): Promise<number> {
+    const ids = await placingRecordIds(this.options.db, userId)
+    // The session is not yet the feed's current one (it is handed over after this): use it directly.
+    const deps: SettleDeps = { ...this.options, sessions: { session: (id) => (id === userId ? session : this.options.sessions.session(id)) } }
+    await settleRecords(deps, ids.map((id) => ({ id, userId })), false)
+    if (ids.length > 0) this.options.logger.info({ userId, records: ids.length }, 'records left placing were reconciled with the broker')
+    return ids.length
   }
 }

@@ -81,10 +81,14 @@ export async function publishIntake(app: App, entries: IntakeLogEntry[], batchId
 }
 
 /**
- * Users `${prefix}-0..n-1`, approved, with a live_trading setting (`live` decides enabled), in one
- * statement each table.
+ * Users `${prefix}-0..n-1`, approved, with a live_trading setting (`live` decides enabled; `autoPlace`
+ * decides autoPlaceOrders, off unless asked: intake tests place no orders), in one statement each table.
  */
-export async function seedUsers(db: Kysely<Database>, count: number, options: { prefix?: string; live?: boolean; approved?: boolean } = {}) {
+export async function seedUsers(
+  db: Kysely<Database>,
+  count: number,
+  options: { prefix?: string; live?: boolean; approved?: boolean; autoPlace?: boolean } = {},
+) {
   const prefix = options.prefix ?? 'user'
   const live = options.live ?? true
   if (count === 0) return [] as string[]
@@ -94,9 +98,16 @@ export async function seedUsers(db: Kysely<Database>, count: number, options: { 
     FROM generate_series(0, ${count - 1}::int) AS g`.execute(db)
   await sql`
     INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT ${prefix} || '-' || g, 'live_trading', jsonb_build_object('enabled', ${live}::boolean, 'autoPlaceOrders', true)
+    SELECT ${prefix} || '-' || g, 'live_trading', jsonb_build_object('enabled', ${live}::boolean, 'autoPlaceOrders', ${options.autoPlace ?? false}::boolean)
     FROM generate_series(0, ${count - 1}::int) AS g`.execute(db)
   return Array.from({ length: count }, (_, i) => `${prefix}-${i}`)
+}
+
+/** Settles records as an entry flow would, for tests of intake alone: how many this call claimed. */
+export async function claimRecords(db: Kysely<Database>, records: readonly { id: number }[]): Promise<number> {
+  const ids = records.map((record) => record.id)
+  const result = await sql`UPDATE alerts SET status = 'not_placed', reason = 'test flow' WHERE id = ANY(${ids}::bigint[]) AND status = 'received'`.execute(db)
+  return Number(result.numAffectedRows ?? 0n)
 }
 
 /** Resolves when `predicate` holds, polling every 25 ms; rejects after `timeoutMs`. */

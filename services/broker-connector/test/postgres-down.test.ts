@@ -63,7 +63,7 @@ t.test('Postgres down: messages are nak\'ed with growing delay and all processed
   await drained(app, 'ALERTS', Durables.entry, 30_000)
   const perPair = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts GROUP BY alert_id, user_id HAVING count(*) > 1`.execute(app.db)
   t.equal(perPair.rows.length, 0, 'no duplicates')
-  t.equal(await countRows(app.db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'queued'`), ALERTS * USERS, 'all handed off')
+  t.equal(await countRows(app.db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'not_placed'`), ALERTS * USERS, 'all handed off')
   const deadLetters = await app.bus.jsm.streams.info(app.bus.stream('DEAD_LETTERS'))
   t.equal(deadLetters.state.messages, 0, 'nothing was dead-lettered')
 })

@@ -86,7 +86,7 @@ t.test('a connector process killed mid-stream and restarted leaves exactly one r
   child = startConnector(env)
   await waitReady(port)
   await eventually(async () => (await countRows(db, records)) === total, 60_000)
-  await eventually(async () => (await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'queued'`)) === total, 30_000)
+  await eventually(async () => (await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'not_placed'`)) === total, 30_000)
   await eventually(async () => (await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM trades WHERE status = 'closed'`)) === TRADES, 30_000)
 
   const perPair = await sql<{ alert_id: string; user_id: string; n: number }>`

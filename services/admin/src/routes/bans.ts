@@ -6,6 +6,7 @@ import { conflict, notFound } from '@signals/http-kit'
 import { deleteBan, listBans, upsertBan } from '../repositories/bans.ts'
 import { usersWithEmail } from '../repositories/users.ts'
 import { recordAudit } from '../repositories/audit.ts'
+import { switchLiveTradingOff } from '../repositories/live-trading.ts'
 import { BanView, Email, Paging, banView, normalizeEmail } from '../schemas.ts'
 import { banInRedis, publishStatus } from '../status-sync.ts'
 
@@ -55,6 +56,8 @@ export async function banRoutes(fastify: FastifyInstance, options: { adminEmails
         // One account per e-mail in practice; should several share it, the most recent one is recorded.
         const result = await upsertBan(trx, email, reason, latestUser(users)?.user_id ?? null)
         await recordAudit(trx, { actorUserId: request.identity.userId, action: 'ban', target: email, reason })
+        // A banned user is never traded: live trading off and the feed stopped, in the ban's transaction.
+        for (const user of users) await switchLiveTradingOff(trx, user.user_id, 'account banned')
         return { ...result, users }
       })
       // After the commit: a sign-in racing this ban either finds its session ended here or sees the ban

@@ -6,6 +6,7 @@ import { conflict, notFound } from '@signals/http-kit'
 import { listUsers, setApproved } from '../repositories/users.ts'
 import { isBanned } from '../repositories/bans.ts'
 import { recordAudit } from '../repositories/audit.ts'
+import { switchLiveTradingOff } from '../repositories/live-trading.ts'
 import { Paging, UserView, userView } from '../schemas.ts'
 import { publishStatus } from '../status-sync.ts'
 
@@ -47,6 +48,8 @@ export async function userRoutes(fastify: FastifyInstance, options: { adminEmail
         throw conflict('This user is an administrator by ADMIN_EMAIL; remove the address there to revoke them')
       }
       await recordAudit(trx, { actorUserId: request.identity.userId, action: approved ? 'approve' : 'revoke', target: userId, reason: request.body?.reason })
+      // An unapproved user is never traded: live trading off and the feed stopped, in the same transaction.
+      if (!approved) await switchLiveTradingOff(trx, userId, 'approval revoked')
       return { user, banned: await isBanned(trx, user.email) }
     })
     if (!result) throw notFound('User not found')

@@ -1,15 +1,22 @@
 import type { NormalizedAlert, IntakeLogBatch } from '@signals/contracts'
+import type { MessageContext } from '@signals/bus'
 import type { Database, Kysely } from '@signals/db'
 import type { EntryFlow } from '../entry-flow.ts'
-import { insertEntryRecords, insertTestRecord, pendingEntryRecords, type Routing } from '../repositories/alerts.ts'
+import { insertEntryRecords, insertTestRecord, type Routing } from '../repositories/alerts.ts'
+import { unsettledEntryRecords } from '../repositories/entry-records.ts'
 import { insertIntakeLog } from '../repositories/intake-log.ts'
 import { closeTradesForResult, type Logger } from './close-trades.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
 
 export interface HandlerDeps {
   db: Kysely<Database>
   routing: Routing
   entryFlow: EntryFlow
   logger: Logger
+  /** Deliveries before a message is dead-lettered: the last one leaves no record waiting. */
+  maxAttempts: number
+  /** Users' broker sessions, for flattening on a result alert (null: this instance holds no feeds). */
+  sessions: SessionSource | null
   /** Called with counts for metrics. */
   onRecorded?: (kind: 'entry' | 'test' | 'intake', count: number) => void
   onTradesClosed?: (count: number) => void
@@ -18,16 +25,17 @@ export interface HandlerDeps {
 /**
  * alerts.entry: one record per live user in one statement, then the hand-off to the entry flow.
  * When this delivery created nothing (a redelivery, or another instance got there first), records of
- * this alert still waiting for the hand-off are handed over instead, so a crash between the insert and
- * the hand-off loses nothing; the entry flow's conditional claim keeps it to once.
+ * this alert the entry flow has not settled are handed over instead, so a crash between the insert and
+ * the hand-off, or a record handed back to wait for a broker session, loses nothing; the entry flow's
+ * per-record lock and conditional updates keep it to once.
  */
 export function entryAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
-  return async (alert: NormalizedAlert): Promise<void> => {
+  return async (alert: NormalizedAlert, context?: MessageContext): Promise<void> => {
     if (alert.isVendorTest) return recordAsTest(alert)
     const created = await insertEntryRecords(deps.db, alert, deps.routing)
     deps.onRecorded?.('entry', created.length)
-    const records = created.length > 0 ? created : await pendingEntryRecords(deps.db, alert.alertId)
+    const records = created.length > 0 ? created : await unsettledEntryRecords(deps.db, alert.alertId)
     if (created.length === 0 && records.length === 0) {
       deps.logger.info(
         { alertId: alert.alertId, routing: deps.routing, owner: alert.userId },
@@ -36,7 +44,7 @@ export function entryAlertHandler(deps: HandlerDeps) {
       return
     }
     if (created.length > 0) deps.logger.info({ alertId: alert.alertId, records: created.length }, 'entry alert recorded')
-    await deps.entryFlow.handOff(alert, records)
+    await deps.entryFlow.handOff(alert, records, { lastAttempt: (context?.deliveryCount ?? 1) >= deps.maxAttempts })
   }
 }
 
@@ -46,7 +54,7 @@ export function resultAlertHandler(deps: HandlerDeps) {
   return async (alert: NormalizedAlert): Promise<void> => {
     // A test alert is never traded, whichever subject it came on.
     if (alert.isVendorTest) return recordAsTest(alert)
-    const { closedTradeIds } = await closeTradesForResult(deps.db, alert, deps.routing, deps.logger)
+    const { closedTradeIds } = await closeTradesForResult(deps.db, alert, deps.routing, deps.logger, deps.sessions)
     deps.onTradesClosed?.(closedTradeIds.length)
   }
 }

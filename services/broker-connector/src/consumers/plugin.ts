@@ -5,12 +5,15 @@ import { AlertMessageV1, IntakeLogBatchV1, Streams, Subjects, contract } from '@
 import type { ConsumerHandle } from '@signals/bus'
 import type { EntryFlow } from '../entry-flow.ts'
 import type { Routing } from '../repositories/alerts.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
 import { entryAlertHandler, intakeLogHandler, resultAlertHandler, testAlertHandler, type HandlerDeps } from './handlers.ts'
 import { withRetryPolicy } from './retry-policy.ts'
 
 export interface AlertConsumersOptions {
   routing: Routing
   entryFlow: EntryFlow
+  /** Users' broker sessions for flattening on result alerts; null when this instance holds no feeds. */
+  sessions: SessionSource | null
   concurrency: number
   maxAttempts: number
   ackWaitMs: number
@@ -45,6 +48,8 @@ export const alertConsumersPlugin = fp(
       routing: options.routing,
       entryFlow: options.entryFlow,
       logger: app.log,
+      maxAttempts: options.maxAttempts,
+      sessions: options.sessions,
       onRecorded: (kind, count) => recorded.inc({ kind }, count),
       onTradesClosed: (count) => tradesClosed.inc(count),
     }

@@ -36,6 +36,7 @@ function alertColumns(alert: NormalizedAlert) {
     leverage: decimalText(alert.leverage),
     rawData: rawDataOf(alert),
     receivedAt: alert.receivedAt,
+    quantity: decimalText(alert.quantity),
   }
 }
 
@@ -44,7 +45,8 @@ export type Routing = 'fanout' | 'targeted'
 /**
  * Intake rule 8 in one statement: one record per user whose live trading is enabled (the partial index
  * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
- * targeted. Approved users only: an account that cannot use the API gets no records. Records already
+ * targeted. Approved, unbanned users only (DESIGN decision 19): an account that cannot use the API gets no
+ * records. The alert's own quantity is kept on each record (`alert_quantity`). Records already
  * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
  * only the rows this call created. Rows go in user order, so two instances writing the same alert take
  * the unique-key locks in the same order and never deadlock.
@@ -54,28 +56,19 @@ export async function insertEntryRecords(db: Kysely<Database>, alert: Normalized
   if (routing === 'targeted' && c.owner === null) return []
   const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
   const result = await sql<{ id: number; user_id: string }>`
-    INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data, received_at)
+    INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
+                        received_at, alert_quantity)
     SELECT ${c.alertId}, s.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
-           ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz
+           ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
+           ${c.quantity}::numeric
     FROM trading_settings s
     JOIN users u ON u.user_id = s.user_id AND u.approved
     WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
+      AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
     ORDER BY s.user_id
     ON CONFLICT (alert_id, user_id) DO NOTHING
     RETURNING id, user_id`.execute(db)
   return result.rows.map((row) => ({ id: row.id, userId: row.user_id }))
-}
-
-/** Records of this alert not yet handed to the entry flow (left by a crash between insert and hand-off). */
-export async function pendingEntryRecords(db: Kysely<Database>, alertId: string): Promise<NewAlertRecordRef[]> {
-  const rows = await db
-    .selectFrom('alerts')
-    .select(['id', 'user_id'])
-    .where('alert_id', '=', alertId)
-    .where('is_test', '=', false)
-    .where('status', '=', 'received')
-    .execute()
-  return rows.map((row) => ({ id: row.id, userId: row.user_id as string }))
 }
 
 /** A test alert: one record of its own, owned by the payload's user, belonging to no live trader. */
@@ -102,7 +95,8 @@ export async function listUserAlerts(db: Kysely<Database>, page: AlertPage) {
     .selectFrom('alerts')
     .select([
       'id', 'alert_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
-      'status', 'received_at', 'created_at',
+      'status', 'received_at', 'created_at', 'reason', 'refusal_code', 'alert_quantity', 'order_quantity', 'order_tag', 'contract',
+      'entry_order_id', 'stop_order_id', 'target_order_id', 'placed_at',
     ])
     .where('user_id', '=', page.userId)
     .orderBy('id', 'desc')

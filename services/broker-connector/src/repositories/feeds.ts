@@ -9,18 +9,24 @@ export async function findBrokerCredentials(db: Kysely<Database>, userId: string
     .executeTakeFirst()
 }
 
-/** Users whose live trading is on (the partial index `trading_settings_live_users_idx`). */
+/**
+ * A user who may be traded: live trading on, approved and not banned (DESIGN decision 19). A ban or a
+ * revocation also switches live trading off, but a feed start never relies on that alone.
+ */
+const tradable = (user: ReturnType<typeof sql>) => sql`
+  SELECT s.user_id FROM trading_settings s
+  JOIN users u ON u.user_id = s.user_id AND u.approved
+  WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${user}
+    AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))`
+
+/** Users whose live trading is on and who may trade (the partial index `trading_settings_live_users_idx`). */
 export async function liveUsers(db: Kysely<Database>): Promise<string[]> {
-  const result = await sql<{ user_id: string }>`
-    SELECT user_id FROM trading_settings
-    WHERE setting_key = 'live_trading' AND setting_value -> 'enabled' = 'true'::jsonb`.execute(db)
+  const result = await sql<{ user_id: string }>`${tradable(sql``)}`.execute(db)
   return result.rows.map((row) => row.user_id)
 }
 
-/** Whether the user's live trading is on now. */
+/** Whether the user's live trading is on now and they may trade. */
 export async function isLive(db: Kysely<Database>, userId: string): Promise<boolean> {
-  const result = await sql`
-    SELECT 1 FROM trading_settings
-    WHERE user_id = ${userId} AND setting_key = 'live_trading' AND setting_value -> 'enabled' = 'true'::jsonb`.execute(db)
+  const result = await sql`${tradable(sql`AND s.user_id = ${userId}`)}`.execute(db)
   return result.rows.length > 0
 }

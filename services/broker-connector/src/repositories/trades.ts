@@ -16,6 +16,8 @@ export interface OpenTrade {
   side: Side
   quantity: string
   entry_price: string
+  /** The broker's contract, when the trade was opened from a broker fill. */
+  broker_contract_id: number | null
 }
 
 export interface TradeClose {
@@ -32,7 +34,7 @@ export async function lockOpenTrades(trx: Kysely<Database>, match: OpenTradeMatc
   const byRoot = match.root === null ? sql`false` : sql`root = ${match.root}`
   const forUser = match.userId === undefined ? sql`` : sql`AND user_id = ${match.userId}`
   const result = await sql<OpenTrade>`
-    SELECT id, user_id, symbol, root, side, quantity, entry_price
+    SELECT id, user_id, symbol, root, side, quantity, entry_price, broker_contract_id
     FROM trades
     WHERE status = 'open' AND (symbol = ${match.symbol} OR ${byRoot}) ${forUser}
     ORDER BY id
@@ -77,7 +79,8 @@ export async function listUserTrades(db: Kysely<Database>, page: TradePage) {
     .selectFrom('trades')
     .select([
       'id', 'symbol', 'root', 'side', 'quantity', 'entry_price', 'exit_price', 'status', 'result', 'pnl', 'close_alert_id',
-      'opened_at', 'closed_at',
+      'opened_at', 'closed_at', 'alert_record_id', 'contract', 'broker_account_id', 'entry_order_id', 'stop_order_id',
+      'target_order_id', 'broker_exit_price',
     ])
     .where('user_id', '=', page.userId)
     .orderBy('id', 'desc')

@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { ErrorBody } from '@signals/http-kit'
+import { LiteralUnion } from '@signals/contracts'
 import { listUserAlerts } from '../repositories/alerts.ts'
-import { NextCursor, PageQuery, nextCursorOf } from './paging.ts'
+import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
 
 const Price = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text' })
+const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's order id" })
+const idText = (id: number | null) => (id === null ? null : String(id))
 
 export const AlertRecordBody = Type.Object({
   id: Type.String({ description: 'record id' }),
@@ -19,7 +22,19 @@ export const AlertRecordBody = Type.Object({
   indicator: Type.Union([Type.String(), Type.Null()]),
   leverage: Price,
   rawData: Type.Unknown({ description: 'the original payload; `_raw: true` when it could not be parsed' }),
-  status: Type.String({ description: 'received, queued (handed to the entry flow) or incomplete' }),
+  status: LiteralUnion(['received', 'placing', 'placed', 'refused', 'failed', 'not_placed', 'test'] as const, {
+    description: 'order outcome: received -> placing -> placed | refused | failed; not_placed when automatic placement is off',
+  }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'why no order was placed (refused, failed, not placed), or why it waits' }),
+  refusalCode: Type.Union([Type.String(), Type.Null()], { description: "machine-readable refusal (the risk engine's code, or incomplete_alert, unknown_contract, stale_alert)" }),
+  alertQuantity: Price,
+  orderQuantity: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'contracts ordered' }),
+  orderTag: Type.Union([Type.String(), Type.Null()], { description: 'our tag on the entry order at the broker' }),
+  contract: Type.Union([Type.String(), Type.Null()], { description: 'the dated contract ordered (MNQZ6)' }),
+  entryOrderId: BrokerId,
+  stopOrderId: BrokerId,
+  targetOrderId: BrokerId,
+  placedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   receivedAt: Type.String({ format: 'date-time' }),
   createdAt: Type.String({ format: 'date-time' }),
 })
@@ -62,6 +77,16 @@ export async function alertRoutes(app: FastifyInstance) {
           leverage: row.leverage,
           rawData: row.raw_data,
           status: row.status,
+          reason: row.reason,
+          refusalCode: row.refusal_code,
+          alertQuantity: row.alert_quantity,
+          orderQuantity: row.order_quantity,
+          orderTag: row.order_tag,
+          contract: row.contract,
+          entryOrderId: idText(row.entry_order_id),
+          stopOrderId: idText(row.stop_order_id),
+          targetOrderId: idText(row.target_order_id),
+          placedAt: isoOrNull(row.placed_at),
           receivedAt: row.received_at.toISOString(),
           createdAt: row.created_at.toISOString(),
         })),

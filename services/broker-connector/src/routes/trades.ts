@@ -7,6 +7,8 @@ import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
 
 const TradeStatus = Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')])
 const Decimal = Type.String({ description: 'exact decimal text' })
+const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's id" })
+const idText = (id: number | null) => (id === null ? null : String(id))
 const OptionalDecimal = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text, null while open' })
 
 export const TradeBody = Type.Object({
@@ -23,6 +25,13 @@ export const TradeBody = Type.Object({
   closeAlertId: Type.Union([Type.String(), Type.Null()], { description: 'the result alert that closed it' }),
   openedAt: Type.String({ format: 'date-time' }),
   closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  alertRecordId: Type.Union([Type.String(), Type.Null()], { description: 'the alert record whose order opened it' }),
+  contract: Type.Union([Type.String(), Type.Null()], { description: 'the dated contract traded (MNQZ6)' }),
+  accountId: BrokerId,
+  entryOrderId: BrokerId,
+  stopOrderId: BrokerId,
+  targetOrderId: BrokerId,
+  brokerExitPrice: Type.Union([Type.String(), Type.Null()], { description: "the broker's own exit fill, beside the alert's exit price" }),
 })
 
 /** `GET /api/trades`: the caller's own trades, newest first, optionally of one status. */
@@ -65,6 +74,13 @@ export async function tradeRoutes(app: FastifyInstance) {
           closeAlertId: row.close_alert_id,
           openedAt: row.opened_at.toISOString(),
           closedAt: isoOrNull(row.closed_at),
+          alertRecordId: idText(row.alert_record_id),
+          contract: row.contract,
+          accountId: idText(row.broker_account_id),
+          entryOrderId: idText(row.entry_order_id),
+          stopOrderId: idText(row.stop_order_id),
+          targetOrderId: idText(row.target_order_id),
+          brokerExitPrice: row.broker_exit_price,
         })),
         nextCursor: nextCursorOf(rows, limit),
       }

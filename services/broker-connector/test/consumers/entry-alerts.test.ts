@@ -2,9 +2,9 @@ import t from 'tap'
 import { Writable } from 'node:stream'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { Durables } from '../../src/consumers/plugin.ts'
-import { QueueingEntryFlow, type EntryFlow } from '../../src/entry-flow.ts'
+import type { EntryFlow } from '../../src/entry-flow.ts'
 import type { NewAlertRecordRef } from '../../src/repositories/alerts.ts'
-import { build, buildInstance, countRows, drained, eventually, makeAlert, publishAlert, seedUsers } from '../helper.ts'
+import { build, buildInstance, claimRecords, countRows, drained, eventually, makeAlert, publishAlert, seedUsers } from '../helper.ts'
 
 const recordsOf = (alertId: string) =>
   sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE alert_id = ${alertId}`
@@ -48,7 +48,8 @@ t.test('fan-out to 1 live user writes one complete record with the payload in ra
     leverage: '2.5000',
     indicator: 'trend-rider',
     is_test: false,
-    status: 'queued',
+    status: 'not_placed',
+    reason: 'automatic order placement is off: the alert is recorded and no order was placed',
   })
   t.same(row.raw_data, alert.raw, 'raw_data holds the original payload')
   const metrics = await app.inject({ method: 'GET', url: '/metrics' })
@@ -66,20 +67,32 @@ t.test('fan-out to 1,000 live users writes one record each; users with live trad
   await drained(app, 'ALERTS', Durables.entry)
   const users = await db.selectFrom('alerts').select(['user_id', 'status']).where('alert_id', '=', alert.alertId).execute()
   t.same(users.map((u) => u.user_id).sort(), [...live].sort(), 'exactly the live users')
-  t.ok(users.every((u) => u.status === 'queued'), 'every record was handed to the entry flow')
+  t.ok(users.every((u) => u.status === 'not_placed'), 'every record was handed to the entry flow (auto-place off: kept, nothing placed)')
+})
+
+t.test('fan-out skips banned and unapproved users', async (t) => {
+  const { app, db } = await build(t)
+  await seedUsers(db, 3, { prefix: 'live' })
+  await seedUsers(db, 2, { prefix: 'pending', approved: false })
+  await sql`INSERT INTO banned_emails (email, reason) VALUES ('live-2@example.com', 'chargebacks')`.execute(db)
+  const alert = makeAlert()
+  await publishAlert(app, alert)
+  await drained(app, 'ALERTS', Durables.entry)
+  const rows = await db.selectFrom('alerts').select('user_id').where('alert_id', '=', alert.alertId).orderBy('user_id').execute()
+  t.same(rows.map((row) => row.user_id), ['live-0', 'live-1'])
 })
 
 t.test('a body that could not be parsed is still recorded, with _raw in raw_data and never queued as an order', async (t) => {
   const { app, db } = await build(t)
-  await seedUsers(db, 2, { prefix: 'live' })
+  await seedUsers(db, 2, { prefix: 'live', autoPlace: true })
   const alert = makeAlert({ parseFailed: true, raw: 'gibberish from a chart', action: null, symbol: null, root: null, entryPrice: null, sl: null, tp: null, leverage: null, indicator: null })
   await publishAlert(app, alert)
   await eventually(async () => (await countRows(db, recordsOf(alert.alertId))) === 2)
   await drained(app, 'ALERTS', Durables.entry)
-  const rows = await db.selectFrom('alerts').select(['raw_data', 'status', 'entry_price']).where('alert_id', '=', alert.alertId).execute()
+  const rows = await db.selectFrom('alerts').select(['raw_data', 'status', 'entry_price', 'refusal_code', 'reason']).where('alert_id', '=', alert.alertId).execute()
   for (const row of rows) {
     t.same(row.raw_data, { _raw: true, raw: 'gibberish from a chart' })
-    t.equal(row.status, 'incomplete')
+    t.match(row, { status: 'refused', refusal_code: 'incomplete_alert', reason: /lacks an action or a symbol/ })
     t.equal(row.entry_price, null)
   }
   const wrapped = makeAlert({ parseFailed: true, raw: { _raw: true, text: 'Action: ???' }, action: null })
@@ -108,11 +121,10 @@ t.test('a redelivered entry alert (published again under another message id) giv
   const handedOff: NewAlertRecordRef[] = []
   let claimed = 0
   const counting = (db: Kysely<Database>): EntryFlow => {
-    const queue = new QueueingEntryFlow(db)
     return {
       async handOff(_alert, records) {
         handedOff.push(...records)
-        claimed += await queue.claim(records)
+        claimed += await claimRecords(db, records)
       },
     }
   }
@@ -133,7 +145,6 @@ t.test('a crash between the insert and the hand-off: the redelivery hands over t
   let failOnce = true
   const handedOff: NewAlertRecordRef[] = []
   const flaky = (db: Kysely<Database>): EntryFlow => {
-    const queue = new QueueingEntryFlow(db)
     return {
       async handOff(_alert, records) {
         if (failOnce) {
@@ -141,7 +152,7 @@ t.test('a crash between the insert and the hand-off: the redelivery hands over t
           throw new Error('entry flow unavailable')
         }
         handedOff.push(...records)
-        await queue.claim(records)
+        await claimRecords(db, records)
       },
     }
   }
@@ -153,7 +164,7 @@ t.test('a crash between the insert and the hand-off: the redelivery hands over t
   await drained(app, 'ALERTS', Durables.entry)
   t.equal(await countRows(db, recordsOf(alert.alertId)), 3)
   t.same(handedOff.map((r) => r.userId).sort(), ['live-0', 'live-1', 'live-2'])
-  t.equal(await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'queued'`), 3)
+  t.equal(await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'not_placed'`), 3)
 })
 
 t.test('two connector instances on one durable consumer: every alert recorded exactly once per live user', async (t) => {
@@ -167,7 +178,7 @@ t.test('two connector instances on one durable consumer: every alert recorded ex
   await drained(app, 'ALERTS', Durables.entry)
   const perPair = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts GROUP BY alert_id, user_id HAVING count(*) > 1`.execute(db)
   t.equal(perPair.rows.length, 0, 'no (alert, user) pair twice')
-  t.equal(await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'queued'`), 1_000, 'all handed off')
+  t.equal(await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'not_placed'`), 1_000, 'all handed off')
 })
 
 t.test('an alert whose price does not fit its column is dead-lettered at once with the reason', async (t) => {

@@ -10,9 +10,9 @@ async function setup(t: Test) {
   // 7 alert records for u-0, 2 for u-1, and a test alert owned by u-0.
   await sql`
     INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, raw_data, status)
-    SELECT 'a-' || g, 'u-0', 'u-0', 'NQ1!', 'NQ', 'LONG', 21000.25 + g, jsonb_build_object('n', g), 'queued' FROM generate_series(1, 7) g
+    SELECT 'a-' || g, 'u-0', 'u-0', 'NQ1!', 'NQ', 'LONG', 21000.25 + g, jsonb_build_object('n', g), 'placed' FROM generate_series(1, 7) g
     UNION ALL
-    SELECT 'b-' || g, 'u-1', 'u-0', 'ES1!', 'ES', 'SHORT', 5000, '{}'::jsonb, 'queued' FROM generate_series(1, 2) g`.execute(db)
+    SELECT 'b-' || g, 'u-1', 'u-0', 'ES1!', 'ES', 'SHORT', 5000, '{}'::jsonb, 'placed' FROM generate_series(1, 2) g`.execute(db)
   await sql`INSERT INTO alerts (alert_id, user_id, owner_user_id, raw_data, is_test, status) VALUES (${randomUUID()}, NULL, 'u-0', '{}', true, 'test')`.execute(db)
   await db
     .insertInto('trades')
@@ -44,7 +44,7 @@ t.test("GET /api/alerts pages through the caller's own live records, newest firs
   t.equal(first.statusCode, 200)
   const page1 = first.json()
   t.same(page1.alerts.map((a: { alertId: string }) => a.alertId), ['a-7', 'a-6', 'a-5'])
-  t.match(page1.alerts[0], { symbol: 'NQ1!', root: 'NQ', action: 'LONG', entryPrice: '21007.25000000', rawData: { n: 7 }, status: 'queued' })
+  t.match(page1.alerts[0], { symbol: 'NQ1!', root: 'NQ', action: 'LONG', entryPrice: '21007.25000000', rawData: { n: 7 }, status: 'placed' })
   t.type(page1.nextCursor, 'string')
   const page2 = (await app.inject({ method: 'GET', url: `/api/alerts?limit=3&before=${page1.nextCursor}`, headers })).json()
   t.same(page2.alerts.map((a: { alertId: string }) => a.alertId), ['a-4', 'a-3', 'a-2'])

@@ -1,0 +1,201 @@
+// Live entry flow (issue 12, point 9): from the webhook's 200 (the real ingest app, over HTTP) to the
+// order arriving at the paper broker (its onRequest hook), through the bus and the connector's entry flow
+// (risk-engine sizing, bracket over the user's real WebSocket session).
+//  1. one live user, one alert at a time: p50 / p99 (bar: p99 < 100 ms);
+//  2. 1,000 live users with auto-place on, one alert: the 200 to the 1,000th order (bar: < 2 s).
+// Ingest and the connector run in this process; the paper broker, standing in for a remote broker, runs
+// in a child process of its own (its market work is not ours to count) and reports each order's arrival
+// time (wall clock with sub-millisecond precision, comparable across the two processes).
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { loadConfig } from '../packages/config/src/index.ts'
+import { sql } from '../packages/db/src/index.ts'
+import { CredentialsCipher } from '../packages/secrets/src/index.ts'
+import { createTestDatabase, deleteNamespaceStreams, testNamespace, freePort } from '@signals/test-support'
+import { startPaperBroker } from '../dev/paper-broker/src/index.ts'
+import { buildApp as buildConnector } from '../services/broker-connector/src/app.ts'
+import { TradovateAdapter } from '../services/broker-connector/src/broker/tradovate/adapter.ts'
+import type { BrokerAdapter } from '../services/broker-connector/src/broker/broker-adapter.ts'
+import { ConfigSchema } from '../services/broker-connector/src/config.ts'
+import { loadIngestConfig } from '../services/ingest/src/config.ts'
+import { buildApp as buildIngest } from '../services/ingest/src/app.ts'
+
+const USERS = 1_000
+const SINGLE_RUNS = Number(process.env.BENCH_SINGLE_RUNS ?? 200)
+const MANY_RUNS = 3
+const BAR = { p99Ms: 100, manyMs: 2_000 }
+const PASSWORD = 'bench-password'
+
+const out = (line = '') => process.stdout.write(`${line}\n`)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number
+
+const wallClock = () => performance.timeOrigin + performance.now()
+
+type FromBroker = { type: 'ready'; restUrl: string; wsUrl: string } | { type: 'order'; at: number } | { type: 'flat'; flat: boolean }
+
+/** Child mode: the paper broker with USERS accounts; orders reported as they arrive. */
+async function serveBroker(): Promise<void> {
+  const broker = await startPaperBroker({
+    accounts: Array.from({ length: USERS }, (_, i) => ({ name: `trader-${i}`, password: PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `DEMO${9000 + i}` })),
+    onRequest: (request) => {
+      if (request.endpoint === 'order/placeOSO') process.send?.({ type: 'order', at: wallClock() } satisfies FromBroker)
+    },
+  })
+  broker.setPrice('MNQZ6', '21000')
+  process.on('message', (message) => {
+    if (message === 'flat?') process.send?.({ type: 'flat', flat: broker.positions().every((position) => position.netPos === 0) } satisfies FromBroker)
+    if (message === 'stop') void broker.close().finally(() => process.exit(0))
+  })
+  process.send?.({ type: 'ready', restUrl: broker.restUrl, wsUrl: broker.wsUrl } satisfies FromBroker)
+}
+
+if (process.argv.includes('--serve-broker')) {
+  await serveBroker()
+  await new Promise(() => undefined)
+}
+
+let arrivals: number[] = []
+let flatAnswer: ((flat: boolean) => void) | undefined
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+const brokerProcess = fork(fileURLToPath(import.meta.url), ['--serve-broker'], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+const broker = await new Promise<{ restUrl: string; wsUrl: string }>((resolve, reject) => {
+  brokerProcess.on('message', (message: FromBroker) => {
+    if (message.type === 'ready') resolve(message)
+    else if (message.type === 'order') arrivals.push(message.at)
+    else flatAnswer?.(message.flat)
+  })
+  brokerProcess.once('exit', (code) => reject(new Error(`paper broker exited with ${code}`)))
+})
+const brokerFlat = () => new Promise<boolean>((resolve) => {
+  flatAnswer = resolve
+  brokerProcess.send('flat?')
+})
+const database = await createTestDatabase()
+const namespace = testNamespace()
+const env = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }
+const config = loadConfig(ConfigSchema, env)
+/** The real adapter, noting when the connector hands each bracket to its session (the order leaves). */
+let sentAt: number[] = []
+const tradovate = new TradovateAdapter()
+const timingAdapter: BrokerAdapter = {
+  async openSession(endpoints, login, options) {
+    const session = await tradovate.openSession(endpoints, login, options)
+    const placeBracket = session.placeBracket.bind(session)
+    return Object.assign(session, {
+      placeBracket: (request: Parameters<typeof placeBracket>[0]) => {
+        sentAt.push(wallClock())
+        return placeBracket(request)
+      },
+    })
+  },
+}
+const connector = await buildConnector(config, { brokerAdapter: timingAdapter })
+const ingestPort = await freePort()
+const ingest = await buildIngest(loadIngestConfig({ ...env, INGEST_PORT: String(ingestPort), INGEST_RATE_LIMIT_PER_MINUTE: '100000000' }))
+let passed = false
+
+async function seed() {
+  const db = connector.db
+  await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
+  // Only bench-0 is live for the single-user part; the others are switched on for the second.
+  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
+    SELECT 'bench-' || g, 'live_trading', jsonb_build_object('enabled', g = 0, 'autoPlaceOrders', true) FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
+  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  const rows = Array.from({ length: USERS }, (_, i) => {
+    const sealed = cipher.seal({ username: `trader-${i}`, password: PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null }, `bench-${i}`)
+    return { user_id: `bench-${i}`, broker: 'paper' as const, environment: 'demo' as const, account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
+  })
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()
+}
+
+async function post(body: Record<string, unknown>): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${ingestPort}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const at = wallClock()
+  if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`)
+  return at
+}
+
+async function until(predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(5)
+  }
+}
+
+const count = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(connector.db)).rows[0]?.n ?? 0)
+const openTrades = () => count(sql<{ n: number }>`SELECT count(*)::int AS n FROM trades WHERE status = 'open'`)
+
+/** Closes every open MNQ trade by an Exit alert (flattened at the broker) and waits until all are flat. */
+async function exitAll(id: string, expectedOpen: number) {
+  await until(async () => (await openTrades()) === expectedOpen, `${expectedOpen} trades open`)
+  await post({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21000, alertId: id })
+  await until(async () => (await openTrades()) === 0, 'every trade closed')
+  await until(() => brokerFlat(), 'every position flat')
+}
+
+const entry = (id: string) => ({ action: 'Buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, user_id: 'bench-owner', alertId: id })
+
+try {
+  await seed()
+  await connector.ready()
+  await ingest.listen({ host: '127.0.0.1', port: ingestPort })
+  await until(() => connector.feeds.session('bench-0') !== null, 'the first session')
+
+  // 1. One live user.
+  const single: number[] = []
+  for (let run = -5; run < SINGLE_RUNS; run++) {
+    arrivals = []
+    const ok = await post(entry(`single-${run}`))
+    await until(() => arrivals.length === 1, 'the order at the broker', 10_000)
+    if (run >= 0) single.push((arrivals[0] as number) - ok)
+    await exitAll(`single-exit-${run}`, 1)
+  }
+
+  // 2. 1,000 live users.
+  await sql`UPDATE trading_settings SET setting_value = '{"enabled": true, "autoPlaceOrders": true}'`.execute(connector.db)
+  const others = Array.from({ length: USERS - 1 }, (_, i) => `bench-${i + 1}`)
+  for (let i = 0; i < others.length; i += 50) await Promise.all(others.slice(i, i + 50).map((userId) => connector.feeds.start(userId)))
+  await until(() => others.every((userId) => connector.feeds.session(userId) !== null), 'every session', 120_000)
+  const many: number[] = []
+  const manySent: number[] = []
+  const manyFirst: number[] = []
+  for (let run = 0; run < MANY_RUNS; run++) {
+    arrivals = []
+    sentAt = []
+    const ok = await post(entry(`many-${run}`))
+    await until(() => arrivals.length >= USERS, `${USERS} orders at the broker`, 60_000)
+    many.push((arrivals[USERS - 1] as number) - ok)
+    manySent.push((sentAt[USERS - 1] as number) - ok)
+    manyFirst.push((arrivals[0] as number) - ok)
+    const placed = await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${`many-${run}`} AND status = 'placed'`)
+    await until(async () => (await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${`many-${run}`} AND status = 'placed'`)) === USERS, 'every record placed')
+    if (arrivals.length !== USERS) throw new Error(`${arrivals.length} orders for ${USERS} users (placed ${placed})`)
+    await exitAll(`many-exit-${run}`, USERS)
+  }
+
+  const p50 = percentile(single, 50)
+  const p99 = percentile(single, 99)
+  const manyMedian = percentile(many, 50)
+  passed = p99 < BAR.p99Ms && Math.max(...many) < BAR.manyMs
+  out('## Live entry flow (webhook 200 -> order at the paper broker)')
+  out()
+  out('Ingest (HTTP) and the connector (bus, risk-engine sizing, bracket over each user\'s WebSocket session) in one process; the paper broker in another.')
+  out()
+  out('| case | figure | bar |')
+  out('|---|---|---|')
+  out(`| one live user, ${SINGLE_RUNS} alerts one at a time | p50 **${p50.toFixed(1)} ms**, p99 **${p99.toFixed(1)} ms** (min ${Math.min(...single).toFixed(1)}, max ${Math.max(...single).toFixed(1)}) | p99 < ${BAR.p99Ms} ms |`)
+  out(`| ${USERS.toLocaleString('en-US')} live users, one alert (${MANY_RUNS} runs) | 1,000th order **${manyMedian.toFixed(0)} ms** after the 200 (runs: ${many.map((ms) => ms.toFixed(0)).join(', ')} ms) | < ${BAR.manyMs} ms |`)
+  out()
+  out(`In the 1,000-user runs the first order reached the broker ${manyFirst.map((ms) => ms.toFixed(0)).join(', ')} ms after the 200, and the connector had handed the 1,000th to its session ${manySent.map((ms) => ms.toFixed(0)).join(', ')} ms after it; the rest is the paper broker taking the orders one after another on its one thread.`)
+  out()
+  out(`**${passed ? 'PASS' : 'FAIL'}**`)
+} finally {
+  await ingest.close()
+  await connector.close()
+  brokerProcess.send('stop')
+  await deleteNamespaceStreams(namespace)
+  await database.drop()
+}
+process.exit(passed ? 0 : 1)

@@ -1,0 +1,72 @@
+import { parseDecimal, toFixed } from '@signals/instruments'
+
+type Side = 'LONG' | 'SHORT'
+type Direction = 'up' | 'down'
+
+/** A price on the contract's tick grid, rounded `direction`, as exact text with the tick's decimals. */
+export function roundToTick(price: string, tickSize: string, direction: Direction): string {
+  const p = parseDecimal(price)
+  const t = parseDecimal(tickSize)
+  const scale = Math.max(p.scale, t.scale)
+  const units = p.units * 10n ** BigInt(scale - p.scale)
+  const tick = t.units * 10n ** BigInt(scale - t.scale)
+  let ticks = units / tick
+  const exact = ticks * tick === units
+  // BigInt division truncates toward zero; step to the floor or ceiling from there.
+  if (!exact && direction === 'down' && units < 0n) ticks -= 1n
+  if (!exact && direction === 'up' && units > 0n) ticks += 1n
+  return toFixed({ units: ticks * tick, scale }, t.scale)
+}
+
+/**
+ * Stop and target go onto the tick grid toward the entry: a stop is never further away than the alert
+ * asked (the loss sized for is never exceeded) and a target never beyond it. A limit entry rounds to
+ * the side that never pays more than the alert's price.
+ */
+const towardEntry = {
+  LONG: { stop: 'up', target: 'down', limit: 'down' },
+  SHORT: { stop: 'down', target: 'up', limit: 'up' },
+} as const satisfies Record<Side, Record<'stop' | 'target' | 'limit', Direction>>
+
+export interface OrderPrices {
+  entryType: 'Market' | 'Limit'
+  /** The price sized at: the limit price, else the alert's entry price (null when it gave none). */
+  entryPrice: string | null
+  stopPrice: string | null
+  targetPrice: string | null
+}
+
+/** True when the original payload asks for a limit entry (`orderType` / `order_type` "limit"). */
+export function asksForLimit(raw: unknown): boolean {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false
+  const fields = raw as Record<string, unknown>
+  const type = fields.orderType ?? fields.order_type
+  return typeof type === 'string' && type.trim().toLowerCase() === 'limit'
+}
+
+/** The entry's prices on the tick grid. A limit is only honoured with an entry price to put it at. */
+export function planPrices(
+  alert: { side: Side; entryPrice: string | null; stop: string | null; target: string | null; limit: boolean },
+  tickSize: string,
+): OrderPrices {
+  const rules = towardEntry[alert.side]
+  const limit = alert.limit && alert.entryPrice !== null
+  return {
+    entryType: limit ? 'Limit' : 'Market',
+    entryPrice: limit && alert.entryPrice !== null ? roundToTick(alert.entryPrice, tickSize, rules.limit) : alert.entryPrice,
+    stopPrice: alert.stop === null ? null : roundToTick(alert.stop, tickSize, rules.stop),
+    targetPrice: alert.target === null ? null : roundToTick(alert.target, tickSize, rules.target),
+  }
+}
+
+/** Our tag for a record's entry order; its legs carry `.sl` and `.tp` (see BracketRequest.tag). */
+export const orderTagOf = (recordId: number) => `sig-${recordId}`
+
+/** The record a tag belongs to and which order of its bracket it names, or null for any other tag. */
+export function parseOrderTag(tag: string | null): { recordId: number; leg: 'entry' | 'stop' | 'target' } | null {
+  if (tag === null) return null
+  const match = /^sig-(\d{1,15})(\.sl|\.tp)?$/.exec(tag)
+  if (!match) return null
+  const leg = match[2] === '.sl' ? 'stop' : match[2] === '.tp' ? 'target' : 'entry'
+  return { recordId: Number(match[1]), leg }
+}

@@ -1,0 +1,108 @@
+import { contractSpec, frontMonthContract } from '@signals/instruments'
+import { normalizeRiskEngineConfig, sizeEntry, type RefusalCode, type RiskEngineConfig } from '@signals/risk-engine'
+import type { BracketRequest, BrokerContract, BrokerSession } from '../broker/broker-adapter.ts'
+import type { EntryRecord } from '../repositories/entry-records.ts'
+import { accountStateOf, type AccountRows } from './account-state.ts'
+import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
+
+/** Refusals the flow adds to the risk engine's own. */
+export type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract'
+
+export type SizedOrder =
+  | { kind: 'order'; request: BracketRequest }
+  | { kind: 'refuse'; code: FlowRefusalCode; reason: string; flatten: boolean; contract: string | null }
+
+const contractCache = new WeakMap<BrokerSession, Map<string, Promise<BrokerContract>>>()
+
+/**
+ * Per batch: every record of one alert has the same symbol and time, and most users the same stored
+ * configuration (often none), so each is worked out once.
+ */
+export class SizingMemo {
+  readonly #contracts = new Map<string, ReturnType<typeof frontMonthContract>>()
+  readonly #configs = new Map<string, RiskEngineConfig>()
+
+  contractOf(symbol: string, at: Date): ReturnType<typeof frontMonthContract> {
+    const key = `${symbol}|${at.getTime()}`
+    if (!this.#contracts.has(key)) this.#contracts.set(key, frontMonthContract(symbol, at))
+    return this.#contracts.get(key) ?? null
+  }
+
+  configOf(stored: unknown): RiskEngineConfig {
+    const key = JSON.stringify(stored ?? null)
+    let config = this.#configs.get(key)
+    if (!config) this.#configs.set(key, (config = normalizeRiskEngineConfig(stored)))
+    return config
+  }
+}
+
+/** `contract/find` once per session and contract name (a failed lookup is asked again next time). */
+export function findContractOnce(session: BrokerSession, name: string): Promise<BrokerContract> {
+  let cache = contractCache.get(session)
+  if (!cache) contractCache.set(session, (cache = new Map()))
+  let found = cache.get(name)
+  if (!found) {
+    found = session.findContract(name)
+    cache.set(name, found)
+    found.catch(() => cache.delete(name))
+  }
+  return found
+}
+
+export interface SizingDeps {
+  accounts: AccountRows
+  memo: SizingMemo
+  session: BrokerSession
+  /** The account's cash balance as the broker last told it, or null. */
+  cashBalance: string | null
+  now: Date
+}
+
+/**
+ * From a complete record (action and symbol present) to the bracket to send, or a refusal: the dated
+ * contract at the alert's time, prices on the tick grid, the user's risk configuration (defaults when
+ * none was saved) and account state, then the risk engine's size. Every bracket carries a stop.
+ */
+export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action: 'LONG' | 'SHORT'; symbol: string }): Promise<SizedOrder> {
+  const dated = deps.memo.contractOf(record.symbol, record.received_at)
+  const spec = dated ? contractSpec(dated.root) : undefined
+  if (!dated || !spec) {
+    return { kind: 'refuse', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${record.symbol}`, flatten: false, contract: null }
+  }
+  const contract = await findContractOnce(deps.session, dated.name)
+  const prices = planPrices(
+    { side: record.action, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
+    spec.tickSize,
+  )
+  const config = deps.memo.configOf(record.risk_config)
+  const account = accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now)
+  const decision = sizeEntry({
+    config,
+    account,
+    alert: {
+      side: record.action,
+      entryPrice: prices.entryPrice,
+      stopPrice: prices.stopPrice,
+      targetPrice: prices.targetPrice,
+      quantity: record.alert_quantity === null ? null : Number(record.alert_quantity),
+    },
+    contract: { root: dated.root, pointValue: spec.pointValue, tickSize: spec.tickSize },
+  })
+  if (decision.kind === 'refuse') return { ...decision, contract: dated.name }
+  if (prices.stopPrice === null) {
+    return { kind: 'refuse', code: 'no_stop', reason: 'the alert carried no stop-loss, and no order is placed without one', flatten: false, contract: dated.name }
+  }
+  return {
+    kind: 'order',
+    request: {
+      tag: orderTagOf(record.id),
+      contract,
+      action: record.action === 'LONG' ? 'Buy' : 'Sell',
+      quantity: decision.quantity,
+      entryType: prices.entryType,
+      entryPrice: prices.entryType === 'Limit' ? prices.entryPrice : null,
+      stopPrice: prices.stopPrice,
+      targetPrice: prices.targetPrice,
+    },
+  }
+}

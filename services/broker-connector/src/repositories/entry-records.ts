@@ -1,0 +1,128 @@
+import { sql, type AlertRecordStatus, type Database, type Kysely } from '@signals/db'
+
+/** What the entry flow reads of a record, with the user's trading settings and risk configuration. */
+export interface EntryRecord {
+  id: number
+  user_id: string
+  alert_id: string
+  status: AlertRecordStatus
+  symbol: string | null
+  root: string | null
+  action: 'LONG' | 'SHORT' | null
+  entry_price: string | null
+  sl: string | null
+  tp: string | null
+  alert_quantity: string | null
+  raw_data: unknown
+  received_at: Date
+  send_attempts: number
+  order_tag: string | null
+  order_quantity: number | null
+  contract: string | null
+  /** The user's live_trading setting value ({enabled, autoPlaceOrders, ...}), or null. */
+  live_trading: { enabled?: unknown; autoPlaceOrders?: unknown } | null
+  /** The user's stored risk-engine configuration, or null (defaults apply). */
+  risk_config: unknown
+}
+
+/** Records by id, with what deciding on them needs, in one statement. */
+export async function loadEntryRecords(db: Kysely<Database>, ids: readonly number[]): Promise<EntryRecord[]> {
+  if (ids.length === 0) return []
+  const result = await sql<EntryRecord>`
+    SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity,
+           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract,
+           s.setting_value AS live_trading, r.config AS risk_config
+    FROM alerts a
+    LEFT JOIN trading_settings s ON s.user_id = a.user_id AND s.setting_key = 'live_trading'
+    LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
+    WHERE a.id = ANY(${ids}::bigint[])
+    ORDER BY a.id`.execute(db)
+  return result.rows
+}
+
+/** The user's records whose order may be at the broker or may still be sent (reconciled on a session open). */
+export async function placingRecordIds(db: Kysely<Database>, userId: string): Promise<number[]> {
+  const result = await sql<{ id: number }>`
+    SELECT id::int AS id FROM alerts WHERE user_id = ${userId} AND status = 'placing' ORDER BY id`.execute(db)
+  return result.rows.map((row) => row.id)
+}
+
+export interface SendMark {
+  id: number
+  tag: string
+  quantity: number
+  contract: string
+}
+
+/**
+ * Marks sends about to happen, committed before the orders leave: from here on each record is `placing`
+ * with attempts > 0, and nothing is sent again for it without reconciling with the broker first. Returns
+ * the ids marked (only those may be sent).
+ */
+export async function markSending(db: Kysely<Database>, marks: readonly SendMark[]): Promise<Set<number>> {
+  if (marks.length === 0) return new Set()
+  const result = await sql<{ id: number }>`
+    UPDATE alerts AS a SET status = 'placing', send_attempts = a.send_attempts + 1, order_tag = m.tag, order_quantity = m.quantity,
+      contract = m.contract, reason = NULL, refusal_code = NULL
+    FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.tag)}::text[], ${marks.map((m) => m.quantity)}::int[],
+                ${marks.map((m) => m.contract)}::text[]) AS m(id, tag, quantity, contract)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')
+    RETURNING a.id::int AS id`.execute(db)
+  return new Set(result.rows.map((row) => row.id))
+}
+
+export interface PlacedMark {
+  id: number
+  entryOrderId: number
+  stopOrderId: number | null
+  targetOrderId: number | null
+}
+
+/** The records' orders are at the broker. */
+export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMark[]): Promise<void> {
+  if (marks.length === 0) return
+  await sql`
+    UPDATE alerts AS a SET status = 'placed', entry_order_id = m.entry, stop_order_id = m.stop, target_order_id = m.target,
+      placed_at = now(), decided_at = now(), reason = NULL
+    FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.entryOrderId)}::bigint[], ${marks.map((m) => m.stopOrderId)}::bigint[],
+                ${marks.map((m) => m.targetOrderId)}::bigint[]) AS m(id, entry, stop, target)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
+}
+
+export type FinalStatus = 'refused' | 'failed' | 'not_placed'
+
+export interface DecidedMark {
+  id: number
+  status: FinalStatus
+  reason: string
+  code?: string | null
+  contract?: string | null
+}
+
+/** Outcomes without an order: refused (with its code), failed (with the broker's or our text), not placed. */
+export async function markDecided(db: Kysely<Database>, marks: readonly DecidedMark[]): Promise<void> {
+  if (marks.length === 0) return
+  await sql`
+    UPDATE alerts AS a SET status = m.status, reason = m.reason, refusal_code = m.code, contract = COALESCE(m.contract, a.contract), decided_at = now()
+    FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.status)}::text[], ${marks.map((m) => m.reason.slice(0, 2_000))}::text[],
+                ${marks.map((m) => m.code ?? null)}::text[], ${marks.map((m) => m.contract ?? null)}::text[]) AS m(id, status, reason, code, contract)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
+}
+
+/** Leaves records as they are but says why they wait (a broker answer that did not settle them). */
+export async function noteWaiting(db: Kysely<Database>, notes: readonly { id: number; reason: string }[]): Promise<void> {
+  if (notes.length === 0) return
+  await sql`
+    UPDATE alerts AS a SET reason = m.reason
+    FROM unnest(${notes.map((n) => n.id)}::bigint[], ${notes.map((n) => n.reason.slice(0, 2_000))}::text[]) AS m(id, reason)
+    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
+}
+
+/** Live records of this alert the entry flow has not settled (left by a crash or handed back for a retry). */
+export async function unsettledEntryRecords(db: Kysely<Database>, alertId: string): Promise<{ id: number; userId: string }[]> {
+  const result = await sql<{ id: number; user_id: string }>`
+    SELECT id::int AS id, user_id FROM alerts
+    WHERE alert_id = ${alertId} AND NOT is_test AND status IN ('received', 'placing')
+    ORDER BY id`.execute(db)
+  return result.rows.map((row) => ({ id: row.id, userId: row.user_id }))
+}

@@ -1,0 +1,153 @@
+import { computePnl } from '@signals/instruments'
+import type { Database, Kysely, Side, TradeResult } from '@signals/db'
+import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerSession } from '../broker/broker-adapter.ts'
+import { pointValueOf, type Logger } from '../consumers/close-trades.ts'
+import { parseOrderTag } from '../entry/order-plan.ts'
+import {
+  applyEntryFill,
+  closeTradeAtFill,
+  lockRecordTrade,
+  lockTradesExitedBy,
+  recordBrokerExit,
+  type ExitTrade,
+} from '../repositories/broker-trades.ts'
+
+interface UserBook {
+  session: BrokerSession
+  orders: Map<number, BrokerOrder>
+  cashBalance: string | null
+}
+
+/**
+ * Trades from the broker's fills (DESIGN decision 17), fed by the feed manager's session hooks: the entry
+ * order's fill opens the record's trade; a bracket leg's fill closes it (SL / TP at the fill price); a
+ * fill without our tag in the other direction (a liquidation) closes what is still open as Session End,
+ * or keeps the broker's exit beside a trade a result alert closed. One user's events are applied in the
+ * order received; every write is conditional, so a snapshot replayed after a reconnect changes nothing.
+ */
+export class TradeKeeper {
+  readonly #books = new Map<string, UserBook>()
+  readonly #queues = new Map<string, Promise<void>>()
+  /** Fills that arrived before their session was handed over: applied right after its snapshot. */
+  readonly #early = new Map<string, BrokerFill[]>()
+
+  constructor(private readonly options: { db: Kysely<Database>; logger: Logger }) {}
+
+  /** A new session: its snapshot replaces what was known, and its fills are applied (idempotently). */
+  sessionOpened(userId: string, session: BrokerSession): Promise<void> {
+    const { snapshot } = session
+    this.#books.set(userId, { session, orders: new Map(snapshot.orders.map((order) => [order.id, order])), cashBalance: snapshot.cashBalance })
+    const fills = [...snapshot.fills, ...(this.#early.get(userId) ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
+    this.#early.delete(userId)
+    return this.#serial(userId, async () => {
+      for (const fill of fills) await this.#applyFill(userId, fill)
+    })
+  }
+
+  /** The account's cash balance as the broker last told it. */
+  cashBalanceOf(userId: string, session: BrokerSession): string | null {
+    return this.#books.get(userId)?.cashBalance ?? session.snapshot.cashBalance
+  }
+
+  onEvent(userId: string, event: BrokerEvent): void {
+    const book = this.#books.get(userId)
+    if (event.type === 'order') {
+      book?.orders.set(event.order.id, event.order)
+      return
+    }
+    if (event.type === 'cashBalance') {
+      if (book) book.cashBalance = event.amount
+      return
+    }
+    if (event.type !== 'fill') return
+    if (!book) {
+      this.#early.set(userId, [...(this.#early.get(userId) ?? []), event.fill])
+      return
+    }
+    void this.#serial(userId, () => this.#applyFill(userId, event.fill)).catch((error: unknown) =>
+      this.options.logger.warn({ userId, fillId: event.fill.id, err: error }, 'fill not applied to trades (applied again from the next snapshot)'),
+    )
+  }
+
+  /** The user's session ended: what it told is dropped (the next snapshot tells it again). */
+  sessionClosed(userId: string): void {
+    this.#books.delete(userId)
+  }
+
+  /** Waits for every event handed over so far (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#queues.values()])
+  }
+
+  #serial(userId: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.#queues.get(userId) ?? Promise.resolve()).then(work, work)
+    const settled = next.catch(() => undefined)
+    this.#queues.set(userId, settled)
+    void settled.finally(() => {
+      if (this.#queues.get(userId) === settled) this.#queues.delete(userId)
+    })
+    return next
+  }
+
+  async #orderOf(userId: string, orderId: number): Promise<BrokerOrder | undefined> {
+    const book = this.#books.get(userId)
+    if (!book) return undefined
+    if (!book.orders.has(orderId)) {
+      // A fill can overtake its order's event: ask the broker once.
+      for (const order of await book.session.listOrders()) book.orders.set(order.id, order)
+    }
+    return book.orders.get(orderId)
+  }
+
+  async #applyFill(userId: string, fill: BrokerFill): Promise<void> {
+    const order = await this.#orderOf(userId, fill.orderId)
+    const tag = parseOrderTag(order?.tag ?? null)
+    if (tag?.leg === 'entry') {
+      const legId = (suffix: string) => [...(this.#books.get(userId)?.orders.values() ?? [])].find((o) => o.tag === `${order?.tag}${suffix}`)?.id ?? null
+      const tradeId = await applyEntryFill(this.options.db, {
+        recordId: tag.recordId,
+        userId,
+        fillId: fill.id,
+        orderId: fill.orderId,
+        contractId: fill.contractId,
+        accountId: order?.accountId ?? null,
+        quantity: fill.quantity,
+        price: fill.price,
+        at: fill.timestamp,
+        stopOrderId: legId('.sl'),
+        targetOrderId: legId('.tp'),
+      })
+      if (tradeId !== null) this.options.logger.info({ userId, tradeId, recordId: tag.recordId, price: fill.price }, 'trade opened from the entry fill')
+      return
+    }
+    if (tag) return this.#closeByLeg(userId, fill, tag.recordId, tag.leg === 'stop' ? 'SL' : 'TP')
+    return this.#closeByLiquidation(userId, fill)
+  }
+
+  async #closeByLeg(userId: string, fill: BrokerFill, recordId: number, result: TradeResult): Promise<void> {
+    await this.options.db.transaction().execute(async (trx) => {
+      const trade = await lockRecordTrade(trx, recordId, userId)
+      if (trade) await this.#exit(trx, trade, fill, result)
+    })
+  }
+
+  async #closeByLiquidation(userId: string, fill: BrokerFill): Promise<void> {
+    const side: Side = fill.action === 'Sell' ? 'LONG' : 'SHORT'
+    await this.options.db.transaction().execute(async (trx) => {
+      const trades = await lockTradesExitedBy(trx, { userId, contractId: fill.contractId, side, at: fill.timestamp })
+      for (const trade of trades) await this.#exit(trx, trade, fill, 'Session End')
+    })
+  }
+
+  /** Closes an open trade at the fill, or keeps the fill as the broker's exit of a closed one. */
+  async #exit(trx: Kysely<Database>, trade: ExitTrade, fill: BrokerFill, result: TradeResult): Promise<void> {
+    if (trade.status === 'open') {
+      const pnl = computePnl({ side: trade.side, entryPrice: trade.entry_price, exitPrice: fill.price, quantity: trade.quantity, pointValue: pointValueOf(trade, this.options.logger) })
+      if (await closeTradeAtFill(trx, { id: trade.id, result, price: fill.price, pnl, fillId: fill.id, at: fill.timestamp })) {
+        this.options.logger.info({ tradeId: trade.id, result, price: fill.price, pnl }, 'trade closed by a broker fill')
+      }
+      return
+    }
+    if (trade.broker_exit_price === null) await recordBrokerExit(trx, trade.id, fill.price, fill.id)
+  }
+}

@@ -1,0 +1,47 @@
+import t from 'tap'
+import { asksForLimit, orderTagOf, parseOrderTag, planPrices, roundToTick } from '../../src/entry/order-plan.ts'
+
+t.test('roundToTick puts a price on the grid in the asked direction, exactly', async (t) => {
+  t.equal(roundToTick('21000.30', '0.25', 'down'), '21000.25')
+  t.equal(roundToTick('21000.30', '0.25', 'up'), '21000.50')
+  t.equal(roundToTick('21000.25000000', '0.25', 'up'), '21000.25', 'a price on the grid stays, written with the tick decimals')
+  t.equal(roundToTick('1.23456', '0.00005', 'down'), '1.23455')
+  t.equal(roundToTick('112.0400', '0.03125', 'up'), '112.06250')
+  t.equal(roundToTick('-0.3', '0.25', 'down'), '-0.50', 'negative prices (spreads) floor away from zero')
+  t.equal(roundToTick('-0.3', '0.25', 'up'), '-0.25')
+})
+
+t.test('stop and target round toward the entry: never more risk, never a target beyond the alert', async (t) => {
+  t.same(planPrices({ side: 'LONG', entryPrice: '21000.30', stop: '20950.10', target: '21100.60', limit: false }, '0.25'), {
+    entryType: 'Market',
+    entryPrice: '21000.30',
+    stopPrice: '20950.25',
+    targetPrice: '21100.50',
+  })
+  t.same(planPrices({ side: 'SHORT', entryPrice: '21000', stop: '21050.10', target: '20900.60', limit: true }, '0.25'), {
+    entryType: 'Limit',
+    entryPrice: '21000.00',
+    stopPrice: '21050.00',
+    targetPrice: '20900.75',
+  })
+  t.match(planPrices({ side: 'LONG', entryPrice: null, stop: null, target: null, limit: true }, '0.25'), { entryType: 'Market', stopPrice: null }, 'a limit needs a price')
+  t.equal(planPrices({ side: 'LONG', entryPrice: '21000.30', stop: null, target: null, limit: true }, '0.25').entryPrice, '21000.25', 'a buy limit never pays more')
+})
+
+t.test('a limit entry is asked for by orderType / order_type "limit" in the payload', async (t) => {
+  t.ok(asksForLimit({ orderType: 'Limit' }))
+  t.ok(asksForLimit({ order_type: ' limit ' }))
+  t.notOk(asksForLimit({ orderType: 'market' }))
+  t.notOk(asksForLimit('orderType: limit'))
+  t.notOk(asksForLimit(null))
+})
+
+t.test('order tags name the record and the leg, and nothing else parses', async (t) => {
+  t.equal(orderTagOf(42), 'sig-42')
+  t.same(parseOrderTag('sig-42'), { recordId: 42, leg: 'entry' })
+  t.same(parseOrderTag('sig-42.sl'), { recordId: 42, leg: 'stop' })
+  t.same(parseOrderTag('sig-42.tp'), { recordId: 42, leg: 'target' })
+  t.equal(parseOrderTag('manual-1'), null)
+  t.equal(parseOrderTag('sig-42.xx'), null)
+  t.equal(parseOrderTag(null), null)
+})

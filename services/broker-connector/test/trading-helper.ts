@@ -1,0 +1,90 @@
+import type { Test } from 'tap'
+import { randomUUID } from 'node:crypto'
+import { FeedCommandV1, contract, type NormalizedAlert } from '@signals/contracts'
+import { sql, type Database, type Kysely } from '@signals/db'
+import { CredentialsCipher } from '@signals/secrets'
+import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '@signals/dev-paper-broker'
+import type { Config } from '../src/config.ts'
+import type { BuildOptions } from '../src/app.ts'
+import { build, eventually, makeAlert, type App } from './helper.ts'
+
+export const PASSWORD = 'correct-horse-battery-staple'
+const commands = contract(FeedCommandV1)
+
+/** A paper broker with accounts trader0..trader3 (account ids 9000..9003), closed after the test. */
+export async function paperBroker(t: Test, options: Partial<PaperBrokerOptions> = {}): Promise<PaperBroker> {
+  const broker = await startPaperBroker({
+    accounts: [0, 1, 2, 3].map((i) => ({ name: `trader${i}`, password: PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `DEMO${9000 + i}` })),
+    heartbeatMs: 200,
+    ...options,
+  })
+  t.teardown(() => broker.close())
+  return broker
+}
+
+/** The connector with feeds, against this paper broker (its own database and bus namespace). */
+export async function tradingApp(t: Test, broker: PaperBroker, overrides: Record<string, string> = {}, options: BuildOptions = {}) {
+  return build(
+    t,
+    { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, ENTRY_SESSION_WAIT_MS: '3000', CONSUMER_ACK_WAIT_MS: '2000', ...overrides },
+    { feeds: true, ...options },
+  )
+}
+
+export async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password = PASSWORD) {
+  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  const sealed = cipher.seal({ username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null }, userId)
+  await db
+    .insertInto('broker_credentials')
+    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }))
+    .execute()
+}
+
+/** An approved trader with live trading on, paper credentials and (optionally) a risk configuration. */
+export async function liveTrader(
+  db: Kysely<Database>,
+  config: Config,
+  trader: { userId: string; username: string; autoPlace?: boolean; riskConfig?: unknown },
+) {
+  await sql`INSERT INTO users (user_id, email, approved) VALUES (${trader.userId}, ${`${trader.userId}@example.com`}, true)`.execute(db)
+  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
+    VALUES (${trader.userId}, 'live_trading', jsonb_build_object('enabled', true, 'autoPlaceOrders', ${trader.autoPlace ?? true}::boolean))`.execute(db)
+  if (trader.riskConfig !== undefined) {
+    await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${trader.userId}, ${JSON.stringify(trader.riskConfig)}::jsonb)`.execute(db)
+  }
+  await saveCredentials(db, config, trader.userId, trader.username)
+}
+
+export function feedCommand(app: App, userId: string, action: 'start' | 'stop' | 'restart') {
+  const commandId = randomUUID()
+  return app.bus.publish(`feeds.${action}`, commands, { version: 1, commandId, userId, action, reason: 'test', requestedAt: new Date().toISOString() }, { messageId: commandId })
+}
+
+/** Starts the user's feed and waits for the connector to hold the session. */
+export async function connect(app: App, userId: string) {
+  await feedCommand(app, userId, 'start')
+  await eventually(() => app.feeds.session(userId) !== null)
+}
+
+/** An MNQ entry: 50 points of stop at $2 a point is $100 a contract, so the default $500 budget buys 5. */
+export function mnqEntry(overrides: Partial<NormalizedAlert> = {}): NormalizedAlert {
+  return makeAlert({ symbol: 'MNQ1!', root: 'MNQ', action: 'LONG', entryPrice: 21000, sl: 20950, tp: 21100, ...overrides })
+}
+
+export async function recordOf(db: Kysely<Database>, alertId: string) {
+  return db.selectFrom('alerts').selectAll().where('alert_id', '=', alertId).where('is_test', '=', false).executeTakeFirstOrThrow()
+}
+
+/** Waits until the alert's record has left `received` / `placing`, and returns it. */
+export async function settledRecord(db: Kysely<Database>, alertId: string, timeoutMs = 15_000) {
+  await eventually(async () => {
+    const row = await db.selectFrom('alerts').select('status').where('alert_id', '=', alertId).executeTakeFirst()
+    return row !== undefined && row.status !== 'received' && row.status !== 'placing'
+  }, timeoutMs)
+  return recordOf(db, alertId)
+}
+
+export async function tradeOfRecord(db: Kysely<Database>, recordId: number) {
+  return db.selectFrom('trades').selectAll().where('alert_record_id', '=', recordId).executeTakeFirst()
+}
