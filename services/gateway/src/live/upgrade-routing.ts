@@ -19,6 +19,8 @@ export function routeUpgrades(app: FastifyInstance): void {
   app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     pending.set(raw, { socket, head })
     const response = new ServerResponse(raw)
+    // A refused upgrade is a plain HTTP answer on a socket Node no longer manages: end it once sent.
+    response.once('finish', () => socket.end())
     try {
       response.assignSocket(socket as never)
       app.routing(raw, response)
