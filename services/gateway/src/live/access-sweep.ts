@@ -11,7 +11,7 @@ export async function sweepAccess(redis: RedisClient, registry: SocketRegistry):
   await Promise.all(registry.users().map((userId) => sweepUser(redis, registry, userId)))
 }
 
-async function sweepUser(redis: RedisClient, registry: SocketRegistry, userId: string): Promise<void> {
+export async function sweepUser(redis: RedisClient, registry: SocketRegistry, userId: string): Promise<void> {
   const sockets = registry.socketsOf(userId)
   const status = await readUserStatus(redis, userId)
   if (status === null) return registry.close(sockets, CloseCode.signedOut, 'signed out')

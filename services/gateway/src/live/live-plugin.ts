@@ -6,9 +6,9 @@ import type { SessionSettings } from '@signals/sessions'
 import { SocketRegistry } from './socket-registry.ts'
 import { routeUpgrades } from './upgrade-routing.ts'
 import { liveRoute } from './live-route.ts'
-import { sweepAccess } from './access-sweep.ts'
+import { sweepAccess, sweepUser } from './access-sweep.ts'
 import { watchFeedStatus } from './feed-status-watch.ts'
-import { statusNotice, userIdOfSubject } from './notices.ts'
+import { isStatusNotice, statusNotice, userIdOfSubject } from './notices.ts'
 import { announceSettingsSaves } from './settings-saves.ts'
 import { CloseCode } from './live-codes.ts'
 
@@ -39,8 +39,15 @@ export const livePlugin = fp(
       callback: (error, message) => {
         if (error) return app.log.warn({ err: error }, 'activity subscription error')
         const userId = userIdOfSubject(message.subject)
+        if (userId === null || !registry.has(userId)) return
         // The notice is forwarded as it came: the page only reads its kind.
-        if (userId !== null) registry.send(userId, decoder.decode(message.data))
+        const text = decoder.decode(message.data)
+        if (!isStatusNotice(text)) return void registry.send(userId, text)
+        // A status change may come from a ban or revocation (the admin service switches live trading off):
+        // the user's access is checked first, so such a page learns of the ban, not of a dead session.
+        sweepUser(app.redis, registry, userId)
+          .then(() => registry.send(userId, text))
+          .catch((sweepError: unknown) => app.log.warn({ err: sweepError }, 'live socket access check failed'))
       },
     })
     const feedWatch = await watchFeedStatus(app.bus, (userId) => {

@@ -14,3 +14,12 @@ export function statusNotice(userId: string, at = new Date()): Uint8Array {
   const notice: UserActivity = { version: 1, userId, kind: 'status', id: null, at: at.toISOString() }
   return encoder.encode(JSON.stringify(notice))
 }
+
+/** Whether a notice's text is a status notice (parsed: the text comes from the bus, not from a browser). */
+export function isStatusNotice(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { kind?: unknown }).kind === 'status'
+  } catch {
+    return false
+  }
+}

@@ -25,6 +25,10 @@ export class SocketRegistry {
     return sockets.size
   }
 
+  has(userId: string): boolean {
+    return this.#byUser.has(userId)
+  }
+
   users(): string[] {
     return [...this.#byUser.keys()]
   }

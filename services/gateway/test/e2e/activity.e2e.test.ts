@@ -28,19 +28,23 @@ async function postWebhook(body: unknown) {
   t.ok(response.status < 300, `webhook accepted (${response.status})`)
 }
 
-const loginTab = await newBrowser()
-await loginTab.page.goto(`${publicUrl}/login.html?error=banned&reason=Abusive%20alerts`)
-t.match(await loginTab.page.locator('#login-error').textContent(), /may not sign in.*Abusive alerts/s, 'the login page shows the ban and its reason')
-await checkPage(t, loginTab.page, 'login')
-
 const admin = await newBrowser()
-await signIn(admin.page, ADMIN_EMAIL, { name: 'Console Admin' })
-t.equal(at(admin.page), `${publicUrl}/`)
-
 const trader = await newBrowser()
-await signIn(trader.page, TRADER_EMAIL, { name: 'New Trader' })
-t.equal(at(trader.page), `${publicUrl}/pending-approval.html`, 'the newcomer waits')
-await checkPage(t, trader.page, 'pending')
+
+t.test('the login page shows a ban and its reason', async (t) => {
+  const { page } = await newBrowser()
+  await page.goto(`${publicUrl}/login.html?error=banned&reason=Abusive%20alerts`)
+  t.match(await page.locator('#login-error').textContent(), /may not sign in.*Abusive alerts/s)
+  await checkPage(t, page, 'login')
+})
+
+t.test('the administrator and a newcomer sign in; the newcomer waits', async (t) => {
+  await signIn(admin.page, ADMIN_EMAIL, { name: 'Console Admin' })
+  t.equal(at(admin.page), `${publicUrl}/`)
+  await signIn(trader.page, TRADER_EMAIL, { name: 'New Trader' })
+  t.equal(at(trader.page), `${publicUrl}/pending-approval.html`, 'the newcomer waits')
+  await checkPage(t, trader.page, 'pending')
+})
 
 t.test('the admin approves the newcomer in the console and the newcomer page moves on by itself', async (t) => {
   await admin.page.click('#console-link')
@@ -153,7 +157,7 @@ t.test("a banned user's open page loses its socket and goes to sign-in", async (
     const answer = await fetch('/api/admin/bans', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, reason: 'E2E ban' }) })
     return answer.status
   }, TRADER_EMAIL)
-  t.equal(response, 200, 'ban recorded')
+  t.equal(response, 201, 'ban recorded')
   await trader.page.waitForURL((url) => url.pathname === '/login.html' && url.searchParams.get('error') === 'banned')
   t.pass('the page left for sign-in with the ban')
 })
