@@ -5,7 +5,8 @@ import type { IntakeLogEntry } from '@signals/db'
 import { findIntake, listIntake } from '../repositories/intake.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { sendToIngest, type IngestTarget } from '../replay/send-to-ingest.ts'
-import { IntakeEntryView, IntakeIdParams, IntakePage, IntakeQuery, REPLAYABLE_OUTCOMES, ReplayResult } from '../schemas/intake.ts'
+import type { IntakeEntryView } from '../schemas/intake.ts'
+import { IntakeIdParams, IntakePage, IntakeQuery, REPLAYABLE_OUTCOMES, ReplayResult } from '../schemas/intake.ts'
 
 const replayable = (entry: IntakeLogEntry) => (REPLAYABLE_OUTCOMES as readonly string[]).includes(entry.outcome) && entry.kind !== 'test'
 
