@@ -55,6 +55,12 @@ function describe(figures) {
 
 let plot = null
 
+// The chart follows its box's width (a phone turned, a window resized).
+const resize = new ResizeObserver(([entry]) => {
+  const width = Math.max(280, Math.floor(entry.contentRect.width))
+  if (plot !== null && plot.width !== width) plot.setSize({ width, height: 220 })
+})
+
 export function renderRoomLeft(closedTrades, config, today = new Date().toISOString().slice(0, 10)) {
   const points = balancePath(closedTrades, config)
   const figures = roomFigures(points, closedTrades, config, today)
@@ -76,10 +82,10 @@ export function renderRoomLeft(closedTrades, config, today = new Date().toISOStr
       { label: 'Daily loss line', stroke: '#b26b00', width: 1.5, dash: [2, 3], show: figures.dailyLine !== null },
     ],
   }
-  if (plot === null || plot.width !== width) {
-    plot?.destroy()
+  if (plot === null) {
     box.replaceChildren()
     plot = new window.uPlot(options, data, box)
+    resize.observe(box)
   } else {
     plot.setData(data)
   }
