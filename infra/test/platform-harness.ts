@@ -74,11 +74,13 @@ export async function startPlatformServices(t: Test, options: PlatformOptions) {
     await app.listen({ port, host: '127.0.0.1' })
     return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   }
+  // Ingest first: the admin service replays refused webhooks to it.
+  const INGEST_URL = await serve(await buildIngest(loadConfig(IngestConfig, env)))
   const upstreams = {
     AUTH_URL: await serve(await buildAuth(loadConfig(AuthConfig, env))),
-    ADMIN_URL: await serve(await buildAdmin(loadConfig(AdminConfig, env))),
+    ADMIN_URL: await serve(await buildAdmin(loadConfig(AdminConfig, { ...env, INGEST_URL }))),
     SETTINGS_URL: await serve(await buildSettings(loadConfig(SettingsConfig, env))),
-    INGEST_URL: await serve(await buildIngest(loadConfig(IngestConfig, env))),
+    INGEST_URL,
     BROKER_CONNECTOR_URL: await serve(await buildConnector(loadConfig(ConnectorConfig, env))),
   }
   const gatewayConfig = loadConfig(GatewayConfig, { ...env, ...upstreams, GATEWAY_PORT: String(gatewayPort) })

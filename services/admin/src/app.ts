@@ -7,6 +7,7 @@ import { requireAdmin } from './routes/require-admin.ts'
 import { userRoutes } from './routes/users.ts'
 import { banRoutes } from './routes/bans.ts'
 import { auditRoutes } from './routes/audit.ts'
+import { intakeRoutes } from './routes/intake.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -21,6 +22,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     await scope.register(userRoutes, { adminEmails })
     await scope.register(banRoutes, { adminEmails })
     await scope.register(auditRoutes)
+    await scope.register(intakeRoutes, { ingest: { ingestUrl: config.INGEST_URL, webhookSecret: config.WEBHOOK_SECRET } })
   })
   return app
 }

@@ -13,6 +13,9 @@ export const ConfigSchema = Type.Object({
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   /** Administrators by configuration: they cannot be revoked or banned from the admin API. */
   ADMIN_EMAIL: Env.ADMIN_EMAIL,
+  /** Where a replayed webhook goes, with the secret ingest expects (it was redacted from the stored text). */
+  INGEST_URL: Env.INGEST_URL,
+  WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -7,6 +7,7 @@ import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
+import { activityRelayPlugin } from './activity/activity-relay.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
 
@@ -30,6 +31,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'broker-connector' })
+  await app.register(activityRelayPlugin, { connectionString: config.DATABASE_URL })
   await app.register(openapiPlugin, {
     title: 'Broker connector',
     description: "The signed-in user's alert records and trades (reached through the gateway)",

@@ -241,9 +241,14 @@ function readRiskEngineConfig() {
   return config
 }
 
+/** What the settings service holds, as last loaded or saved: restored if a later save step fails. */
+const stored = { riskStrategy: null, liveTrading: null }
+
 function renderSettings(settings) {
   const live = settings.live_trading?.value ?? { enabled: false, autoPlaceOrders: false }
   const risk = settings.risk_strategy?.value ?? {}
+  stored.riskStrategy = settings.risk_strategy?.value ?? null
+  stored.liveTrading = settings.live_trading?.value ?? null
   $('live-enabled').checked = live.enabled === true
   $('live-auto-place').checked = live.autoPlaceOrders === true
   $('risk-enabled').checked = risk.enabled === true
@@ -275,23 +280,43 @@ async function saveSettings(event) {
     ['risk strategy', () => api('POST', '/api/trading-settings', { settingKey: 'risk_strategy', settingValue: riskStrategy })],
     ['live-trading setting', () => api('POST', '/api/trading-settings', { settingKey: 'live_trading', settingValue: liveTrading })],
   ]
+  // What each step overwrote, to put back if a later step fails (all or nothing; null: nothing stored).
+  const undo = [
+    () => api('POST', '/api/risk-engine/config', loadedRiskEngineConfig),
+    () => (stored.riskStrategy === null ? null : api('POST', '/api/trading-settings', { settingKey: 'risk_strategy', settingValue: stored.riskStrategy })),
+  ]
 
   $('save-settings').disabled = true
   showMessage(message, 'Saving…')
   try {
-    for (const [name, call] of steps) {
+    for (const [index, [name, call]] of steps.entries()) {
       try {
         await call()
       } catch (error) {
-        showMessage(message, `Settings not saved: the ${name} was refused (${error.message}).`, 'error')
+        const restored = await restoreSaved(undo.slice(0, index))
+        showMessage(message, `Settings not saved: the ${name} was refused (${error.message}).${restored}`, 'error')
         return
       }
     }
     loadedRiskEngineConfig = riskEngineConfig
+    stored.riskStrategy = riskStrategy
+    stored.liveTrading = liveTrading
     showMessage(message, 'Settings saved.', 'success')
+    $('settings-form').dispatchEvent(new CustomEvent('signals:saved'))
     await refreshStatus().catch((error) => showMessage(message, `Settings saved, but the status could not be refreshed: ${error.message}`, 'error'))
   } finally {
     $('save-settings').disabled = false
+  }
+}
+
+/** Puts back what the earlier steps of a failed save overwrote, latest first; says how that went. */
+async function restoreSaved(undoSteps) {
+  if (undoSteps.length === 0) return ''
+  try {
+    for (const step of [...undoSteps].reverse()) await step()
+    return ' What was saved before is restored.'
+  } catch (error) {
+    return ` Restoring the earlier values failed too (${error.message}): reload the page and check them.`
   }
 }
 
@@ -491,6 +516,7 @@ async function liftBan(user) {
 /** Administrators see the section (the admin service refuses everyone else anyway). */
 async function openAdministration(me) {
   if (me.role !== 'admin') return
+  $('console-link').hidden = false
   const first = await api('GET', adminQuery())
   $('admin').hidden = false
   renderUsers(first)
@@ -567,6 +593,8 @@ async function start() {
   $('credentials-form').addEventListener('submit', (event) => void saveCredentials(event))
   $('delete-credentials').addEventListener('click', () => void deleteCredentials())
   $('cred-broker').addEventListener('change', toggleTradovateFields)
+  // The live socket (activity.js) says when the status changed elsewhere: another tab, the broker feed.
+  document.addEventListener('signals:status-changed', () => void refreshStatus().catch(() => undefined))
 
   const parts = [
     ['your settings', loadSettingsPanel, () => ($('indicator-label').textContent = 'Status unavailable')],

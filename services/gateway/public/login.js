@@ -16,4 +16,12 @@ if (code !== null) {
   const box = document.getElementById('login-error')
   box.textContent = Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : 'Sign-in did not complete. Please try again.'
   box.hidden = false
+  // A ban's reason, when the link carries one: quoted as the administrator's words, plain text, short.
+  const reason = new URLSearchParams(window.location.search).get('reason')
+  if (code === 'banned' && reason !== null && reason.trim() !== '') {
+    const quoted = document.createElement('span')
+    quoted.className = 'ban-reason'
+    quoted.textContent = ` The administrator's reason: “${reason.trim().slice(0, 200)}”`
+    box.append(quoted)
+  }
 }

@@ -1,7 +1,16 @@
-// Names the account that waits, so someone signed in with the wrong address can tell and sign out.
-try {
+// Names the account that waits, so someone signed in with the wrong address can tell and sign out; and
+// moves on by itself once an administrator approves it (a poll of /auth/me every few seconds: the page has
+// no live socket, which is for approved users only).
+const POLL_MS = 3000
+
+async function me() {
   const response = await fetch('/auth/me', { credentials: 'same-origin', headers: { accept: 'application/json' } })
-  const body = response.ok ? await response.json() : null
+  if (response.status === 401) return { signedOut: true }
+  return response.ok ? await response.json() : null
+}
+
+try {
+  const body = await me()
   if (body?.user?.email) {
     const who = document.getElementById('who')
     who.textContent = `Signed in as ${body.user.email}.`
@@ -10,3 +19,15 @@ try {
 } catch {
   // The page says all it must without the name.
 }
+
+async function poll() {
+  try {
+    const body = await me()
+    if (body?.signedOut) return window.location.assign('/login.html?error=session')
+    if (body?.user?.approved) return window.location.assign('/')
+  } catch {
+    // Offline for a moment: try again at the next tick.
+  }
+  setTimeout(() => void poll(), POLL_MS)
+}
+setTimeout(() => void poll(), POLL_MS)

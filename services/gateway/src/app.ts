@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { createServiceApp } from '@signals/http-kit'
+import { busPlugin, createServiceApp } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import { trustProxyOption, type Config } from './config.ts'
 import { authProxy } from './routes/auth-proxy.ts'
@@ -8,6 +8,8 @@ import { apiProxy } from './routes/api.ts'
 import { pages } from './routes/pages.ts'
 import { securityHeadersPlugin } from './security-headers.ts'
 import { docsRoutes } from './docs/docs-routes.ts'
+import { livePlugin } from './live/live-plugin.ts'
+import { vendorAssets } from './routes/vendor-assets.ts'
 
 export interface GatewayAppOptions {
   loggerStream?: NodeJS.WritableStream
@@ -30,6 +32,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })
+  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await securityHeadersPlugin(app, config)
 
   await app.register(authProxy, {
@@ -45,6 +48,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   // there) or /webhook (no session by design).
   await app.register(async (scope) => {
     await scope.register(sessionPlugin, { settings })
+    await scope.register(livePlugin, { settings, recheckMs: config.LIVE_RECHECK_MS })
     await scope.register(apiProxy, {
       settings,
       internalAuthSecret: config.INTERNAL_AUTH_SECRET,
@@ -52,6 +56,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     })
     await scope.register(pages, { root: options.publicDir ?? PUBLIC_DIR, settings })
   })
+  await app.register(vendorAssets)
   await app.register(docsRoutes, {
     publicUrl: config.PUBLIC_URL,
     sources: [

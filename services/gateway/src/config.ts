@@ -9,6 +9,9 @@ export const ConfigSchema = Type.Object({
   GATEWAY_HOST: Env.GATEWAY_HOST,
   GATEWAY_PORT: Env.GATEWAY_PORT,
   REDIS_URL: Env.REDIS_URL,
+  /** The bus: live-page change notices and the feed-status bucket. */
+  NATS_URL: Env.NATS_URL,
+  BUS_NAMESPACE: Env.BUS_NAMESPACE,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
   METRICS_TOKEN: Env.METRICS_TOKEN,
@@ -38,6 +41,8 @@ export const ConfigSchema = Type.Object({
     }),
   ),
   /** Requests per minute per client address on /auth/*. */
+  /** How often open live sockets are checked against bans, approval and their session (ms). */
+  LIVE_RECHECK_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1_000, description: 'live socket access re-check interval (ms)' }),
   AUTH_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: '/auth/* requests per minute per client' }),
 })
 

@@ -19,7 +19,7 @@ t.test('GET /ready reports each dependency to the metrics token holder only', as
   t.same(wrong.json(), { status: 'ready', service: 'gateway' })
   const response = await app.inject({ method: 'GET', url: '/ready', headers: internal })
   t.equal(response.statusCode, 200)
-  t.same(response.json(), { status: 'ready', service: 'gateway', checks: { redis: true } })
+  t.same(response.json(), { status: 'ready', service: 'gateway', checks: { redis: true, nats: true } }, 'the bus carries the live pages')
 })
 
 t.test('GET /metrics is refused without the metrics token (issue 15 point 6)', async (t) => {

@@ -15,15 +15,16 @@ export async function auditRoutes(fastify: FastifyInstance) {
         tags: ['admin'],
         summary: 'The audit log of administrator actions (actor, target, action, reason, time)',
         querystring: Type.Object({
-          action: Type.Optional(Type.Union([Type.Literal('approve'), Type.Literal('revoke'), Type.Literal('ban'), Type.Literal('unban')])),
+          action: Type.Optional(Type.Union([Type.Literal('approve'), Type.Literal('revoke'), Type.Literal('ban'), Type.Literal('unban'), Type.Literal('replay')])),
+          actor: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "the acting administrator's user id" })),
           ...Paging,
         }),
         response: { 200: Type.Object({ success: Type.Literal(true), entries: Type.Array(AuditView), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }), 403: ErrorBody },
       },
     },
     async (request) => {
-      const { action, page, pageSize } = request.query
-      const { entries, total } = await listAudit(app.db, { action, offset: (page - 1) * pageSize, limit: pageSize })
+      const { action, actor, page, pageSize } = request.query
+      const { entries, total } = await listAudit(app.db, { action, actor, offset: (page - 1) * pageSize, limit: pageSize })
       return { success: true as const, entries: entries.map(auditView), total, page, pageSize }
     },
   )

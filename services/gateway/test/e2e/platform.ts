@@ -4,7 +4,7 @@
 import type { Test } from 'tap'
 import { existsSync } from 'node:fs'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import { startPlatformServices } from '../../../../infra/test/platform-harness.ts'
+import { startPlatformServices, type PlatformOptions } from '../../../../infra/test/platform-harness.ts'
 
 export const CHROMIUM = '/usr/bin/chromium'
 
@@ -26,12 +26,12 @@ export function at(page: Page): string {
 }
 
 /** Starts everything for one test file and stops it at the file's end. */
-export async function startPlatform(t: Test, options: { adminEmail: string }) {
+export async function startPlatform(t: Test, options: PlatformOptions) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`The browser end-to-end tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium). It is not installed.`)
   }
 
-  const { publicUrl, provider } = await startPlatformServices(t, { adminEmail: options.adminEmail })
+  const { publicUrl, provider, broker } = await startPlatformServices(t, options)
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -77,5 +77,5 @@ export async function startPlatform(t: Test, options: { adminEmail: string }) {
     await page.waitForLoadState('load')
   }
 
-  return { publicUrl, complaints, newBrowser, signIn }
+  return { publicUrl, complaints, newBrowser, signIn, broker }
 }

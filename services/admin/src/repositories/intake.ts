@@ -1,0 +1,19 @@
+import type { Database, Kysely } from '@signals/db'
+
+export interface IntakePageQuery {
+  outcome?: string
+  limit: number
+  beforeId?: number
+}
+
+/** The intake log, newest first, one page (`beforeId`: only older entries). */
+export async function listIntake(db: Kysely<Database>, query: IntakePageQuery) {
+  let select = db.selectFrom('intake_log').selectAll()
+  if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome)
+  if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
+  return select.orderBy('id', 'desc').limit(query.limit).execute()
+}
+
+export async function findIntake(db: Kysely<Database>, id: number) {
+  return db.selectFrom('intake_log').selectAll().where('id', '=', id).executeTakeFirst()
+}

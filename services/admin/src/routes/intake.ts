@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ErrorBody } from '@signals/contracts'
+import { conflict, notFound } from '@signals/http-kit'
+import type { IntakeLogEntry } from '@signals/db'
+import { findIntake, listIntake } from '../repositories/intake.ts'
+import { recordAudit } from '../repositories/audit.ts'
+import { sendToIngest, type IngestTarget } from '../replay/send-to-ingest.ts'
+import type { IntakeEntryView } from '../schemas/intake.ts'
+import { IntakeIdParams, IntakePage, IntakeQuery, REPLAYABLE_OUTCOMES, ReplayResult } from '../schemas/intake.ts'
+
+const replayable = (entry: IntakeLogEntry) => (REPLAYABLE_OUTCOMES as readonly string[]).includes(entry.outcome) && entry.kind !== 'test'
+
+function intakeView(entry: IntakeLogEntry, withRaw: boolean): IntakeEntryView {
+  return {
+    id: String(entry.id),
+    intakeId: entry.intake_id,
+    receivedAt: entry.received_at.toISOString(),
+    source: entry.source,
+    contentType: entry.content_type,
+    remoteAddress: entry.remote_address,
+    outcome: entry.outcome,
+    statusCode: entry.status_code,
+    reason: entry.reason,
+    alertId: entry.alert_id,
+    kind: entry.kind,
+    replayable: replayable(entry),
+    ...(withRaw ? { rawBody: entry.raw_body } : {}),
+  }
+}
+
+/**
+ * The intake log for operators (`GET /api/admin/intake`) and the replay of a refused webhook
+ * (`POST /api/admin/intake/:id/replay`, audited). Only refusals are replayed: they never reached the bus,
+ * so their alert id is not in the duplicate window and a replay is a first delivery; an accepted or
+ * duplicate one would be swallowed there (or, worse, be a second order), so it is refused with 409.
+ */
+export const intakeRoutes: FastifyPluginAsyncTypebox<{ ingest: IngestTarget }> = async (app, options) => {
+  app.get(
+    '/api/admin/intake',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The latest webhooks with their outcome, newest first (raw body on demand)',
+        querystring: IntakeQuery,
+        response: { 200: IntakePage, 400: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { outcome, limit, before, raw } = request.query
+      const rows = await listIntake(app.db, { outcome, limit, beforeId: before === undefined ? undefined : Number(before) })
+      const last = rows.at(-1)
+      return { success: true as const, entries: rows.map((row) => intakeView(row, raw)), nextCursor: rows.length === limit && last ? String(last.id) : null }
+    },
+  )
+
+  app.post(
+    '/api/admin/intake/:id/replay',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Send a refused webhook to ingest again, as its sender did (audited)',
+        params: IntakeIdParams,
+        response: { 200: ReplayResult, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => {
+      const entry = await findIntake(app.db, Number(request.params.id))
+      if (entry === undefined) throw notFound(`No intake entry ${request.params.id}`)
+      if (!replayable(entry)) throw conflict(`Intake entry ${entry.id} was ${entry.outcome}${entry.kind === 'test' ? ' (a test alert)' : ''}: only a refused live webhook is replayed`)
+      const { statusCode, answer } = await sendToIngest(options.ingest, entry)
+      await recordAudit(app.db, { actorUserId: request.identity.userId, action: 'replay', target: entry.intake_id, reason: `ingest answered ${statusCode}` })
+      request.log.info({ intakeId: entry.intake_id, statusCode }, 'intake entry replayed')
+      return { success: true as const, replay: { statusCode, accepted: statusCode < 300, answer } }
+    },
+  )
+}

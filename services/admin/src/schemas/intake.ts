@@ -1,0 +1,50 @@
+import Type, { type Static } from 'typebox'
+import { IntakeOutcome } from '@signals/contracts'
+
+/** Outcomes an operator may replay: the webhook was refused before anything reached the bus. */
+export const REPLAYABLE_OUTCOMES = ['invalid', 'missing_user_id', 'unauthorized', 'forbidden', 'too_old', 'rate_limited', 'unavailable'] as const
+
+export const IntakeQuery = Type.Object(
+  {
+    outcome: Type.Optional(IntakeOutcome),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'entries per page (1-100)' }),
+    before: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: "the previous page's nextCursor: only older entries" })),
+    raw: Type.Boolean({ default: false, description: 'include each entry raw body (secrets already redacted by ingest)' }),
+  },
+  { additionalProperties: false },
+)
+export type IntakeQuery = Static<typeof IntakeQuery>
+
+export const IntakeEntryView = Type.Object({
+  id: Type.String(),
+  intakeId: Type.String(),
+  receivedAt: Type.String({ format: 'date-time' }),
+  source: Type.String({ description: 'where the alert text was: query, body, header or none' }),
+  contentType: Type.Union([Type.String(), Type.Null()]),
+  remoteAddress: Type.Union([Type.String(), Type.Null()]),
+  outcome: Type.String(),
+  statusCode: Type.Integer(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  alertId: Type.Union([Type.String(), Type.Null()]),
+  kind: Type.Union([Type.String(), Type.Null()]),
+  replayable: Type.Boolean({ description: 'refused before reaching the bus, so a replay cannot double an order' }),
+  rawBody: Type.Optional(Type.String({ description: 'only with raw=true' })),
+})
+export type IntakeEntryView = Static<typeof IntakeEntryView>
+
+export const IntakePage = Type.Object({
+  success: Type.Literal(true),
+  entries: Type.Array(IntakeEntryView),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `before` for older entries; null on the last page' }),
+})
+
+export const IntakeIdParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: 'the entry id from the list' }) }, { additionalProperties: false })
+
+export const ReplayResult = Type.Object({
+  success: Type.Literal(true),
+  replay: Type.Object({
+    statusCode: Type.Integer({ description: "ingest's answer to the replayed webhook" }),
+    accepted: Type.Boolean(),
+    answer: Type.Unknown({ description: "ingest's response body" }),
+  }),
+})

@@ -1,0 +1,108 @@
+import t from 'tap'
+import { randomUUID } from 'node:crypto'
+import Fastify from 'fastify'
+import type { AddressInfo } from 'node:net'
+import { build, as, unique } from '../helper.ts'
+
+/** A real HTTP server in ingest's place that records what reached /webhook/alert and answers like ingest. */
+async function startIngestRecorder() {
+  const received: { url: string; headers: Record<string, unknown>; body: string }[] = []
+  const server = Fastify()
+  server.removeAllContentTypeParsers()
+  server.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+  server.post('/webhook/alert', async (request, reply) => {
+    received.push({ url: request.url, headers: request.headers, body: typeof request.body === 'string' ? request.body : '' })
+    return reply.code(202).send({ success: true, alertId: 'replayed', kind: 'entry', duplicate: false })
+  })
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => server.close())
+  return { received, url: `http://127.0.0.1:${(server.server.address() as AddressInfo).port}` }
+}
+
+const ingest = await startIngestRecorder()
+const SECRET = 'replay-test-webhook-secret-0123456789'
+const { app, config, adminEmail } = await build(t, { INGEST_URL: ingest.url, WEBHOOK_SECRET: SECRET })
+const adminId = `admin-${unique()}`
+const asAdmin = as(config, { userId: adminId, email: adminEmail, role: 'admin' })
+const asTrader = as(config, { userId: `trader-${unique()}`, email: 'trader@example.com', role: 'trader' })
+
+async function logEntry(values: { outcome: string; source?: string; rawBody?: string; kind?: string | null; contentType?: string | null }) {
+  const row = await app.db
+    .insertInto('intake_log')
+    .values({
+      intake_id: randomUUID(),
+      received_at: new Date(),
+      source: values.source ?? 'body',
+      content_type: values.contentType === undefined ? 'application/json' : values.contentType,
+      remote_address: '203.0.113.9',
+      raw_body: values.rawBody ?? '{"action":"buy","symbol":"NQ1!","secret":"[redacted]"}',
+      outcome: values.outcome,
+      status_code: values.outcome === 'accepted' ? 202 : 400,
+      reason: values.outcome === 'accepted' ? null : 'why it was refused',
+      alert_id: null,
+      kind: values.kind ?? null,
+    })
+    .returning(['id', 'intake_id'])
+    .executeTakeFirstOrThrow()
+  return { id: String(row.id), intakeId: row.intake_id }
+}
+
+const accepted = await logEntry({ outcome: 'accepted', kind: 'entry' })
+const invalid = await logEntry({ outcome: 'invalid', rawBody: 'action: buy\nsymbol: NQ1!', contentType: 'text/plain' })
+const queryForm = await logEntry({ outcome: 'missing_user_id', source: 'query', rawBody: '{"action":"sell"}', contentType: null })
+const testAlert = await logEntry({ outcome: 'unauthorized', kind: 'test' })
+
+t.test('only administrators see the intake log or replay', async (t) => {
+  t.equal((await app.inject({ method: 'GET', url: '/api/admin/intake', headers: asTrader })).statusCode, 403)
+  t.equal((await app.inject({ method: 'POST', url: `/api/admin/intake/${invalid.id}/replay`, headers: asTrader })).statusCode, 403)
+})
+
+t.test('the log lists newest first, filters by outcome, pages by cursor, and gives the raw body on demand', async (t) => {
+  const all = (await app.inject({ method: 'GET', url: '/api/admin/intake', headers: asAdmin })).json()
+  t.same(all.entries.map((entry: { id: string }) => entry.id), [testAlert.id, queryForm.id, invalid.id, accepted.id])
+  t.notOk('rawBody' in all.entries[0], 'no raw body unless asked')
+  t.same(all.entries.map((entry: { replayable: boolean }) => entry.replayable), [false, true, true, false], 'refused live webhooks only')
+  const refused = (await app.inject({ method: 'GET', url: '/api/admin/intake?outcome=invalid&raw=true', headers: asAdmin })).json()
+  t.same(refused.entries.map((entry: { id: string }) => entry.id), [invalid.id])
+  t.equal(refused.entries[0].rawBody, 'action: buy\nsymbol: NQ1!')
+  const first = (await app.inject({ method: 'GET', url: '/api/admin/intake?limit=2', headers: asAdmin })).json()
+  t.equal(first.nextCursor, queryForm.id)
+  const second = (await app.inject({ method: 'GET', url: `/api/admin/intake?limit=2&before=${first.nextCursor}`, headers: asAdmin })).json()
+  t.same(second.entries.map((entry: { id: string }) => entry.id), [invalid.id, accepted.id])
+  const bad = await app.inject({ method: 'GET', url: '/api/admin/intake?outcome=nonsense', headers: asAdmin })
+  t.equal(bad.statusCode, 400)
+  t.match(bad.json().error, /outcome/)
+})
+
+t.test('a refused webhook is replayed as its sender sent it, with the secret, and audited', async (t) => {
+  const before = ingest.received.length
+  const response = await app.inject({ method: 'POST', url: `/api/admin/intake/${invalid.id}/replay`, headers: asAdmin })
+  t.equal(response.statusCode, 200)
+  t.match(response.json(), { success: true, replay: { statusCode: 202, accepted: true } })
+  const sent = ingest.received[before]
+  t.equal(sent?.body, 'action: buy\nsymbol: NQ1!', 'the stored text, unchanged')
+  t.equal(sent?.headers['content-type'], 'text/plain')
+  t.equal(new URL(sent?.url ?? '', 'http://x').searchParams.get('secret'), SECRET, 'the secret ingest redacted goes back in')
+
+  await app.inject({ method: 'POST', url: `/api/admin/intake/${queryForm.id}/replay`, headers: asAdmin })
+  const query = new URL(ingest.received[before + 1]?.url ?? '', 'http://x').searchParams
+  t.equal(query.get('message'), '{"action":"sell"}', 'a ?message= alert is replayed in the query')
+
+  const audit = (await app.inject({ method: 'GET', url: `/api/admin/audit?action=replay&actor=${adminId}`, headers: asAdmin })).json()
+  t.same(audit.entries.map((entry: { target: string }) => entry.target).sort(), [invalid.intakeId, queryForm.intakeId].sort())
+  const otherActor = (await app.inject({ method: 'GET', url: '/api/admin/audit?action=replay&actor=somebody-else', headers: asAdmin })).json()
+  t.equal(otherActor.total, 0, 'filtered by actor')
+})
+
+t.test('an accepted webhook, a test alert and an unknown entry are not replayed', async (t) => {
+  const before = ingest.received.length
+  const again = await app.inject({ method: 'POST', url: `/api/admin/intake/${accepted.id}/replay`, headers: asAdmin })
+  t.equal(again.statusCode, 409)
+  t.match(again.json().error, /accepted/)
+  const test = await app.inject({ method: 'POST', url: `/api/admin/intake/${testAlert.id}/replay`, headers: asAdmin })
+  t.equal(test.statusCode, 409)
+  t.match(test.json().error, /test alert/)
+  t.equal((await app.inject({ method: 'POST', url: '/api/admin/intake/999999/replay', headers: asAdmin })).statusCode, 404)
+  t.equal((await app.inject({ method: 'POST', url: '/api/admin/intake/abc/replay', headers: asAdmin })).statusCode, 400)
+  t.equal(ingest.received.length, before, 'nothing reached ingest')
+})
