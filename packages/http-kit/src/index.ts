@@ -9,7 +9,6 @@ export { isDependencyDown, type ErrorHandlerOptions } from './plugins/error-hand
 export { IDENTITY_HEADER, identityPath, signIdentity, verifyIdentity, type IdentityBinding } from './internal-identity.ts'
 export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/internal-identity.ts'
 export { busPlugin, type BusPluginOptions } from './plugins/bus.ts'
-export { ErrorBody } from '@signals/contracts'
 export { openapiPlugin, type OpenApiOptions } from './plugins/openapi.ts'
 export { createValidatorCompiler } from './validation/validator-compiler.ts'
 export { describeSchemaErrors, schemaErrorFormatter } from './validation/schema-error-formatter.ts'

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
-import { ErrorBody } from '@signals/http-kit'
-import { LiteralUnion } from '@signals/contracts'
+import { ErrorBody, LiteralUnion } from '@signals/contracts'
 import { listUserAlerts } from '../repositories/alerts.ts'
 import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
-import { ErrorBody } from '@signals/http-kit'
+import { ErrorBody } from '@signals/contracts'
 import { listUserTrades } from '../repositories/trades.ts'
 import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
 

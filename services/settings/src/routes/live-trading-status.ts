@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { ErrorBody, notFound } from '@signals/http-kit'
+import { ErrorBody } from '@signals/contracts'
+import { notFound } from '@signals/http-kit'
 import type { CredentialsCipher } from '@signals/secrets'
 import { getOrCreateSettings } from '../repositories/trading-settings.ts'
 import { findCredentials } from '../repositories/broker-credentials.ts'

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
+import { ErrorBody } from '@signals/contracts'
+import { badRequest, notFound } from '@signals/http-kit'
 import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
 import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig } from '@signals/risk-engine'
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
