@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/nats-core'
 import type { TSchema, Static } from 'typebox'
-import { DeadLetterV1, Subjects, contract, describeIssues, type Contract } from '@signals/contracts'
+import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/contracts'
 import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
@@ -166,7 +166,6 @@ async function deadLetter(bus: ConsumerBus, message: JsMsg, consumer: string, re
 }
 
 export const deadLetterSubject = (subject: string) => `dlq.${subject}`
-export { Subjects }
 
 /** One delivery: decoded, checked against the contract, handled; acked, retried later or dead-lettered. */
 async function handleMessage<S extends TSchema>(

@@ -9,7 +9,7 @@ const Price = Type.Union([Type.String(), Type.Null()], { description: 'exact dec
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's order id" })
 const idText = (id: number | null) => (id === null ? null : String(id))
 
-export const AlertRecordBody = Type.Object({
+const AlertRecordBody = Type.Object({
   id: Type.String({ description: 'record id' }),
   alertId: Type.String({ description: 'the alert this record was made from (one record per alert and user)' }),
   symbol: Type.Union([Type.String(), Type.Null()]),

@@ -11,7 +11,7 @@ const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the br
 const idText = (id: number | null) => (id === null ? null : String(id))
 const OptionalDecimal = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text, null while open' })
 
-export const TradeBody = Type.Object({
+const TradeBody = Type.Object({
   id: Type.String(),
   symbol: Type.String(),
   root: Type.Union([Type.String(), Type.Null()]),

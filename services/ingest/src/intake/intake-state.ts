@@ -22,7 +22,7 @@ export type IntakeOutcome =
 export type IntakeEntry = Omit<IntakeLogEntry, 'outcome'> & { outcome: IntakeOutcome }
 
 /** What one webhook request has shown so far; the intake-log entry is built from it after the answer. */
-export interface IntakeState {
+interface IntakeState {
   receivedAt: string
   sourceText?: SourceText
   outcome?: IntakeOutcome

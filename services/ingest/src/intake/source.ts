@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { IntakeLogEntry } from '@signals/contracts'
 import { charsetOf, decodeBody } from '../http/raw-body.ts'
 
-export type AlertSource = IntakeLogEntry['source']
+type AlertSource = IntakeLogEntry['source']
 
 export interface SourceText {
   source: AlertSource
@@ -26,7 +26,7 @@ const firstString = (value: unknown): string | undefined =>
  * Where the alert is read from, in the spec's priority: the `message` query parameter, then the body,
  * then the `x-alert-message` header when the body is empty (blank counts as empty).
  */
-export function selectSource(input: SourceInput): SourceText {
+function selectSource(input: SourceInput): SourceText {
   const queryMessage = isRecord(input.query) ? firstString(input.query.message) : undefined
   if (queryMessage !== undefined && queryMessage.trim() !== '') return { source: 'query', text: queryMessage.replace(/^\uFEFF/, '') }
   const body = Buffer.isBuffer(input.body) ? decodeBody(input.body, charsetOf(input.contentType)) : ''
