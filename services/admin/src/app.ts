@@ -10,7 +10,7 @@ import { auditRoutes } from './routes/audit.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
-  const app = await createServiceApp({ service: 'admin', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
+  const app = await createServiceApp({ service: 'admin', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream, logRedaction: { paths: ['config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'] } })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'admin' })

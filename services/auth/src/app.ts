@@ -27,6 +27,7 @@ export async function buildApp(config: Config, options: AuthAppOptions = {}) {
     logLevel: config.LOG_LEVEL,
     loggerStream: options.loggerStream,
     trustProxy: listOf(config.AUTH_TRUSTED_PROXY),
+    logRedaction: { paths: ['config.SESSION_SECRET', 'config.OIDC_CLIENT_SECRET', 'config.INTERNAL_AUTH_SECRET'] },
   })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })

@@ -18,6 +18,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     bodyLimit: config.INGEST_BODY_LIMIT,
     trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     internalSurfaces: { token: config.METRICS_TOKEN },
+    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(rawBodyPlugin, { bodyLimit: config.INGEST_BODY_LIMIT })
