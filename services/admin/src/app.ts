@@ -1,4 +1,4 @@
-import { listOf } from '@signals/config'
+import { adminEmailSet } from '@signals/config'
 import { dbPlugin } from '@signals/db'
 import { createServiceApp, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { redisPlugin } from '@signals/sessions'
@@ -15,7 +15,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'admin' })
   await app.register(openapiPlugin, { title: 'Signals admin API', description: 'Users, approval, bans and the audit log. Administrators only.' })
-  const adminEmails = new Set(listOf(config.ADMIN_EMAIL).map((email) => email.toLowerCase()))
+  const adminEmails = adminEmailSet(config.ADMIN_EMAIL)
   await app.register(async (scope) => {
     scope.addHook('onRequest', requireAdmin(adminEmails))
     await scope.register(userRoutes, { adminEmails })
