@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
-import { ErrorBody, LiteralUnion } from '@signals/contracts'
+import { AlertRecordStatus, ErrorBody, Side } from '@signals/contracts'
 import { listUserAlerts } from '../repositories/alerts.ts'
 import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
 
@@ -14,16 +14,14 @@ const AlertRecordBody = Type.Object({
   alertId: Type.String({ description: 'the alert this record was made from (one record per alert and user)' }),
   symbol: Type.Union([Type.String(), Type.Null()]),
   root: Type.Union([Type.String(), Type.Null()], { description: 'contract root (NQ for NQ1!)' }),
-  action: Type.Union([Type.Literal('LONG'), Type.Literal('SHORT'), Type.Null()]),
+  action: Type.Union([Side, Type.Null()]),
   entryPrice: Price,
   sl: Price,
   tp: Price,
   indicator: Type.Union([Type.String(), Type.Null()]),
   leverage: Price,
   rawData: Type.Unknown({ description: 'the original payload; `_raw: true` when it could not be parsed' }),
-  status: LiteralUnion(['received', 'placing', 'placed', 'refused', 'failed', 'not_placed', 'test'] as const, {
-    description: 'order outcome: received -> placing -> placed | refused | failed; not_placed when automatic placement is off',
-  }),
+  status: Type.Unsafe<AlertRecordStatus>({ ...AlertRecordStatus, description: 'order outcome: received -> placing -> placed | refused | failed; not_placed when automatic placement is off' }),
   reason: Type.Union([Type.String(), Type.Null()], { description: 'why no order was placed (refused, failed, not placed), or why it waits' }),
   refusalCode: Type.Union([Type.String(), Type.Null()], { description: "machine-readable refusal (the risk engine's code, or incomplete_alert, unknown_contract, stale_alert)" }),
   alertQuantity: Price,

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
-import { ErrorBody } from '@signals/contracts'
+import { ErrorBody, Side, TradeResult, TradeStatus } from '@signals/contracts'
 import { listUserTrades } from '../repositories/trades.ts'
 import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
 
-const TradeStatus = Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')])
 const Decimal = Type.String({ description: 'exact decimal text' })
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's id" })
 const idText = (id: number | null) => (id === null ? null : String(id))
@@ -15,12 +14,12 @@ const TradeBody = Type.Object({
   id: Type.String(),
   symbol: Type.String(),
   root: Type.Union([Type.String(), Type.Null()]),
-  side: Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')]),
+  side: Side,
   quantity: Decimal,
   entryPrice: Decimal,
   exitPrice: OptionalDecimal,
   status: TradeStatus,
-  result: Type.Union([Type.Literal('TP'), Type.Literal('SL'), Type.Literal('Session End'), Type.Null()]),
+  result: Type.Union([TradeResult, Type.Null()]),
   pnl: OptionalDecimal,
   closeAlertId: Type.Union([Type.String(), Type.Null()], { description: 'the result alert that closed it' }),
   openedAt: Type.String({ format: 'date-time' }),

@@ -1,8 +1,8 @@
 import Type, { type Static, type TSchema } from 'typebox'
-import { LiveTradingValue } from '@signals/contracts'
+import { LiveTradingValue, type SettingKey } from '@signals/contracts'
 
-export const SETTING_KEYS = ['risk_strategy', 'live_trading'] as const
-export type SettingKey = (typeof SETTING_KEYS)[number]
+export type { SettingKey } from '@signals/contracts'
+export const SETTING_KEYS: readonly SettingKey[] = ['risk_strategy', 'live_trading']
 
 /**
  * risk_strategy in the spec's legacy form. The client saves `type: "legacy"`; the service's default is
