@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
 import { ErrorBody, UserProfile } from '@signals/contracts'
 import { endSession, sessionState, type SessionSettings } from '@signals/sessions'
@@ -16,7 +17,7 @@ const Refused = { 403: ErrorBody, 405: ErrorBody }
  * `POST /auth/logout` (or a GET our own pages send, `Sec-Fetch-Site: same-origin`) ends the session; a
  * link or image on another site cannot. `GET /auth/me` tells the pages who is signed in.
  */
-export async function sessionRoutes(app: FastifyInstance, options: { settings: SessionSettings }) {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ settings: SessionSettings }> = async (app, options) => {
   const { settings } = options
   // The pages sign out with a one-button form: its (empty) url-encoded body carries nothing we read.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => {

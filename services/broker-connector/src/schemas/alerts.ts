@@ -5,7 +5,7 @@ import { NextCursor, PageQuery } from './paging.ts'
 const Price = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text' })
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's order id" })
 
-export const AlertRecordBody = Type.Object({
+const AlertRecordBody = Type.Object({
   id: Type.String({ description: 'record id' }),
   alertId: Type.String({ description: 'the alert this record was made from (one record per alert and user)' }),
   symbol: Type.Union([Type.String(), Type.Null()]),

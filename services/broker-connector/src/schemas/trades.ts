@@ -6,7 +6,7 @@ const Decimal = Type.String({ description: 'exact decimal text' })
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's id" })
 const OptionalDecimal = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text, null while open' })
 
-export const TradeBody = Type.Object({
+const TradeBody = Type.Object({
   id: Type.String(),
   symbol: Type.String(),
   root: Type.Union([Type.String(), Type.Null()]),

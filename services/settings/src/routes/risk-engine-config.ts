@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
 import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
@@ -7,9 +6,7 @@ import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normal
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
-export async function riskEngineConfigRoutes(
-  instance: FastifyInstance, _options: RouteOptions): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+export const riskEngineConfigRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app) => {
   app.get(
     '/api/risk-engine/config',
     {
