@@ -8,9 +8,9 @@
 // time (wall clock with sub-millisecond precision, comparable across the two processes).
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { loadConfig } from '../packages/config/src/index.ts'
-import { sql } from '../packages/db/src/index.ts'
-import { CredentialsCipher } from '../packages/secrets/src/index.ts'
+import { loadConfig } from '@signals/config'
+import { sql } from '@signals/db'
+import { CredentialsCipher } from '@signals/secrets'
 import { createTestDatabase, deleteNamespaceStreams, testNamespace, freePort } from '@signals/test-support'
 import { startPaperBroker } from '../dev/paper-broker/src/index.ts'
 import { buildApp as buildConnector } from '../services/broker-connector/src/app.ts'

@@ -3,9 +3,9 @@
 // Bar: under 1 s for 10,000 users and at least 20 times faster than row by row.
 import { randomUUID } from 'node:crypto'
 // Workspace packages by path: the root package depends only on test-support.
-import { loadConfig } from '../packages/config/src/index.ts'
-import { AlertMessageV1, contract, type NormalizedAlert } from '../packages/contracts/src/index.ts'
-import { sql } from '../packages/db/src/index.ts'
+import { loadConfig } from '@signals/config'
+import { AlertMessageV1, contract, type NormalizedAlert } from '@signals/contracts'
+import { sql } from '@signals/db'
 import { createTestDatabase, deleteNamespaceStreams, testNamespace } from '@signals/test-support'
 import { buildApp } from '../services/broker-connector/src/app.ts'
 import { ConfigSchema } from '../services/broker-connector/src/config.ts'

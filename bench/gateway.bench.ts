@@ -13,7 +13,7 @@ import autocannon from 'autocannon'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { signIdentity, IDENTITY_HEADER } from '@signals/http-kit'
 import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, waitForPort, TEST_REDIS_URL } from '@signals/test-support'
-import { createRedisClient, mintSession, sessionSettings, endUserSessions, deleteUserStatus } from '../packages/sessions/src/index.ts'
+import { createRedisClient, mintSession, sessionSettings, endUserSessions, deleteUserStatus } from '@signals/sessions'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')

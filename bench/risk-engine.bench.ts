@@ -2,8 +2,8 @@
 // closed trades, the front-month contract of the alert's symbol and the sizing decision, all in process.
 // Bar: under 500 ms for 1,000 users with 200 closed trades each (a quarter of the entry flow's 2 s bar for 1,000 orders).
 // Workspace packages by path: the root package does not depend on them.
-import { frontMonthContract } from '../packages/instruments/src/index.ts'
-import { DEFAULT_RISK_ENGINE_CONFIG, deriveAccountState, sizeEntry, type TradeHistory } from '../packages/risk-engine/src/index.ts'
+import { frontMonthContract } from '@signals/instruments'
+import { DEFAULT_RISK_ENGINE_CONFIG, deriveAccountState, sizeEntry, type TradeHistory } from '@signals/risk-engine'
 
 const USERS = 1_000
 const RUNS = 5

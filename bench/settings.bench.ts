@@ -2,9 +2,9 @@
 // NATS, through a listening server. The machine is noisy, so the bars are ratios between routes measured
 // in the same run, plus one exact check: every live-trading toggle under load published exactly one
 // feed command. Run: node --import tsx bench/settings.bench.ts
-import { loadConfig } from '../packages/config/src/index.ts'
-import { Streams } from '../packages/contracts/src/index.ts'
-import { signIdentity } from '../packages/http-kit/src/index.ts'
+import { loadConfig } from '@signals/config'
+import { Streams } from '@signals/contracts'
+import { signIdentity } from '@signals/http-kit'
 import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace } from '@signals/test-support'
 import { buildApp } from '../services/settings/src/app.ts'
 import { ConfigSchema } from '../services/settings/src/config.ts'

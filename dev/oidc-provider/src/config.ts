@@ -2,7 +2,7 @@ import { Env, Type, loadConfig, type Static } from '@signals/config'
 import type { DevOidcProviderOptions } from './index.ts'
 
 /** What `pnpm start` runs the development provider with. */
-export const ConfigSchema = Type.Object({
+const ConfigSchema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
   HOST: Env.HOST,
   /** The provider's own port (development only, so not in DESIGN.md's table). */

@@ -11,7 +11,7 @@ export interface DevClient {
 }
 
 /** The scopes and the claims each releases: what Google's sign-in gives an application. */
-export const CLAIMS_BY_SCOPE = {
+const CLAIMS_BY_SCOPE = {
   openid: ['sub'],
   email: ['email', 'email_verified'],
   profile: ['name', 'picture'],

@@ -36,7 +36,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** Reads and checks the sign-in form; a problem comes back as a message for the re-rendered form. */
-export function profileFromForm(form: URLSearchParams): { profile: DevProfile } | { error: string } {
+function profileFromForm(form: URLSearchParams): { profile: DevProfile } | { error: string } {
   const email = (form.get('email') ?? '').trim()
   const name = (form.get('name') ?? '').trim()
   if (email === '') return { error: 'Type an e-mail address.' }

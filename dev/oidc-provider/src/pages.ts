@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 

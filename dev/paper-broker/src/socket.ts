@@ -50,7 +50,7 @@ function handlers(market: PaperMarket): Record<string, Handler> {
   }
 }
 
-export function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse {
+function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse {
   const id = account.accountId
   const cash = market.cashBalance(id)
   return {

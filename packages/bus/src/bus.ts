@@ -152,5 +152,3 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
   if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns)
   return bus
 }
-
-export { encoder as utf8Encoder }

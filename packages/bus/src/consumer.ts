@@ -1,7 +1,7 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/nats-core'
 import type { TSchema, Static } from 'typebox'
-import { DeadLetterV1, Subjects, contract, describeIssues, type Contract } from '@signals/contracts'
+import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/contracts'
 import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
@@ -82,39 +82,7 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
   const inFlight = new Set<Promise<void>>()
   let stopping = false
 
-  const handleOne = async (message: JsMsg): Promise<void> => {
-    const deliveryCount = message.info.deliveryCount
-    const messageId = message.headers?.get('Nats-Msg-Id') || null
-    const body = decoder.decode(message.data)
-    let payload: unknown
-    try {
-      payload = JSON.parse(body)
-    } catch {
-      return deadLetter(bus, message, options.durable, `body is not JSON`, body, messageId)
-    }
-    const validation = options.contract.validate(payload)
-    if (!validation.ok) {
-      return deadLetter(bus, message, options.durable, `contract violation: ${describeIssues(validation.issues)}`, body, messageId)
-    }
-    try {
-      await options.handler(validation.value, {
-        subject: bus.ns.strip(message.subject),
-        deliveryCount,
-        messageId,
-        working: () => message.working(),
-      })
-      message.ack()
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      if (error instanceof PermanentError || deliveryCount >= maxAttempts) {
-        const why = error instanceof PermanentError ? reason : `failed ${deliveryCount} times; last error: ${reason}`
-        return deadLetter(bus, message, options.durable, why, body, messageId)
-      }
-      const delay = backoffDelay(deliveryCount, backoff)
-      bus.logger.warn({ subject: message.subject, deliveryCount, delayMs: delay, err: error }, 'message failed; will retry')
-      message.nak(delay)
-    }
-  }
+  const handleOne = (message: JsMsg) => handleMessage(bus, options, { maxAttempts, backoff }, message)
 
   const loop = (async () => {
     while (!stopping && messages) {
@@ -198,4 +166,44 @@ async function deadLetter(bus: ConsumerBus, message: JsMsg, consumer: string, re
 }
 
 export const deadLetterSubject = (subject: string) => `dlq.${subject}`
-export { Subjects }
+
+/** One delivery: decoded, checked against the contract, handled; acked, retried later or dead-lettered. */
+async function handleMessage<S extends TSchema>(
+  bus: ConsumerBus,
+  options: ConsumeOptions<S>,
+  retry: { maxAttempts: number; backoff: BackoffOptions },
+  message: JsMsg,
+): Promise<void> {
+  const { maxAttempts, backoff } = retry
+  const deliveryCount = message.info.deliveryCount
+  const messageId = message.headers?.get('Nats-Msg-Id') || null
+  const body = decoder.decode(message.data)
+  let payload: unknown
+  try {
+    payload = JSON.parse(body)
+  } catch {
+    return deadLetter(bus, message, options.durable, `body is not JSON`, body, messageId)
+  }
+  const validation = options.contract.validate(payload)
+  if (!validation.ok) {
+    return deadLetter(bus, message, options.durable, `contract violation: ${describeIssues(validation.issues)}`, body, messageId)
+  }
+  try {
+    await options.handler(validation.value, {
+      subject: bus.ns.strip(message.subject),
+      deliveryCount,
+      messageId,
+      working: () => message.working(),
+    })
+    message.ack()
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    if (error instanceof PermanentError || deliveryCount >= maxAttempts) {
+      const why = error instanceof PermanentError ? reason : `failed ${deliveryCount} times; last error: ${reason}`
+      return deadLetter(bus, message, options.durable, why, body, messageId)
+    }
+    const delay = backoffDelay(deliveryCount, backoff)
+    bus.logger.warn({ subject: message.subject, deliveryCount, delayMs: delay, err: error }, 'message failed; will retry')
+    message.nak(delay)
+  }
+}

@@ -1,5 +1,6 @@
 export { loadConfig, Type } from './load-config.ts'
 export type { Static, TObject } from 'typebox'
 export { ConfigError } from './errors.ts'
-export { Env, listOf, type EnvName } from './variables.ts'
+export { Env, listOf, url, type EnvName } from './variables.ts'
+export { adminEmailSet } from './admin-emails.ts'
 export { loadConfigOrExit } from './load-or-exit.ts'

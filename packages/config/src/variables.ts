@@ -11,7 +11,8 @@ import Type from 'typebox'
 const port = (fallback: number, description: string) =>
   Type.Integer({ minimum: 1, maximum: 65535, default: fallback, description })
 
-const url = (protocols: readonly string[], fallback: string, description: string) =>
+/** A URL setting of the given protocols; its error names them (`a http or https URL`). */
+export const url = (protocols: readonly string[], fallback: string, description: string) =>
   Type.String({
     pattern: `^(${protocols.join('|')})://[^\\s]+$`,
     default: fallback,

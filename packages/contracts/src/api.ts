@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { Role } from './words.ts'
 
 /** Every JSON error on /api and /webhook: `{ success: false, error }`. */
 export const ErrorBody = Type.Object(
@@ -12,7 +13,7 @@ export const InternalIdentity = Type.Object(
   {
     userId: Type.String({ minLength: 1, maxLength: 255 }),
     email: Type.String({ maxLength: 255 }),
-    role: Type.Union([Type.Literal('trader'), Type.Literal('admin')]),
+    role: Role,
     approved: Type.Boolean(),
   },
   { additionalProperties: false },
@@ -36,6 +37,6 @@ export const UserProfile = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
   picture: Type.Union([Type.String(), Type.Null()]),
   approved: Type.Boolean(),
-  role: Type.Union([Type.Literal('trader'), Type.Literal('admin')]),
+  role: Role,
 })
 export type UserProfile = Static<typeof UserProfile>

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { Kysely, PostgresDialect } from 'kysely'
 import type { Database } from './schema.ts'
+import { classifyingPool } from './unavailable.ts'
 
 export interface DbLogger {
   warn(object: object, message: string): void
@@ -19,7 +20,7 @@ const INT8_OID = 20
 /**
  * Kysely over a pg Pool that survives a Postgres restart: node-postgres emits `error` on the pool and on
  * each client when the server goes away, and an unhandled `error` event ends the process. Both are
- * handled here; the failed query rejects and the pool reconnects on the next one.
+ * handled here; the failed query rejects (with DatabaseUnavailableError) and the pool reconnects on the next one.
  */
 export function createDb(options: CreateDbOptions): Kysely<Database> {
   const logger = options.logger ?? { warn: () => undefined }
@@ -38,7 +39,7 @@ export function createDb(options: CreateDbOptions): Kysely<Database> {
   const onError = (error: Error) => logger.warn({ err: error }, 'postgres connection error (will reconnect)')
   pool.on('error', onError)
   pool.on('connect', (client) => client.on('error', onError))
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: classifyingPool(pool) }) })
 }
 
 /** True when Postgres answers a trivial query. */

@@ -3,3 +3,4 @@ export { createDb, isDatabaseReachable, type CreateDbOptions, type DbLogger } fr
 export { migrateToLatest, ensureDatabase, MIGRATIONS_DIR } from './migrate.ts'
 export { sql, type Kysely, type Transaction } from 'kysely'
 export { dbPlugin, type DbPluginOptions } from './db-plugin.ts'
+export { DATABASE_UNAVAILABLE, DatabaseUnavailableError } from './unavailable.ts'

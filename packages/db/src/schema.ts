@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { AlertRecordStatus, BrokerEnvironment, BrokerName, Role as UserRole, SettingKey, Side, TradeResult, TradeStatus } from '@signals/contracts'
 
 /** Timestamps come back as Date; inserts and updates may pass a Date or an SQL expression. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -9,15 +10,8 @@ type NullableDecimal = ColumnType<string | null, string | number | null | undefi
 /** JSONB in, parsed JSON out. */
 type Json<T = unknown> = ColumnType<T, string, string>
 
-export type UserRole = 'trader' | 'admin'
-export type SettingKey = 'risk_strategy' | 'live_trading'
-export type Side = 'LONG' | 'SHORT'
-export type TradeStatus = 'open' | 'closed' | 'cancelled'
-export type TradeResult = 'TP' | 'SL' | 'Session End'
-export type BrokerName = 'paper' | 'tradovate'
-export type BrokerEnvironment = 'demo' | 'live'
-/** An alert record's order outcome: received -> placing -> placed | refused | failed; not_placed when auto-place is off; test. */
-export type AlertRecordStatus = 'received' | 'placing' | 'placed' | 'refused' | 'failed' | 'not_placed' | 'test'
+// The shared words come from @signals/contracts (one source); the column types below use them.
+export type { AlertRecordStatus, BrokerEnvironment, BrokerName, Role as UserRole, SettingKey, Side, TradeResult, TradeStatus } from '@signals/contracts'
 type NullableInteger = ColumnType<number | null, number | null | undefined, number | null>
 /** BIGINT ids from the broker (read as numbers, as every bigint here). */
 type BrokerId = ColumnType<number | null, number | null | undefined, number | null>

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { lazyChildLoggerFactory } from './lazy-child-logger.ts'
-import { loggerOptions } from './logger.ts'
+import { loggerOptions, type LogRedaction } from './logger.ts'
 import { errorHandlerPlugin, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
@@ -27,6 +27,8 @@ export interface ServiceAppOptions {
    * holder of this token. Unset: an internal service, whose network is private.
    */
   internalSurfaces?: InternalSurfaces
+  /** The service's own secrets for the log redaction (config names, headers, secret path segments). */
+  logRedaction?: LogRedaction
   /** How 5xx answers read (see ErrorHandlerOptions). */
   errors?: ErrorHandlerOptions
 }
@@ -36,7 +38,7 @@ export interface ServiceAppOptions {
  * handler, `/health`, `/ready` and `/metrics`. Each service's `buildApp(config)` starts from this.
  */
 export async function createServiceApp(options: ServiceAppOptions) {
-  const logger = loggerOptions({ service: options.service, level: options.logLevel })
+  const logger = loggerOptions({ service: options.service, level: options.logLevel, redaction: options.logRedaction })
   const app = Fastify({
     logger: options.loggerStream ? { ...logger, stream: options.loggerStream } : logger,
     childLoggerFactory: lazyChildLoggerFactory,

@@ -1,12 +1,11 @@
 import type { FastifyServerOptions } from 'fastify'
 
-/** Paths pino blanks out wherever they appear in a logged object. */
+/** Paths pino blanks out wherever they appear in a logged object; a service adds its own (LogRedaction). */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["set-cookie"]',
   'req.headers["x-signals-identity"]',
-  'req.headers["x-webhook-secret"]',
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
@@ -25,22 +24,22 @@ export const REDACT_PATHS = [
   'sec',
   'passphrase',
   'token',
-  'config.SESSION_SECRET',
-  'config.CREDENTIALS_KEY',
-  'config.OIDC_CLIENT_SECRET',
-  'config.INTERNAL_AUTH_SECRET',
-  'config.WEBHOOK_SECRET',
 ]
 
-/** A webhook secret may travel in the path: /webhook/alert/<secret>. Judged on the decoded path, as routed. */
-const WEBHOOK_SECRET_PATH = /^\/webhook\/alert\/./
+/** What a service adds to the shared redaction: its own secret settings and headers, and secret path segments. */
+export interface LogRedaction {
+  /** More pino paths, e.g. `config.WEBHOOK_SECRET`, `req.headers["x-webhook-secret"]`. */
+  paths?: readonly string[]
+  /** Path prefixes whose next segment is a secret (ingest's `/webhook/alert/`): logged as `[redacted]`. */
+  secretPathPrefixes?: readonly string[]
+}
 
 /**
  * The URL as a log line may show it: every query value is `[redacted]` (names stay), since a secret may
- * hide in any of them (`?message={"passphrase":…}`, a TradingView alert's whole text), and the secret
- * segment of `/webhook/alert/<secret>` however it is percent-encoded.
+ * hide in any of them (`?message={"passphrase":…}`, a TradingView alert's whole text), and the segment
+ * after a `secretPathPrefixes` entry however it is percent-encoded (judged on the decoded path, as routed).
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, secretPathPrefixes: readonly string[] = []): string {
   const queryStart = url.indexOf('?')
   const path = queryStart === -1 ? url : url.slice(0, queryStart)
   let decoded: string
@@ -49,7 +48,8 @@ export function redactUrl(url: string): string {
   } catch {
     decoded = path
   }
-  const shownPath = WEBHOOK_SECRET_PATH.test(decoded) ? '/webhook/alert/[redacted]' : path
+  const secretPrefix = secretPathPrefixes.find((prefix) => decoded.startsWith(prefix) && decoded.length > prefix.length)
+  const shownPath = secretPrefix === undefined ? path : `${secretPrefix}[redacted]`
   if (queryStart === -1) return shownPath
   const names = [...new URLSearchParams(url.slice(queryStart + 1)).keys()].slice(0, 20)
   return `${shownPath}?${names.map((name) => `${encodeURIComponent(name)}=[redacted]`).join('&')}`
@@ -58,20 +58,22 @@ export function redactUrl(url: string): string {
 export interface LoggerSettings {
   service: string
   level: string
+  redaction?: LogRedaction
 }
 
 /** pino options shared by every service: service name, secret redaction, URLs without secrets. */
 export function loggerOptions(settings: LoggerSettings): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  const secretPathPrefixes = settings.redaction?.secretPathPrefixes ?? []
   return {
     level: settings.level,
     base: { service: settings.service },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: [...REDACT_PATHS, ...(settings.redaction?.paths ?? [])], censor: '[redacted]' },
     serializers: {
       req(request: { method: string; url: string; ip?: string; id?: string }) {
-        return { id: request.id, method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }
+        return { id: request.id, method: request.method, url: redactUrl(request.url, secretPathPrefixes), remoteAddress: request.ip }
       },
       // @fastify/reply-from logs the proxied URL as `source` ("fetching from remote server").
-      source: (value: unknown) => (typeof value === 'string' && value.startsWith('/') ? redactUrl(value) : value),
+      source: (value: unknown) => (typeof value === 'string' && value.startsWith('/') ? redactUrl(value, secretPathPrefixes) : value),
     },
   }
 }

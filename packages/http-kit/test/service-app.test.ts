@@ -26,8 +26,11 @@ function captureLogs() {
   return { lines, stream }
 }
 
+/** What ingest and the gateway add to the shared redaction (a webhook secret may travel in the path). */
+const WEBHOOK_REDACTION = { secretPathPrefixes: ['/webhook/alert/'] }
+
 async function app(t: Test, loggerStream?: NodeJS.WritableStream) {
-  const instance = await createServiceApp({ service: 'kit-test', logLevel: loggerStream ? 'info' : 'silent', loggerStream })
+  const instance = await createServiceApp({ service: 'kit-test', logLevel: loggerStream ? 'info' : 'silent', loggerStream, logRedaction: WEBHOOK_REDACTION })
   t.teardown(() => instance.close())
   return instance
 }
@@ -115,9 +118,9 @@ t.test('a captured identity header works for its own service, method and path on
 })
 
 t.test('secrets stay out of logged URLs and objects', async (t) => {
-  t.equal(redactUrl('/webhook/alert?secret=abc&x=1'), '/webhook/alert?secret=[redacted]&x=[redacted]')
-  t.equal(redactUrl('/webhook/alert/s3cr3t'), '/webhook/alert/[redacted]')
-  t.equal(redactUrl('/auth/google/callback?code=c&state=s'), '/auth/google/callback?code=[redacted]&state=[redacted]')
+  t.equal(redactUrl('/webhook/alert?secret=abc&x=1', WEBHOOK_REDACTION.secretPathPrefixes), '/webhook/alert?secret=[redacted]&x=[redacted]')
+  t.equal(redactUrl('/webhook/alert/s3cr3t', WEBHOOK_REDACTION.secretPathPrefixes), '/webhook/alert/[redacted]')
+  t.equal(redactUrl('/auth/google/callback?code=c&state=s', WEBHOOK_REDACTION.secretPathPrefixes), '/auth/google/callback?code=[redacted]&state=[redacted]')
   const { lines, stream } = captureLogs()
   const instance = await app(t, stream)
   instance.post('/webhook/alert/:secret', async (request) => {
@@ -215,11 +218,11 @@ t.test('the identity check is keyed on the matched route: an encoded /api path i
 t.test('no query value reaches a request log line, whatever its name; an encoded webhook path neither (issue 15 point 5)', async (t) => {
   const secret = 'correct-horse-battery-staple'
   const message = encodeURIComponent(JSON.stringify({ action: 'buy', passphrase: secret }))
-  t.notMatch(redactUrl(`/webhook/alert?message=${message}`), /horse/)
-  t.notMatch(redactUrl(`/webhook/alert?m=${secret}&message=${secret}`), /horse/)
-  t.notMatch(redactUrl(`/%77ebhook/alert/${secret}`), /horse/, 'the router decodes the path, so redaction does too')
-  t.notMatch(redactUrl(`/webhook/alert/${encodeURIComponent(secret)}`), /horse/)
-  t.equal(redactUrl('/api/trades?limit=5'), '/api/trades?limit=[redacted]', 'names stay, values go')
+  t.notMatch(redactUrl(`/webhook/alert?message=${message}`, WEBHOOK_REDACTION.secretPathPrefixes), /horse/)
+  t.notMatch(redactUrl(`/webhook/alert?m=${secret}&message=${secret}`, WEBHOOK_REDACTION.secretPathPrefixes), /horse/)
+  t.notMatch(redactUrl(`/%77ebhook/alert/${secret}`, WEBHOOK_REDACTION.secretPathPrefixes), /horse/, 'the router decodes the path, so redaction does too')
+  t.notMatch(redactUrl(`/webhook/alert/${encodeURIComponent(secret)}`, WEBHOOK_REDACTION.secretPathPrefixes), /horse/)
+  t.equal(redactUrl('/api/trades?limit=5', WEBHOOK_REDACTION.secretPathPrefixes), '/api/trades?limit=[redacted]', 'names stay, values go')
   const { lines, stream } = captureLogs()
   const instance = await app(t, stream)
   instance.post('/webhook/alert', async () => ({ ok: true }))

@@ -7,3 +7,4 @@ export { readUserStatus, writeUserStatus, deleteUserStatus, userStatusKey, type 
 export { indexSession, unindexSession, endUserSessions, userSessionsKey } from './user-sessions.ts'
 export { orUnavailable } from './errors.ts'
 export { mintSession } from './mint.ts'
+export { endSession } from './end-session.ts'

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@signals/config'
+import { Type } from '@signals/config'
 
 /** Cookie that carries the signed session id; the same name in auth (writer) and gateway (reader). */
 export const SESSION_COOKIE = 'signals.sid'
@@ -16,13 +16,13 @@ export const SessionEnv = {
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1, maximum: 90 * 24, default: 7 * 24, description: 'absolute session lifetime, hours' }),
 } as const
 
-export const SessionConfigSchema = Type.Object({
-  SESSION_SECRET: Type.String(),
-  PUBLIC_URL: Type.String(),
-  SESSION_IDLE_MINUTES: SessionEnv.SESSION_IDLE_MINUTES,
-  SESSION_ABSOLUTE_HOURS: SessionEnv.SESSION_ABSOLUTE_HOURS,
-})
-export type SessionConfig = Static<typeof SessionConfigSchema>
+/** The settings a service passes to sessionSettings (its loaded config has them, from SessionEnv). */
+export interface SessionConfig {
+  SESSION_SECRET: string
+  PUBLIC_URL: string
+  SESSION_IDLE_MINUTES: number
+  SESSION_ABSOLUTE_HOURS: number
+}
 
 /** Everything about sessions that auth and gateway must agree on, derived from configuration. */
 export interface SessionSettings {

@@ -1,4 +1,4 @@
-import { listOf } from '@signals/config'
+import { adminEmailSet } from '@signals/config'
 import { dbPlugin } from '@signals/db'
 import { createServiceApp, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { redisPlugin } from '@signals/sessions'
@@ -11,12 +11,12 @@ import { intakeRoutes } from './routes/intake.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
-  const app = await createServiceApp({ service: 'admin', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream })
+  const app = await createServiceApp({ service: 'admin', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream, logRedaction: { paths: ['config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'] } })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'admin' })
   await app.register(openapiPlugin, { title: 'Signals admin API', description: 'Users, approval, bans and the audit log. Administrators only.' })
-  const adminEmails = new Set(listOf(config.ADMIN_EMAIL).map((email) => email.toLowerCase()))
+  const adminEmails = adminEmailSet(config.ADMIN_EMAIL)
   await app.register(async (scope) => {
     scope.addHook('onRequest', requireAdmin(adminEmails))
     await scope.register(userRoutes, { adminEmails })

@@ -1,4 +1,4 @@
-import { listOf } from '@signals/config'
+import { adminEmailSet, listOf } from '@signals/config'
 import { dbPlugin } from '@signals/db'
 import { createServiceApp, internalIdentityPlugin } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
@@ -6,7 +6,6 @@ import type { Config } from './config.ts'
 import { createOidcClient, type OidcClient } from './oidc/client.ts'
 import { googleRoutes } from './routes/google.ts'
 import { sessionRoutes } from './routes/session.ts'
-import { adminEmailSet } from './sign-in.ts'
 
 export interface AuthAppOptions {
   loggerStream?: NodeJS.WritableStream
@@ -27,6 +26,7 @@ export async function buildApp(config: Config, options: AuthAppOptions = {}) {
     logLevel: config.LOG_LEVEL,
     loggerStream: options.loggerStream,
     trustProxy: listOf(config.AUTH_TRUSTED_PROXY),
+    logRedaction: { paths: ['config.SESSION_SECRET', 'config.OIDC_CLIENT_SECRET', 'config.INTERNAL_AUTH_SECRET'] },
   })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(redisPlugin, { url: config.REDIS_URL })

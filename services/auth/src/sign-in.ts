@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Database, Kysely } from '@signals/db'
-import { listOf } from '@signals/config'
 import { endUserSessions, indexSession, writeUserStatus, type RedisClient, type SessionSettings } from '@signals/sessions'
 import { findBan, upsertSignedInUser } from './repositories/users.ts'
 import { bannedPage } from './banned-page.ts'
@@ -11,10 +10,6 @@ export interface SignInContext {
   redis: RedisClient
   settings: SessionSettings
   adminEmails: ReadonlySet<string>
-}
-
-export function adminEmailSet(adminEmail: string): ReadonlySet<string> {
-  return new Set(listOf(adminEmail).map((email) => email.toLowerCase()))
 }
 
 function refuseBanned(request: FastifyRequest, reply: FastifyReply, reason: string | null) {

@@ -1,4 +1,4 @@
-import { Env, Type, type Static } from '@signals/config'
+import { Env, Type, url, type Static } from '@signals/config'
 
 /** Everything the broker-connector service reads from its environment. */
 export const ConfigSchema = Type.Object({
@@ -35,13 +35,13 @@ export const ConfigSchema = Type.Object({
   ENTRY_PARALLELISM: Type.Integer({ minimum: 1, maximum: 5_000, default: 1_000, description: 'records decided and orders sent at once' }),
   /** Run the per-user broker feeds in this instance (one instance per deployment should; see decisions). */
   FEEDS_ENABLED: Type.Boolean({ default: true, description: 'hold per-user broker feeds in this instance' }),
-  TRADOVATE_DEMO_URL: Type.String({ default: 'https://demo.tradovateapi.com/v1', pattern: '^https?://[^\\s]+$', description: 'Tradovate demo REST base' }),
-  TRADOVATE_DEMO_WS_URL: Type.String({ default: 'wss://demo.tradovateapi.com/v1/websocket', pattern: '^wss?://[^\\s]+$', description: 'Tradovate demo real-time socket' }),
-  TRADOVATE_LIVE_URL: Type.String({ default: 'https://live.tradovateapi.com/v1', pattern: '^https?://[^\\s]+$', description: 'Tradovate live REST base' }),
-  TRADOVATE_LIVE_WS_URL: Type.String({ default: 'wss://live.tradovateapi.com/v1/websocket', pattern: '^wss?://[^\\s]+$', description: 'Tradovate live real-time socket' }),
+  TRADOVATE_DEMO_URL: url(['http', 'https'], 'https://demo.tradovateapi.com/v1', 'Tradovate demo REST base'),
+  TRADOVATE_DEMO_WS_URL: url(['ws', 'wss'], 'wss://demo.tradovateapi.com/v1/websocket', 'Tradovate demo real-time socket'),
+  TRADOVATE_LIVE_URL: url(['http', 'https'], 'https://live.tradovateapi.com/v1', 'Tradovate live REST base'),
+  TRADOVATE_LIVE_WS_URL: url(['ws', 'wss'], 'wss://live.tradovateapi.com/v1/websocket', 'Tradovate live real-time socket'),
   /** The development paper broker (dev/paper-broker), for credentials saved with broker "paper". */
-  PAPER_BROKER_URL: Type.String({ default: 'http://127.0.0.1:3011/v1', pattern: '^https?://[^\\s]+$', description: 'paper broker REST base' }),
-  PAPER_BROKER_WS_URL: Type.String({ default: 'ws://127.0.0.1:3011/v1/websocket', pattern: '^wss?://[^\\s]+$', description: 'paper broker real-time socket' }),
+  PAPER_BROKER_URL: url(['http', 'https'], 'http://127.0.0.1:3011/v1', 'paper broker REST base'),
+  PAPER_BROKER_WS_URL: url(['ws', 'wss'], 'ws://127.0.0.1:3011/v1/websocket', 'paper broker real-time socket'),
 })
 
 export type Config = Static<typeof ConfigSchema>

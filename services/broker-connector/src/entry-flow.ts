@@ -20,7 +20,7 @@ export interface EntryFlow {
 }
 
 /** Records are waiting for a broker session or answer: the message is delivered again after a delay. */
-export class EntryRetryError extends Error {
+class EntryRetryError extends Error {
   constructor(readonly waiting: number) {
     super(`${waiting} alert record(s) wait for a broker session or answer; retried later`)
     this.name = 'EntryRetryError'

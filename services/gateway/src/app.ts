@@ -29,6 +29,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     loggerStream: options.loggerStream,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     internalSurfaces: { token: config.METRICS_TOKEN },
+    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })

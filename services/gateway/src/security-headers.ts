@@ -7,7 +7,7 @@ import type { Config } from './config.ts'
  * (they carry no inline code), can be framed by nobody, and post forms only to us. Profile pictures come
  * from the identity provider (Google's https hosts; the local development provider outside production).
  */
-export function securityHeaders(config: Config): FastifyHelmetOptions {
+function securityHeaders(config: Config): FastifyHelmetOptions {
   const https = config.PUBLIC_URL.startsWith('https://')
   const imageSources = ["'self'", 'data:', 'https:']
   if (config.NODE_ENV !== 'production') imageSources.push(new URL(config.OIDC_ISSUER).origin)

@@ -2,7 +2,11 @@ import { createServiceApp, busPlugin } from '@signals/http-kit'
 import { listOf } from '@signals/config'
 import type { Config } from './config.ts'
 import { rawBodyPlugin } from './http/raw-body.ts'
+import { clientAddressPlugin } from './plugins/client-address.ts'
+import { intakeLogPlugin } from './plugins/intake-log.ts'
+import { rateLimitPlugin } from './plugins/rate-limit.ts'
 import { webhookRoutes } from './routes/webhook.ts'
+import { SecretRedactor } from './webhook-secret.ts'
 
 /** Builds the ingest service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -14,9 +18,17 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     bodyLimit: config.INGEST_BODY_LIMIT,
     trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     internalSurfaces: { token: config.METRICS_TOKEN },
+    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(rawBodyPlugin, { bodyLimit: config.INGEST_BODY_LIMIT })
-  await app.register(webhookRoutes, { config })
+  // One scope for the webhook: its hooks (client address, intake log, rate limit) never see /health or /metrics.
+  await app.register(async (webhook) => {
+    const redactor = new SecretRedactor(config.WEBHOOK_SECRET === undefined ? [] : [config.WEBHOOK_SECRET])
+    await webhook.register(clientAddressPlugin, { internalAuthSecret: config.INTERNAL_AUTH_SECRET, allowedSources: config.INGEST_ALLOWED_SOURCES })
+    await webhook.register(intakeLogPlugin, { redactor })
+    await webhook.register(rateLimitPlugin, { perMinute: config.INGEST_RATE_LIMIT_PER_MINUTE })
+    await webhook.register(webhookRoutes, { config })
+  })
   return app
 }

@@ -19,6 +19,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     logLevel: config.LOG_LEVEL,
     loggerStream: options.loggerStream,
     errors: settingsErrorAnswers,
+    logRedaction: { paths: ['config.CREDENTIALS_KEY', 'config.INTERNAL_AUTH_SECRET'] },
   })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })

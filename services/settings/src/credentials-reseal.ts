@@ -1,7 +1,5 @@
 import type { BrokerCredentialsRow, Database, Kysely } from '@signals/db'
-import { SecretKeyError, type CredentialsCipher } from '@signals/secrets'
-import { contextOf } from './credentials-summary.ts'
-import { sealedOf } from './repositories/broker-credentials.ts'
+import { SecretKeyError, credentialsContextOf, sealedSecretOf, type CredentialsCipher } from '@signals/secrets'
 
 export interface ResealReport {
   examined: number
@@ -32,10 +30,10 @@ export async function resealCredentials(db: Kysely<Database>, cipher: Credential
 
 async function resealRow(db: Kysely<Database>, cipher: CredentialsCipher, row: BrokerCredentialsRow, report: ResealReport): Promise<void> {
   report.examined++
-  const sealed = sealedOf(row)
+  const sealed = sealedSecretOf(row)
   let opened: ReturnType<CredentialsCipher['openDetailed']>
   try {
-    opened = cipher.openDetailed(sealed, contextOf(row))
+    opened = cipher.openDetailed(sealed, credentialsContextOf(row))
   } catch (error) {
     if (!(error instanceof SecretKeyError)) throw error
     report.unreadable.push({ userId: row.user_id, keyId: row.key_id })
@@ -45,7 +43,7 @@ async function resealRow(db: Kysely<Database>, cipher: CredentialsCipher, row: B
     report.current++
     return
   }
-  const fresh = cipher.seal(opened.secret, contextOf(row))
+  const fresh = cipher.seal(opened.secret, credentialsContextOf(row))
   const result = await db
     .updateTable('broker_credentials')
     .set({ key_id: fresh.keyId, secret_iv: fresh.iv, secret_tag: fresh.tag, secret_ciphertext: fresh.ciphertext })

@@ -1,7 +1,6 @@
 import type { BrokerCredentialsRow } from '@signals/db'
-import { credentialsContext, type CredentialsCipher } from '@signals/secrets'
+import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
 import type { CredentialsSummary } from './schemas/broker-credentials.ts'
-import { sealedOf } from './repositories/broker-credentials.ts'
 
 /** `jdoe@x.com` -> `j********m`: enough to recognise one's own login, too little to use it. */
 export function maskUsername(username: string): string {
@@ -14,7 +13,7 @@ export function maskUsername(username: string): string {
 export function summarizeCredentials(row: BrokerCredentialsRow, cipher: CredentialsCipher): CredentialsSummary {
   let usernameMasked: string | null = null
   try {
-    const opened = cipher.open(sealedOf(row), contextOf(row))
+    const opened = openCredentialsRow(cipher, row)
     if (typeof opened.username === 'string') usernameMasked = maskUsername(opened.username)
   } catch {
     // A key that is no longer configured, or a row edited in the database (its binding no longer holds):
@@ -27,9 +26,4 @@ export function summarizeCredentials(row: BrokerCredentialsRow, cipher: Credenti
     usernameMasked,
     updatedAt: row.updated_at.toISOString(),
   }
-}
-
-/** The binding a row's secret was sealed under: its owner, broker, environment and account. */
-export function contextOf(row: BrokerCredentialsRow) {
-  return credentialsContext({ userId: row.user_id, broker: row.broker, environment: row.environment, accountId: row.account_id })
 }

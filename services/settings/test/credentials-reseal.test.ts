@@ -7,8 +7,7 @@ import { createDb, type Database, type Kysely } from '@signals/db'
 import { CredentialsCipher, credentialsContext, type SealedSecret } from '@signals/secrets'
 import { createTestDatabase } from '@signals/test-support'
 import { resealCredentials } from '../src/credentials-reseal.ts'
-import { contextOf } from '../src/credentials-summary.ts'
-import { sealedOf } from '../src/repositories/broker-credentials.ts'
+import { credentialsContextOf as contextOf, sealedSecretOf as sealedOf } from '@signals/secrets'
 
 // Issue 15 point 8: one command moves every credentials row to the current key and binding, so old keys
 // can be retired. Against the real Postgres.

@@ -36,10 +36,6 @@ export async function setApproved(db: Kysely<Database>, userId: string, approved
     .executeTakeFirst()
 }
 
-export async function findUser(db: Kysely<Database>, userId: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst()
-}
-
 /** Every user signed in under this (lower-cased) e-mail; a provider may have given it to more than one subject. */
 export async function usersWithEmail(db: Kysely<Database>, email: string): Promise<User[]> {
   return db.selectFrom('users').selectAll().where(sql<boolean>`lower(email) = ${email}`).execute()

@@ -1,13 +1,11 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { ErrorBody } from '@signals/contracts'
 import { listAudit } from '../repositories/audit.ts'
 import { AuditView, Paging, auditView } from '../schemas.ts'
 
 /** `GET /api/admin/audit`: every administrator action, newest first. */
-export async function auditRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/admin/audit',
     {

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { ErrorBody } from '@signals/contracts'
 import { conflict, notFound } from '@signals/http-kit'
@@ -11,8 +10,7 @@ import { BanView, Email, Paging, banView, normalizeEmail } from '../schemas.ts'
 import { banInRedis, publishStatus } from '../status-sync.ts'
 
 /** Ban list; a ban ends the user's sessions at once (DESIGN decision 4). */
-export async function banRoutes(fastify: FastifyInstance, options: { adminEmails: ReadonlySet<string> }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const banRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<string> }> = async (app, options) => {
 
   app.get(
     '/api/admin/bans',

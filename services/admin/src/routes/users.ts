@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { ErrorBody } from '@signals/contracts'
 import { conflict, notFound } from '@signals/http-kit'
@@ -15,8 +14,7 @@ const UserResult = Type.Object({ success: Type.Literal(true), user: UserView })
 const ActionBody = Type.Union([Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()])
 
 /** User list, approval and revocation. */
-export async function userRoutes(fastify: FastifyInstance, options: { adminEmails: ReadonlySet<string> }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<string> }> = async (app, options) => {
 
   app.get(
     '/api/admin/users',

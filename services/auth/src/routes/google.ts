@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Type from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import * as oidc from 'openid-client'
-import { LOGIN_COOKIE, LOGIN_TTL_SECONDS, startLoginTransaction, takeLoginTransaction } from '../oidc/login-transactions.ts'
+import { LOGIN_COOKIE, LOGIN_TTL_SECONDS, startLoginTransaction, takeLoginTransaction, type LoginTransaction } from '../oidc/login-transactions.ts'
+import { GoogleCallbackQuery, GoogleStartQuery, Redirect } from '../schemas/google.ts'
 import type { OidcClient } from '../oidc/client.ts'
 import { profileFrom } from '../oidc/profile.ts'
 import { safeReturnTo } from '../return-to.ts'
@@ -15,11 +14,9 @@ export interface GoogleRoutesOptions extends SignInContext {
 }
 
 const SCOPE = 'openid email profile'
-const Redirect = { 302: Type.Null({ description: 'redirect' }) }
 
 /** `GET /auth/google` and its callback: authorization code flow with PKCE (S256), state and nonce. */
-export async function googleRoutes(fastify: FastifyInstance, options: GoogleRoutesOptions) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const googleRoutes: FastifyPluginAsyncTypebox<GoogleRoutesOptions> = async (app, options) => {
   const redirectUri = new URL('/auth/google/callback', options.publicUrl).href
   const loginCookie = { path: '/auth/google', httpOnly: true, sameSite: 'lax' as const, secure: options.settings.secure }
 
@@ -27,17 +24,13 @@ export async function googleRoutes(fastify: FastifyInstance, options: GoogleRout
     '/auth/google',
     {
       schema: {
-        querystring: Type.Object({ returnTo: Type.Optional(Type.String({ maxLength: 512 })) }),
+        querystring: GoogleStartQuery,
         response: Redirect,
       },
     },
     async (request, reply) => {
-      let configuration: oidc.Configuration
-      try {
-        configuration = await options.oidcClient.configuration()
-      } catch {
-        return reply.redirect(loginErrorUrl('unavailable'), 302)
-      }
+      const configuration = await options.oidcClient.configuration().catch(() => null)
+      if (!configuration) return reply.redirect(loginErrorUrl('unavailable'), 302)
       const codeVerifier = oidc.randomPKCECodeVerifier()
       const state = oidc.randomState()
       const nonce = oidc.randomNonce()
@@ -64,11 +57,7 @@ export async function googleRoutes(fastify: FastifyInstance, options: GoogleRout
     '/auth/google/callback',
     {
       schema: {
-        querystring: Type.Object({
-          code: Type.Optional(Type.String({ maxLength: 4096 })),
-          state: Type.Optional(Type.String({ maxLength: 1024 })),
-          error: Type.Optional(Type.String({ maxLength: 256 })),
-        }),
+        querystring: GoogleCallbackQuery,
       },
     },
     async (request, reply) => {
@@ -81,30 +70,15 @@ export async function googleRoutes(fastify: FastifyInstance, options: GoogleRout
       }
       if (!transaction) return reply.redirect(loginErrorUrl('expired'), 302)
 
-      let configuration: oidc.Configuration
-      try {
-        configuration = await options.oidcClient.configuration()
-      } catch {
-        return reply.redirect(loginErrorUrl('unavailable'), 302)
-      }
+      const configuration = await options.oidcClient.configuration().catch(() => null)
+      if (!configuration) return reply.redirect(loginErrorUrl('unavailable'), 302)
 
       const currentUrl = new URL(redirectUri)
       const queryStart = request.url.indexOf('?')
       currentUrl.search = queryStart === -1 ? '' : request.url.slice(queryStart)
       let claims: Record<string, unknown>
       try {
-        const tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
-          pkceCodeVerifier: transaction.codeVerifier,
-          expectedState: transaction.state,
-          expectedNonce: transaction.nonce,
-          idTokenExpected: true,
-        })
-        claims = { ...(tokens.claims() ?? {}) }
-        if (typeof claims.email !== 'string' && typeof claims.sub === 'string') {
-          // Some providers keep profile claims out of the ID token: ask userinfo (same subject enforced).
-          const userInfo = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)
-          claims = { ...userInfo, ...claims, email: userInfo.email, email_verified: userInfo.email_verified, name: userInfo.name, picture: userInfo.picture }
-        }
+        claims = await exchangeCode(configuration, currentUrl, transaction)
       } catch (failure) {
         request.log.warn({ err: failure }, 'sign-in failed at the token exchange')
         return reply.redirect(loginErrorUrl('provider'), 302)
@@ -122,4 +96,19 @@ export async function googleRoutes(fastify: FastifyInstance, options: GoogleRout
       return completeSignIn(options, request, reply, read.profile, transaction.returnTo)
     },
   )
+}
+
+/** The code exchanged for the signed-in user's claims (PKCE, state and nonce checked). */
+async function exchangeCode(configuration: oidc.Configuration, currentUrl: URL, transaction: LoginTransaction): Promise<Record<string, unknown>> {
+  const tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
+    pkceCodeVerifier: transaction.codeVerifier,
+    expectedState: transaction.state,
+    expectedNonce: transaction.nonce,
+    idTokenExpected: true,
+  })
+  const claims = { ...(tokens.claims() ?? {}) }
+  if (typeof claims.email === 'string' || typeof claims.sub !== 'string') return claims
+  // Some providers keep profile claims out of the ID token: ask userinfo (same subject enforced).
+  const userInfo = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub)
+  return { ...userInfo, ...claims, email: userInfo.email, email_verified: userInfo.email_verified, name: userInfo.name, picture: userInfo.picture }
 }

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
 import { ErrorBody, UserProfile } from '@signals/contracts'
-import { SESSION_COOKIE, sessionCookieOptions, sessionState, unindexSession, type SessionSettings } from '@signals/sessions'
+import { endSession, sessionState, type SessionSettings } from '@signals/sessions'
 import { findUser } from '../repositories/users.ts'
 import { logoutRefusal } from '../logout-origin.ts'
 
@@ -16,9 +17,8 @@ const Refused = { 403: ErrorBody, 405: ErrorBody }
  * `POST /auth/logout` (or a GET our own pages send, `Sec-Fetch-Site: same-origin`) ends the session; a
  * link or image on another site cannot. `GET /auth/me` tells the pages who is signed in.
  */
-export async function sessionRoutes(app: FastifyInstance, options: { settings: SessionSettings }) {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ settings: SessionSettings }> = async (app, options) => {
   const { settings } = options
-  const { maxAge: _maxAge, ...clearOptions } = sessionCookieOptions(settings)
   // The pages sign out with a one-button form: its (empty) url-encoded body carries nothing we read.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => {
     done(null, {})
@@ -31,14 +31,8 @@ export async function sessionRoutes(app: FastifyInstance, options: { settings: S
       if (refusal.status === 405) reply.header('allow', 'POST')
       return reply.code(refusal.status).send({ success: false as const, error: refusal.error })
     }
-    const userId = request.session.userId
-    const sessionId = request.session.sessionId
-    await request.session.destroy()
-    if (userId) {
-      await unindexSession(app.redis, userId, sessionId)
-      request.log.info({ userId }, 'signed out')
-    }
-    reply.clearCookie(SESSION_COOKIE, clearOptions)
+    const userId = await endSession(request, reply, app.redis, settings)
+    if (userId) request.log.info({ userId }, 'signed out')
     // 303: after a POST the browser loads the login page with a GET.
     return reply.redirect('/login.html', 303)
   }

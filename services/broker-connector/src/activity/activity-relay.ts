@@ -12,7 +12,7 @@ export interface ActivityRelayOptions {
 
 const encoder = new TextEncoder()
 
-export const USER_ACTIVITY_CHANNEL = 'user_activity'
+const USER_ACTIVITY_CHANNEL = 'user_activity'
 
 /**
  * Relays the database's `user_activity` notifications (a trigger on alerts and trades, sent at commit) to

@@ -50,7 +50,7 @@ export class BrokerError extends Error {
   }
 }
 
-export interface BrokerAccount {
+interface BrokerAccount {
   id: number
   /** Tradovate's `accountSpec` (the account name). */
   name: string
@@ -62,7 +62,7 @@ export interface BrokerContract {
   name: string
 }
 
-export type OrderSide = 'Buy' | 'Sell'
+type OrderSide = 'Buy' | 'Sell'
 
 /** An entry with its stop-loss and take-profit legs (Tradovate `order/placeOSO`). */
 export interface BracketRequest {

@@ -14,7 +14,7 @@ export interface Logger {
 }
 
 /** The result the trade stores: `Exit` is `Session End` (DESIGN decision 7). */
-export function tradeResultOf(result: NonNullable<NormalizedAlert['result']>): TradeResult {
+function tradeResultOf(result: NonNullable<NormalizedAlert['result']>): TradeResult {
   return result === 'Exit' ? 'Session End' : result
 }
 

@@ -4,7 +4,7 @@ import type { SessionSource } from '../entry/plan-record.ts'
 import type { Logger } from './close-trades.ts'
 
 /** A flatten the broker could not take now: the result alert comes back and flattens again (idempotent). */
-export class FlattenRetryError extends Error {
+class FlattenRetryError extends Error {
   constructor(readonly pending: number) {
     super(`${pending} position(s) not flattened yet at the broker; retried later`)
     this.name = 'FlattenRetryError'

@@ -1,13 +1,14 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Counter } from 'prom-client'
-import { AlertMessageV1, IntakeLogBatchV1, Streams, Subjects, contract } from '@signals/contracts'
-import type { ConsumerHandle } from '@signals/bus'
+import type { Static, TSchema } from 'typebox'
+import { AlertMessageV1, IntakeLogBatchV1, Streams, Subjects, contract, type Contract } from '@signals/contracts'
+import type { Bus, ConsumeOptions, ConsumerHandle, MessageContext } from '@signals/bus'
 import type { EntryFlow } from '../entry-flow.ts'
 import type { Routing } from '../repositories/alerts.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { entryAlertHandler, intakeLogHandler, resultAlertHandler, testAlertHandler, type HandlerDeps } from './handlers.ts'
-import { withRetryPolicy } from './retry-policy.ts'
+import { withRetryPolicy, type RetryPolicyOptions } from './retry-policy.ts'
 
 export interface AlertConsumersOptions {
   routing: Routing
@@ -32,6 +33,30 @@ export const Durables = {
   test: 'broker-connector-alerts-test',
   intakeLog: 'broker-connector-intake-log',
 } as const
+
+type Common = Pick<ConsumeOptions<TSchema>, 'maxAttempts' | 'concurrency' | 'ackWaitMs'>
+
+/** One row of the consumer table: what it reads (stream, subject, durable, contract) and what handles it. */
+function consumer<S extends TSchema>(row: {
+  stream: string
+  subject: string
+  durable: string
+  contract: Contract<S>
+  handler: (deps: HandlerDeps) => (payload: Static<S>, context: MessageContext) => Promise<void>
+}) {
+  return {
+    start: (bus: Bus, deps: HandlerDeps, policy: RetryPolicyOptions, common: Common) =>
+      bus.consume({ ...common, stream: row.stream, subject: row.subject, durable: row.durable, contract: row.contract, handler: withRetryPolicy(policy, row.handler(deps)) }),
+  }
+}
+
+/** Every consumer of the connector, in the order they start. */
+const CONSUMERS = [
+  consumer({ stream: Streams.alerts.name, subject: Subjects.alertEntry, durable: Durables.entry, contract: alertContract, handler: entryAlertHandler }),
+  consumer({ stream: Streams.alerts.name, subject: Subjects.alertResult, durable: Durables.result, contract: alertContract, handler: resultAlertHandler }),
+  consumer({ stream: Streams.alerts.name, subject: Subjects.alertTest, durable: Durables.test, contract: alertContract, handler: testAlertHandler }),
+  consumer({ stream: Streams.intake.name, subject: Subjects.intakeLog, durable: Durables.intakeLog, contract: intakeContract, handler: intakeLogHandler }),
+]
 
 /** Starts the alert and intake-log consumers once the app is ready; stops them (in-flight work done) on close. */
 export const alertConsumersPlugin = fp(
@@ -58,40 +83,8 @@ export const alertConsumersPlugin = fp(
     const handles: ConsumerHandle[] = []
 
     app.addHook('onReady', async () => {
-      handles.push(
-        await app.bus.consume({
-          ...common,
-          stream: Streams.alerts.name,
-          durable: Durables.entry,
-          subject: Subjects.alertEntry,
-          contract: alertContract,
-          handler: withRetryPolicy(policy, entryAlertHandler(deps)),
-        }),
-        await app.bus.consume({
-          ...common,
-          stream: Streams.alerts.name,
-          durable: Durables.result,
-          subject: Subjects.alertResult,
-          contract: alertContract,
-          handler: withRetryPolicy(policy, resultAlertHandler(deps)),
-        }),
-        await app.bus.consume({
-          ...common,
-          stream: Streams.alerts.name,
-          durable: Durables.test,
-          subject: Subjects.alertTest,
-          contract: alertContract,
-          handler: withRetryPolicy(policy, testAlertHandler(deps)),
-        }),
-        await app.bus.consume({
-          ...common,
-          stream: Streams.intake.name,
-          durable: Durables.intakeLog,
-          subject: Subjects.intakeLog,
-          contract: intakeContract,
-          handler: withRetryPolicy(policy, intakeLogHandler(deps)),
-        }),
-      )
+      // One after another: a failure to create a consumer stops the start before the next one exists.
+      for (const consumer of CONSUMERS) handles.push(await consumer.start(app.bus, deps, policy, common))
     })
     app.addHook('preClose', async () => {
       await Promise.all(handles.map((handle) => handle.stop()))

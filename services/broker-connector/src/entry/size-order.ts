@@ -6,7 +6,7 @@ import { accountStateOf, type AccountRows } from './account-state.ts'
 import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
-export type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract'
+type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract'
 
 export type SizedOrder =
   | { kind: 'order'; request: BracketRequest }
@@ -37,7 +37,7 @@ export class SizingMemo {
 }
 
 /** `contract/find` once per session and contract name (a failed lookup is asked again next time). */
-export function findContractOnce(session: BrokerSession, name: string): Promise<BrokerContract> {
+function findContractOnce(session: BrokerSession, name: string): Promise<BrokerContract> {
   let cache = contractCache.get(session)
   if (!cache) contractCache.set(session, (cache = new Map()))
   let found = cache.get(name)

@@ -1,7 +1,7 @@
 import type { KV } from '@nats-io/kv'
 import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
-import { credentialsContext, type CredentialsCipher } from '@signals/secrets'
+import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
 import type { Logger } from '../consumers/close-trades.ts'
 import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerLogin, type BrokerSession } from '../broker/broker-adapter.ts'
 import { TradovateAdapter } from '../broker/tradovate/adapter.ts'
@@ -224,7 +224,7 @@ export class FeedManager {
     if (!row) return null
     let secret: Record<string, unknown>
     try {
-      secret = this.options.cipher.open({ keyId: row.key_id, iv: row.secret_iv, tag: row.secret_tag, ciphertext: row.secret_ciphertext }, credentialsContext({ userId, broker: row.broker, environment: row.environment, accountId: row.account_id }))
+      secret = openCredentialsRow(this.options.cipher, row)
     } catch {
       throw new FeedError('broker credentials could not be opened (key not configured or data damaged)')
     }

@@ -24,7 +24,7 @@ export interface FeedsPluginOptions {
   hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
 }
 
-export const FEEDS_DURABLE = 'broker-connector-feeds'
+const FEEDS_DURABLE = 'broker-connector-feeds'
 const commandContract = contract(FeedCommandV1)
 
 /**

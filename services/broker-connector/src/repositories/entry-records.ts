@@ -89,7 +89,7 @@ export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMar
     WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
 }
 
-export type FinalStatus = 'refused' | 'failed' | 'not_placed'
+type FinalStatus = 'refused' | 'failed' | 'not_placed'
 
 export interface DecidedMark {
   id: number

@@ -4,7 +4,7 @@ import { sql, type Database, type Kysely } from '@signals/db'
 export async function findBrokerCredentials(db: Kysely<Database>, userId: string) {
   return db
     .selectFrom('broker_credentials')
-    .select(['broker', 'environment', 'account_id', 'key_id', 'secret_iv', 'secret_tag', 'secret_ciphertext'])
+    .select(['user_id', 'broker', 'environment', 'account_id', 'key_id', 'secret_iv', 'secret_tag', 'secret_ciphertext'])
     .where('user_id', '=', userId)
     .executeTakeFirst()
 }

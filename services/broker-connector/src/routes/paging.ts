@@ -1,16 +1,4 @@
-import Type from 'typebox'
-
-/** Paging shared by the list routes: newest first, `before` = the previous page's `nextCursor`. */
-export const PageQuery = {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'records per page (1-100)' }),
-  before: Type.Optional(
-    Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: "the previous page's nextCursor: only older records" }),
-  ),
-}
-
-export const NextCursor = Type.Union([Type.String(), Type.Null()], {
-  description: 'pass as `before` for the next (older) page; null on the last page',
-})
+// Paging helpers of the list routes (newest first, `before` cursor + `nextCursor`); the query schema is in schemas/paging.ts.
 
 /** The cursor of a page: the id of its last (oldest) row when the page is full, else null. */
 export function nextCursorOf(rows: readonly { id: number }[], limit: number): string | null {
@@ -18,5 +6,5 @@ export function nextCursorOf(rows: readonly { id: number }[], limit: number): st
   return rows.length === limit && last ? String(last.id) : null
 }
 
-const isoOrNull = (value: Date | null): string | null => (value === null ? null : value.toISOString())
-export { isoOrNull }
+/** A nullable timestamp as the API writes it. */
+export const isoOrNull = (value: Date | null): string | null => (value === null ? null : value.toISOString())

@@ -1,50 +1,22 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Type from 'typebox'
-import { ErrorBody } from '@signals/http-kit'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ErrorBody } from '@signals/contracts'
 import { listUserTrades } from '../repositories/trades.ts'
-import { NextCursor, PageQuery, isoOrNull, nextCursorOf } from './paging.ts'
+import { TradesPage, TradesQuery } from '../schemas/trades.ts'
+import { isoOrNull, nextCursorOf } from './paging.ts'
 
-const TradeStatus = Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('cancelled')])
-const Decimal = Type.String({ description: 'exact decimal text' })
-const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's id" })
 const idText = (id: number | null) => (id === null ? null : String(id))
-const OptionalDecimal = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text, null while open' })
-
-export const TradeBody = Type.Object({
-  id: Type.String(),
-  symbol: Type.String(),
-  root: Type.Union([Type.String(), Type.Null()]),
-  side: Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')]),
-  quantity: Decimal,
-  entryPrice: Decimal,
-  exitPrice: OptionalDecimal,
-  status: TradeStatus,
-  result: Type.Union([Type.Literal('TP'), Type.Literal('SL'), Type.Literal('Session End'), Type.Null()]),
-  pnl: OptionalDecimal,
-  closeAlertId: Type.Union([Type.String(), Type.Null()], { description: 'the result alert that closed it' }),
-  openedAt: Type.String({ format: 'date-time' }),
-  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  alertRecordId: Type.Union([Type.String(), Type.Null()], { description: 'the alert record whose order opened it' }),
-  contract: Type.Union([Type.String(), Type.Null()], { description: 'the dated contract traded (MNQZ6)' }),
-  accountId: BrokerId,
-  entryOrderId: BrokerId,
-  stopOrderId: BrokerId,
-  targetOrderId: BrokerId,
-  brokerExitPrice: Type.Union([Type.String(), Type.Null()], { description: "the broker's own exit fill, beside the alert's exit price" }),
-})
 
 /** `GET /api/trades`: the caller's own trades, newest first, optionally of one status. */
-export async function tradeRoutes(app: FastifyInstance) {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
     '/api/trades',
     {
       schema: {
         summary: "The signed-in user's trades, newest first",
         tags: ['trades'],
-        querystring: Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus) }, { additionalProperties: false }),
+        querystring: TradesQuery,
         response: {
-          200: Type.Object({ success: Type.Literal(true), trades: Type.Array(TradeBody), nextCursor: NextCursor }),
+          200: TradesPage,
           400: ErrorBody,
           401: ErrorBody,
         },

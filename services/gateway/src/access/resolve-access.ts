@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import {
-  SESSION_COOKIE,
+  endSession,
   orUnavailable,
   readUserStatus,
-  sessionCookieOptions,
   sessionState,
-  unindexSession,
   type RedisClient,
   type SessionSettings,
   type UserStatus,
@@ -29,27 +27,19 @@ export async function resolveAccess(request: FastifyRequest, reply: FastifyReply
   const state = sessionState(request.session, settings)
   if (state.kind === 'anonymous') return ANONYMOUS
   if (state.kind === 'expired') {
-    await endSession(request, reply, redis, settings, state.userId)
+    await endSession(request, reply, redis, settings)
     return ANONYMOUS
   }
   const status = await orUnavailable(readUserStatus(redis, state.userId))
   if (status === null) {
-    await endSession(request, reply, redis, settings, state.userId)
+    await endSession(request, reply, redis, settings)
     return ANONYMOUS
   }
   if (status.banned) {
-    await endSession(request, reply, redis, settings, state.userId)
+    await endSession(request, reply, redis, settings)
     request.log.info({ userId: state.userId }, 'session of a banned user ended')
     return { kind: 'banned' }
   }
   if (state.stale) request.session.lastSeenAt = Date.now()
   return { kind: status.approved ? 'approved' : 'pending', userId: state.userId, status }
-}
-
-async function endSession(request: FastifyRequest, reply: FastifyReply, redis: RedisClient, settings: SessionSettings, userId: string) {
-  const sessionId = request.session.sessionId
-  await orUnavailable(request.session.destroy())
-  await orUnavailable(unindexSession(redis, userId, sessionId))
-  const { maxAge: _maxAge, ...cookie } = sessionCookieOptions(settings)
-  reply.clearCookie(SESSION_COOKIE, cookie)
 }

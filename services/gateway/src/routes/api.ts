@@ -6,7 +6,7 @@ import { resolveAccess } from '../access/resolve-access.ts'
 import { isCrossOriginWrite } from '../access/same-origin.ts'
 import { proxyPrefix, withoutClientControlled } from './proxy.ts'
 
-export interface ApiUpstreams {
+interface ApiUpstreams {
   settings: string
   admin: string
   brokerConnector: string
@@ -16,7 +16,7 @@ export interface ApiUpstreams {
  * Which service answers which part of /api (paths are passed on unchanged), and the service's name the
  * identity header is signed for (its audience).
  */
-export function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, audience: string][] {
+function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, audience: string][] {
   return [
     ['/api/trading-settings', upstreams.settings, 'settings'],
     ['/api/live-trading-status', upstreams.settings, 'settings'],

@@ -51,6 +51,11 @@ export class AddressRateLimit {
   }
 
   /** Addresses being counted (for tests and metrics). */
+  /** Forgets every window (the service is closing). */
+  clear(): void {
+    this.#windows.clear()
+  }
+
   get trackedAddresses(): number {
     return this.#windows.size
   }

@@ -1,28 +1,14 @@
-import type { AlertKind, IntakeLogEntry } from '@signals/contracts'
+import type { AlertKind, IntakeLogEntry, IntakeOutcome } from '@signals/contracts'
 import type { SecretRedactor } from '../webhook-secret.ts'
 import type { SourceText } from './source.ts'
 
-/**
- * The contract's outcomes (IntakeOutcome). Spelled out here because the contract builds its union with
- * `.map`, which TypeScript widens to `never`; the runtime schema is the same and still validates each one.
- */
-export type IntakeOutcome =
-  | 'accepted'
-  | 'duplicate'
-  | 'invalid'
-  | 'missing_user_id'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'too_large'
-  | 'too_old'
-  | 'rate_limited'
-  | 'unavailable'
+export type { IntakeOutcome } from '@signals/contracts'
 
 /** An intake-log entry as ingest writes it (IntakeLogEntryV1 with the outcome typed). */
 export type IntakeEntry = Omit<IntakeLogEntry, 'outcome'> & { outcome: IntakeOutcome }
 
 /** What one webhook request has shown so far; the intake-log entry is built from it after the answer. */
-export interface IntakeState {
+interface IntakeState {
   receivedAt: string
   sourceText?: SourceText
   outcome?: IntakeOutcome

@@ -11,7 +11,7 @@ const subjectFor = {
   restart: Subjects.feedRestart,
 } as const
 
-export function toFeedCommand(row: FeedCommandRow): FeedCommand {
+function toFeedCommand(row: FeedCommandRow): FeedCommand {
   return {
     version: 1,
     commandId: row.command_id,
@@ -66,7 +66,7 @@ export async function publishPendingFeedCommands(
 }
 
 /** How long a published command is kept (to see what was sent when); older ones are deleted. */
-export const PUBLISHED_COMMAND_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+const PUBLISHED_COMMAND_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
 /** How often the relay deletes what outlived the retention. */
 const PURGE_EVERY_MS = 60 * 60 * 1000
 

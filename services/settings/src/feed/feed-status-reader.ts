@@ -5,7 +5,7 @@ import { Buckets, FeedStatusV1, contract, feedStatusKey, type FeedStatus } from 
 const feedStatusContract = contract(FeedStatusV1)
 
 /** What live-trading-status says about the user's broker feed. */
-export type BrokerConnection =
+type BrokerConnection =
   | { state: FeedStatus['state']; detail: string | null; updatedAt: string }
   /** No entry: the connector has never run (or has forgotten) this user's feed. */
   | { state: 'not_started'; detail: null; updatedAt: null }

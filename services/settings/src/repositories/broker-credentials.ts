@@ -42,10 +42,3 @@ export async function deleteCredentials(trx: Transaction<Database>, userId: stri
   const result = await trx.deleteFrom('broker_credentials').where('user_id', '=', userId).executeTakeFirst()
   return Number(result.numDeletedRows) > 0
 }
-
-export const sealedOf = (row: BrokerCredentialsRow): SealedSecret => ({
-  keyId: row.key_id,
-  iv: row.secret_iv,
-  tag: row.secret_tag,
-  ciphertext: row.secret_ciphertext,
-})

@@ -1,8 +1,8 @@
-import Type from 'typebox'
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
-import { credentialsContext, type CredentialsCipher } from '@signals/secrets'
+import type { Static } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ErrorBody } from '@signals/contracts'
+import { badRequest, notFound } from '@signals/http-kit'
+import { sealCredentials, type CredentialsCipher } from '@signals/secrets'
 import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
 import { readLiveTrading } from '../repositories/trading-settings.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
@@ -11,28 +11,14 @@ import { summarizeCredentials } from '../credentials-summary.ts'
 import {
   BrokerCredentialsBody,
   CredentialsResponse,
-  CredentialsSummary,
+  DeleteCredentialsResponse,
   REQUIRED_BY_BROKER,
+  SaveCredentialsResponse,
   type SealedCredentialFields,
 } from '../schemas/broker-credentials.ts'
-import { FeedCommandOutcome } from '../schemas/trading-settings.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
-const SaveCredentialsResponse = Type.Object({
-  success: Type.Literal(true),
-  credentials: CredentialsSummary,
-  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'restart, when live trading is on' }),
-})
-
-const DeleteCredentialsResponse = Type.Object({
-  success: Type.Literal(true),
-  deleted: Type.Boolean({ description: 'false when there was nothing to delete' }),
-  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'stop, when live trading is on' }),
-})
-
-export async function brokerCredentialsRoutes(
-  instance: FastifyInstance, options: RouteOptions & { cipher: CredentialsCipher }): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & { cipher: CredentialsCipher }> = async (app, options) => {
   const { cipher } = options
 
   app.get(
@@ -65,16 +51,7 @@ export async function brokerCredentialsRoutes(
       const body = request.body
       const missing = REQUIRED_BY_BROKER[body.broker].find((field) => body[field] === undefined)
       if (missing) throw badRequest(`Invalid broker credentials: ${missing} is required for broker ${body.broker}`)
-      const secret: SealedCredentialFields = {
-        username: body.username,
-        password: body.password,
-        appId: body.appId ?? null,
-        appVersion: body.appVersion ?? null,
-        cid: body.cid ?? null,
-        sec: body.sec ?? null,
-        deviceId: body.deviceId ?? null,
-      }
-      const sealed = cipher.seal({ ...secret }, credentialsContext({ userId, broker: body.broker, environment: body.environment, accountId: body.accountId }))
+      const sealed = sealCredentials(cipher, { userId, broker: body.broker, environment: body.environment, accountId: body.accountId }, { ...sealedFieldsOf(body) })
 
       const { row, command } = await app.db
         .transaction()
@@ -118,4 +95,17 @@ export async function brokerCredentialsRoutes(
       return { success: true as const, deleted, feedCommand }
     },
   )
+}
+
+/** The fields that are sealed (the rest of the body is stored in the clear). */
+function sealedFieldsOf(body: Static<typeof BrokerCredentialsBody>): SealedCredentialFields {
+  return {
+    username: body.username,
+    password: body.password,
+    appId: body.appId ?? null,
+    appVersion: body.appVersion ?? null,
+    cid: body.cid ?? null,
+    sec: body.sec ?? null,
+    deviceId: body.deviceId ?? null,
+  }
 }

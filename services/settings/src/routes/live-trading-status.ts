@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify'
-import { ErrorBody, notFound } from '@signals/http-kit'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ErrorBody } from '@signals/contracts'
+import { notFound } from '@signals/http-kit'
 import type { CredentialsCipher } from '@signals/secrets'
 import { getOrCreateSettings } from '../repositories/trading-settings.ts'
 import { findCredentials } from '../repositories/broker-credentials.ts'
@@ -11,10 +12,7 @@ import { LiveTradingStatusResponse } from '../schemas/live-trading-status.ts'
 import { settingsResponse } from './trading-settings.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
-export async function liveTradingStatusRoutes(
-  app: FastifyInstance,
-  options: RouteOptions & { feedStatus: FeedStatusReader; cipher: CredentialsCipher },
-): Promise<void> {
+export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & { feedStatus: FeedStatusReader; cipher: CredentialsCipher }> = async (app, options) => {
   app.get(
     '/api/live-trading-status',
     {

@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify'
-
 /** What every route module of this service receives. */
 export interface RouteOptions {
   feedPublishTimeoutMs: number
@@ -10,4 +8,3 @@ export function isMissingUser(error: unknown): boolean {
   return (error as { code?: unknown } | undefined)?.code === '23503'
 }
 
-export type RoutePlugin = (app: FastifyInstance, options: RouteOptions) => Promise<void>

@@ -1,14 +1,12 @@
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ErrorBody, badRequest, notFound } from '@signals/http-kit'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ErrorBody } from '@signals/contracts'
+import { badRequest, notFound } from '@signals/http-kit'
 import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
 import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig } from '@signals/risk-engine'
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
-export async function riskEngineConfigRoutes(
-  instance: FastifyInstance, _options: RouteOptions): Promise<void> {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+export const riskEngineConfigRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app) => {
   app.get(
     '/api/risk-engine/config',
     {

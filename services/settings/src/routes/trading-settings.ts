@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorBody, notFound } from '@signals/http-kit'
+import { ErrorBody } from '@signals/contracts'
+import { notFound } from '@signals/http-kit'
 import { getOrCreateSettings, saveSetting, type StoredSetting } from '../repositories/trading-settings.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'

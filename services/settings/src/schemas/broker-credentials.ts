@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { FeedCommandOutcome } from './trading-settings.ts'
 
 const Text = (description: string, maxLength = 255) => Type.String({ minLength: 1, maxLength, description })
 const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 512, description, writeOnly: true })
@@ -67,4 +68,16 @@ export type CredentialsSummary = Static<typeof CredentialsSummary>
 export const CredentialsResponse = Type.Object({
   success: Type.Literal(true),
   credentials: Type.Union([CredentialsSummary, Type.Null()]),
+})
+
+export const SaveCredentialsResponse = Type.Object({
+  success: Type.Literal(true),
+  credentials: CredentialsSummary,
+  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'restart, when live trading is on' }),
+})
+
+export const DeleteCredentialsResponse = Type.Object({
+  success: Type.Literal(true),
+  deleted: Type.Boolean({ description: 'false when there was nothing to delete' }),
+  feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'stop, when live trading is on' }),
 })

@@ -5,7 +5,7 @@ import { CredentialsSummary } from './broker-credentials.ts'
 
 const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
 
-export const BrokerConnection = Type.Object(
+const BrokerConnection = Type.Object(
   {
     connected: Type.Boolean({ description: 'true only while the broker connector reports the feed connected' }),
     state: LiteralUnion(['connecting', 'connected', 'stopped', 'error', 'not_started', 'unknown'] as const, {

@@ -1,9 +1,8 @@
 import Type, { type Static, type TSchema } from 'typebox'
-import { LiveTradingValue } from '@signals/contracts'
+import { LiveTradingValue, type SettingKey } from '@signals/contracts'
 
-export const SETTING_KEYS = ['risk_strategy', 'live_trading'] as const
-export type SettingKey = (typeof SETTING_KEYS)[number]
-export const isSettingKey = (value: unknown): value is SettingKey => SETTING_KEYS.includes(value as SettingKey)
+export type { SettingKey } from '@signals/contracts'
+export const SETTING_KEYS: readonly SettingKey[] = ['risk_strategy', 'live_trading']
 
 /**
  * risk_strategy in the spec's legacy form. The client saves `type: "legacy"`; the service's default is
@@ -35,7 +34,7 @@ export const DEFAULT_SETTINGS: { risk_strategy: RiskStrategyValue; live_trading:
 
 const Timestamp = Type.String({ format: 'date-time' })
 
-export const SettingEntry = <T extends TSchema>(value: T) =>
+const SettingEntry = <T extends TSchema>(value: T) =>
   Type.Object({ value, updatedAt: Timestamp }, { additionalProperties: false })
 
 export const SettingsByKey = Type.Object(
@@ -74,7 +73,7 @@ export const SaveSettingBody = Type.Unsafe<Static<typeof SaveRiskStrategy> | Sta
   'x-error-prefix': 'Invalid setting key or missing parameters',
 })
 
-export const SavedSetting = Type.Object(
+const SavedSetting = Type.Object(
   {
     settingKey: Type.Union([Type.Literal('risk_strategy'), Type.Literal('live_trading')]),
     value: Type.Union([RiskStrategyValue, LiveTradingValue]),

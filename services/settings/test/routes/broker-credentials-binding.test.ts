@@ -1,6 +1,6 @@
 import t from 'tap'
 import { CredentialsCipher, credentialsContext } from '@signals/secrets'
-import { sealedOf } from '../../src/repositories/broker-credentials.ts'
+import { sealedSecretOf as sealedOf } from '@signals/secrets'
 import { build } from '../helper.ts'
 
 // Issue 15 point 8: cid as Tradovate's documents show it (a number) or as a string; the sealed secret is

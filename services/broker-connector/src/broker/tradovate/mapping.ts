@@ -46,7 +46,7 @@ export function toBrokerOrder(value: unknown): BrokerOrder | null {
   }
 }
 
-export function toBrokerFill(value: unknown): BrokerFill | null {
+function toBrokerFill(value: unknown): BrokerFill | null {
   if (!isObject(value)) return null
   const fill = value as Loose<Fill>
   const id = int(fill.id)
@@ -58,7 +58,7 @@ export function toBrokerFill(value: unknown): BrokerFill | null {
   return { id, orderId, contractId, action, quantity, price: decimalText(fill.price), timestamp: typeof fill.timestamp === 'string' ? fill.timestamp : new Date().toISOString() }
 }
 
-export function toBrokerPosition(value: unknown): BrokerPosition | null {
+function toBrokerPosition(value: unknown): BrokerPosition | null {
   if (!isObject(value)) return null
   const position = value as Loose<Position>
   const accountId = int(position.accountId)
