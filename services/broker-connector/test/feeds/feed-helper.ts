@@ -46,8 +46,28 @@ export const command = (app: App, userId: string, action: 'start' | 'stop' | 're
 }
 
 /** Waits until the user's feed reaches `state` and returns that status as seen (a later read may find another). */
-export const seenState = (app: App, userId: string, state: FeedStatus['state'], timeoutMs = 15_000) =>
-  waitFor(async () => {
-    const status = await statusOf(app, userId)
+export async function seenState(app: App, userId: string, state: FeedStatus['state'], timeoutMs = 15_000) {
+  // One bucket handle for the whole wait: opening it per poll costs a JetStream call, and a loaded
+  // machine then polls too seldom to see a state that lasts a second.
+  const bucket = await openBucket(app.bus, Buckets.feedStatus)
+  return waitFor(async () => {
+    const entry = await bucket.get(feedStatusKey(userId))
+    const status = entry && entry.operation === 'PUT' ? (entry.json() as FeedStatus) : null
     return status?.state === state ? status : undefined
   }, { timeoutMs, intervalMs: 10 })
+}
+
+/**
+ * Every status the user's feed is given from now on, in order, as the bucket's watcher delivers them: a
+ * state that lasts a moment is seen however loaded the machine is (polling can miss it).
+ */
+export async function recordStates(t: Test, app: App, userId: string): Promise<FeedStatus[]> {
+  const bucket = await openBucket(app.bus, Buckets.feedStatus)
+  const watcher = await bucket.watch({ key: feedStatusKey(userId) })
+  const states: FeedStatus[] = []
+  void (async () => {
+    for await (const entry of watcher) if (entry.operation === 'PUT') states.push(entry.json() as FeedStatus)
+  })()
+  t.teardown(() => watcher.stop())
+  return states
+}

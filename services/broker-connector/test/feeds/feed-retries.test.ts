@@ -4,13 +4,14 @@ import { TradovateAdapter } from '../../src/broker/tradovate/adapter.ts'
 import type { FeedStatus } from '@signals/contracts'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { build, eventually, seedUsers, type App } from '../helper.ts'
-import { PASSWORD, command, paperBroker, saveCredentials, seenState, statusOf } from './feed-helper.ts'
+import { PASSWORD, command, paperBroker, recordStates, saveCredentials, seenState, statusOf } from './feed-helper.ts'
+import { waitFor } from '@signals/test-support'
 
 const LOGIN = 'auth/accesstokenrequest'
 
 /** A connector with feeds, one live user with paper credentials, and an adapter with short waits. */
 async function liveUser(t: Test, broker: PaperBroker, hooks: Parameters<typeof build>[2] = {}) {
-  const adapter = new TradovateAdapter({ heartbeatMs: 200, retry: { rateLimitWaitMs: 1_000, serverErrorWaitMs: 1_000, maxAutoWaitMs: 0 } })
+  const adapter = new TradovateAdapter({ heartbeatMs: 200, retry: { rateLimitWaitMs: 2_000, serverErrorWaitMs: 2_000, maxAutoWaitMs: 0 } })
   const built = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true, brokerAdapter: adapter, ...hooks })
   await seedUsers(built.db, 1, { prefix: 'live' })
   await saveCredentials(built.db, built.config, 'live-0', 'trader0', PASSWORD)
@@ -20,18 +21,20 @@ async function liveUser(t: Test, broker: PaperBroker, hooks: Parameters<typeof b
 const logins = (broker: PaperBroker) => broker.requests.filter((request) => request.endpoint === LOGIN).length
 
 for (const [what, interference, detail] of [
-  ['a penalty ticket', { kind: 'penalty', seconds: 1 }, /login: the broker asked us to wait 1 s \(a penalty ticket\); retrying in 1 s$/],
-  ['a 429', { kind: 'rate_limit' }, /login: the broker asked us to wait 1 s \(HTTP 429\); retrying in 1 s$/],
-  ['a 503', { kind: 'server_error' }, /login: the broker asked us to wait 1 s \(HTTP 503\); retrying in 1 s$/],
+  ['a penalty ticket', { kind: 'penalty', seconds: 2 }, /login: the broker asked us to wait 2 s \(a penalty ticket\); retrying in 2 s$/],
+  ['a 429', { kind: 'rate_limit' }, /login: the broker asked us to wait 2 s \(HTTP 429\); retrying in 2 s$/],
+  ['a 503', { kind: 'server_error' }, /login: the broker asked us to wait 2 s \(HTTP 503\); retrying in 2 s$/],
 ] as const) {
   t.test(`${what} at login is retried after its wait, and the feed connects`, async (t) => {
     const broker = await paperBroker(t)
     broker.interfere(LOGIN, interference)
     const { app } = await liveUser(t, broker)
+    const states = await recordStates(t, app, 'live-0')
     await command(app, 'live-0', 'start')
-    const failed: FeedStatus = await seenState(app, 'live-0', 'error')
+    const failed: FeedStatus = await waitFor(() => states.find((status) => status.state === 'error'), { timeoutMs: 30_000 })
     t.match(failed.detail, detail)
-    await seenState(app, 'live-0', 'connected')
+    await waitFor(() => states.find((status) => status.state === 'connected'), { timeoutMs: 30_000 })
+    t.ok(states.findIndex((status) => status.state === 'connected') > states.indexOf(failed), 'connected after the error')
     t.same(broker.sessions(), ['trader0'])
     t.ok(logins(broker) >= 2, 'the login was sent again')
     if (interference.kind === 'penalty') t.equal(broker.requests.filter((request) => request.endpoint === LOGIN)[1]?.ticket, true, 'presenting the penalty ticket')
