@@ -2,13 +2,13 @@ import type { Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { FeedCommandV1, contract, type NormalizedAlert } from '@signals/contracts'
 import { sql, type Database, type Kysely } from '@signals/db'
-import { CredentialsCipher } from '@signals/secrets'
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '@signals/dev-paper-broker'
 import type { Config } from '../src/config.ts'
 import type { BuildOptions } from '../src/app.ts'
 import { build, eventually, makeAlert, type App } from './helper.ts'
+import { PASSWORD, saveCredentials } from './feeds/feed-helper.ts'
 
-export const PASSWORD = 'correct-horse-battery-staple'
+
 const commands = contract(FeedCommandV1)
 
 /** A paper broker with accounts trader0..trader3 (account ids 9000..9003), closed after the test. */
@@ -29,16 +29,6 @@ export async function tradingApp(t: Test, broker: PaperBroker, overrides: Record
     { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, ENTRY_SESSION_WAIT_MS: '3000', CONSUMER_ACK_WAIT_MS: '2000', ...overrides },
     { feeds: true, ...options },
   )
-}
-
-export async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password = PASSWORD) {
-  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const sealed = cipher.seal({ username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null }, userId)
-  await db
-    .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }))
-    .execute()
 }
 
 /** An approved trader with live trading on, paper credentials and (optionally) a risk configuration. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { openBucket } from '@signals/bus'
 import { Buckets, FeedCommandV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
-import { CredentialsCipher } from '@signals/secrets'
+import { CredentialsCipher, sealCredentials } from '@signals/secrets'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
 import { waitFor } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
@@ -24,13 +24,16 @@ export async function paperBroker(t: Test): Promise<PaperBroker> {
   return broker
 }
 
-export async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password: string) {
+/** Paper credentials stored as the settings service stores them: sealed for this row's user, broker, environment and account. */
+export async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password = PASSWORD) {
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const sealed = cipher.seal({ username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null }, userId)
+  const owner = { userId, broker: 'paper', environment: 'demo', accountId: 'DEMO' } as const
+  const sealed = sealCredentials(cipher, owner, { username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null })
+  const columns = { key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
   await db
     .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }))
+    .values({ user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, ...columns })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(columns))
     .execute()
 }
 
