@@ -4,6 +4,7 @@ import type { RequestControls } from './controls.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface RestContext {
   accounts: Map<string, PaperAccount>
@@ -18,7 +19,6 @@ export interface RestContext {
 
 const MAX_BODY = 16 * 1024
 const REQUIRED_FIELDS = ['name', 'password'] as const
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 type Send = (status: number, body: unknown) => void
 

@@ -5,6 +5,7 @@ import type { RequestControls } from './controls.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface SocketContext {
   tokens: TokenStore
@@ -23,7 +24,6 @@ interface Connection {
 
 type Handler = (account: PaperAccount, body: Record<string, unknown>, request: WireRequest) => Omit<WireResponse, 'i'>
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const ok = (d: unknown): Omit<WireResponse, 'i'> => ({ s: 200, d })
 
 /** The account a request names must be the session's own. */

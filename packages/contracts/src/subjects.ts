@@ -22,5 +22,11 @@ export const Buckets = {
   feedStatus: 'FEED_STATUS',
 } as const
 
-/** KV keys allow only [-/_=.a-zA-Z0-9]: user ids are base64url-encoded into them. */
-export const feedStatusKey = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url')
+/**
+ * A user id as one name token: KV keys allow only [-/_=.a-zA-Z0-9] and a subject token no dots, so user
+ * ids are base64url-encoded into both.
+ */
+export const userIdToken = (userId: string): string => Buffer.from(userId, 'utf8').toString('base64url')
+
+/** The user's key in the FEED_STATUS bucket. */
+export const feedStatusKey = (userId: string): string => userIdToken(userId)

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { LiteralUnion } from './literal-union.ts'
+import { userIdToken } from './subjects.ts'
 
 /**
  * A change notice for one user's pages (core NATS, not JetStream: a lost notice costs nothing, since the
@@ -19,6 +20,6 @@ export const UserActivityV1 = Type.Object(
 export type UserActivity = Static<typeof UserActivityV1>
 
 /** `activity.user.<base64url user id>`, before the namespace prefix (subject tokens allow no dots). */
-export const userActivitySubject = (userId: string): string => `activity.user.${Buffer.from(userId, 'utf8').toString('base64url')}`
+export const userActivitySubject = (userId: string): string => `activity.user.${userIdToken(userId)}`
 /** Every user's notices (the gateway's one subscription). */
 export const ALL_USER_ACTIVITY = 'activity.user.*'

@@ -1,5 +1,6 @@
 import type { Penalty } from '@signals/tradovate-wire'
 import { BrokerError } from '../broker-adapter.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 /** How the adapter honours penalty tickets, 429s and 5xx answers. */
 export interface RetryPolicy {
@@ -31,7 +32,6 @@ export interface PenaltyMemo {
 /** One attempt's outcome: a value, a penalty ticket, a wait (429, 5xx), or a final error. */
 export type Attempt<T> = { ok: T } | { penalty: Penalty } | { wait: { ms: number; why: string } } | { error: BrokerError }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Added to a penalty's wait: a resend even a millisecond early earns a new ticket (timers may fire early). */
 const PENALTY_MARGIN_MS = 100
 const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`
