@@ -12,7 +12,7 @@ export type BanView = Static<typeof BanView>
 export const banView = (ban: BannedEmail): BanView => ({ email: ban.email, reason: ban.reason, createdAt: ban.created_at.toISOString() })
 
 /** An e-mail as a ban stores it: trimmed, lower-cased (bans match case-insensitively). */
-export const Email = Type.String({ minLength: 3, maxLength: 255, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' })
+const Email = Type.String({ minLength: 3, maxLength: 255, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' })
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 /** Newest ban first (by ban id). */
