@@ -8,7 +8,9 @@ import { LiteralUnion } from './literal-union.ts'
 export const Role = LiteralUnion(['trader', 'admin'] as const)
 export type Role = Static<typeof Role>
 
-export const SettingKey = LiteralUnion(['risk_strategy', 'live_trading'] as const)
+/** Every per-user setting, in the order the settings service reads and fills them. */
+export const SETTING_KEYS = ['risk_strategy', 'live_trading'] as const
+export const SettingKey = LiteralUnion(SETTING_KEYS)
 export type SettingKey = Static<typeof SettingKey>
 
 export const TradeStatus = LiteralUnion(['open', 'closed', 'cancelled'] as const)

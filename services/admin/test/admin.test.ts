@@ -51,32 +51,56 @@ t.test('GET /api/admin/users: paged, filtered by approval, searched by e-mail', 
   const list = async (query: string) => {
     const response = await app.inject({ method: 'GET', url: `/api/admin/users?${query}`, headers: asAdmin })
     t.equal(response.statusCode, 200, query)
-    return response.json<{ success: boolean; users: { userId: string; email: string; approved: boolean; banned: boolean }[]; total: number }>()
+    return response.json<{ success: boolean; users: { userId: string; email: string; approved: boolean; banned: boolean }[]; nextCursor: string | null }>()
   }
   const all = await list(`search=${tag}`)
   t.equal(all.success, true)
-  t.equal(all.total, 6)
+  t.equal(all.users.length, 6)
+  t.equal(all.nextCursor, null, 'one page holds them all')
   t.same(all.users.map((u) => u.userId).filter((id) => id.startsWith('list-')), [0, 1, 2, 3, 4].map((i) => `list-${tag}-${i}`), 'newest first')
   t.match(all.users[0], { userId: String, email: String, name: null, approved: Boolean, role: 'trader', banned: false, createdAt: String, updatedAt: String })
 
-  t.equal((await list(`search=${tag}&status=pending`)).total, 4)
+  t.equal((await list(`search=${tag}&status=pending`)).users.length, 4)
   const approved = await list(`search=${tag}&status=approved`)
   t.same(approved.users.map((u) => u.userId).sort(), [`list-${tag}-0`, `list-${tag}-1`])
-  t.equal((await list(`search=list.3.${tag.toUpperCase()}`)).total, 1, 'search ignores case')
+  t.equal((await list(`search=list.3.${tag.toUpperCase()}`)).users.length, 1, 'search ignores case')
   t.same((await list(`search=_100%25${tag}`)).users.map((u) => u.userId), [`odd-${tag}`], '% and _ match themselves')
-  t.equal((await list(`search=x%25${tag}`)).total, 0)
+  t.equal((await list(`search=x%25${tag}`)).users.length, 0)
 
-  const page1 = await list(`search=list&status=all&page=1&pageSize=2`)
-  const page2 = await list(`search=list&status=all&page=2&pageSize=2`)
+  const page1 = await list(`search=.${tag}@&status=all&limit=2`)
+  t.type(page1.nextCursor, 'string', 'a full page names the next one')
+  const page2 = await list(`search=.${tag}@&status=all&limit=2&before=${page1.nextCursor}`)
+  const page3 = await list(`search=.${tag}@&status=all&limit=2&before=${page2.nextCursor}`)
   t.equal(page1.users.length, 2)
   t.equal(page2.users.length, 2)
-  t.equal(page1.total, page2.total)
-  t.notOk(page1.users.some((u) => page2.users.some((v) => v.userId === u.userId)), 'pages do not overlap')
+  t.equal(page3.users.length, 1)
+  t.equal(page3.nextCursor, null, 'the last page says so')
+  t.same([...page1.users, ...page2.users, ...page3.users].map((u) => u.userId), [0, 1, 2, 3, 4].map((i) => `list-${tag}-${i}`), 'pages follow on, newest first, without overlap')
 
-  const bad = await app.inject({ method: 'GET', url: '/api/admin/users?pageSize=1000', headers: asAdmin })
+  const bad = await app.inject({ method: 'GET', url: '/api/admin/users?limit=1000', headers: asAdmin })
   t.equal(bad.statusCode, 400)
-  t.match(bad.json(), { success: false, error: /pageSize/ })
+  t.match(bad.json(), { success: false, error: /limit/ })
+  const badCursor = await app.inject({ method: 'GET', url: '/api/admin/users?before=page-2', headers: asAdmin })
+  t.equal(badCursor.statusCode, 400)
+  t.match(badCursor.json(), { success: false, error: /before/ })
   t.equal((await app.inject({ method: 'GET', url: '/api/admin/users?status=weird', headers: asAdmin })).statusCode, 400)
+})
+
+t.test('GET /api/admin/users: sign-ups within one millisecond page in order (the cursor keeps microseconds)', async (t) => {
+  const tag = unique()
+  const at = '2026-01-02T03:04:05.006'
+  for (const [i, micros] of [[0, '999'], [1, '500'], [2, '500'], [3, '001']] as const) {
+    await insertUser(app, { userId: `micro-${tag}-${i}`, email: `micro.${i}.${tag}@example.com`, createdAt: `${at}${micros}Z` })
+  }
+  const ids: string[] = []
+  let before = ''
+  for (let page = 0; page < 4; page++) {
+    const response = await app.inject({ method: 'GET', url: `/api/admin/users?search=micro.&limit=1${before}`, headers: asAdmin })
+    const body = response.json<{ users: { userId: string }[]; nextCursor: string | null }>()
+    ids.push(...body.users.map((u) => u.userId).filter((id) => id.includes(tag)))
+    before = `&before=${body.nextCursor}`
+  }
+  t.same(ids, [0, 1, 2, 3].map((i) => `micro-${tag}-${i}`), 'newest first, equal times by user id, none skipped or repeated')
 })
 
 t.test('approve and revoke: the row, the status the gateway reads, the audit log', async (t) => {
@@ -95,7 +119,7 @@ t.test('approve and revoke: the row, the status the gateway reads, the audit log
   t.match(revoked.json(), { success: true, user: { userId, approved: false } })
   t.same(await readUserStatus(redis, userId), { email, role: 'trader', approved: false, banned: false })
 
-  const audit = await app.inject({ method: 'GET', url: '/api/admin/audit?pageSize=100', headers: asAdmin })
+  const audit = await app.inject({ method: 'GET', url: '/api/admin/audit?limit=100', headers: asAdmin })
   const entries = audit.json<{ entries: { actorUserId: string; action: string; target: string; reason: string | null }[] }>().entries
   t.match(entries.filter((e) => e.target === userId), [
     { actorUserId: adminId, action: 'revoke', target: userId, reason: 'left the desk' },
@@ -108,7 +132,7 @@ t.test('approve an unknown user: 404, nothing audited', async (t) => {
   const response = await app.inject({ method: 'POST', url: `/api/admin/users/${ghost}/approve`, headers: asAdmin })
   t.equal(response.statusCode, 404)
   t.same(response.json(), { success: false, error: 'User not found' })
-  const audit = await app.inject({ method: 'GET', url: '/api/admin/audit?pageSize=100', headers: asAdmin })
+  const audit = await app.inject({ method: 'GET', url: '/api/admin/audit?limit=100', headers: asAdmin })
   t.notOk(audit.json<{ entries: { target: string }[] }>().entries.some((e) => e.target === ghost))
 })
 
@@ -143,7 +167,8 @@ t.test('a ban: listed, marks the user banned, ends every session at once; liftin
   t.match(again.json(), { ban: { reason: 'Chargebacks, twice' }, sessionsEnded: 0 })
 
   const bans = await app.inject({ method: 'GET', url: '/api/admin/bans', headers: asAdmin })
-  t.match(bans.json(), { success: true, bans: [{ email: email.toLowerCase(), reason: 'Chargebacks, twice', createdAt: String }], total: 1 })
+  t.match(bans.json(), { success: true, bans: [{ email: email.toLowerCase(), reason: 'Chargebacks, twice', createdAt: String }], nextCursor: null })
+  t.equal(bans.json().bans.length, 1, 'one ban, kept in place by the re-ban')
   const users = await app.inject({ method: 'GET', url: `/api/admin/users?search=${encodeURIComponent(email)}`, headers: asAdmin })
   t.match(users.json(), { users: [{ userId, banned: true }] })
 
@@ -189,6 +214,35 @@ t.test('bad ban requests get a clear 400', async (t) => {
   }
   const notJson = await app.inject({ method: 'POST', url: '/api/admin/bans', headers: { ...asAdmin, 'content-type': 'application/json' }, payload: '{"email":' })
   t.equal(notJson.statusCode, 400)
+})
+
+t.test('the bans and the audit log page by cursor; a bad cursor or limit is a 400 naming it', async (t) => {
+  const emails = [0, 1, 2].map((i) => `paged-${i}-${unique()}@example.com`)
+  for (const email of emails) t.equal((await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email } })).statusCode, 201)
+  const bansPage = async (query: string) => (await app.inject({ method: 'GET', url: `/api/admin/bans?${query}`, headers: asAdmin })).json<{ bans: { email: string }[]; nextCursor: string | null }>()
+  const first = await bansPage('limit=2')
+  t.same(first.bans.map((b) => b.email), [emails[2], emails[1]], 'newest ban first')
+  const second = await bansPage(`limit=2&before=${first.nextCursor}`)
+  t.same(second.bans.map((b) => b.email)[0], emails[0], 'the next page goes on where the first ended')
+
+  const auditPage = async (query: string) => (await app.inject({ method: 'GET', url: `/api/admin/audit?action=ban&${query}`, headers: asAdmin })).json<{ entries: { id: number; target: string }[]; nextCursor: string | null }>()
+  const newest = await auditPage('limit=2')
+  t.same(newest.entries.map((e) => e.target), [emails[2], emails[1]])
+  t.equal(newest.nextCursor, String(newest.entries[1]?.id), 'the cursor is the last entry')
+  const older = await auditPage(`limit=2&before=${newest.nextCursor}`)
+  t.equal(older.entries[0]?.target, emails[0])
+  t.ok(older.entries.every((e) => e.id < (newest.entries[1]?.id ?? 0)), 'only older entries')
+
+  for (const url of ['/api/admin/bans?before=abc', '/api/admin/bans?before=0', '/api/admin/audit?before=-1', '/api/admin/audit?before=1.5']) {
+    const response = await app.inject({ method: 'GET', url, headers: asAdmin })
+    t.equal(response.statusCode, 400, url)
+    t.match(response.json(), { success: false, error: /before/ }, url)
+  }
+  for (const url of ['/api/admin/bans?limit=0', '/api/admin/audit?limit=101']) {
+    const response = await app.inject({ method: 'GET', url, headers: asAdmin })
+    t.equal(response.statusCode, 400, url)
+    t.match(response.json(), { success: false, error: /limit/ }, url)
+  }
 })
 
 t.test('GET /openapi.json documents the admin routes for the gateway', async (t) => {

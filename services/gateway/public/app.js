@@ -403,10 +403,14 @@ async function deleteCredentials() {
 // ---------------------------------------------------------------------------------- administration
 
 const PAGE_SIZE = 20
-const admin = { page: 1, total: 0 }
+// The list pages by cursor (newest first): `trail` holds the `before` cursor of every page after the first
+// shown so far; `next` is the current answer's `nextCursor` (null on the last page).
+const admin = { trail: [], next: null }
 
 function adminQuery() {
-  const query = new URLSearchParams({ page: String(admin.page), pageSize: String(PAGE_SIZE) })
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE) })
+  const before = admin.trail.at(-1)
+  if (before !== undefined) query.set('before', before)
   const status = $('admin-status').value
   if (status !== 'all') query.set('status', status)
   const search = $('admin-search').value.trim()
@@ -414,8 +418,8 @@ function adminQuery() {
   return `/api/admin/users?${query}`
 }
 
-function renderUsers({ users, total }) {
-  admin.total = total
+function renderUsers({ users, nextCursor }) {
+  admin.next = nextCursor
   const body = $('admin-users')
   body.replaceChildren()
   if (users.length === 0) {
@@ -449,10 +453,9 @@ function renderUsers({ users, total }) {
     )
     body.append(row)
   }
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
-  $('admin-page').textContent = `Page ${admin.page} of ${pages} · ${total} user${total === 1 ? '' : 's'}`
-  $('admin-previous').disabled = admin.page <= 1
-  $('admin-next').disabled = admin.page >= pages
+  $('admin-page').textContent = `Page ${admin.trail.length + 1}`
+  $('admin-previous').disabled = admin.trail.length === 0
+  $('admin-next').disabled = nextCursor === null
 }
 
 /** Reloads the list; true when it could. */
@@ -522,19 +525,19 @@ async function openAdministration(me) {
   renderUsers(first)
   $('admin-filter').addEventListener('submit', (event) => {
     event.preventDefault()
-    admin.page = 1
+    admin.trail = []
     void loadUsers()
   })
   $('admin-status').addEventListener('change', () => {
-    admin.page = 1
+    admin.trail = []
     void loadUsers()
   })
   $('admin-previous').addEventListener('click', () => {
-    admin.page -= 1
+    admin.trail.pop()
     void loadUsers()
   })
   $('admin-next').addEventListener('click', () => {
-    admin.page += 1
+    if (admin.next !== null) admin.trail.push(admin.next)
     void loadUsers()
   })
 }

@@ -54,7 +54,7 @@ function emptyRow(body, columns, text) {
 // ------------------------------------------------------------------------------ users awaiting approval
 
 async function loadPending() {
-  const { users } = await api('GET', '/api/admin/users?status=pending&pageSize=50')
+  const { users } = await api('GET', '/api/admin/users?status=pending&limit=50')
   const body = $('pending-users')
   body.replaceChildren()
   for (const user of users) {
@@ -79,10 +79,10 @@ async function loadPending() {
 
 // ------------------------------------------------------------------------------------------------ bans
 
-const bans = { page: 1 }
+const bans = { trail: [] }
 
 async function loadBans() {
-  const { bans: list, total } = await api('GET', `/api/admin/bans?page=${bans.page}&pageSize=${PAGE}`)
+  const { bans: list, nextCursor } = await api('GET', `/api/admin/bans?${pageQuery(bans)}`)
   const body = $('bans-body')
   body.replaceChildren()
   for (const ban of list) {
@@ -101,20 +101,30 @@ async function loadBans() {
     body.append(cells(document.createElement('tr'), ban.email, ban.reason, when(ban.createdAt), lift))
   }
   emptyRow(body, 4, 'No bans.')
-  pager('bans', bans, total, loadBans)
+  pager('bans', bans, nextCursor, loadBans)
 }
 
-function pager(prefix, state, total, load) {
-  const pages = Math.max(1, Math.ceil(total / PAGE))
-  $(`${prefix}-page`).textContent = `Page ${state.page} of ${pages}`
-  $(`${prefix}-previous`).disabled = state.page <= 1
-  $(`${prefix}-next`).disabled = state.page >= pages
+// Lists page by cursor (newest first): `state.trail` holds the `before` cursor of every page after the
+// first one shown so far, so Previous steps back through it and Next adds the answer's `nextCursor`.
+
+/** The paging part of a list's query: PAGE rows, before the current page's cursor. */
+function pageQuery(state) {
+  const query = new URLSearchParams({ limit: String(PAGE) })
+  const before = state.trail.at(-1)
+  if (before !== undefined) query.set('before', before)
+  return query
+}
+
+function pager(prefix, state, nextCursor, load) {
+  $(`${prefix}-page`).textContent = `Page ${state.trail.length + 1}`
+  $(`${prefix}-previous`).disabled = state.trail.length === 0
+  $(`${prefix}-next`).disabled = nextCursor === null
   $(`${prefix}-previous`).onclick = () => {
-    state.page -= 1
+    state.trail.pop()
     void load().catch(showError)
   }
   $(`${prefix}-next`).onclick = () => {
-    state.page += 1
+    state.trail.push(nextCursor)
     void load().catch(showError)
   }
 }
@@ -135,18 +145,18 @@ async function addBan(event) {
 
 // ------------------------------------------------------------------------------------------- audit log
 
-const audit = { page: 1 }
+const audit = { trail: [] }
 
 async function loadAudit() {
-  const query = new URLSearchParams({ page: String(audit.page), pageSize: String(PAGE) })
+  const query = pageQuery(audit)
   if ($('audit-action').value) query.set('action', $('audit-action').value)
   if ($('audit-actor').value.trim()) query.set('actor', $('audit-actor').value.trim())
-  const { entries, total } = await api('GET', `/api/admin/audit?${query}`)
+  const { entries, nextCursor } = await api('GET', `/api/admin/audit?${query}`)
   const body = $('audit-body')
   body.replaceChildren()
   for (const entry of entries) body.append(cells(document.createElement('tr'), when(entry.createdAt), entry.actorUserId, entry.action, entry.target, entry.reason))
   emptyRow(body, 5, 'No entries.')
-  pager('audit', audit, total, loadAudit)
+  pager('audit', audit, nextCursor, loadAudit)
 }
 
 // ------------------------------------------------------------------------------------------ intake log
@@ -208,7 +218,7 @@ function wire() {
   $('ban-form').addEventListener('submit', (event) => void addBan(event))
   $('audit-filter').addEventListener('submit', (event) => {
     event.preventDefault()
-    audit.page = 1
+    audit.trail = []
     void loadAudit().catch(showError)
   })
   $('intake-filter').addEventListener('submit', (event) => {

@@ -1,6 +1,5 @@
 import type { AdminAuditEntry, Database, Kysely } from '@signals/db'
-
-export type AuditAction = 'approve' | 'revoke' | 'ban' | 'unban' | 'replay'
+import type { AuditAction } from '../schemas/audit.ts'
 
 export interface AuditRecord {
   actorUserId: string
@@ -18,13 +17,11 @@ export async function recordAudit(db: Kysely<Database>, record: AuditRecord): Pr
     .execute()
 }
 
-export async function listAudit(db: Kysely<Database>, query: { action?: AuditAction; actor?: string; offset: number; limit: number }): Promise<{ entries: AdminAuditEntry[]; total: number }> {
-  let base = db.selectFrom('admin_audit_log')
-  if (query.action) base = base.where('action', '=', query.action)
-  if (query.actor) base = base.where('actor_user_id', '=', query.actor)
-  const [entries, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').offset(query.offset).limit(query.limit).execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ])
-  return { entries, total: Number(count.total) }
+/** The audit log, newest first, one page (`beforeId`: only older entries). */
+export async function listAudit(db: Kysely<Database>, query: { action?: AuditAction; actor?: string; limit: number; beforeId?: number }): Promise<AdminAuditEntry[]> {
+  let select = db.selectFrom('admin_audit_log').selectAll()
+  if (query.action) select = select.where('action', '=', query.action)
+  if (query.actor) select = select.where('actor_user_id', '=', query.actor)
+  if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
+  return select.orderBy('id', 'desc').limit(query.limit).execute()
 }

@@ -24,10 +24,9 @@ export async function isBanned(db: Kysely<Database>, email: string): Promise<boo
   return row !== undefined
 }
 
-export async function listBans(db: Kysely<Database>, query: { offset: number; limit: number }): Promise<{ bans: BannedEmail[]; total: number }> {
-  const [bans, count] = await Promise.all([
-    db.selectFrom('banned_emails').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(query.offset).limit(query.limit).execute(),
-    db.selectFrom('banned_emails').select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ])
-  return { bans, total: Number(count.total) }
+/** The bans, newest first by ban id (a re-ban keeps its place), one page (`beforeId`: only older bans). */
+export async function listBans(db: Kysely<Database>, query: { limit: number; beforeId?: number }): Promise<BannedEmail[]> {
+  let select = db.selectFrom('banned_emails').selectAll()
+  if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
+  return select.orderBy('id', 'desc').limit(query.limit).execute()
 }

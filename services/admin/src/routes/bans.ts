@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import Type from 'typebox'
 import { ErrorBody } from '@signals/contracts'
-import { conflict, notFound } from '@signals/http-kit'
+import { beforeIdOf, conflict, nextCursorOf, notFound } from '@signals/http-kit'
 import { deleteBan, listBans, upsertBan } from '../repositories/bans.ts'
 import { usersWithEmail } from '../repositories/users.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { switchLiveTradingOff } from '../repositories/live-trading.ts'
-import { BanView, Email, Paging, banView, normalizeEmail } from '../schemas.ts'
+import { BanBody, BanParams, BanResult, BansPage, BansQuery, LiftedBan, banView, normalizeEmail } from '../schemas/bans.ts'
 import { banInRedis, publishStatus } from '../status-sync.ts'
 
 /** Ban list; a ban ends the user's sessions at once (DESIGN decision 4). */
@@ -17,15 +16,15 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<str
     {
       schema: {
         tags: ['admin'],
-        summary: 'List banned e-mails (paged, newest first)',
-        querystring: Type.Object(Paging),
-        response: { 200: Type.Object({ success: Type.Literal(true), bans: Type.Array(BanView), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }), 403: ErrorBody },
+        summary: 'List banned e-mails (newest first, paged by cursor)',
+        querystring: BansQuery,
+        response: { 200: BansPage, 400: ErrorBody, 403: ErrorBody },
       },
     },
     async (request) => {
-      const { page, pageSize } = request.query
-      const { bans, total } = await listBans(app.db, { offset: (page - 1) * pageSize, limit: pageSize })
-      return { success: true as const, bans: bans.map(banView), total, page, pageSize }
+      const { limit, before } = request.query
+      const bans = await listBans(app.db, { limit, beforeId: beforeIdOf(before) })
+      return { success: true as const, bans: bans.map(banView), nextCursor: nextCursorOf(bans, limit) }
     },
   )
 
@@ -35,10 +34,10 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<str
       schema: {
         tags: ['admin'],
         summary: 'Ban an e-mail (or change the reason of a ban): sign-in is refused and live sessions end at once',
-        body: Type.Object({ email: Email, reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])) }, { additionalProperties: false }),
+        body: BanBody,
         response: {
-          200: Type.Object({ success: Type.Literal(true), ban: BanView, sessionsEnded: Type.Integer() }),
-          201: Type.Object({ success: Type.Literal(true), ban: BanView, sessionsEnded: Type.Integer() }),
+          200: BanResult,
+          201: BanResult,
           400: ErrorBody,
           403: ErrorBody,
           409: ErrorBody,
@@ -73,8 +72,8 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<str
       schema: {
         tags: ['admin'],
         summary: 'Lift a ban',
-        params: Type.Object({ email: Email }),
-        response: { 200: Type.Object({ success: Type.Literal(true), email: Type.String() }), 403: ErrorBody, 404: ErrorBody },
+        params: BanParams,
+        response: { 200: LiftedBan, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
-import { conflict, notFound } from '@signals/http-kit'
+import { beforeIdOf, conflict, nextCursorOf, notFound } from '@signals/http-kit'
 import type { IntakeLogEntry } from '@signals/db'
 import { findIntake, listIntake } from '../repositories/intake.ts'
 import { recordAudit } from '../repositories/audit.ts'
@@ -47,9 +47,8 @@ export const intakeRoutes: FastifyPluginAsyncTypebox<{ ingest: IngestTarget }> =
     },
     async (request) => {
       const { outcome, limit, before, raw } = request.query
-      const rows = await listIntake(app.db, { outcome, limit, beforeId: before === undefined ? undefined : Number(before) })
-      const last = rows.at(-1)
-      return { success: true as const, entries: rows.map((row) => intakeView(row, raw)), nextCursor: rows.length === limit && last ? String(last.id) : null }
+      const rows = await listIntake(app.db, { outcome, limit, beforeId: beforeIdOf(before) })
+      return { success: true as const, entries: rows.map((row) => intakeView(row, raw)), nextCursor: nextCursorOf(rows, limit) }
     },
   )
 

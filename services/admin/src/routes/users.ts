@@ -1,17 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import Type from 'typebox'
 import { ErrorBody } from '@signals/contracts'
-import { conflict, notFound } from '@signals/http-kit'
+import { conflict, nextTimeKeyCursorOf, notFound, timeKeyOf } from '@signals/http-kit'
 import { listUsers, setApproved } from '../repositories/users.ts'
 import { isBanned } from '../repositories/bans.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { switchLiveTradingOff } from '../repositories/live-trading.ts'
-import { Paging, UserView, userView } from '../schemas.ts'
+import { ApprovalBody, UserParams, UserResult, UsersPage, UsersQuery, userView } from '../schemas/users.ts'
 import { publishStatus } from '../status-sync.ts'
-
-const UserParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 255 }) })
-const UserResult = Type.Object({ success: Type.Literal(true), user: UserView })
-const ActionBody = Type.Union([Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }), Type.Null()])
 
 /** User list, approval and revocation. */
 export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<string> }> = async (app, options) => {
@@ -21,19 +16,19 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<st
     {
       schema: {
         tags: ['admin'],
-        summary: 'List users (paged; filter by approval; search by e-mail)',
-        querystring: Type.Object({
-          status: Type.Union([Type.Literal('all'), Type.Literal('pending'), Type.Literal('approved')], { default: 'all' }),
-          search: Type.Optional(Type.String({ maxLength: 255 })),
-          ...Paging,
-        }),
-        response: { 200: Type.Object({ success: Type.Literal(true), users: Type.Array(UserView), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }), 403: ErrorBody },
+        summary: 'List users (newest first, paged by cursor; filter by approval; search by e-mail)',
+        querystring: UsersQuery,
+        response: { 200: UsersPage, 400: ErrorBody, 403: ErrorBody },
       },
     },
     async (request) => {
-      const { status, search, page, pageSize } = request.query
-      const { users, total } = await listUsers(app.db, { filter: status, search, offset: (page - 1) * pageSize, limit: pageSize })
-      return { success: true as const, users: users.map(({ banned, ...user }) => userView(user, banned)), total, page, pageSize }
+      const { status, search, limit, before } = request.query
+      const users = await listUsers(app.db, { filter: status, search, limit, before: timeKeyOf(before) })
+      return {
+        success: true as const,
+        users: users.map(({ banned, createdMicros: _createdMicros, ...user }) => userView(user, banned)),
+        nextCursor: nextTimeKeyCursorOf(users, limit, (user) => ({ micros: user.createdMicros, key: user.user_id })),
+      }
     },
   )
 
@@ -62,7 +57,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<st
         tags: ['admin'],
         summary: 'Approve a user: their next request is let through',
         params: UserParams,
-        body: Type.Optional(ActionBody),
+        body: ApprovalBody,
         response: { 200: UserResult, 403: ErrorBody, 404: ErrorBody },
       },
     },
@@ -76,7 +71,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<st
         tags: ['admin'],
         summary: 'Revoke an approval: the user is pending again from their next request',
         params: UserParams,
-        body: Type.Optional(ActionBody),
+        body: ApprovalBody,
         response: { 200: UserResult, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
     },

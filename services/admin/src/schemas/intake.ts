@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { IntakeOutcome } from '@signals/contracts'
+import { NextCursor, PageQuery } from '@signals/http-kit'
 
 /** Outcomes an operator may replay: the webhook was refused before anything reached the bus. */
 export const REPLAYABLE_OUTCOMES = ['invalid', 'missing_user_id', 'unauthorized', 'forbidden', 'too_old', 'rate_limited', 'unavailable'] as const
@@ -7,8 +8,7 @@ export const REPLAYABLE_OUTCOMES = ['invalid', 'missing_user_id', 'unauthorized'
 export const IntakeQuery = Type.Object(
   {
     outcome: Type.Optional(IntakeOutcome),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'entries per page (1-100)' }),
-    before: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: "the previous page's nextCursor: only older entries" })),
+    ...PageQuery,
     raw: Type.Boolean({ default: false, description: 'include each entry raw body (secrets already redacted by ingest)' }),
   },
   { additionalProperties: false },
@@ -35,7 +35,7 @@ export type IntakeEntryView = Static<typeof IntakeEntryView>
 export const IntakePage = Type.Object({
   success: Type.Literal(true),
   entries: Type.Array(IntakeEntryView),
-  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `before` for older entries; null on the last page' }),
+  nextCursor: NextCursor,
 })
 
 export const IntakeIdParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$', description: 'the entry id from the list' }) }, { additionalProperties: false })

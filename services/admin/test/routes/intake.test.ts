@@ -91,7 +91,7 @@ t.test('a refused webhook is replayed as its sender sent it, with the secret, an
   const audit = (await app.inject({ method: 'GET', url: `/api/admin/audit?action=replay&actor=${adminId}`, headers: asAdmin })).json()
   t.same(audit.entries.map((entry: { target: string }) => entry.target).sort(), [invalid.intakeId, queryForm.intakeId].sort())
   const otherActor = (await app.inject({ method: 'GET', url: '/api/admin/audit?action=replay&actor=somebody-else', headers: asAdmin })).json()
-  t.equal(otherActor.total, 0, 'filtered by actor')
+  t.same(otherActor.entries, [], 'filtered by actor')
 })
 
 t.test('an accepted webhook, a test alert and an unknown entry are not replayed', async (t) => {

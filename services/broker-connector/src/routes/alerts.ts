@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { listUserAlerts } from '../repositories/alerts.ts'
 import { AlertsPage, AlertsQuery } from '../schemas/alerts.ts'
-import { isoOrNull, nextCursorOf } from './paging.ts'
+import { isoOrNull, nextCursorOf } from '@signals/http-kit'
 
 const idText = (id: number | null) => (id === null ? null : String(id))
 

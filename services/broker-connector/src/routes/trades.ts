@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { listUserTrades } from '../repositories/trades.ts'
 import { TradesPage, TradesQuery } from '../schemas/trades.ts'
-import { isoOrNull, nextCursorOf } from './paging.ts'
+import { isoOrNull, nextCursorOf } from '@signals/http-kit'
 
 const idText = (id: number | null) => (id === null ? null : String(id))
 

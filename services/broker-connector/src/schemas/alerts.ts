@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { AlertRecordStatus, Side } from '@signals/contracts'
-import { NextCursor, PageQuery } from './paging.ts'
+import { NextCursor, PageQuery } from '@signals/http-kit'
 
 const Price = Type.Union([Type.String(), Type.Null()], { description: 'exact decimal text' })
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's order id" })

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { Side, TradeResult, TradeStatus } from '@signals/contracts'
-import { NextCursor, PageQuery } from './paging.ts'
+import { NextCursor, PageQuery } from '@signals/http-kit'
 
 const Decimal = Type.String({ description: 'exact decimal text' })
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's id" })

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import swagger from '@fastify/swagger'
 import { routeUnder } from '@signals/http-kit'
 import swaggerUi from '@fastify/swagger-ui'
@@ -8,7 +8,7 @@ import { createDocsAggregator, type DocSource, type OpenApiDocument } from './ag
  * `/docs`: Swagger UI over one document merged from every service's `/openapi.json` (`/docs/json`).
  * Public: it describes the API, it grants nothing.
  */
-export async function docsRoutes(scope: FastifyInstance, options: { sources: DocSource[]; publicUrl: string }) {
+export const docsRoutes: FastifyPluginAsyncTypebox<{ sources: DocSource[]; publicUrl: string }> = async (scope, options) => {
   const aggregator = createDocsAggregator(options.sources, options.publicUrl)
   let latest: OpenApiDocument | null = null
   // Swagger UI's JSON route is synchronous about its document: fetch it first, then hand it over.

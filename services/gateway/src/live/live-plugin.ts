@@ -31,7 +31,7 @@ export const livePlugin = fp(
     const registry = new SocketRegistry()
     const server = new WebSocketServer({ noServer: true, maxPayload: 1024 })
     routeUpgrades(app)
-    await liveRoute(app, { settings: options.settings, server, registry })
+    await app.register(liveRoute, { settings: options.settings, server, registry })
     announceSettingsSaves(app)
 
     const decoder = new TextDecoder()

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { WebSocketServer } from 'ws'
 import type { SessionSettings } from '@signals/sessions'
 import { resolveAccess } from '../access/resolve-access.ts'
 import { upgradeOf } from './upgrade-routing.ts'
 import type { SocketRegistry } from './socket-registry.ts'
-import { LiveErrorBody } from '../schemas/live.ts'
+import { LiveRefusals } from '../schemas/live.ts'
 
 export interface LiveRouteOptions {
   settings: SessionSettings
@@ -18,11 +18,11 @@ export interface LiveRouteOptions {
  * the Origin must be our own (browsers always send it on a WebSocket, and the cookie rides along, so a
  * foreign page could otherwise open a socket as the user).
  */
-export async function liveRoute(app: FastifyInstance, options: LiveRouteOptions): Promise<void> {
+export const liveRoute: FastifyPluginAsyncTypebox<LiveRouteOptions> = async (app, options) => {
   const { settings, server, registry } = options
   app.get(
     '/api/live',
-    { schema: { hide: true, response: { 400: LiveErrorBody, 401: LiveErrorBody, 403: LiveErrorBody, 426: LiveErrorBody } } },
+    { schema: { hide: true, response: LiveRefusals } },
     async (request, reply) => {
       const upgrade = upgradeOf(request)
       if (upgrade === null) return reply.code(426).header('upgrade', 'websocket').send({ success: false, error: 'This route takes a WebSocket upgrade' })

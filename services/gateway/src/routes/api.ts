@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IDENTITY_HEADER, routeUnder, signIdentity } from '@signals/http-kit'
 import type { SessionSettings } from '@signals/sessions'
 import type { InternalIdentity } from '@signals/contracts'
 import { resolveAccess } from '../access/resolve-access.ts'
 import { isCrossOriginWrite } from '../access/same-origin.ts'
 import { proxyPrefix, withoutClientControlled } from './proxy.ts'
+import { ApiRefusals } from '../schemas/api.ts'
 
 interface ApiUpstreams {
   settings: string
@@ -51,7 +52,7 @@ const CROSS_ORIGIN = { success: false, error: 'Cross-origin request refused' }
  * then the call goes on with the user in a freshly signed, short-lived internal header; whatever identity
  * header or cookie the client sent is dropped. Must be registered in a scope with the session plugin.
  */
-export async function apiProxy(scope: FastifyInstance, options: ApiProxyOptions) {
+export const apiProxy: FastifyPluginAsyncTypebox<ApiProxyOptions> = async (scope, options) => {
   const { settings, internalAuthSecret } = options
   scope.decorateRequest('approvedIdentity', null)
 
@@ -85,7 +86,7 @@ export async function apiProxy(scope: FastifyInstance, options: ApiProxyOptions)
   }
 
   // Anything else under /api: the caller passed the checks above, and learns only that the route is unknown.
-  scope.all('/api/*', async (request, reply) =>
+  scope.all('/api/*', { schema: { hide: true, response: ApiRefusals } }, async (request, reply) =>
     reply.code(404).send({ success: false, error: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
   )
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import rateLimit from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 import { HttpError } from '@signals/http-kit'
@@ -19,7 +19,7 @@ export interface AuthProxyOptions {
  * instance). Cookies pass through (auth owns the session); auth learns the browser's protocol and address
  * from forwarding headers we set ourselves.
  */
-export async function authProxy(scope: FastifyInstance, options: AuthProxyOptions) {
+export const authProxy: FastifyPluginAsyncTypebox<AuthProxyOptions> = async (scope, options) => {
   const limiterRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
   limiterRedis.on('error', () => undefined)
   // Count from the first request: without an offline queue, commands sent before the connection is up fail

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import fastifyStatic from '@fastify/static'
 import type { SessionSettings } from '@signals/sessions'
 import { routeUnder } from '@signals/http-kit'
@@ -10,7 +10,7 @@ import { pageRule } from '../access/pages.ts'
  * approved to /pending-approval.html (and an approved user there goes home). Assets load freely.
  * Must be registered in a scope with the session plugin.
  */
-export async function pages(scope: FastifyInstance, options: { root: string; settings: SessionSettings }) {
+export const pages: FastifyPluginAsyncTypebox<{ root: string; settings: SessionSettings }> = async (scope, options) => {
   scope.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return
     if (routeUnder(request, '/api/')) return

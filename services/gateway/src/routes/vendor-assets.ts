@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import fastifyStatic from '@fastify/static'
 
 const require = createRequire(import.meta.url)
@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url)
  * Third-party browser code served from the installed npm package (no CDN: the pages load only from us,
  * `script-src 'self'`): uPlot's script and stylesheet under /vendor/uplot/.
  */
-export async function vendorAssets(app: FastifyInstance): Promise<void> {
+export const vendorAssets: FastifyPluginAsyncTypebox = async (app) => {
   const uplotDist = dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
   await app.register(fastifyStatic, {
     root: uplotDist,

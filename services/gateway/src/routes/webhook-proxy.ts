@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { CLIENT_ADDRESS_HEADER, signClientAddress } from '@signals/http-kit'
 import { proxyPrefix, withoutClientControlled } from './proxy.ts'
 
@@ -8,7 +8,7 @@ import { proxyPrefix, withoutClientControlled } from './proxy.ts'
  * The client address goes in a header signed with the internal secret: ingest's rate limit and source
  * allow-list count the sender, not the gateway, and believe that address from the gateway alone.
  */
-export async function webhookProxy(scope: FastifyInstance, options: { ingestUrl: string; internalAuthSecret: string }) {
+export const webhookProxy: FastifyPluginAsyncTypebox<{ ingestUrl: string; internalAuthSecret: string }> = async (scope, options) => {
   await proxyPrefix(scope, '/webhook', options.ingestUrl, (request, headers) => {
     const { cookie: _cookie, ...rest } = withoutClientControlled(headers)
     return { ...rest, 'x-forwarded-for': request.ip, [CLIENT_ADDRESS_HEADER]: signClientAddress(request.ip, options.internalAuthSecret) }

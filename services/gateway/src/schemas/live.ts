@@ -1,4 +1,4 @@
-import Type from 'typebox'
+import { ErrorBody } from '@signals/contracts'
 
-/** Why `GET /api/live` refused the upgrade. */
-export const LiveErrorBody = Type.Object({ success: Type.Literal(false), error: Type.String() })
+/** Why `GET /api/live` refused the upgrade (a socket that opens has no HTTP answer). */
+export const LiveRefusals = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 426: ErrorBody }

@@ -162,6 +162,33 @@ t.test("a banned user's open page loses its socket and goes to sign-in", async (
   t.pass('the page left for sign-in with the ban')
 })
 
+t.test('the console pages the bans by cursor: Next goes on where the page ended, Previous comes back', async (t) => {
+  const page = admin.page
+  const emails = Array.from({ length: 21 }, (_, i) => `e2e-paged-${i}@example.com`)
+  const statuses = await page.evaluate(async (list) => {
+    const answers: number[] = []
+    for (const email of list) {
+      const answer = await fetch('/api/admin/bans', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+      answers.push(answer.status)
+    }
+    return answers
+  }, emails)
+  t.same(statuses, emails.map(() => 201), 'bans recorded')
+  await page.goto(`${publicUrl}/console.html`)
+  const rows = page.locator('#bans-body tr')
+  await page.locator('#bans-page', { hasText: 'Page 1' }).waitFor()
+  t.equal(await rows.count(), 20, 'a full first page')
+  t.match(await rows.first().textContent(), emails[20], 'newest first')
+  t.equal(await page.isDisabled('#bans-previous'), true)
+  await page.click('#bans-next')
+  await page.locator('#bans-page', { hasText: 'Page 2' }).waitFor()
+  t.same(await rows.evaluateAll((list) => list.map((row) => row.firstChild?.textContent)), [emails[0], TRADER_EMAIL], 'the older bans, the earlier one last')
+  t.equal(await page.isDisabled('#bans-next'), true, 'the last page')
+  await page.click('#bans-previous')
+  await page.locator('#bans-page', { hasText: 'Page 1' }).waitFor()
+  t.match(await rows.first().textContent(), emails[20], 'back on the first page')
+})
+
 t.test('sign-out returns to the sign-in page', async (t) => {
   const page = admin.page
   await page.goto(`${publicUrl}/`)

@@ -1,5 +1,6 @@
 import { sql, type Database, type Kysely, type Transaction } from '@signals/db'
-import { DEFAULT_SETTINGS, SETTING_KEYS, type SettingKey, type SettingsByKey } from '../schemas/trading-settings.ts'
+import { SETTING_KEYS } from '@signals/contracts'
+import { DEFAULT_SETTINGS, type SettingKey, type SettingsByKey } from '../schemas/trading-settings.ts'
 import { normalizeSettingValue } from '../settings-values.ts'
 
 export interface StoredSetting<K extends SettingKey = SettingKey> {

@@ -2,7 +2,6 @@ import Type, { type Static, type TSchema } from 'typebox'
 import { LiveTradingValue, type SettingKey } from '@signals/contracts'
 
 export type { SettingKey } from '@signals/contracts'
-export const SETTING_KEYS: readonly SettingKey[] = ['risk_strategy', 'live_trading']
 
 /**
  * risk_strategy in the spec's legacy form. The client saves `type: "legacy"`; the service's default is
