@@ -532,13 +532,15 @@ async function openAdministration(me) {
     admin.trail = []
     void loadUsers()
   })
-  $('admin-previous').addEventListener('click', () => {
-    admin.trail.pop()
-    void loadUsers()
+  // A page that fails to load leaves the trail where it was, so the page shown and its number still agree.
+  $('admin-previous').addEventListener('click', async () => {
+    const left = admin.trail.pop()
+    if (!(await loadUsers()) && left !== undefined) admin.trail.push(left)
   })
-  $('admin-next').addEventListener('click', () => {
-    if (admin.next !== null) admin.trail.push(admin.next)
-    void loadUsers()
+  $('admin-next').addEventListener('click', async () => {
+    if (admin.next === null) return
+    admin.trail.push(admin.next)
+    if (!(await loadUsers())) admin.trail.pop()
   })
 }
 

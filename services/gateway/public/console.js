@@ -119,13 +119,20 @@ function pager(prefix, state, nextCursor, load) {
   $(`${prefix}-page`).textContent = `Page ${state.trail.length + 1}`
   $(`${prefix}-previous`).disabled = state.trail.length === 0
   $(`${prefix}-next`).disabled = nextCursor === null
+  // A page that fails to load leaves the trail where it was, so the page shown and its number still agree.
   $(`${prefix}-previous`).onclick = () => {
-    state.trail.pop()
-    void load().catch(showError)
+    const left = state.trail.pop()
+    void load().catch((error) => {
+      state.trail.push(left)
+      showError(error)
+    })
   }
   $(`${prefix}-next`).onclick = () => {
     state.trail.push(nextCursor)
-    void load().catch(showError)
+    void load().catch((error) => {
+      state.trail.pop()
+      showError(error)
+    })
   }
 }
 
