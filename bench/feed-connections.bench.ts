@@ -7,7 +7,8 @@
 //    after all N are connected and settled, delta / N (bar on RSS: under 100 KiB);
 //  - idle CPU of the connector with every connection up and no alerts (% of one core);
 //  - the time from the first command to the Nth feed `connected`.
-// BENCH_HEAP_SNAPSHOTS=<dir> also writes the connector's heap before and after (to see what a session holds).
+// BENCH_HEAP_SNAPSHOTS=<dir> also writes the connector's heap before and after (to see what a session holds;
+// writing a snapshot grows the RSS, so such a run's RSS figure is for diagnosis only).
 import path from 'node:path'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -125,6 +126,7 @@ try {
 
   const rssPerConnection = (after.memory.rss - before.memory.rss) / USERS
   const heapPerConnection = (after.memory.heapUsed - before.memory.heapUsed) / USERS
+  const heapTotalPerConnection = (after.memory.heapTotal - before.memory.heapTotal) / USERS
   const externalPerConnection = (after.memory.external - before.memory.external) / USERS
   const idleCpu = cpuPercent(idleFrom, idleTo)
   const allUp = stillConnected === USERS && sessionsAfterIdle === USERS && states.tally.lost === 0
@@ -137,12 +139,13 @@ try {
   out('| figure | measured | bar |')
   out('|---|---|---|')
   out(`| connector RSS, no feeds -> ${USERS} connected (after GC${before.collected ? '' : ': gc not exposed'}) | ${mib(before.memory.rss)} -> ${mib(after.memory.rss)} | |`)
-  out(`| connector V8 heap used, same moments | ${mib(before.memory.heapUsed)} -> ${mib(after.memory.heapUsed)} | |`)
+  out(`| connector V8 heap used (committed), same moments | ${mib(before.memory.heapUsed)} (${mib(before.memory.heapTotal)}) -> ${mib(after.memory.heapUsed)} (${mib(after.memory.heapTotal)}) | |`)
   out(`| **memory per connection (RSS)** | **${kib(rssPerConnection)}** | < ${kib(BYTES_PER_CONNECTION_BAR)} |`)
-  out(`| memory per connection (V8 heap used; external ${kib(externalPerConnection)}) | ${kib(heapPerConnection)} | |`)
+  out(`| memory per connection (V8 heap used; committed ${kib(heapTotalPerConnection)}, external ${kib(externalPerConnection)}) | ${kib(heapPerConnection)} | |`)
   out(`| idle CPU of the connector over ${IDLE_MS / 1000} s, every connection up, no alerts | **${idleCpu.toFixed(1)} %** of one core | |`)
   out(`| first start command to the ${USERS}th feed connected | **${connectSeconds.toFixed(1)} s** (${((connectSeconds * 1000) / USERS).toFixed(1)} ms per feed) | |`)
   out(`| feeds connected / broker sessions after the idle window; feeds lost | ${stillConnected} / ${sessionsAfterIdle}; ${states.tally.lost} lost (${states.tally.errors} error states in all) | all ${USERS}, none lost |`)
+  if (SNAPSHOTS) out(`\nHeap snapshots in ${SNAPSHOTS}: writing the first one grows the RSS, so this run's RSS figure is for diagnosis only.`)
   out()
   out(`**${passed ? 'PASS' : 'FAIL'}**`)
 } finally {
