@@ -1,6 +1,7 @@
 // One connector holding 1,000 live broker connections (issue 14, point 6): the real broker-connector main in
 // a process of its own (feeds on, default Tradovate heartbeats: the client's `[]` every 2.5 s, the paper
-// broker's `h` frames), the paper broker in another, N live paper users (BENCH_FEED_USERS, 1,000 default).
+// broker's `h` frames), the paper broker in another, N live paper users (BENCH_FEED_USERS, 1,000 default;
+// far fewer and the first session's one-off costs swamp the per-connection figures).
 // Driven only the way the platform drives it: the database (users, sealed credentials, live trading),
 // `feeds.start` commands on the bus, and the FEED_STATUS bucket for each feed's state.
 //  - memory per connection: the connector's RSS and V8 heap after a full collection, before any feed and
@@ -89,6 +90,13 @@ async function startFeeds(users: string[]) {
   }
 }
 
+/** Polls `probe` like waitFor, but gives up at once when the connector's process has ended. */
+const whileConnectorRuns = <T>(probe: () => T | undefined | Promise<T | undefined>, options: { timeoutMs: number; intervalMs: number; what: string }) =>
+  waitFor(() => {
+    if (connector.child.exitCode !== null || connector.child.signalCode !== null) throw new Error(`the connector exited (${connector.child.exitCode ?? connector.child.signalCode}) while waiting for ${options.what}`)
+    return probe()
+  }, options)
+
 const cpuPercent = (from: ProbeReading, to: ProbeReading) => ((to.cpu.user + to.cpu.system - from.cpu.user - from.cpu.system) / 1000 / (to.wallMs - from.wallMs)) * 100
 
 try {
@@ -99,7 +107,7 @@ try {
     autoPlace: false,
     credentials: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
   })
-  await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok ? true : undefined), { timeoutMs: 60_000, intervalMs: 100, what: 'the connector ready' })
+  await whileConnectorRuns(async () => ((await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok ? true : undefined), { timeoutMs: 60_000, intervalMs: 100, what: 'the connector ready' })
   await pause(3_000)
   const before = await connector.measure(true)
   if (SNAPSHOTS) await connector.heapSnapshot(path.join(SNAPSHOTS, 'connector-before.heapsnapshot'))
@@ -109,7 +117,7 @@ try {
   await sql`UPDATE trading_settings SET setting_value = jsonb_set(setting_value, '{enabled}', 'true') WHERE user_id LIKE 'bench-feed-%'`.execute(db)
   const started = performance.now()
   await startFeeds(users)
-  await waitFor(() => (states.connected() === USERS ? true : undefined), { timeoutMs: 60_000 + USERS * 500, intervalMs: 50, what: `${USERS} feeds connected` })
+  await whileConnectorRuns(() => (states.connected() === USERS ? true : undefined), { timeoutMs: 60_000 + USERS * 500, intervalMs: 50, what: `${USERS} feeds connected` })
   const connectSeconds = (performance.now() - started) / 1000
   const brokerSessions = await broker.sessions()
   if (brokerSessions !== USERS) throw new Error(`the paper broker holds ${brokerSessions} sessions for ${USERS} connected feeds`)
