@@ -6,71 +6,30 @@
 // Ingest and the connector run in this process; the paper broker, standing in for a remote broker, runs
 // in a child process of its own (its market work is not ours to count) and reports each order's arrival
 // time (wall clock with sub-millisecond precision, comparable across the two processes).
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { loadConfig } from '@signals/config'
 import { sql } from '@signals/db'
-import { CredentialsCipher } from '@signals/secrets'
 import { createTestDatabase, deleteNamespaceStreams, testNamespace, freePort } from '@signals/test-support'
-import { startPaperBroker } from '../dev/paper-broker/src/index.ts'
 import { buildApp as buildConnector } from '../services/broker-connector/src/app.ts'
 import { TradovateAdapter } from '../services/broker-connector/src/broker/tradovate/adapter.ts'
 import type { BrokerAdapter } from '../services/broker-connector/src/broker/broker-adapter.ts'
 import { ConfigSchema } from '../services/broker-connector/src/config.ts'
 import { loadIngestConfig } from '../services/ingest/src/config.ts'
 import { buildApp as buildIngest } from '../services/ingest/src/app.ts'
+import { forkPaperBroker, wallClock } from './support/paper-broker-process.ts'
+import { seedPaperUsers } from './support/paper-users.ts'
 
 const USERS = 1_000
 const SINGLE_RUNS = Number(process.env.BENCH_SINGLE_RUNS ?? 200)
 const MANY_RUNS = 3
 const BAR = { p99Ms: 100, manyMs: 2_000 }
-const PASSWORD = 'bench-password'
 
 const out = (line = '') => process.stdout.write(`${line}\n`)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number
 
-const wallClock = () => performance.timeOrigin + performance.now()
-
-type FromBroker = { type: 'ready'; restUrl: string; wsUrl: string } | { type: 'order'; at: number } | { type: 'flat'; flat: boolean }
-
-/** Child mode: the paper broker with USERS accounts; orders reported as they arrive. */
-async function serveBroker(): Promise<void> {
-  const broker = await startPaperBroker({
-    accounts: Array.from({ length: USERS }, (_, i) => ({ name: `trader-${i}`, password: PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `DEMO${9000 + i}` })),
-    onRequest: (request) => {
-      if (request.endpoint === 'order/placeOSO') process.send?.({ type: 'order', at: wallClock() } satisfies FromBroker)
-    },
-  })
-  broker.setPrice('MNQZ6', '21000')
-  process.on('message', (message) => {
-    if (message === 'flat?') process.send?.({ type: 'flat', flat: broker.positions().every((position) => position.netPos === 0) } satisfies FromBroker)
-    if (message === 'stop') void broker.close().finally(() => process.exit(0))
-  })
-  process.send?.({ type: 'ready', restUrl: broker.restUrl, wsUrl: broker.wsUrl } satisfies FromBroker)
-}
-
-if (process.argv.includes('--serve-broker')) {
-  await serveBroker()
-  await new Promise(() => undefined)
-}
-
 let arrivals: number[] = []
-let flatAnswer: ((flat: boolean) => void) | undefined
 const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-const brokerProcess = fork(fileURLToPath(import.meta.url), ['--serve-broker'], { execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-const broker = await new Promise<{ restUrl: string; wsUrl: string }>((resolve, reject) => {
-  brokerProcess.on('message', (message: FromBroker) => {
-    if (message.type === 'ready') resolve(message)
-    else if (message.type === 'order') arrivals.push(message.at)
-    else flatAnswer?.(message.flat)
-  })
-  brokerProcess.once('exit', (code) => reject(new Error(`paper broker exited with ${code}`)))
-})
-const brokerFlat = () => new Promise<boolean>((resolve) => {
-  flatAnswer = resolve
-  brokerProcess.send('flat?')
-})
+const broker = await forkPaperBroker(USERS, { execArgv: profile, onOrder: (at) => arrivals.push(at) })
 const database = await createTestDatabase()
 const namespace = testNamespace()
 const env = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace, PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }
@@ -95,19 +54,15 @@ const ingestPort = await freePort()
 const ingest = await buildIngest(loadIngestConfig({ ...env, INGEST_PORT: String(ingestPort), INGEST_RATE_LIMIT_PER_MINUTE: '100000000' }))
 let passed = false
 
-async function seed() {
-  const db = connector.db
-  await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
-  // Only bench-0 is live for the single-user part; the others are switched on for the second.
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT 'bench-' || g, 'live_trading', jsonb_build_object('enabled', g = 0, 'autoPlaceOrders', true) FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
-  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const rows = Array.from({ length: USERS }, (_, i) => {
-    const sealed = cipher.seal({ username: `trader-${i}`, password: PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null }, `bench-${i}`)
-    return { user_id: `bench-${i}`, broker: 'paper' as const, environment: 'demo' as const, account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
+// Only bench-0 is live for the single-user part; the others are switched on for the second.
+const seed = () =>
+  seedPaperUsers(connector.db, {
+    count: USERS,
+    prefix: 'bench-',
+    live: 1,
+    autoPlace: true,
+    credentials: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
   })
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()
-}
 
 async function post(body: Record<string, unknown>): Promise<number> {
   const response = await fetch(`http://127.0.0.1:${ingestPort}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -132,7 +87,7 @@ async function exitAll(id: string, expectedOpen: number) {
   await until(async () => (await openTrades()) === expectedOpen, `${expectedOpen} trades open`)
   await post({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21000, alertId: id })
   await until(async () => (await openTrades()) === 0, 'every trade closed')
-  await until(() => brokerFlat(), 'every position flat')
+  await until(() => broker.flat(), 'every position flat')
 }
 
 const entry = (id: string) => ({ action: 'Buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, user_id: 'bench-owner', alertId: id })
@@ -194,7 +149,7 @@ try {
 } finally {
   await ingest.close()
   await connector.close()
-  brokerProcess.send('stop')
+  await broker.stop()
   await deleteNamespaceStreams(namespace)
   await database.drop()
 }

@@ -1,0 +1,69 @@
+// The paper broker in a process of its own (see paper-broker.child.ts), for the benchmarks that talk to a
+// broker: order arrival times, "every position flat?" and "how many live sessions?" over IPC.
+import { fork, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const PAPER_PASSWORD = 'bench-password'
+
+/** Wall clock with sub-millisecond precision, comparable across processes. */
+export const wallClock = () => performance.timeOrigin + performance.now()
+
+/** The broker's accounts: login `trader-<i>`, one per benchmark user `<prefix><i>`. */
+export const paperAccounts = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ name: `trader-${i}`, password: PAPER_PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `DEMO${9000 + i}` }))
+
+export type ToPaperBroker = 'flat?' | 'sessions?' | 'stop'
+export type FromPaperBroker =
+  | { type: 'ready'; restUrl: string; wsUrl: string }
+  | { type: 'order'; at: number }
+  | { type: 'flat'; flat: boolean }
+  | { type: 'sessions'; count: number }
+
+export interface PaperBrokerProcess {
+  restUrl: string
+  wsUrl: string
+  /** Whether every position at the broker is flat. */
+  flat(): Promise<boolean>
+  /** Authorized, synchronised real-time sessions the broker holds now. */
+  sessions(): Promise<number>
+  stop(): Promise<void>
+}
+
+/** Forks the paper broker with `accounts` accounts; `onOrder` hears each bracket's arrival (wall clock). */
+export async function forkPaperBroker(accounts: number, options: { onOrder?: (at: number) => void; execArgv?: string[] } = {}): Promise<PaperBrokerProcess> {
+  const child = fork(fileURLToPath(new URL('./paper-broker.child.ts', import.meta.url)), [String(accounts)], {
+    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const answers: { flat?: (flat: boolean) => void; sessions?: (count: number) => void } = {}
+  const ready = await new Promise<{ restUrl: string; wsUrl: string }>((resolve, reject) => {
+    child.on('message', (message: FromPaperBroker) => {
+      if (message.type === 'ready') resolve(message)
+      else if (message.type === 'order') options.onOrder?.(message.at)
+      else if (message.type === 'flat') answers.flat?.(message.flat)
+      else answers.sessions?.(message.count)
+    })
+    child.once('exit', (code) => reject(new Error(`paper broker exited with ${code}`)))
+  })
+  const ask = <K extends keyof typeof answers>(key: K, question: ToPaperBroker) =>
+    new Promise<Parameters<NonNullable<(typeof answers)[K]>>[0]>((resolve) => {
+      answers[key] = resolve as (typeof answers)[K]
+      child.send(question)
+    })
+  return {
+    ...ready,
+    flat: () => ask('flat', 'flat?'),
+    sessions: () => ask('sessions', 'sessions?'),
+    stop: () => stopChild(child, () => child.send('stop')),
+  }
+}
+
+/** Asks the child to end (or SIGTERMs it) and SIGKILLs it after 10 s. */
+export function stopChild(child: ChildProcess, ask: () => void = () => child.kill('SIGTERM')): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    ask()
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+  })
+}

@@ -1,0 +1,34 @@
+// Benchmark users `<prefix><i>`, approved, each with sealed paper credentials for the broker account
+// `trader-<i>` (paper-broker-process.ts) and a live-trading setting (on for the first `live` users).
+import { sql, type Database, type Kysely } from '@signals/db'
+import { CredentialsCipher, sealCredentials } from '@signals/secrets'
+import { PAPER_PASSWORD } from './paper-broker-process.ts'
+
+export interface PaperUsersOptions {
+  count: number
+  prefix: string
+  /** Users (from index 0) whose live trading is on; the others have it off. */
+  live: number
+  /** Auto-place entries (the entry flow's setting). */
+  autoPlace: boolean
+  credentials: { keyId: string; key: string; previousKeys: string }
+}
+
+export async function seedPaperUsers(db: Kysely<Database>, options: PaperUsersOptions): Promise<string[]> {
+  const { count, prefix } = options
+  await sql`INSERT INTO users (user_id, email, approved)
+    SELECT ${prefix} || g, ${prefix} || g || '@example.com', true FROM generate_series(0, ${count - 1}::int) g`.execute(db)
+  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
+    SELECT ${prefix} || g, 'live_trading', jsonb_build_object('enabled', g < ${options.live}::int, 'autoPlaceOrders', ${options.autoPlace}::boolean)
+    FROM generate_series(0, ${count - 1}::int) g`.execute(db)
+  const cipher = CredentialsCipher.fromConfig(options.credentials.keyId, options.credentials.key, options.credentials.previousKeys)
+  const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
+  // Sealed as the settings service seals them: bound to the row's user, broker, environment and account.
+  const rows = users.map((userId, i) => {
+    const owner = { userId, broker: 'paper', environment: 'demo', accountId: 'DEMO' } as const
+    const sealed = sealCredentials(cipher, owner, { username: `trader-${i}`, password: PAPER_PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null })
+    return { user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
+  })
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()
+  return users
+}
