@@ -8,6 +8,8 @@ import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
+import { feedOwnershipPlugin } from './ownership/plugin.ts'
+import { entryRouter } from './ownership/entry-relay.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
 
@@ -32,6 +34,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'broker-connector' })
   await app.register(activityRelayPlugin, { connectionString: config.DATABASE_URL })
+  await app.register(feedOwnershipPlugin, { ttlMs: config.FEED_LEASE_TTL_MS, shards: config.FEED_SHARDS })
   await app.register(openapiPlugin, {
     title: 'Broker connector',
     description: "The signed-in user's alert records and trades (reached through the gateway)",
@@ -41,7 +44,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
   // Sessions live in the feed manager; an instance without feeds has none (its entries wait for one).
   const sessions = { session: (userId: string) => (feedsOn ? app.feeds.session(userId) : null) }
-  const trading = createTrading(app.db, config, sessions, app.log, options.entryFlow)
+  const { owners, instanceId } = app.feedOwners
+  const router = entryRouter(app.bus, owners, feedsOn ? instanceId : null, config.ENTRY_FORWARD_TIMEOUT_MS)
+  const trading = createTrading(app.db, config, sessions, app.log, options.entryFlow, router)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
@@ -59,6 +64,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       credentialsKey: config.CREDENTIALS_KEY,
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
       adapter: options.brokerAdapter,
+      settleEntries: trading.settle,
+      statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
+      forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
       hooks: {
         onEvent(userId, event) {
           trading.onEvent(userId, event)
