@@ -8,7 +8,7 @@
 // BENCH_FEED_USERS lowers the user count (default 1,000).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { connectBus } from '@signals/bus'
+import { connectBus, openBucket } from '@signals/bus'
 import { loadConfig } from '@signals/config'
 import { Buckets, FeedLeaseV1, contract } from '@signals/contracts'
 import { createDb, sql } from '@signals/db'
@@ -66,7 +66,7 @@ async function startConnector(): Promise<ChildProcess> {
 
 /** Shard leases by holder. */
 async function holders(): Promise<Map<string, number>> {
-  const bucket = await bus.js.views.kv(bus.stream(Buckets.feedOwners))
+  const bucket = await openBucket(bus, Buckets.feedOwners, { ttlMs: config.FEED_LEASE_TTL_MS })
   const counts = new Map<string, number>()
   for await (const key of await bucket.keys('shard.*')) {
     const entry = await bucket.get(key)

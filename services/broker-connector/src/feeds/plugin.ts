@@ -49,8 +49,8 @@ export const feedsPlugin = fp(
     const cipher = CredentialsCipher.fromConfig(options.credentialsKeyId, options.credentialsKey, options.credentialsPreviousKeys)
     const status = await openBucket(app.bus, Buckets.feedStatus)
     const { owners, instanceId, ttlMs, bucket } = app.feedOwners
-    let leases: ShardLeases | undefined
-    const owns = (userId: string) => leases?.holds(owners.shardOf(userId)) ?? false
+    // Read only once the plugin has started (the leases are built just below, after the manager they drive).
+    const owns = (userId: string) => leases.holds(owners.shardOf(userId))
     const manager = new FeedManager({
       db: app.db,
       cipher,
@@ -63,7 +63,7 @@ export const feedsPlugin = fp(
       instanceId,
       ...options.hooks,
     })
-    leases = new ShardLeases({
+    const leases = new ShardLeases({
       bucket,
       instanceId,
       shards: owners.shards,
