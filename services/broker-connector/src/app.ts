@@ -2,14 +2,13 @@ import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } fr
 import { dbPlugin, type Database, type Kysely } from '@signals/db'
 import type { Config } from './config.ts'
 import type { EntryFlow } from './entry-flow.ts'
-import { createTrading } from './trading.ts'
+import { tradingPlugin } from './trading-plugin.ts'
 import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
-import { entryRouter } from './ownership/entry-relay.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
 
@@ -42,11 +41,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(alertRoutes)
   await app.register(tradeRoutes)
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
-  // Sessions live in the feed manager; an instance without feeds has none (its entries wait for one).
+  await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
+  const trading = app.trading
   const sessions = { session: (userId: string) => (feedsOn ? app.feeds.session(userId) : null) }
-  const { owners, instanceId } = app.feedOwners
-  const router = entryRouter(app.bus, owners, feedsOn ? instanceId : null, config.ENTRY_FORWARD_TIMEOUT_MS)
-  const trading = createTrading(app.db, config, sessions, app.log, options.entryFlow, router)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
@@ -87,12 +84,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       },
     })
   }
-  app.decorate('trading', trading)
   return app
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    trading: ReturnType<typeof createTrading>
-  }
 }

@@ -114,7 +114,9 @@ export const feedsPlugin = fp(
         manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed'))
       }, options.statusRefreshMs)
     })
-    app.addHook('preClose', async () => {
+    // onClose hooks run in reverse registration order: this one before the db and bus plugins close
+    // (test/consumers/close-order.test.ts), so in-flight handlers finish on a live pool.
+    app.addHook('onClose', async () => {
       clearInterval(refresh)
       await handle?.stop()
       // Releasing closes each shard's feeds, then deletes its lease: another instance takes it at once.
