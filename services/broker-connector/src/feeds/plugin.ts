@@ -95,6 +95,7 @@ export const feedsPlugin = fp(
     const relays = [serveCommands(app.bus, instanceId, run, app.log), serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log)]
 
     app.addHook('onReady', async () => {
+      await leases.start()
       handle = await app.bus.consume({
         stream: Streams.feeds.name,
         durable: FEEDS_DURABLE,
@@ -109,7 +110,6 @@ export const feedsPlugin = fp(
           if (owner !== null && owner !== instanceId) await forwardCommand(app.bus, owner, command, options.forwardTimeoutMs)
         },
       })
-      await leases.start()
       refresh = setInterval(() => {
         manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed'))
       }, options.statusRefreshMs)

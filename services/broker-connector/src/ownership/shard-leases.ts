@@ -63,7 +63,10 @@ export class ShardLeases {
         if (freed || joined) this.wake()
       }
     })().catch((error: unknown) => this.options.logger.warn({ err: error }, 'feed owners watch ended'))
-    this.#schedule(0)
+    // The first round before returning: a lone instance holds every shard before it takes commands.
+    this.#running = this.#tick().catch((error: unknown) => this.options.logger.warn({ err: error }, 'feed lease tick failed'))
+    await this.#running
+    this.#schedule(this.options.tickMs)
   }
 
   /** Runs a tick soon (coalesced). */
