@@ -110,7 +110,57 @@ export const FeedStatusV1 = Type.Object(
     ]),
     detail: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
     updatedAt: Type.String({ format: 'date-time' }),
+    /** When the broker last sent anything on the user's socket (heartbeats included); refreshed while connected. */
+    lastHeardAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+    /** The connector instance holding the feed. */
+    instanceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },
 )
 export type FeedStatus = Static<typeof FeedStatusV1>
+
+/**
+ * Value in the `FEED_OWNERS` bucket: key `shard.<n>` is the lease of one shard of users (held by one
+ * connector instance, renewed with compare-and-set), key `instance.<id>` an instance's presence. Both
+ * expire with the bucket's TTL unless renewed.
+ */
+export const FeedLeaseV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    instanceId: Type.String({ minLength: 1, maxLength: 64 }),
+    renewedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+)
+export type FeedLease = Static<typeof FeedLeaseV1>
+
+/** Core request `connector.<instanceId>.entries`: records of users whose feeds the addressed instance holds. */
+export const EntrySettleRequestV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    records: Type.Array(Type.Object({ id: Type.Integer({ minimum: 1 }), userId: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }),
+    lastAttempt: Type.Boolean(),
+  },
+  { additionalProperties: false },
+)
+export type EntrySettleRequest = Static<typeof EntrySettleRequestV1>
+
+/**
+ * The reply: `settled` the records were handled by the owner (placed, decided, or left for its reconcile);
+ * `retry` the message should come back (no session yet, or the owner no longer holds a user).
+ */
+export const EntrySettleReplyV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    outcomes: Type.Array(Type.Union([Type.Literal('settled'), Type.Literal('retry'), Type.Literal('waiting')]), { maxItems: 10_000 }),
+  },
+  { additionalProperties: false },
+)
+export type EntrySettleReply = Static<typeof EntrySettleReplyV1>
+
+/** Core request `connector.<instanceId>.feeds`: a feed command handed to the instance holding the user's shard. */
+export const FeedCommandReplyV1 = Type.Object(
+  { version: Type.Literal(1), done: Type.Boolean({ description: 'false: the addressed instance does not hold the user' }) },
+  { additionalProperties: false },
+)
+export type FeedCommandReply = Static<typeof FeedCommandReplyV1>

@@ -20,7 +20,15 @@ export const Streams = {
 /** Key-value buckets (JetStream KV), before any test namespace prefix. */
 export const Buckets = {
   feedStatus: 'FEED_STATUS',
+  /** Shard leases and instance presence of the broker connectors (docs/decisions/feed-ownership.md). */
+  feedOwners: 'FEED_OWNERS',
 } as const
+
+/** Core request-reply subjects addressed to one connector instance (not in a stream). */
+export const connectorSubjects = (instanceId: string) => ({
+  entries: `connector.${instanceId}.entries`,
+  feeds: `connector.${instanceId}.feeds`,
+})
 
 /**
  * A user id as one name token: KV keys allow only [-/_=.a-zA-Z0-9] and a subject token no dots, so user

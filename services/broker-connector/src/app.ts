@@ -2,12 +2,13 @@ import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } fr
 import { dbPlugin, type Database, type Kysely } from '@signals/db'
 import type { Config } from './config.ts'
 import type { EntryFlow } from './entry-flow.ts'
-import { createTrading } from './trading.ts'
+import { tradingPlugin } from './trading-plugin.ts'
 import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
+import { feedOwnershipPlugin } from './ownership/plugin.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
 
@@ -32,6 +33,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'broker-connector' })
   await app.register(activityRelayPlugin, { connectionString: config.DATABASE_URL })
+  await app.register(feedOwnershipPlugin, { ttlMs: config.FEED_LEASE_TTL_MS, shards: config.FEED_SHARDS })
   await app.register(openapiPlugin, {
     title: 'Broker connector',
     description: "The signed-in user's alert records and trades (reached through the gateway)",
@@ -39,9 +41,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(alertRoutes)
   await app.register(tradeRoutes)
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
-  // Sessions live in the feed manager; an instance without feeds has none (its entries wait for one).
+  await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
+  const trading = app.trading
   const sessions = { session: (userId: string) => (feedsOn ? app.feeds.session(userId) : null) }
-  const trading = createTrading(app.db, config, sessions, app.log, options.entryFlow)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
@@ -59,6 +61,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       credentialsKey: config.CREDENTIALS_KEY,
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
       adapter: options.brokerAdapter,
+      settleEntries: trading.settle,
+      statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
+      forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
       hooks: {
         onEvent(userId, event) {
           trading.onEvent(userId, event)
@@ -79,12 +84,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       },
     })
   }
-  app.decorate('trading', trading)
   return app
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    trading: ReturnType<typeof createTrading>
-  }
 }

@@ -26,15 +26,31 @@ export const ConfigSchema = Type.Object({
   CONSUMER_ACK_WAIT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000, description: 'ack wait before redelivery' }),
   /** An entry alert older than this is never sent to the broker (first send, or after a crash). */
   ENTRY_MAX_AGE_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 60_000, description: 'oldest entry alert still sent to the broker' }),
-  /** How long an entry waits for the user's broker session before its record fails ("broker connection not up"). */
+  /**
+   * How long an entry waits for the user's broker session before its record fails ("broker connection not
+   * up"). Keep it above the worst feed take-over (FEED_LEASE_TTL_MS plus a lease tick plus a broker login,
+   * about 15 s with the defaults): an entry for a user whose feed is moving between instances then waits.
+   */
   ENTRY_SESSION_WAIT_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 30_000, description: 'wait for a broker session before failing an entry' }),
   /**
    * Records of one alert decided, and orders sent, at once. Each user's calls go to their own session, so
    * a whole fan-out can be in flight together (a broker rate-limits per user, not per connector).
    */
   ENTRY_PARALLELISM: Type.Integer({ minimum: 1, maximum: 5_000, default: 1_000, description: 'records decided and orders sent at once' }),
-  /** Run the per-user broker feeds in this instance (one instance per deployment should; see decisions). */
+  /** Hold a share of the per-user broker feeds in this instance (instances share users by shard leases). */
   FEEDS_ENABLED: Type.Boolean({ default: true, description: 'hold per-user broker feeds in this instance' }),
+  /**
+   * A shard lease not renewed for this long expires and another instance takes its users over (a killed
+   * instance's feeds move within about this plus a tick of FEED_LEASE_TTL_MS / 5). Every instance of a
+   * deployment must use the same value (it is the FEED_OWNERS bucket's TTL).
+   */
+  FEED_LEASE_TTL_MS: Type.Integer({ minimum: 1_000, maximum: 120_000, default: 10_000, description: 'feed shard lease TTL' }),
+  /** Users are hashed into this many shards, the unit of ownership. The same on every instance. */
+  FEED_SHARDS: Type.Integer({ minimum: 1, maximum: 1_024, default: 32, description: 'feed ownership shards' }),
+  /** How often each connected user's status is written again with when the broker was last heard from. */
+  FEED_STATUS_REFRESH_MS: Type.Integer({ minimum: 500, maximum: 600_000, default: 10_000, description: 'feed status refresh period' }),
+  /** How long an instance waits for the owner of a user's feed to settle forwarded entry records. */
+  ENTRY_FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'wait for the feed owner to settle entries' }),
   TRADOVATE_DEMO_URL: url(['http', 'https'], 'https://demo.tradovateapi.com/v1', 'Tradovate demo REST base'),
   TRADOVATE_DEMO_WS_URL: url(['ws', 'wss'], 'wss://demo.tradovateapi.com/v1/websocket', 'Tradovate demo real-time socket'),
   TRADOVATE_LIVE_URL: url(['http', 'https'], 'https://live.tradovateapi.com/v1', 'Tradovate live REST base'),

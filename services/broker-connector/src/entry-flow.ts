@@ -19,6 +19,21 @@ export interface EntryFlow {
   handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery?: Delivery): Promise<void>
 }
 
+export interface RecordRef {
+  id: number
+  userId: string
+}
+
+/**
+ * Where records are settled when several connector instances share the users' feeds: here (users whose
+ * shard this instance holds, or nobody does) or at the instance holding their feeds.
+ */
+export interface EntryRouter {
+  route(records: readonly RecordRef[]): Promise<{ local: RecordRef[]; remote: { owner: string; records: RecordRef[] }[] }>
+  /** Settles records at their owner; throws when it does not answer (the records then wait). */
+  forward(owner: string, records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+}
+
 /** Records are waiting for a broker session or answer: the message is delivered again after a delay. */
 class EntryRetryError extends Error {
   constructor(readonly waiting: number) {
@@ -32,12 +47,39 @@ class EntryRetryError extends Error {
  * through the user's broker session, its outcome written on the record (entry/settle-records.ts, entry/plan-record.ts).
  */
 export class LiveEntryFlow implements EntryFlow {
-  constructor(private readonly options: SettleDeps) {}
+  constructor(
+    private readonly options: SettleDeps,
+    private readonly router: EntryRouter | null = null,
+  ) {}
+
+  /** Settles records with this instance's sessions (also for records another instance forwarded here). */
+  settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
+    return settleRecords(this.options, records, lastAttempt)
+  }
 
   async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
-    const outcomes: RecordOutcome[] = await settleRecords(this.options, records, delivery.lastAttempt)
+    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records, delivery.lastAttempt) : await this.settle(records, delivery.lastAttempt)
     const waiting = outcomes.filter((outcome) => outcome === 'retry').length
     if (waiting > 0) throw new EntryRetryError(waiting)
+  }
+
+  /**
+   * Records of users whose feeds another instance holds go to it. When it does not answer (killed, or
+   * its shard is moving) they wait for the message to come back; on the last delivery they are settled
+   * here, which fails them with the reason (no session). Record locks keep each to one holder.
+   */
+  async #routed(router: EntryRouter, records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
+    const { local, remote } = await router.route(records)
+    const parts = await Promise.all([
+      this.settle(local, lastAttempt),
+      ...remote.map(({ owner, records: theirs }) =>
+        router.forward(owner, theirs, lastAttempt).catch((error: unknown): Promise<RecordOutcome[]> | RecordOutcome[] => {
+          this.options.logger.warn({ owner, records: theirs.length, err: error }, 'entry records not settled by the owner of their feeds; retried later')
+          return lastAttempt ? this.settle(theirs, true) : theirs.map(() => 'retry')
+        }),
+      ),
+    ])
+    return parts.flat()
   }
 
   /**

@@ -2,7 +2,8 @@ import type { Database, Kysely } from '@signals/db'
 import type { BrokerSession } from './broker/broker-adapter.ts'
 import type { Logger } from './consumers/close-trades.ts'
 import type { Config } from './config.ts'
-import { LiveEntryFlow, type EntryFlow } from './entry-flow.ts'
+import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from './entry-flow.ts'
+import type { RecordOutcome } from './entry/settle-records.ts'
 import type { SessionSource } from './entry/plan-record.ts'
 import { openTradeContracts } from './repositories/broker-trades.ts'
 import { flattenPositions } from './consumers/flatten.ts'
@@ -16,6 +17,8 @@ export interface Trading {
   onSessionOpen(userId: string, session: BrokerSession): Promise<void>
   /** FeedManager `onEvent`. */
   onEvent: TradeKeeper['onEvent']
+  /** Settles records with this instance's sessions (records another instance forwarded here). */
+  settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
 }
 
 export function createTrading(
@@ -24,6 +27,7 @@ export function createTrading(
   sessions: SessionSource,
   logger: Logger,
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
+  router: EntryRouter | null = null,
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
   const live = new LiveEntryFlow({
@@ -40,11 +44,12 @@ export function createTrading(
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
     parallelism: config.ENTRY_PARALLELISM,
-  })
+  }, router)
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
     onEvent: (userId, event) => keeper.onEvent(userId, event),
+    settle: (records, lastAttempt) => live.settle(records, lastAttempt),
     async onSessionOpen(userId, session) {
       await keeper.sessionOpened(userId, session)
       await live.reconcileUser(userId, session)

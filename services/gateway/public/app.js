@@ -91,8 +91,12 @@ export function indicatorOf(status) {
 
 function connectionText(connection) {
   if (!connection) return '–'
-  const state = connection.connected ? 'connected' : String(connection.state ?? 'unknown').replaceAll('_', ' ')
-  return connection.detail ? `${state} (${connection.detail})` : state
+  // Connected but not heard from within the grace: its connector stopped reporting.
+  const silent = connection.connected && connection.up === false
+  const state = connection.connected ? (silent ? 'connected, broker silent' : 'connected') : String(connection.state ?? 'unknown').replaceAll('_', ' ')
+  const text = connection.detail ? `${state} (${connection.detail})` : state
+  const heard = connection.lastHeardAt ? ` · broker last heard ${formatTime(connection.lastHeardAt)}` : ''
+  return `${connection.health === 'red' ? 'down too long: ' : ''}${text}${heard}`
 }
 
 function renderStatus({ status }) {
@@ -105,6 +109,7 @@ function renderStatus({ status }) {
   $('status-account').textContent = status.accountId ?? '–'
   $('status-credentials-updated').textContent = formatTime(status.credentialsUpdatedAt)
   $('status-connection').textContent = connectionText(status.brokerConnection)
+  $('status-connection').dataset.health = status.brokerConnection?.health ?? ''
 }
 
 async function refreshStatus() {

@@ -32,7 +32,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   const feedStatus = createFeedStatusReader(app.bus, { timeoutMs: 1_000, logger: app.log })
   const routeOptions = { feedPublishTimeoutMs: config.FEED_PUBLISH_TIMEOUT_MS }
   await app.register(tradingSettingsRoutes, routeOptions)
-  await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher })
+  await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher, feedDownGraceMs: config.FEED_DOWN_GRACE_MS })
   await app.register(riskEngineConfigRoutes, routeOptions)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
 

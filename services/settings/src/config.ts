@@ -20,6 +20,12 @@ export const ConfigSchema = Type.Object({
   FEED_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 600_000, default: 2_000, description: 'feed command relay period' }),
   /** How long a request waits for JetStream to take a feed command before leaving it to the relay. */
   FEED_PUBLISH_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 1_500, description: 'feed command publish timeout' }),
+  /**
+   * The live-trading status turns red when the user's feed has been down (not connected, or the broker
+   * not heard from) longer than this. Keep it above the connector's worst take-over (about 15 s) and its
+   * FEED_STATUS_REFRESH_MS, so a feed moving between instances stays green.
+   */
+  FEED_DOWN_GRACE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000, description: 'feed down time before the status is red' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

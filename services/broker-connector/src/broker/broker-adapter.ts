@@ -163,6 +163,8 @@ export interface BrokerSession {
   /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
   liquidatePosition(contractId: number): Promise<void>
   cancelOrder(orderId: number): Promise<void>
+  /** When the broker last sent a frame (heartbeats included): the status shows it. */
+  lastHeardAt(): Date
   /** Closes the session; `onLost` is not called for a close we asked for. */
   close(): void
 }

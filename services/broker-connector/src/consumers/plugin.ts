@@ -86,7 +86,9 @@ export const alertConsumersPlugin = fp(
       // One after another: a failure to create a consumer stops the start before the next one exists.
       for (const consumer of CONSUMERS) handles.push(await consumer.start(app.bus, deps, policy, common))
     })
-    app.addHook('preClose', async () => {
+    // onClose hooks run in reverse registration order: this one before the db and bus plugins close
+    // (test/consumers/close-order.test.ts), so in-flight handlers finish on a live pool.
+    app.addHook('onClose', async () => {
       await Promise.all(handles.map((handle) => handle.stop()))
     })
   },

@@ -30,6 +30,10 @@ export interface FeedManagerOptions {
    * and it is tried again like a lost one.
    */
   onSessionOpen?(userId: string, session: BrokerSession): Promise<void>
+  /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
+  owns?(userId: string): boolean
+  /** Named in each status written (which instance holds the feed). */
+  instanceId?: string
 }
 
 interface UserFeed {
@@ -38,6 +42,9 @@ interface UserFeed {
   attempts: number
   /** Bumped by every start/stop: a connect that finishes after a newer command is discarded. */
   generation: number
+  /** What `connected` said (the account) and since when: repeated by the status refresh. */
+  detail: string | null
+  connectedAt: string | null
 }
 
 /**
@@ -49,6 +56,8 @@ interface UserFeed {
 export class FeedManager {
   readonly #feeds = new Map<string, UserFeed>()
   readonly #queues = new Map<string, Promise<void>>()
+  /** When each user's broker was last heard from (kept across reconnects, for the status). */
+  readonly #lastHeard = new Map<string, string>()
   #closed = false
 
   readonly #adapter: BrokerAdapter
@@ -82,11 +91,30 @@ export class FeedManager {
     })
   }
 
-  /** On connector start: a session for every user whose live trading is on. Returns how many were started. */
-  async resumeAll(): Promise<number> {
-    const users = await liveUsers(this.options.db)
+  /** A session for every user whose live trading is on (and who is `included`). Returns how many were started. */
+  async resumeAll(included: (userId: string) => boolean = () => true): Promise<number> {
+    const users = (await liveUsers(this.options.db)).filter(included)
     await Promise.all(users.map((userId) => this.start(userId)))
     return users.length
+  }
+
+  /** Closes the matching users' sessions at once, statuses untouched (their new holder writes them). */
+  dropWhere(matches: (userId: string) => boolean): number {
+    const users = [...this.#feeds.keys()].filter(matches)
+    for (const userId of users) this.#drop(userId)
+    return users.length
+  }
+
+  /**
+   * Writes `connected` again for every open session with when the broker was last heard from, so the
+   * status shows a feed whose holder died (its lastHeardAt stops moving). Sequential: with a thousand
+   * users this is a steady trickle of small writes, not a burst.
+   */
+  async refreshStatuses(): Promise<void> {
+    for (const [userId, feed] of [...this.#feeds]) {
+      if (!feed.connection || this.#closed) continue
+      await this.#publish(userId, 'connected', feed.detail, feed.connectedAt)
+    }
   }
 
   /** Closes every session without changing the stored states (another instance may take over). */
@@ -118,6 +146,8 @@ export class FeedManager {
 
   async #start(userId: string, replace: boolean): Promise<void> {
     if (this.#closed) return
+    // Another instance holds this user's feed (or will): nothing to open here.
+    if (this.options.owns && !this.options.owns(userId)) return this.#drop(userId)
     // The database is the truth: a start that arrives late (redelivered after a later stop) opens nothing.
     if (!(await isLive(this.options.db, userId))) {
       this.#drop(userId)
@@ -127,7 +157,7 @@ export class FeedManager {
     const existing = this.#feeds.get(userId)
     if (existing?.connection && !replace) return
     this.#drop(userId)
-    const feed: UserFeed = { connection: null, reconnect: undefined, attempts: 0, generation: 0 }
+    const feed: UserFeed = { connection: null, reconnect: undefined, attempts: 0, generation: 0, detail: null, connectedAt: null }
     this.#feeds.set(userId, feed)
     await this.#connect(userId, feed)
   }
@@ -167,6 +197,7 @@ export class FeedManager {
         onLost: (reason) => {
           lost = true
           if (!current()) return
+          if (feed.connection) this.#lastHeard.set(userId, feed.connection.lastHeardAt().toISOString())
           feed.connection = null
           this.options.logger.warn({ userId, reason }, 'broker feed lost; reconnecting')
           void this.#publish(userId, 'error', `${reason}; reconnecting`).catch(() => undefined)
@@ -179,8 +210,10 @@ export class FeedManager {
       if (!current() || lost) return session.close()
       feed.connection = session
       feed.attempts = 0
+      feed.detail = `account ${session.snapshot.account.name}`
+      feed.connectedAt = new Date().toISOString()
       this.options.logger.info({ userId }, 'broker feed connected')
-      await this.#publish(userId, 'connected', `account ${session.snapshot.account.name}`)
+      await this.#publish(userId, 'connected', feed.detail, feed.connectedAt)
     } catch (error) {
       session?.close()
       if (!current()) return
@@ -247,8 +280,18 @@ export class FeedManager {
     }
   }
 
-  async #publish(userId: string, state: FeedStatus['state'], detail: string | null): Promise<void> {
-    const value: FeedStatus = { version: 1, userId, state, detail: detail?.slice(0, 500) ?? null, updatedAt: new Date().toISOString() }
+  async #publish(userId: string, state: FeedStatus['state'], detail: string | null, since?: string | null): Promise<void> {
+    const connection = this.#feeds.get(userId)?.connection
+    if (connection) this.#lastHeard.set(userId, connection.lastHeardAt().toISOString())
+    const value: FeedStatus = {
+      version: 1,
+      userId,
+      state,
+      detail: detail?.slice(0, 500) ?? null,
+      updatedAt: since ?? new Date().toISOString(),
+      lastHeardAt: this.#lastHeard.get(userId) ?? null,
+      ...(this.options.instanceId === undefined ? {} : { instanceId: this.options.instanceId }),
+    }
     if (!statusContract.check(value)) return
     try {
       await this.options.status.put(feedStatusKey(userId), JSON.stringify(value))

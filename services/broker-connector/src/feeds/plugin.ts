@@ -1,14 +1,20 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Buckets, FeedCommandV1, Streams, contract } from '@signals/contracts'
+import { Buckets, FeedCommandV1, Streams, contract, type FeedCommand } from '@signals/contracts'
 import { openBucket, type ConsumerHandle } from '@signals/bus'
 import { CredentialsCipher } from '@signals/secrets'
 import { FeedManager, type FeedManagerOptions } from './feed-manager.ts'
 import type { BrokerAdapter, BrokerEndpoints } from '../broker/broker-adapter.ts'
+import type { RecordOutcome } from '../entry/settle-records.ts'
+import type { RecordRef } from '../entry-flow.ts'
+import { ShardLeases } from '../ownership/shard-leases.ts'
+import { forwardCommand, serveCommands } from '../ownership/command-relay.ts'
+import { serveEntries } from '../ownership/entry-relay.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     feeds: FeedManager
+    feedLeases: ShardLeases
   }
 }
 
@@ -22,19 +28,29 @@ export interface FeedsPluginOptions {
   adapter?: BrokerAdapter
   /** Session hooks (entry flow: reconcile orders by tag on open, follow fills). */
   hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
+  /** Settles entry records other instances forward for users whose feeds this one holds. */
+  settleEntries(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  statusRefreshMs: number
+  /** How long a forwarded command waits for the owner's answer. */
+  forwardTimeoutMs: number
 }
 
 const FEEDS_DURABLE = 'broker-connector-feeds'
 const commandContract = contract(FeedCommandV1)
 
 /**
- * Per-user broker feeds: consumes feed commands (`feeds.start|stop|restart`, in order, one at a time) and,
- * once ready, re-opens a feed for every user whose live trading is on.
+ * Per-user broker feeds, shared between instances by shard leases (docs/decisions/feed-ownership.md):
+ * taking a shard opens its live users' feeds, losing or releasing one closes them. Feed commands
+ * (`feeds.start|stop|restart`, in order, one at a time) are run here when this instance holds the user,
+ * else handed to the holder; entry records other instances forward are settled with these sessions.
  */
 export const feedsPlugin = fp(
   async (app: FastifyInstance, options: FeedsPluginOptions) => {
     const cipher = CredentialsCipher.fromConfig(options.credentialsKeyId, options.credentialsKey, options.credentialsPreviousKeys)
     const status = await openBucket(app.bus, Buckets.feedStatus)
+    const { owners, instanceId, ttlMs, bucket } = app.feedOwners
+    // Read only once the plugin has started (the leases are built just below, after the manager they drive).
+    const owns = (userId: string) => leases.holds(owners.shardOf(userId))
     const manager = new FeedManager({
       db: app.db,
       cipher,
@@ -43,12 +59,43 @@ export const feedsPlugin = fp(
       logger: app.log,
       reconnectMs: options.reconnectMs,
       adapter: options.adapter,
+      owns,
+      instanceId,
       ...options.hooks,
     })
+    const leases = new ShardLeases({
+      bucket,
+      instanceId,
+      shards: owners.shards,
+      ttlMs,
+      tickMs: Math.max(200, Math.floor(ttlMs / 5)),
+      logger: app.log,
+      onAcquired(shard) {
+        void manager
+          .resumeAll((userId) => owners.shardOf(userId) === shard)
+          .then((count) => app.log.info({ shard, users: count }, 'feed shard taken; its live users resumed'))
+          .catch((error: unknown) => app.log.warn({ shard, err: error }, 'feed shard users not resumed (database unavailable?)'))
+      },
+      async onReleased(shard) {
+        const count = manager.dropWhere((userId) => owners.shardOf(userId) === shard)
+        app.log.info({ shard, users: count }, 'feed shard given up; its feeds closed')
+      },
+    })
     app.decorate('feeds', manager)
+    app.decorate('feedLeases', leases)
+    const run = async (command: FeedCommand): Promise<boolean> => {
+      if (!owns(command.userId)) return false
+      if (command.action === 'stop') await manager.stop(command.userId)
+      else if (command.action === 'restart') await manager.restart(command.userId)
+      else await manager.start(command.userId)
+      return true
+    }
     let handle: ConsumerHandle | undefined
+    let refresh: NodeJS.Timeout | undefined
+    const relays = [serveCommands(app.bus, instanceId, run, app.log), serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log)]
 
     app.addHook('onReady', async () => {
+      await leases.start()
       handle = await app.bus.consume({
         stream: Streams.feeds.name,
         durable: FEEDS_DURABLE,
@@ -57,21 +104,26 @@ export const feedsPlugin = fp(
         concurrency: 1,
         handler: async (command) => {
           app.log.info({ userId: command.userId, action: command.action, reason: command.reason }, 'feed command')
-          if (command.action === 'stop') await manager.stop(command.userId)
-          else if (command.action === 'restart') await manager.restart(command.userId)
-          else await manager.start(command.userId)
+          if (await run(command)) return
+          // Held elsewhere: handed to the holder. Held by nobody: the next holder resumes from the database.
+          const owner = await owners.ownerOf(command.userId)
+          if (owner !== null && owner !== instanceId) await forwardCommand(app.bus, owner, command, options.forwardTimeoutMs)
         },
       })
-      // Not awaited: the service is ready while sessions open; each reports its own state.
-      void manager
-        .resumeAll()
-        .then((count) => app.log.info({ users: count }, 'broker feeds resumed for live users'))
-        .catch((error: unknown) => app.log.warn({ err: error }, 'broker feeds not resumed (database unavailable?)'))
+      refresh = setInterval(() => {
+        manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed'))
+      }, options.statusRefreshMs)
     })
-    app.addHook('preClose', async () => {
+    // onClose hooks run in reverse registration order: this one before the db and bus plugins close
+    // (test/consumers/close-order.test.ts), so in-flight handlers finish on a live pool.
+    app.addHook('onClose', async () => {
+      clearInterval(refresh)
       await handle?.stop()
+      // Releasing closes each shard's feeds, then deletes its lease: another instance takes it at once.
+      await leases.close()
       await manager.closeAll()
+      for (const relay of relays) relay.unsubscribe()
     })
   },
-  { name: 'broker-feeds', dependencies: ['db', 'bus'] },
+  { name: 'broker-feeds', dependencies: ['db', 'bus', 'feed-ownership'] },
 )

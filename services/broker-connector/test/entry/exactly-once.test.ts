@@ -3,7 +3,7 @@ import type { PaperBroker } from '@signals/dev-paper-broker'
 import type { Database, Kysely } from '@signals/db'
 import { buildInstance, drained, eventually, publishAlert } from '../helper.ts'
 import { Durables } from '../../src/consumers/plugin.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 
 /** Entry orders at the broker per record tag (legs excluded). */
 function entryOrdersByTag(broker: PaperBroker): Map<string, number> {
@@ -57,18 +57,18 @@ t.test('a redelivery while the order is in flight waits for the holder: still on
   t.same([...entryOrdersByTag(broker).values()], [1])
 })
 
-t.test('two connector instances on one durable, both holding the sessions: every record at most one order', async (t) => {
+t.test('two connector instances on one durable, sharing the sessions: every record at most one order', async (t) => {
   const broker = await paperBroker(t)
   for (const name of ['MNQZ6', 'MESZ6', 'M2KZ6', 'MYMZ6']) broker.setPrice(name, name === 'MYMZ6' ? '45000' : '21000')
-  const { app, db, config } = await tradingApp(t, broker)
+  // Two shards: the instances split them, so records of one alert are settled here and at the other holder.
+  const { app, db, config } = await tradingApp(t, broker, { FEED_SHARDS: '2' })
   const second = await buildInstance(t, config, { feeds: true })
   const users = ['u-0', 'u-1', 'u-2', 'u-3']
   for (const [i, userId] of users.entries()) await liveTrader(db, config, { userId, username: `trader${i}`, riskConfig: { limits: { maxOpenTrades: 10 } } })
-  // Feed commands go to one instance (a shared durable): each instance opens its own sessions directly.
-  for (const userId of users) {
-    await Promise.all([app.feeds.start(userId), second.feeds.start(userId)])
-    await eventually(() => app.feeds.session(userId) !== null && second.feeds.session(userId) !== null)
-  }
+  // Commands go to whichever instance consumes them; the holder of each user's shard opens the session.
+  await eventually(() => app.feedLeases.heldShards().length === 1 && second.feedLeases.heldShards().length === 1)
+  for (const userId of users) await feedCommand(app, userId, 'start')
+  await eventually(() => users.every((userId) => (app.feeds.session(userId) !== null) !== (second.feeds.session(userId) !== null)))
   const symbols = [['MNQ1!', 'MNQ', 21000, 20950], ['MES1!', 'MES', 21000, 20990], ['M2K1!', 'M2K', 21000, 20990], ['MYM1!', 'MYM', 45000, 44900]] as const
   const alerts = symbols.map(([symbol, root, entry, stop]) => mnqEntry({ symbol, root, entryPrice: entry, sl: stop, tp: entry + 100 }))
   // Every alert through both instances under different message ids, so both handle copies of it.

@@ -5,12 +5,12 @@ import { Buckets, FeedStatusV1, contract, feedStatusKey, type FeedStatus } from 
 const feedStatusContract = contract(FeedStatusV1)
 
 /** What live-trading-status says about the user's broker feed. */
-type BrokerConnection =
-  | { state: FeedStatus['state']; detail: string | null; updatedAt: string }
+export type BrokerConnection =
+  | { state: FeedStatus['state']; detail: string | null; updatedAt: string; lastHeardAt: string | null }
   /** No entry: the connector has never run (or has forgotten) this user's feed. */
-  | { state: 'not_started'; detail: null; updatedAt: null }
+  | { state: 'not_started'; detail: null; updatedAt: null; lastHeardAt: null }
   /** The bus did not answer in time: we do not know, and say so rather than guess. */
-  | { state: 'unknown'; detail: string; updatedAt: null }
+  | { state: 'unknown'; detail: string; updatedAt: null; lastHeardAt: null }
 
 export interface FeedStatusReader {
   read(userId: string): Promise<BrokerConnection>
@@ -52,9 +52,9 @@ export function createFeedStatusReader(bus: Bus, options: { timeoutMs: number; l
         )
       } catch (error) {
         options.logger.warn({ err: error }, 'feed status could not be read')
-        return { state: 'unknown', detail: 'broker connection state is unavailable right now', updatedAt: null }
+        return { state: 'unknown', detail: 'broker connection state is unavailable right now', updatedAt: null, lastHeardAt: null }
       }
-      if (!entry || entry.operation !== 'PUT') return { state: 'not_started', detail: null, updatedAt: null }
+      if (!entry || entry.operation !== 'PUT') return { state: 'not_started', detail: null, updatedAt: null, lastHeardAt: null }
       let parsed: unknown
       try {
         parsed = entry.json()
@@ -64,10 +64,10 @@ export function createFeedStatusReader(bus: Bus, options: { timeoutMs: number; l
       const validation = feedStatusContract.validate(parsed)
       if (!validation.ok || validation.value.userId !== userId) {
         options.logger.warn({ revision: entry.revision }, 'feed status entry does not match FeedStatusV1; ignored')
-        return { state: 'unknown', detail: 'broker connection state is unreadable', updatedAt: null }
+        return { state: 'unknown', detail: 'broker connection state is unreadable', updatedAt: null, lastHeardAt: null }
       }
-      const { state, detail, updatedAt } = validation.value
-      return { state, detail, updatedAt }
+      const { state, detail, updatedAt, lastHeardAt } = validation.value
+      return { state, detail, updatedAt, lastHeardAt: lastHeardAt ?? null }
     },
   }
 }

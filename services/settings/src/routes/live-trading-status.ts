@@ -8,11 +8,12 @@ import { countOpenTrades } from '../repositories/trades.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
 import { statusIndicator } from '../status-indicator.ts'
 import type { FeedStatusReader } from '../feed/feed-status-reader.ts'
+import { feedHealth } from '../feed/feed-health.ts'
 import { LiveTradingStatusResponse } from '../schemas/live-trading-status.ts'
 import { settingsResponse } from './trading-settings.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
-export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & { feedStatus: FeedStatusReader; cipher: CredentialsCipher }> = async (app, options) => {
+export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & { feedStatus: FeedStatusReader; cipher: CredentialsCipher; feedDownGraceMs: number }> = async (app, options) => {
   app.get(
     '/api/live-trading-status',
     {
@@ -45,7 +46,11 @@ export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
           accountId: credentials?.accountId ?? null,
           credentialsUpdatedAt: credentials?.updatedAt ?? null,
           indicator,
-          brokerConnection: { connected: connection.state === 'connected', ...connection },
+          brokerConnection: {
+            connected: connection.state === 'connected',
+            ...connection,
+            ...feedHealth(connection, live.enabled, new Date(), options.feedDownGraceMs),
+          },
         },
         settings: settingsResponse(settings),
         credentials,

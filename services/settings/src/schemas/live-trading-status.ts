@@ -13,6 +13,13 @@ const BrokerConnection = Type.Object(
     }),
     detail: Type.Union([Type.String(), Type.Null()]),
     updatedAt: NullableTimestamp,
+    lastHeardAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'when the broker last sent anything on the feed (heartbeats included), refreshed while connected',
+    }),
+    up: Type.Boolean({ description: 'connected and the broker heard from within FEED_DOWN_GRACE_MS' }),
+    health: Type.Union([Type.Literal('off'), Type.Literal('green'), Type.Literal('red')], {
+      description: 'off: live trading off; red: the feed has been down longer than FEED_DOWN_GRACE_MS; green otherwise',
+    }),
   },
   { additionalProperties: false },
 )

@@ -31,7 +31,7 @@ t.test('live-trading-status: the four indicator states, red winning over yellow,
     accountId: null,
     credentialsUpdatedAt: null,
     indicator: 'gray',
-    brokerConnection: { connected: false, state: 'not_started', detail: null, updatedAt: null },
+    brokerConnection: { connected: false, state: 'not_started', detail: null, updatedAt: null, lastHeardAt: null, up: false, health: 'off' },
   })
   t.same(Object.keys(gray.settings).sort(), ['live_trading', 'risk_strategy'], 'settings are the user settings')
   t.equal(gray.credentials, null)
@@ -89,14 +89,39 @@ t.test('brokerConnection reflects the connector\'s FEED_STATUS entry; a missing 
   const kv = await openBucket(app.bus, Buckets.feedStatus)
   const read = async () => (await app.inject({ method: 'GET', url: '/api/live-trading-status', headers })).json().status.brokerConnection
 
-  t.same(await read(), { connected: false, state: 'not_started', detail: null, updatedAt: null })
+  t.same(await read(), { connected: false, state: 'not_started', detail: null, updatedAt: null, lastHeardAt: null, up: false, health: 'off' })
   const updatedAt = new Date().toISOString()
   await kv.put(feedStatusKey('user/with:odd chars'), JSON.stringify({ version: 1, userId: 'user/with:odd chars', state: 'connected', detail: null, updatedAt }))
-  t.same(await read(), { connected: true, state: 'connected', detail: null, updatedAt })
+  t.same(await read(), { connected: true, state: 'connected', detail: null, updatedAt, lastHeardAt: null, up: true, health: 'off' })
   await kv.put(feedStatusKey('user/with:odd chars'), JSON.stringify({ version: 1, userId: 'user/with:odd chars', state: 'error', detail: 'login refused', updatedAt }))
-  t.same(await read(), { connected: false, state: 'error', detail: 'login refused', updatedAt })
+  t.same(await read(), { connected: false, state: 'error', detail: 'login refused', updatedAt, lastHeardAt: null, up: false, health: 'off' })
   await kv.put(feedStatusKey('user/with:odd chars'), 'not json')
   t.match(await read(), { connected: false, state: 'unknown' }, 'an unreadable entry is not reported as connected')
   await kv.delete(feedStatusKey('user/with:odd chars'))
   t.match(await read(), { connected: false, state: 'not_started' }, 'a deleted key is not connected')
+})
+
+t.test('a live user\'s feed health: green while up or down within the grace, red once down (or unheard) for longer', async (t) => {
+  const grace = 1_500
+  const { app, createUser } = await build(t, { overrides: { FEED_DOWN_GRACE_MS: String(grace) } })
+  const userId = 'grace-user'
+  const headers = await createUser(userId)
+  await app.inject({ method: 'POST', url: '/api/trading-settings', headers, payload: { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } } })
+  const kv = await openBucket(app.bus, Buckets.feedStatus)
+  const read = async () => (await app.inject({ method: 'GET', url: '/api/live-trading-status', headers })).json().status.brokerConnection
+  const write = (state: string, lastHeardAt: string | null, updatedAt = new Date().toISOString()) =>
+    kv.put(feedStatusKey(userId), JSON.stringify({ version: 1, userId, state, detail: null, updatedAt, lastHeardAt, instanceId: 'i-1' }))
+
+  t.match(await read(), { state: 'not_started', up: false, health: 'red' }, 'live on and no feed ever reported: red')
+  const heard = new Date().toISOString()
+  await write('connected', heard)
+  t.match(await read(), { state: 'connected', lastHeardAt: heard, up: true, health: 'green' })
+  await write('error', heard)
+  t.match(await read(), { state: 'error', up: false, health: 'green' }, 'down, but within the grace: green')
+  await new Promise((resolve) => setTimeout(resolve, grace + 200))
+  t.match(await read(), { state: 'error', lastHeardAt: heard, up: false, health: 'red' }, 'down longer than the grace: red')
+  await write('connected', heard)
+  t.match(await read(), { state: 'connected', up: false, health: 'red' }, 'still "connected" but the broker unheard longer than the grace (its holder died): red')
+  await write('connected', new Date().toISOString())
+  t.match(await read(), { up: true, health: 'green' }, 'heard again: green')
 })

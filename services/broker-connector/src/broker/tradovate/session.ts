@@ -97,6 +97,10 @@ export class TradovateSession implements BrokerSession {
     if (failure) throw new BrokerError('rejected', `the broker refused to cancel order ${orderId}: ${failure.text.slice(0, 200)}`)
   }
 
+  lastHeardAt(): Date {
+    return new Date(this.socket.lastFrameAt)
+  }
+
   close(): void {
     this.onClose()
   }

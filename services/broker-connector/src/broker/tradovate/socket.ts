@@ -38,6 +38,11 @@ export class TradovateSocket {
     this.#socket = new WebSocket(url, { handshakeTimeout: options.timeoutMs })
   }
 
+  /** When the last frame (heartbeats included) arrived. */
+  get lastFrameAt(): number {
+    return this.#lastFrameAt
+  }
+
   static async open(url: string, options: SocketOptions): Promise<TradovateSocket> {
     const socket = new TradovateSocket(url, options)
     await socket.#waitForOpen()

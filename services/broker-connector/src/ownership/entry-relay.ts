@@ -1,0 +1,70 @@
+import { EntrySettleReplyV1, EntrySettleRequestV1, connectorSubjects, contract, type EntrySettleReply, type EntrySettleRequest } from '@signals/contracts'
+import type { Bus } from '@signals/bus'
+import type { Logger } from '../consumers/close-trades.ts'
+import type { RecordOutcome } from '../entry/settle-records.ts'
+import type { EntryRouter, RecordRef } from '../entry-flow.ts'
+import type { FeedOwners } from './owners.ts'
+
+const requestContract = contract(EntrySettleRequestV1)
+const replyContract = contract(EntrySettleReplyV1)
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/**
+ * Sends records to the instance holding their users' feeds. Records whose shard nobody holds, or this
+ * instance holds, stay here: settled locally, they wait for a session (retry) and fail only after the
+ * entry flow's session wait, as with a single instance.
+ */
+export function entryRouter(bus: Bus, owners: FeedOwners, instanceId: string | null, timeoutMs: number): EntryRouter {
+  return {
+    async route(records) {
+      const ownerOf = await owners.ownersOf(records.map((record) => record.userId))
+      const local: RecordRef[] = []
+      const remote = new Map<string, RecordRef[]>()
+      for (const record of records) {
+        const owner = ownerOf.get(record.userId) ?? null
+        if (owner === null || owner === instanceId) local.push(record)
+        else remote.set(owner, [...(remote.get(owner) ?? []), record])
+      }
+      return { local, remote: [...remote].map(([owner, refs]) => ({ owner, records: refs })) }
+    },
+    async forward(owner, records, lastAttempt) {
+      const request: EntrySettleRequest = { version: 1, records: [...records], lastAttempt }
+      const reply = await bus.nc.request(bus.subject(connectorSubjects(owner).entries), encoder.encode(JSON.stringify(request)), { timeout: timeoutMs })
+      const validation = replyContract.validate(JSON.parse(decoder.decode(reply.data)))
+      if (!validation.ok) throw new Error(`entry settle reply from ${owner} is not EntrySettleReplyV1`)
+      return validation.value.outcomes
+    },
+  }
+}
+
+/**
+ * Answers `connector.<instanceId>.entries`: records of users whose shard this instance holds are settled
+ * with its sessions; others (the shard moved on meanwhile) are answered `retry`.
+ */
+export function serveEntries(
+  bus: Bus,
+  instanceId: string,
+  holds: (userId: string) => boolean,
+  settle: (records: readonly RecordRef[], lastAttempt: boolean) => Promise<RecordOutcome[]>,
+  logger: Logger,
+): { unsubscribe(): void } {
+  return bus.nc.subscribe(bus.subject(connectorSubjects(instanceId).entries), {
+    callback: (error, message) => {
+      if (error) return logger.warn({ err: error }, 'entry relay subscription error')
+      void (async () => {
+        const validation = requestContract.validate(JSON.parse(decoder.decode(message.data)))
+        if (!validation.ok) throw new Error('entry settle request is not EntrySettleRequestV1')
+        const { records, lastAttempt } = validation.value
+        const mine = records.filter((record) => holds(record.userId))
+        const outcomes: RecordOutcome[] = [...(await settle(mine, lastAttempt)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
+        const reply: EntrySettleReply = { version: 1, outcomes }
+        message.respond(encoder.encode(JSON.stringify(reply)))
+      })().catch((failure: unknown) => {
+        // An empty answer is no reply the sender accepts: its message comes back later.
+        logger.warn({ err: failure }, 'forwarded entry records not settled; the sender retries')
+        message.respond(new Uint8Array())
+      })
+    },
+  })
+}

@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { Database, Kysely } from '@signals/db'
+import type { Config } from './config.ts'
+import type { EntryFlow } from './entry-flow.ts'
+import { createTrading, type Trading } from './trading.ts'
+import { entryRouter } from './ownership/entry-relay.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    trading: Trading
+  }
+}
+
+export interface TradingPluginOptions {
+  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_FORWARD_TIMEOUT_MS'>
+  /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
+  feeds: boolean
+  /** Replaces the live entry flow (tests of intake alone). */
+  entryFlow?: (db: Kysely<Database>) => EntryFlow
+}
+
+/**
+ * The live-trading parts (entry flow, trade keeper, session hooks). Entry records of users whose feeds
+ * another instance holds are sent to it (docs/decisions/feed-ownership.md).
+ */
+export const tradingPlugin = fp(
+  async (app: FastifyInstance, options: TradingPluginOptions) => {
+    // Sessions live in the feed manager; an instance without feeds has none (its entries go to the holder).
+    const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
+    const { owners, instanceId } = app.feedOwners
+    const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
+    app.decorate('trading', createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router))
+  },
+  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
+)
