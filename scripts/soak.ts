@@ -5,7 +5,7 @@
 // API. Every SOAK_SAMPLE_SECONDS it samples each service's memory and the consumer lag; at the end it
 // prints a markdown report (also written to SOAK_REPORT when set) and exits 1 when an alert was lost or
 // doubled, a record got two orders, or the lag did not drain. Knobs: SOAK_TRADERS (20),
-// SOAK_ENTRIES_PER_SECOND (1), SOAK_INGESTS (2), SOAK_CONNECTORS (2), SOAK_FEEDS_ON_EVERY_CONNECTOR
+// SOAK_ENTRIES_PER_SECOND (2), SOAK_INGESTS (2), SOAK_CONNECTORS (2), SOAK_FEEDS_ON_EVERY_CONNECTOR
 // (false: the first connector holds the feeds; true once feed leases share them), SOAK_WARM_UP_SECONDS.
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
@@ -30,7 +30,7 @@ const knob = (name: string, fallback: number) => {
 }
 const minutes = knob('SOAK_MINUTES', 10)
 const traderCount = knob('SOAK_TRADERS', 20)
-const entriesPerSecond = knob('SOAK_ENTRIES_PER_SECOND', 1)
+const entriesPerSecond = knob('SOAK_ENTRIES_PER_SECOND', 2)
 const ingestInstances = knob('SOAK_INGESTS', 2)
 const connectorInstances = knob('SOAK_CONNECTORS', 2)
 const sampleSeconds = knob('SOAK_SAMPLE_SECONDS', 30)
