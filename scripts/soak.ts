@@ -10,14 +10,12 @@
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { connectBus } from '@signals/bus'
-import { deleteNamespaceStreams, TEST_NATS_URL, waitFor } from '@signals/test-support'
-import { checkOutcome, OrderCounter } from './soak/checks.ts'
+import { TEST_NATS_URL, waitFor } from '@signals/test-support'
+import { checkOutcome, openTrades, OrderCounter } from './soak/checks.ts'
 import { runLoad, WebhookSender, type ApiTally } from './soak/load.ts'
-import { startSoakPlatform } from './soak/platform.ts'
-import { stopServices } from './soak/processes.ts'
+import { startSoakPlatform, type SoakPlatform } from './soak/platform.ts'
 import { renderReport, verdict } from './soak/report.ts'
 import { consumerLag, takeSample, type Sample } from './soak/samples.ts'
 import { setUpTraders, signIn } from './soak/traders.ts'
@@ -40,15 +38,27 @@ const log = (line: string) => process.stderr.write(`soak: ${line}\n`)
 
 const cleanup: (() => Promise<unknown>)[] = []
 const orders = new OrderCounter()
-const platform = await startSoakPlatform(
-  root,
-  { traders: traderCount, adminEmail: ADMIN, ingestInstances, connectorInstances, feedsOnEveryConnector: process.env.SOAK_FEEDS_ON_EVERY_CONNECTOR === 'true', onBrokerRequest: (request) => orders.seen(request) },
-  cleanup,
-)
-cleanup.push(() => deleteNamespaceStreams(platform.namespace))
-const bus = await connectBus({ url: TEST_NATS_URL, name: 'soak-lag', ensureTopology: false })
 let exitCode = 1
+let platform: SoakPlatform | undefined
 try {
+  platform = await startSoakPlatform(
+    root,
+    { traders: traderCount, adminEmail: ADMIN, ingestInstances, connectorInstances, feedsOnEveryConnector: process.env.SOAK_FEEDS_ON_EVERY_CONNECTOR === 'true', onBrokerRequest: (request) => orders.seen(request) },
+    cleanup,
+  )
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'soak-lag', ensureTopology: false })
+  cleanup.push(() => bus.close())
+  exitCode = await soak(platform, bus)
+} catch (error) {
+  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  for (const service of platform?.services ?? []) if (service.stderr.length) log(`${service.name} last said:\n  ${service.stderr.join('\n  ')}`)
+} finally {
+  for (const step of cleanup.reverse()) await step().catch((error: unknown) => log(`cleanup: ${String(error)}`))
+}
+process.exit(exitCode)
+
+/** The load, the samples and the report; 0 when nothing was lost or doubled and the lag drained. */
+async function soak(platform: SoakPlatform, bus: Awaited<ReturnType<typeof connectBus>>): Promise<number> {
   log(`platform up (${platform.services.map((service) => service.name).join(', ')}); setting up ${traderCount} traders`)
   const admin = await signIn(platform.gatewayUrl, platform.publicUrl, ADMIN)
   const traders = await setUpTraders(platform.gatewayUrl, platform.publicUrl, admin, traderCount)
@@ -71,8 +81,8 @@ try {
   const drainSeconds = drained ? (Date.now() - stoppedAt) / 1000 : null
   // Close what is still open, as the session's end would, and let the flow settle before counting.
   await sender.send('result', `soak-${runId}-final`, { symbol: 'MNQ1!', result: 'Exit', exitPrice: platform.broker.price('MNQZ6') ?? '21000' })
-  await sleep(5_000)
-  await waitFor(async () => ((await consumerLag(bus, platform.namespace)).lag === 0 ? true : undefined), { timeoutMs: 60_000, intervalMs: 500 }).catch(() => undefined)
+  const settled = async () => (await openTrades(platform.database.url)) === 0 && (await consumerLag(bus, platform.namespace)).lag === 0
+  await waitFor(async () => ((await settled()) ? true : undefined), { timeoutMs: 60_000, intervalMs: 500 }).catch(() => log('trades still open a minute after the final Exit alert'))
   const accepted = { entries: sender.tally.entryIds.filter((id) => sender.tally.accepted.has(id)), results: sender.tally.resultIds.filter((id) => sender.tally.accepted.has(id)) }
   const outcome = await checkOutcome(platform.database.url, accepted, traderCount, orders)
   const figures = { minutes, traders: traderCount, entriesPerSecond, ingestInstances, connectorInstances, warmUpSeconds, samples, drainSeconds, webhooks: sender.tally, api, outcome }
@@ -80,13 +90,5 @@ try {
   const report = renderReport(figures, result)
   process.stdout.write(report)
   if (process.env.SOAK_REPORT) writeFileSync(process.env.SOAK_REPORT, report)
-  exitCode = result.passed ? 0 : 1
-} catch (error) {
-  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-  for (const service of platform.services) if (service.stderr.length) log(`${service.name} last said:\n  ${service.stderr.join('\n  ')}`)
-} finally {
-  await bus.close()
-  await stopServices(platform.services)
-  for (const step of cleanup.reverse()) await step().catch((error: unknown) => log(`cleanup: ${String(error)}`))
+  return result.passed ? 0 : 1
 }
-process.exit(exitCode)

@@ -69,7 +69,7 @@ t.test('development secrets are generated at first start, never committed (issue
   for (const value of devValues) t.notMatch(text, value, 'no development default is written in the compose file')
   const generator = compose.services['dev-secrets'] as ComposeService & { command?: string[]; volumes?: string[] }
   t.ok(generator, 'a one-shot service generates the secrets')
-  for (const name of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'broker-connector', 'oidc']) {
+  for (const name of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'ingest-2', 'broker-connector', 'broker-connector-2', 'oidc']) {
     const service = compose.services[name] as ComposeService & { volumes?: string[] }
     for (const [variable] of secrets) {
       const file = service.environment?.[`${variable}_FILE`]

@@ -37,6 +37,18 @@ export class OrderCounter {
   }
 }
 
+/** Trades still open (the soak waits for 0 after its final Exit alert). */
+export async function openTrades(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM trades WHERE status = 'open'")
+    return rows[0]?.n ?? 0
+  } finally {
+    await client.end()
+  }
+}
+
 export async function checkOutcome(databaseUrl: string, accepted: { entries: string[]; results: string[] }, traders: number, orders: OrderCounter): Promise<Outcome> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()

@@ -1,7 +1,8 @@
 import { startDevOidcProvider, type DevOidcProvider } from '@signals/dev-oidc-provider'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
-import { createTestDatabase, freePort, testNamespace, TEST_NATS_URL, TEST_REDIS_URL, type TestDatabase } from '@signals/test-support'
-import { startService, waitHealthy, type ServiceProcess } from './processes.ts'
+import { connectBus } from '@signals/bus'
+import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL, TEST_REDIS_URL, type TestDatabase } from '@signals/test-support'
+import { startService, stopServices, waitHealthy, type ServiceProcess } from './processes.ts'
 
 const CLIENT_ID = 'signals-soak'
 const CLIENT_SECRET = 'signals-soak-client-secret'
@@ -29,6 +30,18 @@ export interface PlatformShape {
   onBrokerRequest: (request: { endpoint: string; body: unknown }) => void
 }
 
+/** The namespace's streams and its key-value buckets (streams `KV_<namespace>_...`). */
+async function deleteNamespace(namespace: string): Promise<void> {
+  await deleteNamespaceStreams(namespace)
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'soak-cleanup', ensureTopology: false })
+  try {
+    const buckets = `KV_${namespace.toUpperCase()}_`
+    for await (const name of bus.jsm.streams.names()) if (name.startsWith(buckets)) await bus.jsm.streams.delete(name)
+  } finally {
+    await bus.close()
+  }
+}
+
 /**
  * The whole platform on spare ports of 127.0.0.1, each service in its own process (as `pnpm start` runs
  * them), with a fresh database and bus namespace; the development provider and the paper broker (one
@@ -38,6 +51,7 @@ export async function startSoakPlatform(root: string, shape: PlatformShape, clea
   const database = await createTestDatabase()
   cleanup.push(() => database.drop())
   const namespace = testNamespace()
+  cleanup.push(() => deleteNamespace(namespace))
   const broker = await startPaperBroker({
     accounts: Array.from({ length: shape.traders }, (_, i) => ({ name: `trader-${i}`, password: TRADER_PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `SOAK${9000 + i}` })),
     onRequest: shape.onBrokerRequest,
@@ -69,6 +83,7 @@ export async function startSoakPlatform(root: string, shape: PlatformShape, clea
     PAPER_BROKER_WS_URL: broker.wsUrl,
   }
   const services: ServiceProcess[] = []
+  cleanup.push(() => stopServices(services))
   const start = async (name: string, entry: string, portVariable: string, extra: NodeJS.ProcessEnv = {}) => {
     const port = await freePort()
     const service = startService(root, name, entry, port, { ...env, ...extra, [portVariable]: String(port) })
