@@ -62,6 +62,8 @@ export function renderReport(figures: SoakFigures, result: Verdict): string {
   const orders = [...outcome.ordersPerRecord.values()]
   const maxLag = Math.max(0, ...figures.samples.map((sample) => sample.lag))
   const worst = figures.samples.reduce<Sample['worstConsumer']>((found, sample) => (sample.worstConsumer && sample.worstConsumer.lag > (found?.lag ?? -1) ? sample.worstConsumer : found), null)
+  const settled = figures.samples.filter((sample) => sample.at >= figures.warmUpSeconds)
+  const lagSlope = slope(settled.map((sample) => sample.at / 60), settled.map((sample) => sample.lag))
   const apiLines = [...figures.api].sort().map(([key, n]) => `${key}: ${n}`).join(', ')
   return [
     `## Soak: ${figures.minutes} min, ${figures.traders} live traders, ${figures.entriesPerSecond} entry + ${figures.entriesPerSecond} result alerts/s`,
@@ -74,7 +76,7 @@ export function renderReport(figures: SoakFigures, result: Verdict): string {
     '',
     '### Consumer lag (pending + ack-pending, all consumers)',
     '',
-    `Max ${maxLag} (worst single consumer ${worst ? `${worst.name}: ${worst.lag}` : 'none'}); samples: ${figures.samples.map((sample) => sample.lag).join(', ')}. ` +
+    `Max ${maxLag} (worst single consumer ${worst ? `${worst.name}: ${worst.lag}` : 'none'}); samples: ${figures.samples.map((sample) => sample.lag).join(', ')}; slope after warm-up ${lagSlope.toFixed(2)} messages/min. ` +
       (figures.drainSeconds === null ? 'Did **not** drain after the load stopped.' : `Drained to 0 ${figures.drainSeconds.toFixed(0)} s after the load stopped.`),
     '',
     '### Alerts, records, orders, trades',
