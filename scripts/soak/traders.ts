@@ -35,9 +35,23 @@ const expectOk = async (what: string, answer: Promise<{ status: number; body: un
 }
 
 /**
+ * The trader's risk-engine configuration with room for a long run: the defaults (a $2,000 trailing
+ * drawdown, an evaluation with a profit target) would refuse every entry after a few minutes of this
+ * load, and the soak is about the platform carrying orders, not about the risk rules (tested elsewhere).
+ */
+async function roomyRiskConfig(trader: Session): Promise<{ status: number; body: unknown }> {
+  const { body } = await trader.call('GET', '/api/risk-engine/config')
+  const config = body.config as { trailingDrawdown: { amount: number }; dailyLossLimit: { amount: number }; verification: { phase: string } }
+  config.trailingDrawdown.amount = 40_000
+  config.dailyLossLimit.amount = 40_000
+  config.verification.phase = 'funded'
+  return trader.call('POST', '/api/risk-engine/config', config)
+}
+
+/**
  * `count` traders through the real APIs: each signs in (pending), the administrator approves them, and
  * each saves paper-broker credentials and switches live trading and auto-place on; returns once every
- * trader's broker feed is connected.
+ * trader's broker feed is connected. Each also widens its risk limits (roomyRiskConfig).
  */
 export async function setUpTraders(gatewayUrl: string, publicUrl: string, admin: Session, count: number): Promise<Session[]> {
   const traders: Session[] = []
@@ -46,6 +60,7 @@ export async function setUpTraders(gatewayUrl: string, publicUrl: string, admin:
   for (const [i, trader] of traders.entries()) {
     const credentials = { broker: 'paper', environment: 'demo', accountId: String(9000 + i), username: `trader-${i}`, password: TRADER_PASSWORD }
     await expectOk(`credentials of ${trader.email}`, trader.call('PUT', '/api/broker-credentials', credentials))
+    await expectOk(`risk settings of ${trader.email}`, roomyRiskConfig(trader))
     await expectOk(`live trading of ${trader.email}`, trader.call('POST', '/api/trading-settings', { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } }))
   }
   for (const trader of traders) {
