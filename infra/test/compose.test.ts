@@ -3,17 +3,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { composeModel, type ComposeService } from './compose-model.ts'
 
 // Docker is not available on CI machines: this checks the compose file's shape instead of running it.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-
-interface ComposeService {
-  image?: string
-  build?: { context: string; dockerfile: string; args?: Record<string, string> }
-  healthcheck?: { test: string[] }
-  environment?: Record<string, string>
-  depends_on?: Record<string, { condition: string }>
-}
 
 const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>
@@ -76,7 +69,7 @@ t.test('development secrets are generated at first start, never committed (issue
   for (const value of devValues) t.notMatch(text, value, 'no development default is written in the compose file')
   const generator = compose.services['dev-secrets'] as ComposeService & { command?: string[]; volumes?: string[] }
   t.ok(generator, 'a one-shot service generates the secrets')
-  for (const name of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'broker-connector', 'oidc']) {
+  for (const name of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'ingest-2', 'broker-connector', 'broker-connector-2', 'oidc']) {
     const service = compose.services[name] as ComposeService & { volumes?: string[] }
     for (const [variable] of secrets) {
       const file = service.environment?.[`${variable}_FILE`]
@@ -93,4 +86,124 @@ t.test('auth believes forwarding headers from the gateway container alone (issue
   const address = gateway.networks?.default?.ipv4_address
   t.ok(address, 'the gateway has a fixed address')
   t.equal(compose.services.auth?.environment?.AUTH_TRUSTED_PROXY, address)
+})
+
+// ---- The cluster profile (issue 14 point 4): docker-compose.yml + infra/compose.cluster.yml --profile cluster.
+const CLUSTER_FILES = ['docker-compose.yml', 'infra/compose.cluster.yml']
+const defaultPlatform = composeModel(root, ['docker-compose.yml'])
+const cluster = composeModel(root, CLUSTER_FILES, ['cluster'])
+const NATS_NODES = ['nats', 'nats-2', 'nats-3']
+const ONE_SHOT = new Set(['migrate', 'dev-secrets'])
+const servicesBuilding = (model: typeof cluster, folder: string) =>
+  Object.entries(model.services).filter(([, service]) => service.build?.args?.SERVICE === folder && (service.build.args.KIND ?? 'services') === 'services')
+
+t.test('the default platform (no profile) is what it was: one NATS 2.9 node, one ingest, one connector', async (t) => {
+  t.same(Object.keys(defaultPlatform.services).sort(), ['admin', 'auth', 'broker-connector', 'dev-secrets', 'gateway', 'ingest', 'migrate', 'nats', 'oidc', 'paper-broker', 'postgres', 'redis', 'settings'])
+  t.match(defaultPlatform.services.nats?.image, /^nats:2\.9/)
+  t.same(defaultPlatform.services.nats?.command, ['-js', '-sd', '/data', '-m', '8222'])
+  t.equal(defaultPlatform.services.gateway?.environment?.NATS_URL, 'nats://nats:4222')
+  t.equal(defaultPlatform.services.gateway?.environment?.INGEST_URL, 'http://ingest:3001')
+  t.notOk(defaultPlatform.services.gateway?.environment?.BUS_REPLICAS, 'no replica count: the bus default (1)')
+})
+
+t.test('every service of either set-up can start: an image or a build, dependencies in the same set, health checks', async (t) => {
+  for (const [label, model] of [['default', defaultPlatform], ['cluster', cluster]] as const) {
+    for (const [name, service] of Object.entries(model.services)) {
+      t.ok(service.image || service.build, `${label}: ${name} has an image or a build`)
+      for (const dependency of Object.keys(service.depends_on ?? {})) t.ok(model.services[dependency], `${label}: ${name} depends on ${dependency}, which runs in this set-up`)
+      if (!ONE_SHOT.has(name)) t.ok(service.healthcheck?.test?.length, `${label}: ${name} has a health check`)
+    }
+  }
+})
+
+t.test('the cluster: three NATS >= 2.10 nodes with JetStream, fsync before every ack, routes naming all three', async (t) => {
+  const config = readFileSync(path.join(root, 'infra/nats/cluster.conf'), 'utf8')
+  const jetstream = /jetstream\s*\{([^}]*)\}/.exec(config)?.[1] ?? ''
+  t.match(jetstream, /^\s*store_dir:\s*\/data\s*$/m, 'JetStream is enabled with a store on the node volume')
+  t.match(jetstream, /^\s*sync_interval:\s*always\s*$/m, 'sync_interval: always')
+  const clusterBlock = /cluster\s*\{([\s\S]*?)\n\}/.exec(config)?.[1] ?? ''
+  t.match(clusterBlock, /^\s*name:\s*\S+/m, 'the cluster has a name')
+  const routes = [...clusterBlock.matchAll(/nats-route:\/\/([a-z0-9-]+):6222/g)].map((match) => match[1])
+  t.same(routes, NATS_NODES, 'three routes, one per node')
+  t.match(config, /^http_port:\s*8222$/m, 'monitoring on the port the health checks read')
+  const names = new Set<string>()
+  for (const node of NATS_NODES) {
+    const service = cluster.services[node]
+    const [major = 0, minor = 0] = (/^nats:(\d+)\.(\d+)/.exec(service?.image ?? '') ?? []).slice(1).map(Number)
+    t.ok(major > 2 || (major === 2 && minor >= 10), `${node} runs NATS 2.10 or later (${service?.image})`)
+    t.same(service?.command, ['-c', '/etc/nats/cluster.conf'], `${node} runs the cluster configuration`)
+    t.ok(service?.volumes?.includes('./infra/nats/cluster.conf:/etc/nats/cluster.conf:ro'), `${node} mounts it`)
+    const dataVolume = service?.volumes?.find((volume) => volume.endsWith(':/data'))?.split(':')[0] ?? ''
+    t.ok(dataVolume && dataVolume !== 'nats-data' && (cluster.volumes ?? {})[dataVolume] !== undefined, `${node} keeps its store in a declared volume of its own (${dataVolume})`)
+    t.match(service?.healthcheck?.test?.join(' '), /127\.0\.0\.1:8222\/healthz/, `${node} health is read from monitoring`)
+    names.add(service?.environment?.NATS_SERVER_NAME ?? '')
+  }
+  t.same([...names].sort(), NATS_NODES, 'each node has its own server name')
+})
+
+t.test('the cluster: every bus user lists the three servers, three replicas, and waits for the nodes', async (t) => {
+  const busUsers = Object.entries(cluster.services).filter(([, service]) => ['gateway', 'settings', 'ingest', 'broker-connector'].includes(service.build?.args?.SERVICE ?? ''))
+  t.equal(busUsers.length, 6, 'gateway, settings, two ingest, two connectors')
+  for (const [name, service] of busUsers) {
+    const servers = (service.environment?.NATS_URL ?? '').split(',').map((server) => new URL(server).hostname)
+    t.same(servers, NATS_NODES, `${name}: NATS_URL lists the three nodes`)
+    t.equal(service.environment?.BUS_REPLICAS, '3', `${name}: BUS_REPLICAS=3`)
+    for (const node of NATS_NODES) t.equal(service.depends_on?.[node]?.condition, 'service_healthy', `${name} waits for ${node}`)
+  }
+})
+
+t.test('the cluster: two ingest instances behind one address, two connectors', async (t) => {
+  const ingests = servicesBuilding(cluster, 'ingest').map(([name]) => name)
+  const connectors = servicesBuilding(cluster, 'broker-connector').map(([name]) => name)
+  t.equal(ingests.length, 2, 'two ingest instances')
+  t.equal(connectors.length, 2, 'two broker connectors')
+  const balancer = cluster.services['ingest-balancer']
+  t.match(balancer?.image, /^nginx:/)
+  const config = readFileSync(path.join(root, 'infra/ingest-balancer/nginx.conf'), 'utf8')
+  t.ok(balancer?.volumes?.includes('./infra/ingest-balancer/nginx.conf:/etc/nginx/nginx.conf:ro'), 'the balancer runs its configuration')
+  const upstream = /upstream ingest\s*\{([^}]*)\}/.exec(config)?.[1] ?? ''
+  t.same([...upstream.matchAll(/server ([a-z0-9-]+):3001/g)].map((match) => match[1]).sort(), ingests.sort(), 'the balancer sends to both instances')
+  t.match(config, /proxy_next_upstream [^;]*http_503/, 'a closing instance hands the webhook to the other')
+  t.equal(cluster.services.gateway?.environment?.INGEST_URL, 'http://ingest-balancer:3001', "the gateway's /webhook proxy goes through the balancer")
+  t.equal(cluster.services.admin?.environment?.INGEST_URL, 'http://ingest-balancer:3001', "the admin's replays go through the balancer")
+  for (const name of ingests) {
+    t.equal(cluster.services[name]?.environment?.INGEST_TRUSTED_PROXY, balancer?.networks?.default?.ipv4_address, `${name} believes X-Forwarded-For from the balancer alone`)
+  }
+})
+
+t.test('the cluster publishes the gateway and the ingest address only, on 127.0.0.1', async (t) => {
+  const published = Object.entries(cluster.services).filter(([, service]) => service.ports?.length)
+  t.same(published.map(([name]) => name).sort(), ['gateway', 'ingest-balancer'])
+  t.same(cluster.services['ingest-balancer']?.ports, ['127.0.0.1:3001:3001'], 'webhooks keep their port')
+  t.same(cluster.services.gateway?.ports, ['127.0.0.1:3000:3000'])
+})
+
+/**
+ * Variables another branch of issue 14 adds to the config schemas (BUS_REPLICAS: branch `cluster`).
+ * For the merger: delete each name once its schema knows it.
+ */
+const PENDING_VARIABLES = new Set(['BUS_REPLICAS'])
+
+t.test('every variable a platform service is given is one its configuration (or the shared block) knows', async (t) => {
+  const schemas = new Map<string, Set<string>>()
+  for (const folder of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'broker-connector']) {
+    const { ConfigSchema } = (await import(`../../services/${folder}/src/config.ts`)) as { ConfigSchema: { properties: Record<string, unknown> } }
+    schemas.set(folder, new Set(Object.keys(ConfigSchema.properties)))
+  }
+  const knownToAny = (variable: string) => [...schemas.values()].some((known) => known.has(variable))
+  const base = (variable: string) => variable.replace(/_FILE$/, '')
+  // The block every service gets (docker-compose.yml `x-service`): each name in it is some service's.
+  const shared = new Set(Object.keys((compose as unknown as { 'x-service': ComposeService })['x-service'].environment ?? {}))
+  for (const variable of shared) t.ok(knownToAny(base(variable)), `shared ${variable} is read by some service`)
+  for (const [label, model] of [['default', defaultPlatform], ['cluster', cluster]] as const) {
+    for (const [name, service] of Object.entries(model.services)) {
+      const folder = service.build?.args?.SERVICE
+      const known = folder ? schemas.get(folder) : undefined
+      if (!known) continue
+      for (const variable of Object.keys(service.environment ?? {})) {
+        const ok = known.has(base(variable)) || shared.has(variable) || PENDING_VARIABLES.has(variable)
+        t.ok(ok, `${label}: ${name} sets ${variable}, which ${folder}'s configuration reads`)
+      }
+    }
+  }
 })
