@@ -5,8 +5,8 @@
 // API. Every SOAK_SAMPLE_SECONDS it samples each service's memory and the consumer lag; at the end it
 // prints a markdown report (also written to SOAK_REPORT when set) and exits 1 when an alert was lost or
 // doubled, a record got two orders, or the lag did not drain. Knobs: SOAK_TRADERS (20),
-// SOAK_ENTRIES_PER_SECOND (2), SOAK_INGESTS (2), SOAK_CONNECTORS (2), SOAK_FEEDS_ON_EVERY_CONNECTOR
-// (false: the first connector holds the feeds; true once feed leases share them), SOAK_WARM_UP_SECONDS.
+// SOAK_ENTRIES_PER_SECOND (2), SOAK_INGESTS (2), SOAK_CONNECTORS (2; they share the feeds by
+// shard lease), SOAK_WARM_UP_SECONDS.
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -43,7 +43,7 @@ let platform: SoakPlatform | undefined
 try {
   platform = await startSoakPlatform(
     root,
-    { traders: traderCount, adminEmail: ADMIN, ingestInstances, connectorInstances, feedsOnEveryConnector: process.env.SOAK_FEEDS_ON_EVERY_CONNECTOR === 'true', onBrokerRequest: (request) => orders.seen(request) },
+    { traders: traderCount, adminEmail: ADMIN, ingestInstances, connectorInstances, onBrokerRequest: (request) => orders.seen(request) },
     cleanup,
   )
   const bus = await connectBus({ url: TEST_NATS_URL, name: 'soak-lag', ensureTopology: false })

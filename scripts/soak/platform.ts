@@ -24,8 +24,6 @@ export interface PlatformShape {
   adminEmail: string
   ingestInstances: number
   connectorInstances: number
-  /** Every connector holds feeds (with feed leases); otherwise the first one alone does. */
-  feedsOnEveryConnector: boolean
   /** Called for every request the paper broker sees (orders are counted from it). */
   onBrokerRequest: (request: { endpoint: string; body: unknown }) => void
 }
@@ -93,9 +91,9 @@ export async function startSoakPlatform(root: string, shape: PlatformShape, clea
   const ingests: ServiceProcess[] = []
   for (let i = 1; i <= shape.ingestInstances; i++) ingests.push(await start(`ingest-${i}`, 'services/ingest/src/main.ts', 'INGEST_PORT'))
   const connectors: ServiceProcess[] = []
+  // Every connector holds feeds: the instances share the users by shard lease (decisions/feed-ownership.md).
   for (let i = 1; i <= shape.connectorInstances; i++) {
-    const feeds = i === 1 || shape.feedsOnEveryConnector
-    connectors.push(await start(`broker-connector-${i}`, 'services/broker-connector/src/main.ts', 'BROKER_CONNECTOR_PORT', { FEEDS_ENABLED: String(feeds) }))
+    connectors.push(await start(`broker-connector-${i}`, 'services/broker-connector/src/main.ts', 'BROKER_CONNECTOR_PORT'))
   }
   const firstIngest = ingests[0]?.url ?? ''
   const upstreams = {
