@@ -178,12 +178,6 @@ t.test('the cluster publishes the gateway and the ingest address only, on 127.0.
   t.same(cluster.services.gateway?.ports, ['127.0.0.1:3000:3000'])
 })
 
-/**
- * Variables another branch of issue 14 adds to the config schemas (BUS_REPLICAS: branch `cluster`).
- * For the merger: delete each name once its schema knows it.
- */
-const PENDING_VARIABLES = new Set(['BUS_REPLICAS'])
-
 t.test('every variable a platform service is given is one its configuration (or the shared block) knows', async (t) => {
   const schemas = new Map<string, Set<string>>()
   for (const folder of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'broker-connector']) {
@@ -201,7 +195,7 @@ t.test('every variable a platform service is given is one its configuration (or 
       const known = folder ? schemas.get(folder) : undefined
       if (!known) continue
       for (const variable of Object.keys(service.environment ?? {})) {
-        const ok = known.has(base(variable)) || shared.has(variable) || PENDING_VARIABLES.has(variable)
+        const ok = known.has(base(variable)) || shared.has(variable)
         t.ok(ok, `${label}: ${name} sets ${variable}, which ${folder}'s configuration reads`)
       }
     }

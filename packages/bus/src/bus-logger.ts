@@ -4,3 +4,5 @@ export interface BusLogger {
   warn(object: object, message: string): void
   error(object: object, message: string): void
 }
+
+export const silentLogger: BusLogger = { info: () => undefined, warn: () => undefined, error: () => undefined }

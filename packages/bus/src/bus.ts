@@ -7,16 +7,19 @@ import { AckedPublisher, type PublishResult } from './acked-publisher.ts'
 import { ContractViolationError } from './errors.ts'
 import { Namespace, ensureStreams } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
-import type { BusLogger } from './bus-logger.ts'
+import { silentLogger, type BusLogger } from './bus-logger.ts'
 
 export type { BusLogger }
 
 export interface ConnectBusOptions {
+  /** One server URL, or several separated by commas (the nodes of a cluster). */
   url: string
   /** Connection name shown by the server (service name). */
   name: string
   namespace?: string
   logger?: BusLogger
+  /** Servers each stream and bucket is stored on (BUS_REPLICAS; default 1, 3 on a three-node cluster). */
+  replicas?: number
   /** Create or update the streams at connect (default true). */
   ensureTopology?: boolean
   /** How long the first connection may take before start-up fails. */
@@ -30,7 +33,6 @@ export interface PublishOptions {
   timeoutMs?: number
 }
 
-const silentLogger: BusLogger = { info: () => undefined, warn: () => undefined, error: () => undefined }
 const encoder = new TextEncoder()
 
 export type { PublishResult }
@@ -45,6 +47,8 @@ export class Bus {
     readonly jsm: JetStreamManager,
     readonly ns: Namespace,
     readonly logger: BusLogger,
+    /** Replica count for the streams and buckets this bus creates. */
+    readonly replicas = 1,
   ) {
     this.#publisher = new AckedPublisher(nc)
   }
@@ -131,11 +135,20 @@ export class Bus {
   }
 }
 
-/** Connects with unlimited reconnects and ensures the streams exist. */
+/** The servers of a NATS_URL: one URL or a comma-separated list. */
+function serversOf(url: string): string[] {
+  return url
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server.length > 0)
+}
+
+/** Connects with unlimited reconnects (to any of the servers) and ensures the streams exist. */
 export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
   const logger = options.logger ?? silentLogger
+  const replicas = options.replicas ?? 1
   const nc = await connect({
-    servers: options.url,
+    servers: serversOf(options.url),
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
@@ -145,10 +158,18 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
     // measurable share of an accepted webhook's CPU (see docs/benchmarks/ingest.md).
     noAsyncTraces: true,
   })
-  const jsm = await jetstreamManager(nc)
-  const js = jetstream(nc)
-  const bus = new Bus(nc, js, jsm, new Namespace(options.namespace ?? ''), logger)
-  bus.watchStatus()
-  if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns)
-  return bus
+  try {
+    // A single server stores an update to R3 without replicating anything: refuse it here, plainly.
+    if (replicas > 1 && !nc.info?.cluster) {
+      throw new Error(`BUS_REPLICAS is ${replicas} but the NATS server at ${nc.getServer()} is not in a cluster; use 1`)
+    }
+    const jsm = await jetstreamManager(nc)
+    const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas)
+    if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger })
+    bus.watchStatus()
+    return bus
+  } catch (error) {
+    await nc.close()
+    throw error
+  }
 }

@@ -1,6 +1,8 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/nats-core'
 import { Streams } from '@signals/contracts'
+import { silentLogger, type BusLogger } from './bus-logger.ts'
+import { updateStream } from './replicas.ts'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -31,7 +33,8 @@ const streamSettings: Record<keyof typeof Streams, { maxAgeMs: number; duplicate
   deadLetters: { maxAgeMs: 30 * DAY, duplicateWindowMs: 2 * MINUTE },
 }
 
-export function streamConfigs(ns: Namespace): (Partial<StreamConfig> & { name: string })[] {
+/** Each stream's configuration in `ns`, stored on `replicas` servers (BUS_REPLICAS; 1 on a single server). */
+export function streamConfigs(ns: Namespace, replicas = 1): (Partial<StreamConfig> & { name: string })[] {
   return (Object.keys(Streams) as (keyof typeof Streams)[]).map((key) => ({
     name: ns.stream(Streams[key].name),
     subjects: Streams[key].subjects.map((subject) => ns.subject(subject)),
@@ -40,20 +43,30 @@ export function streamConfigs(ns: Namespace): (Partial<StreamConfig> & { name: s
     discard: DiscardPolicy.Old,
     max_age: nanos(streamSettings[key].maxAgeMs),
     duplicate_window: nanos(streamSettings[key].duplicateWindowMs),
-    num_replicas: 1,
+    num_replicas: replicas,
   }))
 }
 
-/** Creates each stream, or updates it to the current settings. Safe to run from every instance at once. */
-export async function ensureStreams(jsm: JetStreamManager, ns: Namespace): Promise<void> {
-  for (const config of streamConfigs(ns)) {
+export interface EnsureStreamsOptions {
+  replicas?: number
+  logger?: BusLogger
+}
+
+/**
+ * Creates each stream, or updates it to the current settings (a replica count the server refuses is
+ * logged, see updateStream). Creating a stream with more replicas than the cluster has fails start-up.
+ * Safe to run from every instance at once.
+ */
+export async function ensureStreams(jsm: JetStreamManager, ns: Namespace, options: EnsureStreamsOptions = {}): Promise<void> {
+  const logger = options.logger ?? silentLogger
+  for (const config of streamConfigs(ns, options.replicas)) {
     const name = config.name
     const exists = await jsm.streams.info(name).then(
       () => true,
       () => false,
     )
     if (exists) {
-      await jsm.streams.update(name, config)
+      await updateStream(jsm, config, logger)
       continue
     }
     try {
@@ -61,7 +74,7 @@ export async function ensureStreams(jsm: JetStreamManager, ns: Namespace): Promi
     } catch (error) {
       // Another instance created it first.
       if (!/already in use|already exists/i.test(String(error))) throw error
-      await jsm.streams.update(name, config)
+      await updateStream(jsm, config, logger)
     }
   }
 }

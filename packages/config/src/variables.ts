@@ -23,6 +23,9 @@ export const url = (protocols: readonly string[], fallback: string, description:
 const devSecret = (devDefault: string, minLength: number, description: string) =>
   Type.String({ minLength, 'x-secret': true, 'x-sensitive': true, 'x-dev-default': devDefault, description })
 
+/** One NATS server URL, inside a comma-separated list. */
+const NATS_SERVER = '(nats|tls)://[^\\s,]+'
+
 const csv = (description: string) => Type.String({ default: '', description })
 
 export const Env = {
@@ -52,7 +55,15 @@ export const Env = {
 
   DATABASE_URL: url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/signals', 'Postgres'),
   REDIS_URL: url(['redis', 'rediss'], 'redis://127.0.0.1:6379', 'sessions, user status, rate limits'),
-  NATS_URL: url(['nats', 'tls'], 'nats://127.0.0.1:4222', 'JetStream'),
+  /** One server, or every node of a cluster separated by commas: the client reconnects to any of them. */
+  NATS_URL: Type.String({
+    pattern: `^${NATS_SERVER}(\\s*,\\s*${NATS_SERVER})*$`,
+    default: 'nats://127.0.0.1:4222',
+    description: 'JetStream: one URL or a comma-separated list of the cluster nodes',
+    'x-expected': 'a nats or tls URL, or a comma-separated list of them',
+  }),
+  /** Servers each stream and key-value bucket is stored on: 1 on a single server, 3 on a three-node cluster. */
+  BUS_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1, description: 'JetStream replicas per stream and bucket' }),
   /** Prefix for stream names and subjects; lets tests share one server without crossing streams. */
   BUS_NAMESPACE: Type.String({ default: '', pattern: '^[a-z0-9_]*$', description: 'stream and subject prefix' }),
 

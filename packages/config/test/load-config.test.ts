@@ -63,3 +63,22 @@ t.test('listOf splits comma-separated values', async (t) => {
   t.same(listOf(' a@x.com, B@y.com ,,'), ['a@x.com', 'B@y.com'])
   t.same(listOf(undefined), [])
 })
+
+t.test('NATS_URL takes one server or a comma-separated list of cluster nodes', async (t) => {
+  const cluster = 'nats://10.0.0.1:4222,nats://10.0.0.2:4222, tls://nats-3.internal:4222'
+  t.equal(loadConfig(Schema, { NATS_URL: cluster }).NATS_URL, cluster, 'a list is kept as written (the bus splits it)')
+  t.equal(loadConfig(Schema, { NATS_URL: 'tls://nats.internal:4222' }).NATS_URL, 'tls://nats.internal:4222')
+  const error = t.throws(() => loadConfig(Schema, { NATS_URL: 'nats://10.0.0.1:4222,http://10.0.0.2:4222' })) as ConfigError
+  t.same([...error.offenders], ['NATS_URL'])
+  t.match(error.message, /NATS_URL: .* expected a nats or tls URL, or a comma-separated list of them/)
+  t.throws(() => loadConfig(Schema, { NATS_URL: 'nats://10.0.0.1:4222,' }), /NATS_URL/, 'an empty entry is refused')
+})
+
+t.test('BUS_REPLICAS defaults to 1 and takes 1 to 5', async (t) => {
+  const ReplicaSchema = Type.Object({ BUS_REPLICAS: Env.BUS_REPLICAS })
+  t.equal(loadConfig(ReplicaSchema, {}).BUS_REPLICAS, 1)
+  t.equal(loadConfig(ReplicaSchema, { BUS_REPLICAS: '3' }).BUS_REPLICAS, 3)
+  t.throws(() => loadConfig(ReplicaSchema, { BUS_REPLICAS: '0' }), /BUS_REPLICAS/)
+  t.throws(() => loadConfig(ReplicaSchema, { BUS_REPLICAS: '6' }), /BUS_REPLICAS/)
+  t.throws(() => loadConfig(ReplicaSchema, { BUS_REPLICAS: 'three' }), /BUS_REPLICAS/)
+})

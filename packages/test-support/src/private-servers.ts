@@ -44,7 +44,7 @@ export interface PrivateServer {
   destroy(): Promise<void>
 }
 
-function stopChild(child: ChildProcess | undefined): Promise<void> {
+export function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     child.once('exit', () => resolve())

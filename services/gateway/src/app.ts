@@ -33,7 +33,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })
-  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE })
+  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await securityHeadersPlugin(app, config)
 
   await app.register(authProxy, {

@@ -12,6 +12,7 @@ export const ConfigSchema = Type.Object({
   /** The bus: live-page change notices and the feed-status bucket. */
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
+  BUS_REPLICAS: Env.BUS_REPLICAS,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
   METRICS_TOKEN: Env.METRICS_TOKEN,

@@ -30,6 +30,7 @@ export const ConfigSchema = Type.Object({
   INGEST_PORT: Env.INGEST_PORT,
   NATS_URL: Env.NATS_URL,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
+  BUS_REPLICAS: Env.BUS_REPLICAS,
   PREMIUM_INDICATORS: Env.PREMIUM_INDICATORS,
   WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
   /** Checks the client address the gateway signs for every webhook it forwards. */

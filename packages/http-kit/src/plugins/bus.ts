@@ -9,8 +9,11 @@ declare module 'fastify' {
 }
 
 export interface BusPluginOptions {
+  /** NATS_URL: one server or a comma-separated list of cluster nodes. */
   url: string
   namespace?: string
+  /** BUS_REPLICAS: replicas of every stream and bucket this service declares. */
+  replicas?: number
 }
 
 /** One NATS connection per app with the streams ensured, checked by /ready, drained on close. */
@@ -20,6 +23,7 @@ export const busPlugin = fp(
       url: options.url,
       name: app.serviceName,
       namespace: options.namespace,
+      replicas: options.replicas,
       logger: app.log,
     })
     app.decorate('bus', bus)

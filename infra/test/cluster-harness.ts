@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { eventually } from '@signals/test-support'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/** A service as operators run it: its own process, from its main.ts. */
+export class ServiceProcess {
+  #child: ChildProcess | undefined
+
+  constructor(
+    readonly service: 'ingest' | 'broker-connector',
+    readonly port: number,
+    readonly env: Record<string, string>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  /** Starts the process and waits until its /ready answers 200. */
+  async start(): Promise<void> {
+    this.#child = spawn(process.execPath, ['--import', 'tsx', `services/${this.service}/src/main.ts`], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, [this.service === 'ingest' ? 'INGEST_PORT' : 'BROKER_CONNECTOR_PORT']: String(this.port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    await eventually(async () => (await fetch(`${this.url}/ready`).catch(() => undefined))?.status === 200, {
+      timeoutMs: 90_000,
+      intervalMs: 200,
+      what: `${this.service} on port ${this.port} to be ready`,
+    })
+  }
+
+  /** Ends the process at once (SIGKILL), as a crash would. */
+  async kill(): Promise<void> {
+    const child = this.#child
+    if (!child || child.exitCode !== null || child.signalCode !== null) return
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve())
+      child.kill('SIGKILL')
+    })
+  }
+}
+
+export interface SendTally {
+  /** Answers other than 200 (502 from the proxy, 503 while the bus elects a leader), each retried. */
+  retried: number
+}
+
+/**
+ * Posts a webhook the way TradingView retries: until it gets a 200 (with the same body, so the same alert
+ * id). Gives up only after `timeoutMs`.
+ */
+export async function sendUntilAccepted(url: string, body: object, tally: SendTally, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => undefined)
+    const text = await response?.text().catch(() => '')
+    if (response?.status === 200) return
+    // TradingView gives up on a refusal; a refusal here is a broken test, not something to retry.
+    if (response && response.status < 500) throw new Error(`webhook refused: ${response.status} ${text}`)
+    tally.retried++
+    if (Date.now() > deadline) throw new Error(`webhook never accepted (last status ${response?.status ?? 'none'})`)
+    await sleep(250)
+  }
+}
+
+/** One round (fanout routing: the entry goes to every live user): an MNQ long entry, then (once its trades are open) an exit of MNQ at the same price. */
+export function roundAlerts() {
+  const entryId = randomUUID()
+  const resultId = randomUUID()
+  return {
+    entryId,
+    resultId,
+    entry: { id: entryId, user_id: 'trader-0', action: 'buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, indicator: 'cluster-test' },
+    result: { id: resultId, action: 'exit', symbol: 'MNQ1!', exitPrice: 21000, indicator: 'cluster-test' },
+  }
+}

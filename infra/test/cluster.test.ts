@@ -1,0 +1,138 @@
+import t from 'tap'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { connectBus } from '@signals/bus'
+import { loadConfig } from '@signals/config'
+import { Buckets } from '@signals/contracts'
+import { createDb, sql, type Database, type Kysely } from '@signals/db'
+import { startPaperBroker } from '@signals/dev-paper-broker'
+import { createTestDatabase, eventually, freePort, startPrivateNatsCluster, startRoundRobinProxy, testNamespace } from '@signals/test-support'
+import { ConfigSchema as ConnectorConfig } from '../../services/broker-connector/src/config.ts'
+import { PASSWORD, saveCredentials } from '../../services/broker-connector/test/feeds/feed-helper.ts'
+import { roundAlerts, sendUntilAccepted, ServiceProcess, type SendTally } from './cluster-harness.ts'
+
+// Three NATS nodes, six service processes and a paper broker on a loaded machine: more than the default.
+t.setTimeout(600_000)
+
+const USERS = 4
+const ROUNDS = 10
+
+/** Live traders trader0..n-1 with orders placed automatically and paper credentials. */
+async function seedLiveTraders(db: Kysely<Database>, env: Record<string, string>): Promise<string[]> {
+  const config = loadConfig(ConnectorConfig, { ...process.env, ...env })
+  const users = Array.from({ length: USERS }, (_, i) => `trader-${i}`)
+  for (const [i, userId] of users.entries()) {
+    await sql`INSERT INTO users (user_id, email, approved) VALUES (${userId}, ${`${userId}@example.com`}, true)`.execute(db)
+    await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
+      VALUES (${userId}, 'live_trading', '{"enabled": true, "autoPlaceOrders": true}'::jsonb)`.execute(db)
+    await saveCredentials(db, config, userId, `trader${i}`)
+  }
+  return users
+}
+
+/** The entry's records once every live user's is settled and each placed one has its trade open. */
+async function settledRound(db: Kysely<Database>, entryId: string) {
+  let records: { id: string; status: string; reason: string | null; trades: number }[] = []
+  await eventually(
+    async () => {
+      const result = await sql<{ id: string; status: string; reason: string | null; trades: number }>`
+        SELECT a.id::text, a.status, a.reason, (SELECT count(*)::int FROM trades tr WHERE tr.alert_record_id = a.id) AS trades
+        FROM alerts a WHERE a.alert_id = ${entryId} AND a.is_test = false`.execute(db)
+      records = result.rows
+      return records.length >= USERS && records.every((row) => (row.status === 'placed' ? row.trades > 0 : row.status !== 'received' && row.status !== 'placing'))
+    },
+    { timeoutMs: 120_000, intervalMs: 200, what: `the records and trades of entry ${entryId}` },
+  )
+  return records
+}
+
+t.test('three NATS nodes (R3), two ingest behind one address, two connectors: a node killed and restarted, a connector killed for good: every accepted alert recorded once and every trade opened and closed once', async (t) => {
+  const cluster = await startPrivateNatsCluster(3)
+  t.teardown(() => cluster.destroy())
+  const database = await createTestDatabase()
+  t.teardown(() => database.drop())
+  const db = createDb({ connectionString: database.url })
+  t.teardown(() => db.destroy())
+  const broker = await startPaperBroker({
+    accounts: Array.from({ length: USERS }, (_, i) => ({ name: `trader${i}`, password: PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `DEMO${9000 + i}` })),
+    heartbeatMs: 200,
+  })
+  t.teardown(() => broker.close())
+  broker.setPrice('MNQZ6', '21000')
+
+  const shared = { DATABASE_URL: database.url, BUS_NAMESPACE: testNamespace(), BUS_REPLICAS: '3', NATS_URL: cluster.urls, LOG_LEVEL: 'error', NODE_ENV: 'test' }
+  const connectorEnv = { ...shared, PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, CONSUMER_ACK_WAIT_MS: '2000', ENTRY_SESSION_WAIT_MS: '10000', FEED_LEASE_TTL_MS: '3000' }
+  const users = await seedLiveTraders(db, connectorEnv)
+
+  const ingests = [new ServiceProcess('ingest', await freePort(), { ...shared, INGEST_RATE_LIMIT_PER_MINUTE: '0' }), new ServiceProcess('ingest', await freePort(), { ...shared, INGEST_RATE_LIMIT_PER_MINUTE: '0' })]
+  const connectors = [0, 1].map(async () => new ServiceProcess('broker-connector', await freePort(), connectorEnv))
+  const services = [...ingests, ...(await Promise.all(connectors))]
+  t.teardown(() => Promise.all(services.map((service) => service.kill())))
+  for (const service of services) await service.start()
+  await eventually(() => new Set(broker.sessions()).size === USERS, { timeoutMs: 60_000, intervalMs: 200, what: 'every live user\'s broker session' })
+  const proxy = await startRoundRobinProxy(ingests.map((ingest) => ingest.url))
+  t.teardown(() => proxy.close())
+  const webhook = `${proxy.url}/webhook/alert`
+
+  const tally: SendTally = { retried: 0 }
+  const rounds: ReturnType<typeof roundAlerts>[] = []
+  const sending = (async () => {
+    for (let i = 0; i < ROUNDS; i++) {
+      const round = roundAlerts()
+      await sendUntilAccepted(webhook, round.entry, tally)
+      rounds.push(round)
+      // A result closes whatever MNQ trade is open: sent once this entry's trades are open, as a real exit comes after the fill.
+      await settledRound(db, round.entryId)
+      await sendUntilAccepted(webhook, round.result, tally)
+      await eventually(async () => {
+        const open = await sql<{ n: number }>`SELECT count(*)::int AS n FROM trades WHERE status = 'open'`.execute(db)
+        return open.rows[0]?.n === 0
+      }, { timeoutMs: 120_000, intervalMs: 200, what: `the trades of round ${i} to close` })
+    }
+  })()
+
+  // During the stream: one NATS node crashes and comes back, then one connector crashes for good.
+  await eventually(() => rounds.length >= 3, { timeoutMs: 300_000, intervalMs: 100 })
+  const node = cluster.nodes[0]!
+  await node.kill()
+  await sleep(3_000)
+  await node.start()
+  await eventually(() => rounds.length >= 6, { timeoutMs: 300_000, intervalMs: 100 })
+  // The killed connector stays down: the other one takes its users' shards over when their leases expire,
+  // reconciles any record it left placing, and settles the rest of the stream alone.
+  const victim = services[2]!
+  await victim.kill()
+  await eventually(() => new Set(broker.sessions()).size === USERS, { timeoutMs: 60_000, intervalMs: 200, what: 'the surviving connector holding every live user' })
+  await sending
+  t.equal(rounds.length, ROUNDS, 'every round sent and accepted')
+  t.comment(`${tally.retried} webhook(s) answered other than 200 and were sent again`)
+
+  const observer = await connectBus({ url: cluster.urls, name: 'cluster-test', namespace: shared.BUS_NAMESPACE, replicas: 3, ensureTopology: false })
+  t.teardown(() => observer.close())
+  t.equal((await observer.jsm.streams.info(observer.stream('ALERTS'))).config.num_replicas, 3, 'the services made the streams R3')
+  t.equal((await observer.jsm.streams.info(`KV_${observer.stream(Buckets.feedStatus)}`)).config.num_replicas, 3, 'and the feed-status bucket')
+
+  const entryIds = rounds.map((round) => round.entryId)
+  const perPair = await sql<{ alert_id: string; user_id: string; n: number }>`
+    SELECT alert_id, user_id, count(*)::int AS n FROM alerts WHERE alert_id = ANY(${entryIds}::text[]) GROUP BY alert_id, user_id`.execute(db)
+  t.equal(perPair.rows.length, ROUNDS * USERS, 'every accepted entry has a record for every live user')
+  t.ok(perPair.rows.every((row) => row.n === 1), 'no record twice')
+  t.same(new Set(perPair.rows.map((row) => row.user_id)), new Set(users))
+
+  const records = await db.selectFrom('alerts').select(['id', 'alert_id', 'status', 'reason']).where('alert_id', 'in', entryIds).execute()
+  const placed = records.filter((record) => record.status === 'placed')
+  t.ok(placed.length > 0, `orders were placed (${placed.length} of ${records.length} records)`)
+  t.ok(records.every((record) => record.status === 'placed' || (record.status === 'not_placed' && record.reason)), 'every record settled; each not placed says why')
+  const orders = broker.orders()
+  t.ok(records.every((record) => orders.filter((order) => order.clOrdId === `sig-${record.id}`).length <= 1), 'at most one entry order per record at the broker')
+  t.ok(placed.every((record) => orders.filter((order) => order.clOrdId === `sig-${record.id}`).length === 1), 'exactly one for each placed record')
+
+  const trades = await db.selectFrom('trades').select(['alert_record_id', 'status', 'close_alert_id']).execute()
+  const closerOf = new Map<string, string>(rounds.map((round) => [round.entryId, round.resultId]))
+  const entryOf = new Map(records.map((record) => [String(record.id), record.alert_id]))
+  t.equal(trades.length, placed.length, 'one trade per placed record')
+  t.equal(new Set(trades.map((trade) => String(trade.alert_record_id))).size, trades.length, 'no record opened two trades')
+  t.ok(
+    trades.every((trade) => trade.status === 'closed' && trade.close_alert_id === closerOf.get(entryOf.get(String(trade.alert_record_id)) ?? '')),
+    'every trade closed, once, by its own round\'s result',
+  )
+})
