@@ -1,4 +1,5 @@
 import { KvWatchInclude, type KV } from '@nats-io/kv'
+import { isWrongRevision } from '@signals/bus'
 import { FeedLeaseV1, contract, type FeedLease } from '@signals/contracts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { instanceKey, shardKey, shardOfKey } from './shard.ts'
@@ -179,12 +180,6 @@ export class ShardLeases {
     await this.options.onReleased(shard)
     await this.options.bucket.delete(shardKey(shard), { previousSeq: held.revision }).catch(() => undefined)
   }
-}
-
-/** A compare-and-set refused (the key exists, or moved on since our revision). */
-function isWrongRevision(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : ''
-  return /wrong last sequence|key exists/i.test(message) || (error as { code?: unknown }).code === 10071
 }
 
 export function parseLease(text: string | undefined): FeedLease | null {
