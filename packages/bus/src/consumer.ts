@@ -1,5 +1,6 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/nats-core'
+import { isAlreadyCreated } from './api-errors.ts'
 import type { TSchema, Static } from 'typebox'
 import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/contracts'
 import type { BusLogger } from './bus-logger.ts'
@@ -130,7 +131,7 @@ async function ensureConsumer(bus: ConsumerBus, stream: string, config: { durabl
   try {
     await bus.jsm.consumers.add(stream, config)
   } catch (error) {
-    if (!/already (exists|in use)/i.test(String(error))) throw error
+    if (!isAlreadyCreated(error)) throw error
   }
 }
 

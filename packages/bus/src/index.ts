@@ -3,4 +3,5 @@ export { deadLetterSubject, type ConsumeOptions, type ConsumerHandle, type Messa
 export { PermanentError, BusUnavailableError, ContractViolationError } from './errors.ts'
 export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 export { Namespace, ensureStreams, streamConfigs } from './topology.ts'
-export { isWrongRevision, openBucket } from './kv.ts'
+export { openBucket } from './kv.ts'
+export { isWrongRevision } from './api-errors.ts'

@@ -1,5 +1,4 @@
 import { Kvm, type KV } from '@nats-io/kv'
-import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream'
 import type { Bus } from './bus.ts'
 import { updateStream } from './replicas.ts'
 
@@ -23,15 +22,4 @@ export async function openBucket(bus: Bus, name: string, options: BucketOptions 
     await updateStream(bus.jsm, { ...info.config, num_replicas: bus.replicas }, bus.logger)
   }
   return bucket
-}
-
-/**
- * A key-value compare-and-set refused: `create` on a key that holds a value, or `update` / `delete` with a
- * revision the key has moved on from (JetStream's wrong-last-sequence codes).
- */
-export function isWrongRevision(error: unknown): boolean {
-  return (
-    error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
-  )
 }

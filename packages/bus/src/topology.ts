@@ -1,5 +1,6 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/nats-core'
+import { isAlreadyCreated } from './api-errors.ts'
 import { Streams } from '@signals/contracts'
 import { silentLogger, type BusLogger } from './bus-logger.ts'
 import { updateStream } from './replicas.ts'
@@ -73,7 +74,7 @@ export async function ensureStreams(jsm: JetStreamManager, ns: Namespace, option
       await jsm.streams.add(config)
     } catch (error) {
       // Another instance created it first.
-      if (!/already in use|already exists/i.test(String(error))) throw error
+      if (!isAlreadyCreated(error)) throw error
       await updateStream(jsm, config, logger)
     }
   }

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { deleteNamespaceStreams, testNamespace, TEST_NATS_URL } from '@signals/test-support'
 import { connectBus, isWrongRevision, openBucket } from '../src/index.ts'
+import { isAlreadyCreated } from '../src/api-errors.ts'
 
 t.test('isWrongRevision: a refused compare-and-set, and nothing else', async (t) => {
   const namespace = testNamespace()
@@ -29,4 +30,18 @@ t.test('isWrongRevision: a refused compare-and-set, and nothing else', async (t)
 
   t.notOk(isWrongRevision(new Error('wrong last sequence: 3')), 'a plain error with the same words is not one')
   t.notOk(isWrongRevision(await refusal(() => bus.jsm.streams.info('NO_SUCH_STREAM_HERE'))), 'another JetStream error is not one')
+})
+
+t.test('isAlreadyCreated: a stream another instance created first, by code', async (t) => {
+  const namespace = testNamespace()
+  t.teardown(() => deleteNamespaceStreams(namespace))
+  const bus = await connectBus({ url: TEST_NATS_URL, name: 'api-errors-test', namespace })
+  t.teardown(() => bus.close())
+  const name = bus.stream('CREATED_TWICE')
+  await bus.jsm.streams.add({ name, subjects: [`${name}.a`] })
+  let error: unknown = null
+  await bus.jsm.streams.add({ name, subjects: [`${name}.b`] }).catch((caught: unknown) => (error = caught))
+  t.ok(isAlreadyCreated(error), 'a second create of the same stream name')
+  t.notOk(isAlreadyCreated(new Error('stream name already in use')), 'not by its words')
+  t.notOk(isWrongRevision(error), 'and it is not a refused compare-and-set')
 })
