@@ -106,10 +106,25 @@ t.test('three NATS nodes (R3), two ingest behind one address, two connectors: a 
   t.equal(rounds.length, ROUNDS, 'every round sent and accepted')
   t.comment(`${tally.retried} webhook(s) answered other than 200 and were sent again`)
 
-  const observer = await connectBus({ url: cluster.urls, name: 'cluster-test', namespace: shared.BUS_NAMESPACE, replicas: 3, ensureTopology: false })
+  // The restarted node may still be catching up: the JetStream API answers once the meta leader is settled.
+  await cluster.waitForMetaLeader()
+  let connected: Awaited<ReturnType<typeof connectBus>> | null = null
+  await eventually(async () => {
+    connected = await connectBus({ url: cluster.urls, name: 'cluster-test', namespace: shared.BUS_NAMESPACE, replicas: 3, ensureTopology: false }).catch(() => null)
+    return connected !== null
+  }, { timeoutMs: 60_000, intervalMs: 500, what: 'an observer connection to the cluster' })
+  const observer = connected!
   t.teardown(() => observer.close())
-  t.equal((await observer.jsm.streams.info(observer.stream('ALERTS'))).config.num_replicas, 3, 'the services made the streams R3')
-  t.equal((await observer.jsm.streams.info(`KV_${observer.stream(Buckets.feedStatus)}`)).config.num_replicas, 3, 'and the feed-status bucket')
+  const replicasOf = async (stream: string) => {
+    let replicas = 0
+    await eventually(async () => {
+      replicas = (await observer.jsm.streams.info(stream).catch(() => null))?.config.num_replicas ?? 0
+      return replicas > 0
+    }, { timeoutMs: 60_000, intervalMs: 500, what: `the stream info of ${stream}` })
+    return replicas
+  }
+  t.equal(await replicasOf(observer.stream('ALERTS')), 3, 'the services made the streams R3')
+  t.equal(await replicasOf(`KV_${observer.stream(Buckets.feedStatus)}`), 3, 'and the feed-status bucket')
 
   const entryIds = rounds.map((round) => round.entryId)
   const perPair = await sql<{ alert_id: string; user_id: string; n: number }>`
