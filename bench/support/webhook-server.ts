@@ -2,7 +2,7 @@
 // (webhook-server.child.ts).
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { stopChild } from './paper-broker-process.ts'
+import { stopChild } from '@signals/test-support'
 
 export type WebhookServerKind = { kind: 'bare' } | { kind: 'ingest'; natsUrl: string; namespace: string; replicas: number }
 
@@ -25,4 +25,4 @@ export function startWebhookServer(server: WebhookServerKind, execArgv: string[]
 }
 
 /** Asks the server to close (SIGKILL after 10 s). */
-export const stopWebhookServer = (server: WebhookServer): Promise<void> => stopChild(server.child, () => server.child.send('stop'))
+export const stopWebhookServer = (server: WebhookServer): Promise<void> => stopChild(server.child, { ask: (child) => child.send('stop'), graceMs: 10_000 })
