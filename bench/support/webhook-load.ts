@@ -12,7 +12,7 @@ export interface Figures {
 }
 
 /** `connections` connections posting entry alerts for `seconds`; with several ports, connection i goes to port i mod n. */
-export async function loadWebhook(ports: number[], seconds: number, connections: number): Promise<Figures> {
+async function loadWebhook(ports: number[], seconds: number, connections: number): Promise<Figures> {
   let sequence = 0
   const urls = ports.map((port) => `http://127.0.0.1:${port}/webhook/alert`)
   const result = await autocannon({
