@@ -8,7 +8,7 @@
 // time (wall clock with sub-millisecond precision, comparable across the two processes).
 import { loadConfig } from '@signals/config'
 import { sql } from '@signals/db'
-import { createTestDatabase, deleteNamespaceStreams, testNamespace, freePort } from '@signals/test-support'
+import { createTestDatabase, deleteNamespaceStreams, eventually, testNamespace, freePort } from '@signals/test-support'
 import { buildApp as buildConnector } from '../services/broker-connector/src/app.ts'
 import { TradovateAdapter } from '../services/broker-connector/src/broker/tradovate/adapter.ts'
 import type { BrokerAdapter } from '../services/broker-connector/src/broker/broker-adapter.ts'
@@ -24,7 +24,6 @@ const MANY_RUNS = 3
 const BAR = { p99Ms: 100, manyMs: 2_000 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number
 
 let arrivals: number[] = []
@@ -71,13 +70,7 @@ async function post(body: Record<string, unknown>): Promise<number> {
   return at
 }
 
-async function until(predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(5)
-  }
-}
+const until = (predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) => eventually(predicate, { what, timeoutMs, intervalMs: 5 })
 
 const count = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(connector.db)).rows[0]?.n ?? 0)
 const openTrades = () => count(sql<{ n: number }>`SELECT count(*)::int AS n FROM trades WHERE status = 'open'`)

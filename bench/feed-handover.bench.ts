@@ -13,7 +13,7 @@ import { loadConfig } from '@signals/config'
 import { Buckets, FeedLeaseV1, contract } from '@signals/contracts'
 import { createDb, sql } from '@signals/db'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
-import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, waitForPort, TEST_NATS_URL } from '@signals/test-support'
+import { createTestDatabase, deleteNamespaceStreams, eventually, freePort, testNamespace, waitForPort, TEST_NATS_URL } from '@signals/test-support'
 import { startPaperBroker } from '../dev/paper-broker/src/index.ts'
 import { ConfigSchema } from '../services/broker-connector/src/config.ts'
 
@@ -82,13 +82,7 @@ function everyoneOnce(): boolean {
   return sessions.length === USERS && new Set(sessions).size === USERS
 }
 
-async function until(predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
+const until = (predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000) => eventually(predicate, { what, timeoutMs, intervalMs: 50 })
 
 let passed = false
 try {

@@ -1,7 +1,8 @@
 // The paper broker in a process of its own (see paper-broker.child.ts), for the benchmarks that talk to a
 // broker: order arrival times, "every position flat?" and "how many live sessions?" over IPC.
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { stopChild } from '@signals/test-support'
 
 export const PAPER_PASSWORD = 'bench-password'
 
@@ -54,16 +55,6 @@ export async function forkPaperBroker(accounts: number, options: { onOrder?: (at
     ...ready,
     flat: () => ask('flat', 'flat?'),
     sessions: () => ask('sessions', 'sessions?'),
-    stop: () => stopChild(child, () => child.send('stop')),
+    stop: () => stopChild(child, { ask: () => child.send('stop'), graceMs: 10_000 }),
   }
-}
-
-/** Asks the child to end (or SIGTERMs it) and SIGKILLs it after 10 s. */
-export function stopChild(child: ChildProcess, ask: () => void = () => child.kill('SIGTERM')): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve())
-    ask()
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
-  })
 }

@@ -1,7 +1,7 @@
 // Forks a service's real main with process-probe.child.ts preloaded, and reads its memory and CPU over IPC.
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { stopChild } from './paper-broker-process.ts'
+import { stopChild } from '@signals/test-support'
 
 export type ToProbe = { type: 'measure'; collect: boolean } | { type: 'snapshot'; file: string }
 export interface ProbeReading {
@@ -47,6 +47,6 @@ export function forkProbed(main: string, env: NodeJS.ProcessEnv): ProbedProcess 
     child,
     measure: (collect) => ask({ type: 'measure', collect }, 'reading'),
     heapSnapshot: async (file) => (await ask({ type: 'snapshot', file }, 'snapshot')).file,
-    stop: () => stopChild(child),
+    stop: () => stopChild(child, { graceMs: 10_000 }),
   }
 }

@@ -1,8 +1,6 @@
 import type { Test } from 'tap'
 import type { AddressInfo } from 'node:net'
 import { loadConfig } from '@signals/config'
-import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
-import { startDevOidcProvider } from '@signals/dev-oidc-provider'
 import { startPaperBroker, type PaperAccount } from '@signals/dev-paper-broker'
 import { buildApp as buildGateway } from '../../services/gateway/src/app.ts'
 import { ConfigSchema as GatewayConfig } from '../../services/gateway/src/config.ts'
@@ -16,6 +14,7 @@ import { buildApp as buildIngest } from '../../services/ingest/src/app.ts'
 import { ConfigSchema as IngestConfig } from '../../services/ingest/src/config.ts'
 import { buildApp as buildConnector } from '../../services/broker-connector/src/app.ts'
 import { ConfigSchema as ConnectorConfig } from '../../services/broker-connector/src/config.ts'
+import { startPlatformEnvironment } from './platform-environment.ts'
 
 const CLIENT_ID = 'signals-platform-test'
 const CLIENT_SECRET = 'signals-platform-test-client-secret'
@@ -38,34 +37,18 @@ export interface PlatformOptions {
  * test's own (and a paper broker when asked). All of it stops at the file's end.
  */
 export async function startPlatformServices(t: Test, options: PlatformOptions) {
-  const database = await createTestDatabase()
-  t.teardown(() => database.drop())
-  const namespace = testNamespace()
-  t.teardown(() => deleteNamespaceStreams(namespace))
+  const { database, namespace, provider, gatewayPort, publicUrl, env: shared } = await startPlatformEnvironment({
+    client: { id: CLIENT_ID, secret: CLIENT_SECRET },
+    adminEmail: options.adminEmail,
+    onCleanup: (step) => t.teardown(step),
+  })
   const broker = options.brokerAccounts ? await startPaperBroker({ accounts: options.brokerAccounts }) : undefined
   if (broker) t.teardown(() => broker.close())
 
-  const gatewayPort = await freePort()
-  // The browser's origin is localhost, as in development; services listen on 127.0.0.1.
-  const publicUrl = `http://localhost:${gatewayPort}`
-  const provider = await startDevOidcProvider({
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${publicUrl}/auth/google/callback`] }],
-  })
-  t.teardown(() => provider.close())
-
   const env: Record<string, string | undefined> = {
     ...process.env,
-    NODE_ENV: 'test',
+    ...shared,
     LOG_LEVEL: 'silent',
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    NATS_URL: TEST_NATS_URL,
-    BUS_NAMESPACE: namespace,
-    PUBLIC_URL: publicUrl,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: CLIENT_ID,
-    OIDC_CLIENT_SECRET: CLIENT_SECRET,
-    ADMIN_EMAIL: options.adminEmail,
     AUTH_RATE_LIMIT: '1000',
     ...(broker ? { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl } : { FEEDS_ENABLED: 'false' }),
   }

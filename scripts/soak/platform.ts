@@ -1,7 +1,7 @@
-import { startDevOidcProvider, type DevOidcProvider } from '@signals/dev-oidc-provider'
+import type { DevOidcProvider } from '@signals/dev-oidc-provider'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
-import { connectBus } from '@signals/bus'
-import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL, TEST_REDIS_URL, type TestDatabase } from '@signals/test-support'
+import { freePort, type TestDatabase } from '@signals/test-support'
+import { startPlatformEnvironment } from '../../infra/test/platform-environment.ts'
 import { startService, stopServices, waitHealthy, type ServiceProcess } from './processes.ts'
 
 const CLIENT_ID = 'signals-soak'
@@ -28,54 +28,28 @@ export interface PlatformShape {
   onBrokerRequest: (request: { endpoint: string; body: unknown }) => void
 }
 
-/** The namespace's streams and its key-value buckets (streams `KV_<namespace>_...`). */
-async function deleteNamespace(namespace: string): Promise<void> {
-  await deleteNamespaceStreams(namespace)
-  const bus = await connectBus({ url: TEST_NATS_URL, name: 'soak-cleanup', ensureTopology: false })
-  try {
-    const buckets = `KV_${namespace.toUpperCase()}_`
-    for await (const name of bus.jsm.streams.names()) if (name.startsWith(buckets)) await bus.jsm.streams.delete(name)
-  } finally {
-    await bus.close()
-  }
-}
-
 /**
  * The whole platform on spare ports of 127.0.0.1, each service in its own process (as `pnpm start` runs
  * them), with a fresh database and bus namespace; the development provider and the paper broker (one
  * account per trader) run in this process: they stand in for Google and the broker.
  */
 export async function startSoakPlatform(root: string, shape: PlatformShape, cleanup: (() => Promise<unknown>)[]): Promise<SoakPlatform> {
-  const database = await createTestDatabase()
-  cleanup.push(() => database.drop())
-  const namespace = testNamespace()
-  cleanup.push(() => deleteNamespace(namespace))
+  const { database, namespace, provider, gatewayPort, publicUrl, env: shared } = await startPlatformEnvironment({
+    client: { id: CLIENT_ID, secret: CLIENT_SECRET },
+    adminEmail: shape.adminEmail,
+    onCleanup: (step) => cleanup.push(step),
+  })
   const broker = await startPaperBroker({
     accounts: Array.from({ length: shape.traders }, (_, i) => ({ name: `trader-${i}`, password: TRADER_PASSWORD, userId: 100 + i, accountId: 9000 + i, accountName: `SOAK${9000 + i}` })),
     onRequest: shape.onBrokerRequest,
   })
   cleanup.push(() => broker.close())
-  const gatewayPort = await freePort()
-  const publicUrl = `http://localhost:${gatewayPort}`
-  const provider = await startDevOidcProvider({
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${publicUrl}/auth/google/callback`] }],
-  })
-  cleanup.push(() => provider.close())
 
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
-    NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    NATS_URL: TEST_NATS_URL,
-    BUS_NAMESPACE: namespace,
-    PUBLIC_URL: publicUrl,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: CLIENT_ID,
-    OIDC_CLIENT_SECRET: CLIENT_SECRET,
-    ADMIN_EMAIL: shape.adminEmail,
+    ...shared,
     AUTH_RATE_LIMIT: '100000',
     PAPER_BROKER_URL: broker.restUrl,
     PAPER_BROKER_WS_URL: broker.wsUrl,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { stopChild } from '@signals/test-support'
 
 /** One platform service the soak runs as a process of its own, so its memory is its own. */
 export interface ServiceProcess {
@@ -48,18 +49,5 @@ export function residentMiB(pid: number | undefined): number | null {
 
 /** SIGTERM (each service's graceful close), then SIGKILL after `graceMs`. */
 export async function stopServices(services: ServiceProcess[], graceMs = 15_000): Promise<void> {
-  const running = services.filter((service) => service.child.exitCode === null && service.child.signalCode === null)
-  await Promise.all(
-    running.map(
-      (service) =>
-        new Promise<void>((resolve) => {
-          const kill = setTimeout(() => service.child.kill('SIGKILL'), graceMs)
-          service.child.once('exit', () => {
-            clearTimeout(kill)
-            resolve()
-          })
-          service.child.kill('SIGTERM')
-        }),
-    ),
-  )
+  await Promise.all(services.map((service) => stopChild(service.child, { graceMs })))
 }

@@ -44,12 +44,23 @@ export interface PrivateServer {
   destroy(): Promise<void>
 }
 
-export function stopChild(child: ChildProcess | undefined): Promise<void> {
+export interface StopChildOptions {
+  /** Asks the child to end; SIGTERM unless given (e.g. an IPC 'stop'). */
+  ask?: (child: ChildProcess) => void
+  /** How long it may take before SIGKILL. */
+  graceMs?: number
+}
+
+/** Asks a child process to end and waits for it, SIGKILLing it after the grace period. */
+export function stopChild(child: ChildProcess | undefined, { ask = (running) => running.kill('SIGTERM'), graceMs = 5_000 }: StopChildOptions = {}): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-    setTimeout(() => child.kill('SIGKILL'), 5_000).unref()
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    child.once('exit', () => {
+      clearTimeout(kill)
+      resolve()
+    })
+    ask(child)
   })
 }
 

@@ -4,11 +4,10 @@ import type { Logger } from '../consumers/close-trades.ts'
 import type { RecordOutcome } from '../entry/settle-records.ts'
 import type { EntryRouter, RecordRef } from '../entry-flow.ts'
 import type { FeedOwners } from './owners.ts'
+import { requestByContract, serveByContract } from './contract-request.ts'
 
 const requestContract = contract(EntrySettleRequestV1)
 const replyContract = contract(EntrySettleReplyV1)
-const encoder = new TextEncoder()
-const decoder = new TextDecoder()
 
 /**
  * Sends records to the instance holding their users' feeds. Records whose shard nobody holds, or this
@@ -30,10 +29,9 @@ export function entryRouter(bus: Bus, owners: FeedOwners, instanceId: string | n
     },
     async forward(owner, records, lastAttempt) {
       const request: EntrySettleRequest = { version: 1, records: [...records], lastAttempt }
-      const reply = await bus.nc.request(bus.subject(connectorSubjects(owner).entries), encoder.encode(JSON.stringify(request)), { timeout: timeoutMs })
-      const validation = replyContract.validate(JSON.parse(decoder.decode(reply.data)))
-      if (!validation.ok) throw new Error(`entry settle reply from ${owner} is not EntrySettleReplyV1`)
-      return validation.value.outcomes
+      const reply = await requestByContract(bus, connectorSubjects(owner).entries, request, replyContract, timeoutMs)
+      if (!reply) throw new Error(`entry settle reply from ${owner} is not EntrySettleReplyV1`)
+      return reply.outcomes
     },
   }
 }
@@ -49,22 +47,14 @@ export function serveEntries(
   settle: (records: readonly RecordRef[], lastAttempt: boolean) => Promise<RecordOutcome[]>,
   logger: Logger,
 ): { unsubscribe(): void } {
-  return bus.nc.subscribe(bus.subject(connectorSubjects(instanceId).entries), {
-    callback: (error, message) => {
-      if (error) return logger.warn({ err: error }, 'entry relay subscription error')
-      void (async () => {
-        const validation = requestContract.validate(JSON.parse(decoder.decode(message.data)))
-        if (!validation.ok) throw new Error('entry settle request is not EntrySettleRequestV1')
-        const { records, lastAttempt } = validation.value
-        const mine = records.filter((record) => holds(record.userId))
-        const outcomes: RecordOutcome[] = [...(await settle(mine, lastAttempt)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
-        const reply: EntrySettleReply = { version: 1, outcomes }
-        message.respond(encoder.encode(JSON.stringify(reply)))
-      })().catch((failure: unknown) => {
-        // An empty answer is no reply the sender accepts: its message comes back later.
-        logger.warn({ err: failure }, 'forwarded entry records not settled; the sender retries')
-        message.respond(new Uint8Array())
-      })
-    },
+  const answer = async ({ records, lastAttempt }: EntrySettleRequest): Promise<EntrySettleReply> => {
+    const mine = records.filter((record) => holds(record.userId))
+    const outcomes: RecordOutcome[] = [...(await settle(mine, lastAttempt)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
+    return { version: 1, outcomes }
+  }
+  return serveByContract(bus, connectorSubjects(instanceId).entries, requestContract, answer, logger, {
+    relay: 'entry relay',
+    invalidRequest: 'entry settle request is not EntrySettleRequestV1',
+    failed: 'forwarded entry records not settled; the sender retries',
   })
 }
