@@ -67,9 +67,12 @@ export class TradeKeeper {
     const book = this.#books.get(userId)
     if (event.type === 'order') {
       if (!book) return
+      const done = DONE.has(event.order.status)
+      // A done order not held was let go already (a repeated update): holding it again would keep it for good.
+      if (done && !book.orders.has(event.order.id)) return
       book.orders.set(event.order.id, event.order)
       // Queued behind the fills already received, so a done order is dropped only after they are applied.
-      if (DONE.has(event.order.status)) void this.#serial(userId, async () => this.#prune(book, event.order.id))
+      if (done) void this.#serial(userId, async () => this.#prune(book, event.order.id))
       return
     }
     if (event.type === 'cashBalance') {
