@@ -2,11 +2,11 @@
 // Starts every service as its own process on spare ports (two ingest, two broker connectors) with a fresh
 // database and bus namespace, signs traders in through the gateway and sets them live on the paper broker,
 // then sends entry and result alerts round-robin to the ingest instances while the traders use the web
-// API. Every SOAK_SAMPLE_SECONDS it samples each service's memory and the consumer lag; at the end it
+// API. Every SOAK_SAMPLE_SECONDS it samples each service's memory (RSS and heap after GC) and the consumer lag; at the end it
 // prints a markdown report (also written to SOAK_REPORT when set) and exits 1 when an alert was lost or
 // doubled, a record got two orders, or the lag did not drain. Knobs: SOAK_TRADERS (20),
 // SOAK_ENTRIES_PER_SECOND (2), SOAK_INGESTS (2), SOAK_CONNECTORS (2; they share the feeds by
-// shard lease), SOAK_WARM_UP_SECONDS.
+// shard lease), SOAK_WARM_UP_SECONDS, SOAK_NODE_OPTIONS (extra Node.js flags for every service).
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'

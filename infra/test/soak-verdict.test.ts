@@ -29,7 +29,7 @@ const figures = (outcome: Outcome, changes: Partial<SoakFigures> = {}): SoakFigu
   ingestInstances: 2,
   connectorInstances: 2,
   warmUpSeconds: 0,
-  samples: [0, 30, 60].map((at) => ({ at, rssMiB: { ingest: 100 + at / 60 }, lag: 1, worstConsumer: { name: 'ALERTS/entry', lag: 1 } })),
+  samples: [0, 30, 60].map((at) => ({ at, rssMiB: { ingest: 100 + at / 60 }, liveHeapMiB: { ingest: at === 30 ? null : 40 + at / 30 }, lag: 1, worstConsumer: { name: 'ALERTS/entry', lag: 1 } })),
   drainSeconds: 1,
   webhooks: { entryIds: ['e0', 'e1'], resultIds: ['r0', 'r1'], accepted: new Set(['e0', 'e1', 'r0', 'r1']), refused: new Map(), resends: 0 },
   api: new Map([['/api/alerts 200', 2]]),
@@ -41,7 +41,7 @@ t.test('a clean run passes and its report says so, with every service and the fi
   const result = verdict(figures(cleanOutcome()))
   t.same(result, { passed: true, problems: [] })
   const report = renderReport(figures(cleanOutcome()), result)
-  t.match(report, /\| ingest \| 100\.0 \| 100\.0 \| 101\.0 \| 1\.00 \|/, 'memory at start, after warm-up, at end, slope per minute')
+  t.match(report, /\| ingest \| 100\.0 \| 100\.0 \| 101\.0 \| 1\.00 \| 40\.0 \| 40\.0 \| 42\.0 \| too few samples \|/, 'RSS and heap after GC at start, after warm-up, at end, slope per minute (a sample without the heap is left out)')
   t.match(report, /\| lost \/ doubled \| \*\*0 \/ 0\*\* \|/)
   t.match(report, /\*\*PASS\*\*/)
 })

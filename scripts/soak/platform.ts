@@ -7,6 +7,8 @@ import { startService, stopServices, waitHealthy, type ServiceProcess } from './
 const CLIENT_ID = 'signals-soak'
 const CLIENT_SECRET = 'signals-soak-client-secret'
 export const TRADER_PASSWORD = 'soak-password'
+/** Lets the soak read `/metrics` of the public services (gateway, ingest) too. */
+export const METRICS_TOKEN = 'soak-metrics-token'
 
 export interface SoakPlatform {
   database: TestDatabase
@@ -53,6 +55,7 @@ export async function startSoakPlatform(root: string, shape: PlatformShape, clea
     AUTH_RATE_LIMIT: '100000',
     PAPER_BROKER_URL: broker.restUrl,
     PAPER_BROKER_WS_URL: broker.wsUrl,
+    METRICS_TOKEN,
   }
   const services: ServiceProcess[] = []
   cleanup.push(() => stopServices(services))

@@ -13,8 +13,11 @@ export interface ServiceProcess {
   stderr: string[]
 }
 
+/** Extra Node.js flags for every service (SOAK_NODE_OPTIONS, e.g. `--heapsnapshot-signal=SIGUSR2`). */
+const nodeFlags = (process.env.SOAK_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)
+
 export function startService(root: string, name: string, entry: string, port: number, env: NodeJS.ProcessEnv): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, entry)], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
   const service: ServiceProcess = { name, url: `http://127.0.0.1:${port}`, child, stderr: [] }
   child.stderr?.setEncoding('utf8')
   child.stderr?.on('data', (chunk: string) => {

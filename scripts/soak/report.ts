@@ -43,15 +43,28 @@ export function verdict(figures: SoakFigures): Verdict {
 
 const mib = (value: number | null | undefined) => (value === null || value === undefined ? 'gone' : value.toFixed(1))
 
-function memoryTable(figures: SoakFigures): string[] {
+/** Start, after warm-up, end and the slope after warm-up of one per-service figure. */
+function memoryRow(figures: SoakFigures, name: string, pick: (sample: Sample) => number | null | undefined): string {
+  const settled = figures.samples.filter((sample) => sample.at >= figures.warmUpSeconds)
+  const points = settled.filter((sample) => pick(sample) != null)
+  const perMinute = slope(points.map((sample) => sample.at / 60), points.map((sample) => pick(sample) as number))
   const first = figures.samples[0]
   const last = figures.samples.at(-1)
-  const settled = figures.samples.filter((sample) => sample.at >= figures.warmUpSeconds)
-  const lines = ['| service | RSS at start (MiB) | after warm-up | at end | slope after warm-up (MiB/min) |', '|---|---|---|---|---|']
-  for (const name of Object.keys(first?.rssMiB ?? {})) {
-    const points = settled.filter((sample) => sample.rssMiB[name] != null)
-    const perMinute = slope(points.map((sample) => sample.at / 60), points.map((sample) => sample.rssMiB[name] as number))
-    lines.push(`| ${name} | ${mib(first?.rssMiB[name])} | ${mib(settled[0]?.rssMiB[name])} | ${mib(last?.rssMiB[name])} | ${points.length >= 3 ? perMinute.toFixed(2) : 'too few samples'} |`)
+  return `${mib(first && pick(first))} | ${mib(settled[0] && pick(settled[0]))} | ${mib(last && pick(last))} | ${points.length >= 3 ? perMinute.toFixed(2) : 'too few samples'}`
+}
+
+/**
+ * Resident memory and the heap left after each full collection. RSS also holds garbage not yet collected
+ * and heap V8 keeps for the next burst, so it climbs with the allocation rate; the heap after GC is
+ * what a leak grows (docs/operations.md, "Reading the memory figures").
+ */
+function memoryTable(figures: SoakFigures): string[] {
+  const lines = [
+    '| service | RSS at start (MiB) | after warm-up | at end | RSS slope after warm-up (MiB/min) | heap after GC at start (MiB) | after warm-up | at end | heap slope after warm-up (MiB/min) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ]
+  for (const name of Object.keys(figures.samples[0]?.rssMiB ?? {})) {
+    lines.push(`| ${name} | ${memoryRow(figures, name, (sample) => sample.rssMiB[name])} | ${memoryRow(figures, name, (sample) => sample.liveHeapMiB[name])} |`)
   }
   return lines
 }

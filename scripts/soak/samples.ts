@@ -1,4 +1,5 @@
 import type { connectBus } from '@signals/bus'
+import { METRICS_TOKEN } from './platform.ts'
 import { residentMiB, type ServiceProcess } from './processes.ts'
 
 export interface Sample {
@@ -6,6 +7,8 @@ export interface Sample {
   at: number
   /** Resident memory of each service, MiB. */
   rssMiB: Record<string, number | null>
+  /** Each service's V8 heap in use after its last full collection (its `/metrics`), MiB: what it keeps. */
+  liveHeapMiB: Record<string, number | null>
   /** Messages not yet delivered plus delivered but not acknowledged, over every consumer of the namespace. */
   lag: number
   /** The same for the consumer that is furthest behind. */
@@ -30,9 +33,21 @@ export async function consumerLag(bus: Bus, namespace: string): Promise<Pick<Sam
   return { lag, worstConsumer }
 }
 
+/** `nodejs_heap_used_after_gc_bytes` from the service's `/metrics`, MiB, or null when it did not answer. */
+async function liveHeapMiB(service: ServiceProcess): Promise<number | null> {
+  const text = await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(5_000) }).then(
+    (response) => (response.ok ? response.text() : ''),
+    () => '',
+  )
+  const bytes = /^nodejs_heap_used_after_gc_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1]
+  return bytes === undefined ? null : Number(bytes) / 1024 / 1024
+}
+
 export async function takeSample(bus: Bus, namespace: string, services: ServiceProcess[], startedAt: number): Promise<Sample> {
+  const at = (Date.now() - startedAt) / 1000
   const rssMiB = Object.fromEntries(services.map((service) => [service.name, residentMiB(service.child.pid)]))
-  return { at: (Date.now() - startedAt) / 1000, rssMiB, ...(await consumerLag(bus, namespace)) }
+  const heaps = await Promise.all(services.map(async (service) => [service.name, await liveHeapMiB(service)] as const))
+  return { at, rssMiB, liveHeapMiB: Object.fromEntries(heaps), ...(await consumerLag(bus, namespace)) }
 }
 
 /** Least-squares slope of `values` over `times` (per unit of time); 0 with fewer than two points. */

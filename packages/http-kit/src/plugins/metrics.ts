@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { mayReadInternals, type InternalSurfaces } from '../internal-token.ts'
+import { registerLiveHeapGauge } from './live-heap.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +21,8 @@ export const metricsPlugin = fp(
     const registry = new Registry()
     registry.setDefaultLabels({ service: options.service })
     collectDefaultMetrics({ register: registry })
+    const stopLiveHeap = registerLiveHeapGauge(registry)
+    app.addHook('onClose', async () => stopLiveHeap())
     const requests = new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered',

@@ -1,6 +1,6 @@
 import { computePnl } from '@signals/instruments'
 import type { Database, Kysely, Side, TradeResult } from '@signals/db'
-import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerSession } from '../broker/broker-adapter.ts'
+import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerSession, OrderStatus } from '../broker/broker-adapter.ts'
 import { pointValueOf, type Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import {
@@ -14,9 +14,15 @@ import {
 
 interface UserBook {
   session: BrokerSession
+  /** The session's live orders, and done ones until their fills are applied (then pruned). */
   orders: Map<number, BrokerOrder>
+  /** Orders with a fill applied while still held: a `Filled` update for one of these needs no more waiting. */
+  filled: Set<number>
   cashBalance: string | null
 }
+
+/** An order in one of these states changes no more: only a fill of it may still be on its way. */
+const DONE: ReadonlySet<OrderStatus> = new Set(['Filled', 'Canceled', 'Rejected', 'Expired'])
 
 /**
  * Trades from the broker's fills (DESIGN decision 17), fed by the feed manager's session hooks: the entry
@@ -36,12 +42,20 @@ export class TradeKeeper {
   /** A new session: its snapshot replaces what was known, and its fills are applied (idempotently). */
   sessionOpened(userId: string, session: BrokerSession): Promise<void> {
     const { snapshot } = session
-    this.#books.set(userId, { session, orders: new Map(snapshot.orders.map((order) => [order.id, order])), cashBalance: snapshot.cashBalance })
+    const book: UserBook = { session, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), cashBalance: snapshot.cashBalance }
+    this.#books.set(userId, book)
     const fills = [...snapshot.fills, ...(this.#early.get(userId) ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
     this.#early.delete(userId)
     return this.#serial(userId, async () => {
       for (const fill of fills) await this.#applyFill(userId, fill)
+      // The snapshot lists the day's done orders too: those whose fills are applied are dropped at once.
+      for (const order of [...book.orders.values()]) this.#prune(book, order.id)
     })
+  }
+
+  /** How many orders are held for the user's session (bounded by its working orders: tests, diagnostics). */
+  heldOrders(userId: string): number {
+    return this.#books.get(userId)?.orders.size ?? 0
   }
 
   /** The account's cash balance as the broker last told it. */
@@ -52,7 +66,13 @@ export class TradeKeeper {
   onEvent(userId: string, event: BrokerEvent): void {
     const book = this.#books.get(userId)
     if (event.type === 'order') {
-      book?.orders.set(event.order.id, event.order)
+      if (!book) return
+      const done = DONE.has(event.order.status)
+      // A done order not held was let go already (a repeated update): holding it again would keep it for good.
+      if (done && !book.orders.has(event.order.id)) return
+      book.orders.set(event.order.id, event.order)
+      // Queued behind the fills already received, so a done order is dropped only after they are applied.
+      if (done) void this.#serial(userId, async () => this.#prune(book, event.order.id))
       return
     }
     if (event.type === 'cashBalance') {
@@ -89,17 +109,44 @@ export class TradeKeeper {
     return next
   }
 
+  /**
+   * Drops a done order once nothing more is expected of it: a cancelled, rejected or expired one at once
+   * (its fills, if any, were queued before), a filled one once its fill is applied (the broker may send
+   * the `Filled` update before the fill). Without this the book grows by every order the session sees.
+   */
+  #prune(book: UserBook, orderId: number): void {
+    const order = book.orders.get(orderId)
+    if (!order || !DONE.has(order.status)) return
+    if (order.status === 'Filled' && !book.filled.has(orderId)) return
+    book.orders.delete(orderId)
+    book.filled.delete(orderId)
+  }
+
   async #orderOf(userId: string, orderId: number): Promise<BrokerOrder | undefined> {
     const book = this.#books.get(userId)
     if (!book) return undefined
     if (!book.orders.has(orderId)) {
-      // A fill can overtake its order's event: ask the broker once.
-      for (const order of await book.session.listOrders()) book.orders.set(order.id, order)
+      // A fill can overtake its order's event: ask the broker once. Only the order sought and live ones
+      // are kept: the list holds every done order of the day, which the book has already let go.
+      for (const order of await book.session.listOrders()) if (order.id === orderId || !DONE.has(order.status)) book.orders.set(order.id, order)
     }
     return book.orders.get(orderId)
   }
 
+  /** A fill of the order was applied: a filled order is done with. */
+  #fillApplied(userId: string, orderId: number): void {
+    const book = this.#books.get(userId)
+    if (!book?.orders.has(orderId)) return
+    book.filled.add(orderId)
+    this.#prune(book, orderId)
+  }
+
   async #applyFill(userId: string, fill: BrokerFill): Promise<void> {
+    await this.#applyFillToTrades(userId, fill)
+    this.#fillApplied(userId, fill.orderId)
+  }
+
+  async #applyFillToTrades(userId: string, fill: BrokerFill): Promise<void> {
     const order = await this.#orderOf(userId, fill.orderId)
     const tag = parseOrderTag(order?.tag ?? null)
     if (tag?.leg === 'entry') {
