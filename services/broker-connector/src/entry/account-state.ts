@@ -42,7 +42,12 @@ export async function loadAccountRows(db: Kysely<Database>, userIds: readonly st
       GROUP BY user_id`.execute(db),
   ])
   const byUser = new Map<string, TradeRow[]>()
-  for (const row of trades.rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row])
+  for (const row of trades.rows) {
+    // Appended in place: copying the list for every row made a long history quadratic in time and garbage.
+    const rows = byUser.get(row.user_id)
+    if (rows) rows.push(row)
+    else byUser.set(row.user_id, [row])
+  }
   return { trades: byUser, lastHalt: new Map(halts.rows.map((row) => [row.user_id, row.decided_at])) }
 }
 
