@@ -57,6 +57,19 @@ export async function connect(app: App, userId: string) {
   await eventually(() => app.feeds.session(userId) !== null)
 }
 
+/**
+ * The common start of a trading test: a paper broker with MNQZ6 at 21000, the connector with feeds, and
+ * trader u-0 (trader0) live with orders placed automatically, its session held.
+ */
+export async function connectedTrader(t: Test) {
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  const { app, db, config } = await tradingApp(t, broker)
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  return { broker, app, db, config }
+}
+
 /** An MNQ entry: 50 points of stop at $2 a point is $100 a contract, so the default $500 budget buys 5. */
 export function mnqEntry(overrides: Partial<NormalizedAlert> = {}): NormalizedAlert {
   return makeAlert({ symbol: 'MNQ1!', root: 'MNQ', action: 'LONG', entryPrice: 21000, sl: 20950, tp: 21100, ...overrides })

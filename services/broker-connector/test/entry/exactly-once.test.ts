@@ -3,7 +3,7 @@ import type { PaperBroker } from '@signals/dev-paper-broker'
 import type { Database, Kysely } from '@signals/db'
 import { buildInstance, drained, eventually, publishAlert } from '../helper.ts'
 import { Durables } from '../../src/consumers/plugin.ts'
-import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connect, connectedTrader, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 
 /** Entry orders at the broker per record tag (legs excluded). */
 function entryOrdersByTag(broker: PaperBroker): Map<string, number> {
@@ -21,11 +21,7 @@ async function settledCount(db: Kysely<Database>) {
 }
 
 t.test('a redelivered entry (published again under other message ids) yields one order', async (t) => {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { broker, app, db } = await connectedTrader(t)
   const alert = mnqEntry()
   await publishAlert(app, alert, 'alerts.entry', 'first')
   const record = await settledRecord(db, alert.alertId)

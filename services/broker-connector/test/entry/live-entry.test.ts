@@ -2,7 +2,7 @@ import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually, identityHeaders, makeAlert, publishAlert } from '../helper.ts'
 import type { Database, Kysely } from '@signals/db'
-import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connect, connectedTrader, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 
 t.test('enabling live trading connects the trader\'s session; disabling disconnects it', async (t) => {
   const broker = await paperBroker(t)
@@ -17,11 +17,7 @@ t.test('enabling live trading connects the trader\'s session; disabling disconne
 })
 
 t.test('an entry becomes a bracket of the computed size, a trade from the fill, closed TP at the target fill with exact pnl', async (t) => {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { broker, app, db, config } = await connectedTrader(t)
 
   const alert = mnqEntry({ entryPrice: 21000, sl: 20950.1, tp: 21100.6 })
   await publishAlert(app, alert)
@@ -52,11 +48,7 @@ t.test('an entry becomes a bracket of the computed size, a trade from the fill, 
 })
 
 t.test('a short through its stop closes SL at the stop fill with exact pnl', async (t) => {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { broker, app, db } = await connectedTrader(t)
   const alert = mnqEntry({ action: 'SHORT', entryPrice: 21000, sl: 21040, tp: 20900 })
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
@@ -68,11 +60,7 @@ t.test('a short through its stop closes SL at the stop fill with exact pnl', asy
 })
 
 t.test('a result alert Exit closes the trade as Session End at the alert\'s price and flattens at the broker; the broker\'s fill is kept beside it', async (t) => {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { broker, app, db } = await connectedTrader(t)
   const alert = mnqEntry()
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
@@ -95,11 +83,7 @@ t.test('a result alert Exit closes the trade as Session End at the alert\'s pric
 })
 
 t.test('an Exit alert without a price closes at the broker\'s flatten fill', async (t) => {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { broker, app, db } = await connectedTrader(t)
   const alert = mnqEntry()
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)

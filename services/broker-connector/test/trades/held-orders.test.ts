@@ -1,15 +1,11 @@
 import t from 'tap'
 import { eventually, makeAlert, publishAlert } from '../helper.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 
 // The trade keeper once held every order a session saw, for as long as the session lasted: a connector
 // under a steady load grew by three orders per bracket (the soak's memory growth).
 t.test('the trade keeper holds a session\'s working orders only: filled and cancelled ones are let go once their fills are applied', async (t) => {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { broker, app, db } = await connectedTrader(t)
   const held = () => app.trading.keeper.heldOrders('u-0')
 
   // Each round: a bracket whose entry fills, then its target or its stop fills and the other leg is cancelled.
