@@ -1,35 +1,13 @@
 import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { connectBus } from '@signals/bus'
 import { createDb, sql } from '@signals/db'
 import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL } from '@signals/test-support'
+import { exited, spawnConnector, waitReady } from './connector-process.ts'
 import { alertContract, countRows, eventually, makeAlert, seedUsers } from './helper.ts'
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const USERS = 10
 const ENTRY_ALERTS = 400
 const TRADES = 100
-
-/** The connector as operators run it: its own process, from main.ts. */
-function startConnector(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/broker-connector/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  return child
-}
-
-async function waitReady(port: number) {
-  await eventually(async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined)
-    return response?.status === 200
-  }, 30_000)
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))
 
 t.test('a connector process killed mid-stream and restarted leaves exactly one record per alert and user', async (t) => {
   const database = await createTestDatabase()
@@ -56,7 +34,7 @@ t.test('a connector process killed mid-stream and restarted leaves exactly one r
     NODE_ENV: 'test',
     CONSUMER_ACK_WAIT_MS: '2000',
   }
-  let child = startConnector(env)
+  let child = spawnConnector(env)
   t.teardown(async () => {
     child.kill('SIGKILL')
     await exited(child)
@@ -83,7 +61,7 @@ t.test('a connector process killed mid-stream and restarted leaves exactly one r
   t.ok(atKill < total, `killed mid-stream (${atKill} of ${total} records written)`)
   await publishing
 
-  child = startConnector(env)
+  child = spawnConnector(env)
   await waitReady(port)
   await eventually(async () => (await countRows(db, records)) === total, 60_000)
   await eventually(async () => (await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'not_placed'`)) === total, 30_000)

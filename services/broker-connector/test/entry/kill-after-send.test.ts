@@ -1,23 +1,12 @@
 import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { connectBus } from '@signals/bus'
 import { loadConfig } from '@signals/config'
 import { createDb } from '@signals/db'
 import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace, TEST_NATS_URL } from '@signals/test-support'
 import { ConfigSchema } from '../../src/config.ts'
 import { alertContract, eventually } from '../helper.ts'
+import { exited, spawnConnector } from '../connector-process.ts'
 import { liveTrader, mnqEntry, paperBroker, recordOf, tradeOfRecord } from '../trading-helper.ts'
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
-
-/** The connector as operators run it: its own process, from main.ts. */
-function startConnector(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'services/broker-connector/src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))
 
 t.test('killed after the order reached the broker and before it was recorded: on restart it is reconciled, never resent', async (t) => {
   let orderArrived: () => void = () => undefined
@@ -43,7 +32,7 @@ t.test('killed after the order reached the broker and before it was recorded: on
   const config = loadConfig(ConfigSchema, { ...process.env, ...env })
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
 
-  let child = startConnector(env)
+  let child = spawnConnector(env)
   t.teardown(async () => {
     child.kill('SIGKILL')
     await exited(child)
@@ -62,7 +51,7 @@ t.test('killed after the order reached the broker and before it was recorded: on
 
   broker.delay('order/placeOSO', 0)
   await eventually(() => broker.sessions().length === 0, 15_000)
-  child = startConnector(env)
+  child = spawnConnector(env)
   await eventually(async () => (await recordOf(db, alert.alertId)).status === 'placed', 30_000)
   const record = await recordOf(db, alert.alertId)
   const entries = broker.orders().filter((order) => order.clOrdId === tag)

@@ -1,14 +1,11 @@
 import type { Test } from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import type { ChildProcess } from 'node:child_process'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
 import { freePort } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
 import { shardOf } from '../../src/ownership/shard.ts'
-import { eventually } from '../helper.ts'
+import { exited, spawnConnector, waitReady } from '../connector-process.ts'
 import { PASSWORD } from './feed-helper.ts'
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
 /** Short leases and a few shards: take-overs within seconds, and a handful of users spread over every shard. */
 export const OWNERSHIP = { FEED_LEASE_TTL_MS: '3000', FEED_SHARDS: '4', FEED_STATUS_REFRESH_MS: '500' }
@@ -32,37 +29,29 @@ export function eachConnectedOnce(broker: PaperBroker, usernames: readonly strin
 /** The shards the users fall in (a precondition: spread over every shard, so each instance holds some). */
 export const shardsOf = (userIds: readonly string[], shards: number) => new Set(userIds.map((userId) => shardOf(userId, shards)))
 
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))
-
 /** The connector as operators run it (main.ts) in a process of its own, on this config; killed after the test. */
 export async function connectorProcess(t: Test, config: Config, env: Record<string, string> = {}): Promise<{ child: ChildProcess; kill(): Promise<void> }> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/broker-connector/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: config.DATABASE_URL,
-      BUS_NAMESPACE: config.BUS_NAMESPACE,
-      NATS_URL: config.NATS_URL,
-      CREDENTIALS_KEY: config.CREDENTIALS_KEY,
-      CREDENTIALS_KEY_ID: config.CREDENTIALS_KEY_ID,
-      CREDENTIALS_PREVIOUS_KEYS: config.CREDENTIALS_PREVIOUS_KEYS,
-      PAPER_BROKER_URL: config.PAPER_BROKER_URL,
-      PAPER_BROKER_WS_URL: config.PAPER_BROKER_WS_URL,
-      BROKER_CONNECTOR_PORT: String(port),
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'test',
-      ...OWNERSHIP,
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawnConnector({
+    DATABASE_URL: config.DATABASE_URL,
+    BUS_NAMESPACE: config.BUS_NAMESPACE,
+    NATS_URL: config.NATS_URL,
+    CREDENTIALS_KEY: config.CREDENTIALS_KEY,
+    CREDENTIALS_KEY_ID: config.CREDENTIALS_KEY_ID,
+    CREDENTIALS_PREVIOUS_KEYS: config.CREDENTIALS_PREVIOUS_KEYS,
+    PAPER_BROKER_URL: config.PAPER_BROKER_URL,
+    PAPER_BROKER_WS_URL: config.PAPER_BROKER_WS_URL,
+    BROKER_CONNECTOR_PORT: String(port),
+    LOG_LEVEL: 'error',
+    NODE_ENV: 'test',
+    ...OWNERSHIP,
+    ...env,
   })
   const kill = async () => {
     child.kill('SIGKILL')
     await exited(child)
   }
   t.teardown(kill)
-  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined))?.status === 200, 30_000)
+  await waitReady(port)
   return { child, kill }
 }
