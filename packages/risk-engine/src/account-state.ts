@@ -1,19 +1,15 @@
 import { type Decimal, toFixed, tradingDayOf } from '@signals/instruments'
 import type { RiskEngineConfig } from './config.ts'
 import { decimal } from './money.ts'
+import type { ClosedTradingDay } from './closed-days.ts'
 import type { AccountState, OpenTradeState } from './sizing-types.ts'
-
-export interface ClosedTradeRecord {
-  pnl: string
-  closedAt: Date
-}
 
 /** What the caller knows about a user's account; `deriveAccountState` turns it into the engine's view. */
 export interface TradeHistory {
   /** The broker's cash balance now; null when not known (then starting balance plus realized pnl). */
   brokerBalance: string | null
-  /** Every closed trade of the user, in any order. */
-  closedTrades: readonly ClosedTradeRecord[]
+  /** The user's closed trades, one entry per trading day, in any order (`closedTradingDays`). */
+  closedDays: readonly ClosedTradingDay[]
   openTrades: readonly OpenTradeState[]
   /** Set by the caller when a hard daily loss limit halted the current session. */
   haltedForSession?: boolean
@@ -22,8 +18,8 @@ export interface TradeHistory {
 }
 
 /**
- * Money as whole units of one shared scale (bigint): a user's history is summed and compared thousands of
- * times per alert fan-out, and one scale makes each step a plain bigint add.
+ * Money as whole units of one shared scale (bigint): the days of a history are summed and compared for
+ * every user of an alert fan-out, and one scale makes each step a plain bigint add.
  */
 class Ledger {
   readonly scale: number
@@ -41,22 +37,23 @@ class Ledger {
 const max = (values: readonly bigint[]) => values.reduce((high, next) => (next > high ? next : high))
 
 /**
- * The engine's account state from the user's trades, at an instant (`now` decides the trading day).
- * Pure: the caller reads the rows and the broker's balance.
+ * The engine's account state from the user's trading days, at an instant (`now` decides the trading day).
+ * Pure: the caller reads the days and the broker's balance.
  */
 export function deriveAccountState(config: RiskEngineConfig, history: TradeHistory, now: Date): AccountState {
   const today = tradingDayOf(now)
-  const closed = history.closedTrades
-    .map((trade) => ({ pnl: decimal(trade.pnl), time: trade.closedAt.getTime(), day: tradingDayOf(trade.closedAt) }))
-    .sort((a, b) => a.time - b.time)
+  const days = history.closedDays
+    .map((day) => ({ day: day.day, pnl: decimal(day.pnl), highestRunningPnl: decimal(day.highestRunningPnl), results: day.results }))
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
   const openPnls = history.openTrades.flatMap((trade) => (trade.openPnl ? [decimal(trade.openPnl)] : []))
   const fixed = [config.account.startingBalance, history.brokerBalance, history.recordedPeakBalance].flatMap((value) => (value === null || value === undefined ? [] : [decimal(value)]))
-  const ledger = new Ledger([...closed.map((trade) => trade.pnl), ...openPnls, ...fixed])
+  const ledger = new Ledger([...days.flatMap((day) => [day.pnl, day.highestRunningPnl]), ...openPnls, ...fixed])
   const start = ledger.units(decimal(config.account.startingBalance))
-  const walk = walkHistory(ledger, start, closed, today)
+  const walk = walkDays(ledger, start, days, today)
   const balance = history.brokerBalance === null ? walk.realized : ledger.units(decimal(history.brokerBalance))
   const openPnl = openPnls.reduce((sum, pnl) => sum + ledger.units(pnl), 0n)
   const recorded = history.recordedPeakBalance ? [ledger.units(decimal(history.recordedPeakBalance))] : []
+  const todays = days.find((day) => day.day === today)
   const mode = config.trailingDrawdown.mode
   const peak =
     mode === 'end_of_day'
@@ -65,40 +62,35 @@ export function deriveAccountState(config: RiskEngineConfig, history: TradeHisto
   return {
     balance: ledger.text(balance),
     peakBalance: ledger.text(peak),
-    todayRealizedPnl: ledger.text(walk.perDay.get(today) ?? 0n),
+    todayRealizedPnl: ledger.text(todays ? ledger.units(todays.pnl) : 0n),
     openPnl: ledger.text(openPnl),
     openTrades: history.openTrades,
-    recentResults: closed.map((trade) => (trade.pnl.units > 0n ? 'W' : 'L') as 'W' | 'L').reverse(),
+    closedResults: days.map((day) => day.results).join(''),
     haltedForSession: history.haltedForSession ?? false,
-    dailyPnl: [...walk.perDay.entries()].sort(([a], [b]) => (a < b ? 1 : -1)).map(([, pnl]) => ledger.text(pnl)),
-    tradingDays: walk.perDay.size,
+    dailyPnl: days.map((day) => ledger.text(ledger.units(day.pnl))).reverse(),
+    tradingDays: days.length,
   }
 }
 
-interface HistoryWalk {
+interface DaysWalk {
   /** Starting balance plus every realized pnl. */
   realized: bigint
   /** Highest balance after any closed trade (intraday_realized). */
   realizedPeak: bigint
   /** Highest balance at the close of a finished session, before today (end_of_day). */
   endOfDayPeak: bigint
-  /** Realized pnl per trading day. */
-  perDay: Map<string, bigint>
 }
 
-/** One pass over the closed trades, oldest first. */
-function walkHistory(ledger: Ledger, start: bigint, closed: readonly { pnl: Decimal; day: string }[], today: string): HistoryWalk {
+/** One pass over the trading days, oldest first. */
+function walkDays(ledger: Ledger, start: bigint, days: readonly { day: string; pnl: Decimal; highestRunningPnl: Decimal }[], today: string): DaysWalk {
   let realized = start
   let realizedPeak = start
   let endOfDayPeak = start
-  const perDay = new Map<string, bigint>()
-  closed.forEach((trade, index) => {
-    const pnl = ledger.units(trade.pnl)
-    realized += pnl
-    if (realized > realizedPeak) realizedPeak = realized
-    perDay.set(trade.day, (perDay.get(trade.day) ?? 0n) + pnl)
-    const closesSession = closed[index + 1]?.day !== trade.day
-    if (closesSession && trade.day < today && realized > endOfDayPeak) endOfDayPeak = realized
-  })
-  return { realized, realizedPeak, endOfDayPeak, perDay }
+  for (const day of days) {
+    realized += ledger.units(day.pnl)
+    const highest = start + ledger.units(day.highestRunningPnl)
+    if (highest > realizedPeak) realizedPeak = highest
+    if (day.day < today && realized > endOfDayPeak) endOfDayPeak = realized
+  }
+  return { realized, realizedPeak, endOfDayPeak }
 }

@@ -3,16 +3,16 @@ import type { RiskEngineConfig } from './config.ts'
 /**
  * Contracts for the next trade in anti_martingale_pyramiding mode: starting at baseContracts, every
  * winsToStepUp consecutive wins add stepContracts, every lossesToStepDown consecutive losses remove
- * them, never below baseContracts nor above maxContracts. The run is walked oldest first; a step resets
- * the count of the run that caused it.
+ * them, never below baseContracts nor above maxContracts. The run (W or L per closed trade) is walked
+ * oldest first; a step resets the count of the run that caused it.
  */
-export function antiMartingaleContracts(steps: RiskEngineConfig['antiMartingale'], resultsNewestFirst: readonly ('W' | 'L')[]): number {
+export function antiMartingaleContracts(steps: RiskEngineConfig['antiMartingale'], resultsOldestFirst: string): number {
   const { baseContracts, maxContracts, winsToStepUp, lossesToStepDown, stepContracts } = steps
   let contracts = baseContracts
   let wins = 0
   let losses = 0
-  for (let index = resultsNewestFirst.length - 1; index >= 0; index -= 1) {
-    if (resultsNewestFirst[index] === 'W') {
+  for (const result of resultsOldestFirst) {
+    if (result === 'W') {
       wins += 1
       losses = 0
       if (wins === winsToStepUp) {

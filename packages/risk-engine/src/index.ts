@@ -26,7 +26,8 @@ export type {
   SizingInput,
 } from './sizing-types.ts'
 export { sizeEntry } from './size-entry.ts'
-export { deriveAccountState, type ClosedTradeRecord, type TradeHistory } from './account-state.ts'
+export { deriveAccountState, type TradeHistory } from './account-state.ts'
+export { closedTradingDays, type ClosedTradeRecord, type ClosedTradingDay } from './closed-days.ts'
 export { drawdownFloor } from './drawdown.ts'
 export { antiMartingaleContracts } from './anti-martingale.ts'
 export { tradingDayOf } from '@signals/instruments'

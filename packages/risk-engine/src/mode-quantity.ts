@@ -14,7 +14,7 @@ export function modeQuantity(config: RiskEngineConfig, account: AccountState, al
     case 'fixed_contracts':
       return { kind: 'contracts', quantity: fixedContracts, heldByBudget: false, note: null }
     case 'anti_martingale_pyramiding':
-      return { kind: 'contracts', quantity: antiMartingaleContracts(config.antiMartingale, account.recentResults), heldByBudget: false, note: null }
+      return { kind: 'contracts', quantity: antiMartingaleContracts(config.antiMartingale, account.closedResults), heldByBudget: false, note: null }
     case 'alert_quantity':
       return alertQuantity(fixedContracts, alert.quantity)
   }

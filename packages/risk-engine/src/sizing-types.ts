@@ -29,8 +29,8 @@ export interface AccountState {
   openPnl: string
   /** The user's open trades (their count is held to limits.maxOpenTrades; same-contract ones to pyramiding). */
   openTrades: readonly OpenTradeState[]
-  /** Closed trades, newest first, as W (pnl > 0) or L (pnl <= 0); anti-martingale walks them oldest first. */
-  recentResults: readonly ('W' | 'L')[]
+  /** Every closed trade as W (pnl > 0) or L (pnl <= 0), oldest first: the run anti-martingale walks. */
+  closedResults: string
   /** The trading session's daily loss limit was hit with a hard limit: no trading until the next session. */
   haltedForSession: boolean
   /** Realized pnl per trading day (newest first), for the status page (the engine reads today from todayRealizedPnl). */

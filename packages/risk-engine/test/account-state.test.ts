@@ -1,5 +1,5 @@
 import t from 'tap'
-import { deriveAccountState, drawdownFloor, sizeEntry, type TradeHistory } from '../src/index.ts'
+import { closedTradingDays, deriveAccountState, drawdownFloor, sizeEntry, type ClosedTradeRecord, type TradeHistory } from '../src/index.ts'
 import { alertWith, configWith, NQ } from './fixtures.ts'
 
 const closed = (pnl: string, at: string) => ({ pnl, closedAt: new Date(at) })
@@ -13,9 +13,9 @@ const closedTrades = [
   closed('200', '2026-11-23T15:00:00Z'), // today, Mon 23rd: 50,500
 ]
 const NOW = new Date('2026-11-23T16:00:00Z')
-const history = (overrides: Partial<TradeHistory> = {}): TradeHistory => ({
+const history = ({ closed = closedTrades, ...overrides }: Partial<TradeHistory> & { closed?: ClosedTradeRecord[] } = {}): TradeHistory => ({
   brokerBalance: null,
-  closedTrades,
+  closedDays: closedTradingDays(closed),
   openTrades: [
     { root: 'ES', side: 'LONG', quantity: 1, entryPrice: '6000', openPnl: '350' },
     { root: 'CL', side: 'SHORT', quantity: '2', entryPrice: '71.5', openPnl: null },
@@ -28,7 +28,7 @@ t.test('balance, today, open pnl, run, days and daily pnl from the closed trades
   t.equal(state.balance, '50500.00', '50,000 + 600 + 400 - 300 + 500 - 900 + 200')
   t.equal(state.todayRealizedPnl, '200.00')
   t.equal(state.openPnl, '350.00', 'an unknown open pnl adds nothing')
-  t.same(state.recentResults, ['W', 'L', 'W', 'L', 'W', 'W'], 'newest first')
+  t.equal(state.closedResults, 'WWLWLW', 'oldest first')
   t.same(state.dailyPnl, ['200.00', '-400.00', '-300.00', '1000.00'], 'per CME trading day, newest first (the 17:30 CST trade is Friday)')
   t.equal(state.tradingDays, 4)
   t.equal(state.openTrades.length, 2)
@@ -38,7 +38,7 @@ t.test('balance, today, open pnl, run, days and daily pnl from the closed trades
 })
 
 t.test('the peak follows the trailing mode', async (t) => {
-  const peak = (mode: 'end_of_day' | 'intraday_realized' | 'intraday_unrealized', overrides: Partial<TradeHistory> = {}) =>
+  const peak = (mode: 'end_of_day' | 'intraday_realized' | 'intraday_unrealized', overrides: Parameters<typeof history>[0] = {}) =>
     deriveAccountState(configWith({ trailingDrawdown: { mode } }), history(overrides), NOW).peakBalance
   t.equal(peak('end_of_day'), '51000.00', 'session closes 51,000, 50,700, 50,300; today not closed')
   t.equal(peak('intraday_realized'), '51200.00', 'after the Friday-session win')
@@ -47,8 +47,8 @@ t.test('the peak follows the trailing mode', async (t) => {
   t.equal(peak('intraday_unrealized', richOpen), '51300.00', 'equity 50,500 + 800')
   t.equal(peak('intraday_realized', richOpen), '51200.00', 'open profit does not count here')
   t.equal(peak('end_of_day', { recordedPeakBalance: '51500' }), '51500.00', 'a peak the caller tracked')
-  t.equal(peak('end_of_day', { closedTrades: [closed('-500', '2026-11-18T15:00:00Z')] }), '50000.00', 'never below the start')
-  t.equal(peak('intraday_realized', { closedTrades: [], brokerBalance: '50250' }), '50250.00', "the broker's balance now is a balance reached")
+  t.equal(peak('end_of_day', { closed: [closed('-500', '2026-11-18T15:00:00Z')] }), '50000.00', 'never below the start')
+  t.equal(peak('intraday_realized', { closed: [], brokerBalance: '50250' }), '50250.00', "the broker's balance now is a balance reached")
 })
 
 t.test('drawdownFloor: peak less the trailing amount, held at stopTrailingAtBalance', async (t) => {
@@ -71,6 +71,22 @@ t.test('a derived state sizes an entry', async (t) => {
 })
 
 t.test('no trades: the starting balance', async (t) => {
-  const state = deriveAccountState(configWith({ account: { startingBalance: 100_000 } }), { brokerBalance: null, closedTrades: [], openTrades: [] }, NOW)
-  t.same(state, { balance: '100000.00', peakBalance: '100000.00', todayRealizedPnl: '0.00', openPnl: '0.00', openTrades: [], recentResults: [], haltedForSession: false, dailyPnl: [], tradingDays: 0 })
+  const state = deriveAccountState(configWith({ account: { startingBalance: 100_000 } }), { brokerBalance: null, closedDays: [], openTrades: [] }, NOW)
+  t.same(state, { balance: '100000.00', peakBalance: '100000.00', todayRealizedPnl: '0.00', openPnl: '0.00', openTrades: [], closedResults: '', haltedForSession: false, dailyPnl: [], tradingDays: 0 })
+})
+
+t.test('closedTradingDays: one entry per CME trading day, oldest first, with the highest running total', async (t) => {
+  t.same(closedTradingDays(closedTrades), [
+    { day: '2026-11-18', pnl: '1000', highestRunningPnl: '1000', results: 'WW' },
+    { day: '2026-11-19', pnl: '-300', highestRunningPnl: '700', results: 'L' },
+    { day: '2026-11-20', pnl: '-400', highestRunningPnl: '1200', results: 'WL' },
+    { day: '2026-11-23', pnl: '200', highestRunningPnl: '500', results: 'W' },
+  ])
+  t.same(closedTradingDays([closed('-0.125', '2026-11-18T15:00:00Z'), closed('0', '2026-11-18T16:00:00Z')]), [{ day: '2026-11-18', pnl: '-0.125', highestRunningPnl: '-0.125', results: 'LL' }], 'exact, and a zero result is a loss')
+  t.same(closedTradingDays([]), [])
+})
+
+t.test('the days may come in any order', async (t) => {
+  const days = closedTradingDays(closedTrades)
+  t.same(deriveAccountState(configWith(), { ...history(), closedDays: [...days].reverse() }, NOW), deriveAccountState(configWith(), history(), NOW))
 })

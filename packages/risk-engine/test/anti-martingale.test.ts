@@ -3,26 +3,24 @@ import { antiMartingaleContracts, sizeEntry } from '../src/index.ts'
 import { accountWith, alertWith, configWith, input, MNQ } from './fixtures.ts'
 
 const steps = { baseContracts: 1, maxContracts: 4, winsToStepUp: 2, lossesToStepDown: 1, stepContracts: 1, pyramidLevels: 2 }
-/** Written oldest first for reading; the engine takes newest first. */
-const run = (oldestFirst: string) => [...oldestFirst].reverse() as ('W' | 'L')[]
 
 t.test('steps up after winsToStepUp wins, down after lossesToStepDown losses, within base and max', async (t) => {
-  t.equal(antiMartingaleContracts(steps, []), 1, 'no history: base')
-  t.equal(antiMartingaleContracts(steps, run('W')), 1, 'one win is not two')
-  t.equal(antiMartingaleContracts(steps, run('WW')), 2, 'two wins: one step up')
-  t.equal(antiMartingaleContracts(steps, run('WWWW')), 3)
-  t.equal(antiMartingaleContracts(steps, run('WWWWWWWWWW')), 4, 'capped at maxContracts')
-  t.equal(antiMartingaleContracts(steps, run('WWWWL')), 2, 'a loss steps down one')
-  t.equal(antiMartingaleContracts(steps, run('WWWWLL')), 1)
-  t.equal(antiMartingaleContracts(steps, run('LLLL')), 1, 'never below base')
-  t.equal(antiMartingaleContracts(steps, run('WLWLW')), 1, 'an interrupted run does not step up')
-  t.equal(antiMartingaleContracts({ ...steps, baseContracts: 2, stepContracts: 3, maxContracts: 10, lossesToStepDown: 2 }, run('WWWWLWL')), 8, '2 +3 +3, and single losses between wins never reach two')
+  t.equal(antiMartingaleContracts(steps, ''), 1, 'no history: base')
+  t.equal(antiMartingaleContracts(steps, 'W'), 1, 'one win is not two')
+  t.equal(antiMartingaleContracts(steps, 'WW'), 2, 'two wins: one step up')
+  t.equal(antiMartingaleContracts(steps, 'WWWW'), 3)
+  t.equal(antiMartingaleContracts(steps, 'WWWWWWWWWW'), 4, 'capped at maxContracts')
+  t.equal(antiMartingaleContracts(steps, 'WWWWL'), 2, 'a loss steps down one')
+  t.equal(antiMartingaleContracts(steps, 'WWWWLL'), 1)
+  t.equal(antiMartingaleContracts(steps, 'LLLL'), 1, 'never below base')
+  t.equal(antiMartingaleContracts(steps, 'WLWLW'), 1, 'an interrupted run does not step up')
+  t.equal(antiMartingaleContracts({ ...steps, baseContracts: 2, stepContracts: 3, maxContracts: 10, lossesToStepDown: 2 }, 'WWWWLWL'), 8, '2 +3 +3, and single losses between wins never reach two')
 })
 
 t.test('anti_martingale_pyramiding sizes from the run and still respects the stop limits', async (t) => {
   const config = configWith({ riskMode: { mode: 'anti_martingale_pyramiding' }, antiMartingale: steps })
-  t.same(sizeEntry(input({ config, contract: MNQ, account: accountWith({ recentResults: run('WWWW') }) })), { kind: 'size', quantity: 3, budget: null, riskAtStop: '60.00', note: null }, '3 x 10 pts x $2')
-  t.match(sizeEntry(input({ config, account: accountWith({ balance: '48500', recentResults: run('WWWW') }) })), { kind: 'refuse', code: 'drawdown_floor' }, '3 x $200 = $600 > $500 above the floor')
+  t.same(sizeEntry(input({ config, contract: MNQ, account: accountWith({ closedResults: 'WWWW' }) })), { kind: 'size', quantity: 3, budget: null, riskAtStop: '60.00', note: null }, '3 x 10 pts x $2')
+  t.match(sizeEntry(input({ config, account: accountWith({ balance: '48500', closedResults: 'WWWW' }) })), { kind: 'refuse', code: 'drawdown_floor' }, '3 x $200 = $600 > $500 above the floor')
 })
 
 t.test('pyramiding adds levels only to a winning position, up to pyramidLevels', async (t) => {

@@ -18,7 +18,7 @@ export function accountWith(overrides: Partial<AccountState> = {}): AccountState
     todayRealizedPnl: '0',
     openPnl: '0',
     openTrades: [],
-    recentResults: [],
+    closedResults: '',
     haltedForSession: false,
     dailyPnl: [],
     tradingDays: 0,

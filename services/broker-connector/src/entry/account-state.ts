@@ -1,70 +1,85 @@
-import { deriveAccountState, tradingDayOf, type AccountState, type RiskEngineConfig } from '@signals/risk-engine'
+import { deriveAccountState, tradingDayOf, type AccountState, type ClosedTradingDay, type OpenTradeState, type RiskEngineConfig } from '@signals/risk-engine'
 import { rootOf } from '@signals/instruments'
 import { sql, type Database, type Kysely } from '@signals/db'
 
-interface TradeRow {
-  user_id: string
-  root: string | null
-  symbol: string
-  side: 'LONG' | 'SHORT'
-  quantity: string
-  entry_price: string
-  status: 'open' | 'closed'
-  pnl: string | null
-  closed_at: Date | null
-}
-
 /** What the account state of each user is derived from, read for many users at once. */
 export interface AccountRows {
-  trades: Map<string, TradeRow[]>
+  openTrades: Map<string, OpenTradeState[]>
+  /** The user's closed trades summed per trading day: bounded by days traded, not by trades. */
+  closedDays: Map<string, ClosedTradingDay[]>
   /** When a hard daily-loss refusal last halted the user, if ever. */
   lastHalt: Map<string, Date>
 }
 
 /**
- * The users' open and closed trades, and entries sent in the last minutes whose fill has not opened their
- * trade yet (counted as open: two alerts in quick succession must not both pass the open-trade and
- * pyramiding rules), except the records being decided now; and each user's last hard daily-loss halt.
+ * The users' account rows for deciding the records `deciding`: open trades, and entries sent in the last
+ * minutes whose fill has not opened their trade yet (counted as open: two alerts in quick succession must
+ * not both pass the open-trade and pyramiding rules), except the records being decided now; closed trades
+ * as Postgres sums them per trading day; and each user's last hard daily-loss halt.
  */
 export async function loadAccountRows(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<AccountRows> {
-  const [trades, halts] = await Promise.all([
-    sql<TradeRow>`
-      SELECT user_id, root, symbol, side, quantity, entry_price, status, pnl, closed_at FROM trades
-      WHERE user_id = ANY(${userIds}::text[]) AND status IN ('open', 'closed')
-      UNION ALL
-      SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0), 'open', NULL, NULL FROM alerts a
-      WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
-        AND a.send_attempts > 0 AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
-        AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`.execute(db),
-    sql<{ user_id: string; decided_at: Date }>`
-      SELECT user_id, max(decided_at) AS decided_at FROM alerts
-      WHERE user_id = ANY(${userIds}::text[]) AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
-      GROUP BY user_id`.execute(db),
-  ])
-  const byUser = new Map<string, TradeRow[]>()
-  for (const row of trades.rows) {
-    // Appended in place: copying the list for every row made a long history quadratic in time and garbage.
-    const rows = byUser.get(row.user_id)
-    if (rows) rows.push(row)
-    else byUser.set(row.user_id, [row])
-  }
-  return { trades: byUser, lastHalt: new Map(halts.rows.map((row) => [row.user_id, row.decided_at])) }
+  const [open, days, halts] = await Promise.all([loadOpenTrades(db, userIds, deciding), loadClosedDays(db, userIds), loadLastHalts(db, userIds)])
+  return { openTrades: open, closedDays: days, lastHalt: halts }
 }
 
 /** The engine's account state of one user, with the broker's cash balance when the session told one. */
 export function accountStateOf(rows: AccountRows, userId: string, config: RiskEngineConfig, cashBalance: string | null, now: Date): AccountState {
-  const trades = rows.trades.get(userId) ?? []
   const lastHalt = rows.lastHalt.get(userId)
   return deriveAccountState(
     config,
     {
       brokerBalance: cashBalance,
-      closedTrades: trades.flatMap((row) => (row.status === 'closed' && row.pnl !== null && row.closed_at !== null ? [{ pnl: row.pnl, closedAt: row.closed_at }] : [])),
-      openTrades: trades
-        .filter((row) => row.status === 'open')
-        .map((row) => ({ root: row.root ?? rootOf(row.symbol) ?? row.symbol, side: row.side, quantity: row.quantity, entryPrice: row.entry_price })),
+      closedDays: rows.closedDays.get(userId) ?? [],
+      openTrades: rows.openTrades.get(userId) ?? [],
       haltedForSession: lastHalt !== undefined && tradingDayOf(lastHalt) === tradingDayOf(now),
     },
     now,
   )
+}
+
+async function loadOpenTrades(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<Map<string, OpenTradeState[]>> {
+  const { rows } = await sql<{ user_id: string; root: string | null; symbol: string; side: 'LONG' | 'SHORT'; quantity: string; entry_price: string }>`
+    SELECT user_id, root, symbol, side, quantity, entry_price FROM trades
+    WHERE user_id = ANY(${userIds}::text[]) AND status = 'open'
+    UNION ALL
+    SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0) FROM alerts a
+    WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
+      AND a.send_attempts > 0 AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
+      AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`.execute(db)
+  return groupByUser(rows, (row) => ({ root: row.root ?? rootOf(row.symbol) ?? row.symbol, side: row.side, quantity: row.quantity, entryPrice: row.entry_price }))
+}
+
+/**
+ * One row per user and CME trading day (`cme_trading_day`, the twin of `tradingDayOf`): the day's pnl, the
+ * highest running total of all the user's pnl after one of its closes, and its W/L run, closes in time
+ * order (ties by id). The same as `closedTradingDays` over the trades.
+ */
+async function loadClosedDays(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, ClosedTradingDay[]>> {
+  const { rows } = await sql<{ user_id: string; day: string; pnl: string; highest_running_pnl: string; results: string }>`
+    SELECT user_id, cme_trading_day(closed_at)::text AS day, sum(pnl)::text AS pnl, max(running)::text AS highest_running_pnl,
+           string_agg(CASE WHEN pnl > 0 THEN 'W' ELSE 'L' END, '' ORDER BY closed_at, id) AS results
+    FROM (
+      SELECT user_id, closed_at, id, pnl, sum(pnl) OVER (PARTITION BY user_id ORDER BY closed_at, id) AS running FROM trades
+      WHERE user_id = ANY(${userIds}::text[]) AND status = 'closed' AND pnl IS NOT NULL AND closed_at IS NOT NULL
+    ) AS closed
+    GROUP BY user_id, day`.execute(db)
+  return groupByUser(rows, (row) => ({ day: row.day, pnl: row.pnl, highestRunningPnl: row.highest_running_pnl, results: row.results }))
+}
+
+async function loadLastHalts(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, Date>> {
+  const { rows } = await sql<{ user_id: string; decided_at: Date }>`
+    SELECT user_id, max(decided_at) AS decided_at FROM alerts
+    WHERE user_id = ANY(${userIds}::text[]) AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
+    GROUP BY user_id`.execute(db)
+  return new Map(rows.map((row) => [row.user_id, row.decided_at]))
+}
+
+function groupByUser<Row extends { user_id: string }, Item>(rows: readonly Row[], item: (row: Row) => Item): Map<string, Item[]> {
+  const byUser = new Map<string, Item[]>()
+  for (const row of rows) {
+    const items = byUser.get(row.user_id)
+    if (items) items.push(item(row))
+    else byUser.set(row.user_id, [item(row)])
+  }
+  return byUser
 }
