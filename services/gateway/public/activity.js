@@ -3,6 +3,8 @@
 import { openLive } from './live.js'
 import { renderSetup } from './setup.js'
 import { renderRoomLeft } from './room-left.js'
+import { totalsOf } from './totals.js'
+import { tradingDayOf } from './trading-day.js'
 
 const $ = (id) => document.getElementById(id)
 const PAGE = 20
@@ -106,28 +108,19 @@ async function allClosedTrades() {
   return trades
 }
 
-export function totalsOf(closed, today) {
-  const pnl = (list) => list.reduce((sum, trade) => sum + Number(trade.pnl), 0)
-  const wins = closed.filter((trade) => Number(trade.pnl) > 0).length
-  return {
-    today: pnl(closed.filter((trade) => trade.closedAt.slice(0, 10) === today)),
-    total: pnl(closed),
-    count: closed.length,
-    winRate: closed.length === 0 ? null : wins / closed.length,
-  }
-}
-
 let riskConfig = null
 
 async function refreshTotals() {
   const [closed, config] = await Promise.all([allClosedTrades(), riskConfig ? Promise.resolve({ config: riskConfig }) : getJson('/api/risk-engine/config')])
   riskConfig = config.config
-  const totals = totalsOf(closed, new Date().toISOString().slice(0, 10))
+  // One "today" for the totals and the chart: the trading day the risk engine enforces the daily limit on.
+  const today = tradingDayOf(new Date())
+  const totals = totalsOf(closed, today)
   $('total-today').textContent = money(totals.today)
   $('total-pnl').textContent = money(totals.total)
   $('total-trades').textContent = String(totals.count)
   $('total-win-rate').textContent = totals.winRate === null ? '–' : `${Math.round(totals.winRate * 100)}%`
-  renderRoomLeft(closed, riskConfig)
+  renderRoomLeft(closed, riskConfig, today)
 }
 
 function showError(error) {

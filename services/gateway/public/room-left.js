@@ -2,10 +2,11 @@
 // line (the risk engine's rule: floor = min(peak − amount, stop-trailing balance); the peak is taken per
 // closed trade intraday, per trading day in end-of-day mode; open profit is not drawn). Drawn with uPlot,
 // served by the gateway from the installed package; the same figures are given in words beside it.
+// Days are trading days (trading-day.js), as the engine counts them.
+import { tradingDayOf } from './trading-day.js'
 
 const $ = (id) => document.getElementById(id)
 const money = (value) => (value < 0 ? '−' : '') + '$' + Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-const dayOf = (iso) => iso.slice(0, 10)
 
 /** The balance after each closed trade (oldest first), with the floor as the configured mode moves it. */
 export function balancePath(closedTrades, config) {
@@ -19,7 +20,7 @@ export function balancePath(closedTrades, config) {
   let dayPeak = start
   let day = null
   for (const trade of [...closedTrades].sort((a, b) => a.closedAt.localeCompare(b.closedAt))) {
-    const tradeDay = dayOf(trade.closedAt)
+    const tradeDay = tradingDayOf(trade.closedAt)
     // End of day: yesterday's closing balance becomes the peak candidate when a new day starts.
     if (mode === 'end_of_day' && day !== null && tradeDay !== day) peak = Math.max(peak, dayPeak)
     day = tradeDay
@@ -34,7 +35,7 @@ export function balancePath(closedTrades, config) {
 /** The figures in words: balance, floor and room left, and today's daily-loss room. */
 export function roomFigures(points, closedTrades, config, today) {
   const last = points.at(-1)
-  const todayPnl = closedTrades.filter((trade) => dayOf(trade.closedAt) === today).reduce((sum, trade) => sum + Number(trade.pnl), 0)
+  const todayPnl = closedTrades.filter((trade) => tradingDayOf(trade.closedAt) === today).reduce((sum, trade) => sum + Number(trade.pnl), 0)
   const daily = config.dailyLossLimit
   const dailyLine = daily.enabled ? last.balance - todayPnl - Number(daily.amount) : null
   return { balance: last.balance, floor: last.floor, room: last.balance - last.floor, todayPnl, dailyLine, dailyRoom: dailyLine === null ? null : last.balance - dailyLine }
@@ -48,20 +49,23 @@ function describe(figures) {
   parts.push(
     figures.dailyLine === null
       ? 'No daily loss limit.'
-      : `Today ${money(figures.todayPnl)}; the daily loss line is ${money(figures.dailyLine)}, ${money(figures.dailyRoom)} away.`,
+      : `This trading day ${money(figures.todayPnl)}; the daily loss line is ${money(figures.dailyLine)}, ${money(figures.dailyRoom)} away.`,
   )
   return parts.join(' ')
 }
 
 let plot = null
 
-// The chart follows its box's width (a phone turned, a window resized).
-const resize = new ResizeObserver(([entry]) => {
-  const width = Math.max(280, Math.floor(entry.contentRect.width))
-  if (plot !== null && plot.width !== width) plot.setSize({ width, height: 220 })
-})
+// The chart follows its box's width (a phone turned, a window resized). Made with the chart, so the
+// module's figures can be loaded where there is no page (the gateway's tests).
+const followWidth = (box) =>
+  new ResizeObserver(([entry]) => {
+    const width = Math.max(280, Math.floor(entry.contentRect.width))
+    if (plot !== null && plot.width !== width) plot.setSize({ width, height: 220 })
+  }).observe(box)
 
-export function renderRoomLeft(closedTrades, config, today = new Date().toISOString().slice(0, 10)) {
+/** `today` is the trading day (trading-day.js) the totals beside the chart use too. */
+export function renderRoomLeft(closedTrades, config, today) {
   const points = balancePath(closedTrades, config)
   const figures = roomFigures(points, closedTrades, config, today)
   $('room-figures').textContent = describe(figures)
@@ -85,7 +89,7 @@ export function renderRoomLeft(closedTrades, config, today = new Date().toISOStr
   if (plot === null) {
     box.replaceChildren()
     plot = new window.uPlot(options, data, box)
-    resize.observe(box)
+    followWidth(box)
   } else {
     plot.setData(data)
   }

@@ -99,10 +99,13 @@ async function reconcileThenSize(deps: PlanDeps & { accounts: AccountRows; memo:
 /**
  * A refusal by the broker is final and its text is the reason. A rate limit or an unreachable broker
  * leaves the outcome open: the record says why it waits and the message comes back (reconciled first);
- * on the last delivery a record never sent fails with the broker's text.
+ * on the last delivery a record never sent fails with the broker's text. A BrokerError's message already
+ * says what the broker did ("the broker refused the order: Insufficient margin"), so it is the reason as
+ * it stands; only an open outcome that ends the record says that no order was placed.
  */
 export function brokerFailure(record: EntryRecord, error: BrokerError, lastAttempt: boolean, sent: boolean): Plan {
   const retryable = error.kind === 'rate_limited' || error.kind === 'unavailable'
-  if (!retryable || (lastAttempt && !sent)) return decided(record.id, 'failed', `the broker did not take the order: ${error.message}`)
+  if (!retryable) return decided(record.id, 'failed', error.message)
+  if (lastAttempt && !sent) return decided(record.id, 'failed', `not placed: ${error.message}`)
   return { kind: lastAttempt ? 'waiting' : 'retry', id: record.id, note: `waiting for the broker: ${error.message}` }
 }

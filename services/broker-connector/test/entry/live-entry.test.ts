@@ -106,6 +106,19 @@ t.test('auto-place off keeps the record and places nothing', async (t) => {
   t.same(broker.orders(), [])
 })
 
+t.test('the broker\'s refusal of the order is said once, in its own words', async (t) => {
+  const broker = await paperBroker(t)
+  const { app, db, config } = await tradingApp(t, broker)
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  // No market price yet: the paper broker refuses the market entry, as Tradovate would with its own text.
+  const alert = mnqEntry()
+  await publishAlert(app, alert)
+  const record = await settledRecord(db, alert.alertId)
+  t.equal(record.status, 'failed')
+  t.equal(record.reason, 'the broker refused the order: no market price for MNQZ6 yet; set one with POST /dev/prices')
+})
+
 t.test('a broker refusal is the record\'s reason; no session at all fails as "broker connection not up"', async (t) => {
   const broker = await paperBroker(t)
   broker.setPrice('MNQZ6', '21000')
@@ -117,7 +130,8 @@ t.test('a broker refusal is the record\'s reason; no session at all fails as "br
   const alert = mnqEntry()
   await publishAlert(app, alert)
   const refused = await settledRecordOf(db, alert.alertId, 'u-0')
-  t.match(refused, { status: 'failed', reason: /^the broker did not take the order: / })
+  t.match(refused, { status: 'failed' })
+  t.equal(refused.reason, 'order/placeOSO: the broker asks for a captcha; trying again in about an hour', 'the broker\'s words, once')
   const lost = await settledRecordOf(db, alert.alertId, 'u-1')
   t.match(lost, { status: 'failed', reason: /^broker connection not up/ })
   t.equal(broker.orders().length, 0)

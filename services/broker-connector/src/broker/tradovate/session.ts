@@ -52,7 +52,7 @@ export class TradovateSession implements BrokerSession {
   async cashBalance(): Promise<string | null> {
     const snapshot = await this.request(ENDPOINTS.cashBalanceSnapshot, { accountId: this.snapshot.account.id })
     if (!isObject(snapshot)) return null
-    if (typeof snapshot.errorText === 'string' && snapshot.errorText) throw new BrokerError('rejected', `cash balance: ${snapshot.errorText.slice(0, 200)}`)
+    if (typeof snapshot.errorText === 'string' && snapshot.errorText) throw new BrokerError('rejected', `the broker refused the cash balance request: ${snapshot.errorText.slice(0, 200)}`)
     return typeof snapshot.totalCashValue === 'number' ? decimalText(snapshot.totalCashValue) : null
   }
 
