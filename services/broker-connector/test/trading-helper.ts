@@ -59,11 +59,13 @@ export async function connect(app: App, userId: string) {
 
 /**
  * The common start of a trading test: a paper broker with MNQZ6 at 21000, the connector with feeds, and
- * trader u-0 (trader0) live with orders placed automatically, its session held.
+ * trader u-0 (trader0) live with orders placed automatically, its session held. `price: null` leaves
+ * MNQZ6 without a market price (the paper broker then refuses market entries).
  */
-export async function connectedTrader(t: Test) {
+export async function connectedTrader(t: Test, options: { price?: string | null } = {}) {
   const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
+  const price = options.price === undefined ? '21000' : options.price
+  if (price !== null) broker.setPrice('MNQZ6', price)
   const { app, db, config } = await tradingApp(t, broker)
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   await connect(app, 'u-0')

@@ -107,10 +107,7 @@ t.test('auto-place off keeps the record and places nothing', async (t) => {
 })
 
 t.test('the broker\'s refusal of the order is said once, in its own words', async (t) => {
-  const broker = await paperBroker(t)
-  const { app, db, config } = await tradingApp(t, broker)
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
-  await connect(app, 'u-0')
+  const { app, db } = await connectedTrader(t, { price: null })
   // No market price yet: the paper broker refuses the market entry, as Tradovate would with its own text.
   const alert = mnqEntry()
   await publishAlert(app, alert)
