@@ -1,5 +1,5 @@
 export { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from './paper-broker.ts'
 export type { PaperAccount, SeenRequest } from './paper-account.ts'
 export type { Interference } from './controls.ts'
-export { PaperMarket, type MarketAccount, type MarketEvent } from './market.ts'
+export { PaperMarket, type MarketAccount, type MarketEvent, type TaggedOrder } from './market.ts'
 export { findContract, contractById, type PaperContract } from './contracts.ts'

@@ -1,4 +1,4 @@
-import type { Account, CashBalance, CashBalanceSnapshot, CommandResult, Fill, Order, OrderVersion, PlaceOsoResult, Position, PropsEvent, TradeDate } from '@signals/tradovate-wire'
+import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOsoResult, Position, PropsEvent, TradeDate } from '@signals/tradovate-wire'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
 import { planOso, type OrderPlan } from './oso-request.ts'
@@ -19,6 +19,8 @@ export interface MarketEvent {
 interface PaperOrder {
   order: Order
   version: OrderVersion
+  /** The `New` command that placed it: the client's tag (`clOrdId`) lives here, as at Tradovate. */
+  placedBy: Command
   contract: PaperContract
   price: string | null
   stopPrice: string | null
@@ -28,10 +30,15 @@ interface PaperOrder {
 
 const LIVE: readonly Order['ordStatus'][] = ['Working', 'Suspended']
 
+/** An order with the tag of the command that placed it: for tests' assertions, never sent on the wire. */
+export type TaggedOrder = Order & { clOrdId: string | null }
+
 /**
  * The simulated market: accounts with a cash balance, orders (Market, Limit, Stop; OSO brackets), fills,
  * positions and a price per dated contract set from outside (`setPrice`). Every change is queued as a
  * `props` event for the account (`drainEvents`), so the socket layer sends them after the command's answer.
+ * As at Tradovate, an Order carries no client tag: placing it records a `New` Command with the `clOrdId`,
+ * sent (snapshot, `command/*`, a `command` event just before the order's `Created`) beside the order.
  * Fill prices: see docs/decisions/paper-broker.md (a move fills limits and stops at their level; an order
  * that is marketable when placed or activated fills at the current price).
  */
@@ -39,6 +46,8 @@ export class PaperMarket {
   readonly #accounts = new Map<number, MarketAccount>()
   readonly #prices = new Map<string, string>()
   readonly #orders = new Map<number, PaperOrder>()
+  /** Every command, oldest first (`New` for each order placed, `Cancel` for each cancel request). */
+  readonly #commands: Command[] = []
   readonly #fills: Fill[] = []
   readonly #positions = new Map<string, PositionState & { id: number }>()
   readonly #cash = new Map<number, { id: number; amount: string; realizedPnL: string }>()
@@ -108,13 +117,16 @@ export class PaperMarket {
     return { id: account.accountId, name: account.accountName, userId: account.userId, accountType: 'Customer', active: true, archived: false }
   }
 
-  #place(accountId: number, contract: PaperContract, plan: OrderPlan, qty: number, status: Order['ordStatus'], parentId: number | null): PaperOrder {
+  #place(accountId: number, contract: PaperContract, plan: OrderPlan, qty: number, status: Order['ordStatus'], parentId: number | null, isAutomated: boolean): PaperOrder {
     const id = this.#id()
-    const order: Order = { id, accountId, contractId: contract.id, timestamp: this.#now().toISOString(), action: plan.action, ordStatus: status, parentId, linkedId: null, admin: false, clOrdId: plan.clOrdId, text: null }
+    const timestamp = this.#now().toISOString()
+    const order: Order = { id, accountId, contractId: contract.id, timestamp, action: plan.action, ordStatus: status, parentId, linkedId: null, admin: false, text: null }
     const version: OrderVersion = { id: this.#id(), orderId: id, orderQty: qty, orderType: plan.orderType, timeInForce: 'Day' }
     if (plan.price !== null) version.price = Number(plan.price)
     if (plan.stopPrice !== null) version.stopPrice = Number(plan.stopPrice)
-    const paper: PaperOrder = { order, version, contract, price: plan.price, stopPrice: plan.stopPrice, legIds: [] }
+    const placedBy: Command = { id: this.#id(), orderId: id, timestamp, commandType: 'New', commandStatus: 'RiskPassed', clOrdId: plan.clOrdId, isAutomated }
+    this.#commands.push(placedBy)
+    const paper: PaperOrder = { order, version, placedBy, contract, price: plan.price, stopPrice: plan.stopPrice, legIds: [] }
     this.#orders.set(id, paper)
     return paper
   }
@@ -123,16 +135,17 @@ export class PaperMarket {
   placeOso(accountId: number, body: unknown): PlaceOsoResult {
     const checked = planOso(body)
     if ('failure' in checked) return checked.failure
-    const { contract, qty, entry, legs } = checked.plan
-    const entryOrder = this.#place(accountId, contract, entry, qty, 'Working', null)
+    const { contract, qty, isAutomated, entry, legs } = checked.plan
+    const entryOrder = this.#place(accountId, contract, entry, qty, 'Working', null, isAutomated)
     if (entry.orderType === 'Market' && !this.#prices.has(contract.name)) {
       const failureText = `no market price for ${contract.name} yet; set one with POST /dev/prices`
       entryOrder.order.ordStatus = 'Rejected'
       entryOrder.order.text = failureText
+      entryOrder.placedBy.commandStatus = 'ExecutionRejected'
       this.#emitOrder(entryOrder, 'Created')
       return { failureReason: 'NoQuote', failureText }
     }
-    const legOrders = legs.map((leg) => this.#place(accountId, contract, leg, qty, 'Suspended', entryOrder.order.id))
+    const legOrders = legs.map((leg) => this.#place(accountId, contract, leg, qty, 'Suspended', entryOrder.order.id, isAutomated))
     entryOrder.legIds = legOrders.map((leg) => leg.order.id)
     if (legOrders.length === 2) {
       legOrders[0]!.order.linkedId = legOrders[1]!.order.id
@@ -143,7 +156,9 @@ export class PaperMarket {
     return { orderId: entryOrder.order.id, oso1Id: legOrders[0]?.order.id, oso2Id: legOrders[1]?.order.id }
   }
 
+  /** A new order goes out as its `New` command, the order, then its version, in that order in one batch. */
   #emitOrder(paper: PaperOrder, eventType: 'Created' | 'Updated'): void {
+    if (eventType === 'Created') this.#emit(paper.order.accountId, 'command', 'Created', paper.placedBy)
     this.#emit(paper.order.accountId, 'order', eventType, paper.order)
     if (eventType === 'Created') this.#emit(paper.order.accountId, 'orderVersion', 'Created', paper.version)
   }
@@ -234,12 +249,15 @@ export class PaperMarket {
   }
 
   /** `order/cancelorder`: a working or suspended order (an entry takes its suspended legs with it). */
-  cancelOrder(accountId: number, orderId: unknown): CommandResult {
+  cancelOrder(accountId: number, orderId: unknown, isAutomated?: unknown): CommandResult {
     const paper = typeof orderId === 'number' ? this.#orders.get(orderId) : undefined
     if (!paper || paper.order.accountId !== accountId) return { failureReason: 'UnknownReason', failureText: `order ${String(orderId)} not found` }
     if (!LIVE.includes(paper.order.ordStatus)) return { failureReason: 'TooLate', failureText: `order ${paper.order.id} is ${paper.order.ordStatus}` }
+    const command: Command = { id: this.#id(), orderId: paper.order.id, timestamp: this.#now().toISOString(), commandType: 'Cancel', commandStatus: 'RiskPassed', clOrdId: null, isAutomated: isAutomated === true }
+    this.#commands.push(command)
+    this.#emit(accountId, 'command', 'Created', command)
     this.#cancel(paper)
-    return { commandId: this.#id() }
+    return { commandId: command.id }
   }
 
   /** `order/liquidateposition`: cancels the contract's working orders, then flattens at the current price. */
@@ -254,15 +272,32 @@ export class PaperMarket {
     if (open !== 0) {
       const price = this.#prices.get(contract.name)
       if (price === undefined) return { failureReason: 'NoQuote', failureText: `no market price for ${contract.name} yet; set one with POST /dev/prices` }
-      const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, clOrdId: null }, Math.abs(open), 'Working', null)
+      const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, clOrdId: null }, Math.abs(open), 'Working', null, false)
       this.#emitOrder(flatten, 'Created')
       this.#fill(flatten, price)
     }
     return { commandId: this.#id() }
   }
 
+  #ordersOf(accountId: number | undefined): PaperOrder[] {
+    return [...this.#orders.values()].filter((paper) => accountId === undefined || paper.order.accountId === accountId)
+  }
+
+  /** Order entities as Tradovate sends them (no tag). */
   orders(accountId?: number): Order[] {
-    return [...this.#orders.values()].filter((paper) => accountId === undefined || paper.order.accountId === accountId).map((paper) => structuredClone(paper.order))
+    return this.#ordersOf(accountId).map((paper) => structuredClone(paper.order))
+  }
+
+  /** Orders with the tag of their `New` command, for tests' assertions (never on the wire). */
+  taggedOrders(accountId?: number): TaggedOrder[] {
+    return this.#ordersOf(accountId).map((paper) => ({ ...structuredClone(paper.order), clOrdId: paper.placedBy.clOrdId ?? null }))
+  }
+
+  /** Commands of the account's orders, oldest first; only those of `orderIds` when given (`command/deps`, `ldeps`). */
+  commands(accountId: number, orderIds?: readonly number[]): Command[] {
+    return this.#commands
+      .filter((command) => this.#orders.get(command.orderId)?.order.accountId === accountId && (orderIds === undefined || orderIds.includes(command.orderId)))
+      .map((command) => structuredClone(command))
   }
 
   orderVersions(accountId?: number): OrderVersion[] {

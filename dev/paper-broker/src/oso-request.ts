@@ -2,7 +2,7 @@ import type { Action, OrderType, PlaceOsoResult } from '@signals/tradovate-wire'
 import { findContract, type PaperContract } from './contracts.ts'
 import { onTick, priceText } from './decimal-text.ts'
 
-/** One order of a checked `order/placeOSO` request; prices as exact decimal text. */
+/** One order of a checked `order/placeOSO` request; prices as exact decimal text; the tag goes on its `New` command. */
 export interface OrderPlan {
   action: Action
   orderType: 'Market' | 'Limit' | 'Stop'
@@ -14,6 +14,7 @@ export interface OrderPlan {
 export interface OsoPlan {
   contract: PaperContract
   qty: number
+  isAutomated: boolean
   entry: OrderPlan
   legs: OrderPlan[]
 }
@@ -60,5 +61,5 @@ export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure }
     if (leg.plan.orderType === 'Market') return fail('Unsupported', `${key} must be a Stop or Limit order`)
     legs.push(leg.plan)
   }
-  return { plan: { contract, qty, entry: entry.plan, legs } }
+  return { plan: { contract, qty, isAutomated: request.isAutomated, entry: entry.plan, legs } }
 }

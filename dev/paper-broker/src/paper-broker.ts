@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import { WebSocketServer } from 'ws'
-import type { CashBalance, Fill, Order, Position } from '@signals/tradovate-wire'
+import type { CashBalance, Fill, Position } from '@signals/tradovate-wire'
 import { RequestControls, type Interference } from './controls.ts'
-import { PaperMarket } from './market.ts'
+import { PaperMarket, type TaggedOrder } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
 import { handleRest } from './rest.ts'
 import { PaperSockets } from './socket.ts'
@@ -48,7 +48,13 @@ export interface PaperBroker {
   /** Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. */
   setPrice(symbol: string, price: string): void
   price(symbol: string): string | null
-  orders(): Order[]
+  /**
+   * Every order, with the `clOrdId` of the command that placed it (null when none was given) for tests'
+   * assertions: on the wire an Order has no tag (it is on its `New` command), as at Tradovate.
+   */
+  orders(): TaggedOrder[]
+  /** Test control: `command` events sent before their order (default), in a later frame, or never. */
+  commandEvents(delivery: 'first' | 'late' | 'withheld'): void
   fills(): Fill[]
   positions(): Position[]
   cashBalance(accountId: number): CashBalance | null
@@ -104,7 +110,10 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
       live.broadcast()
     },
     price: (symbol) => market.price(symbol),
-    orders: () => market.orders(),
+    orders: () => market.taggedOrders(),
+    commandEvents(delivery) {
+      live.commandEvents = delivery
+    },
     fills: () => market.fills(),
     positions: () => market.positions(),
     cashBalance: (accountId) => market.cashBalance(accountId),

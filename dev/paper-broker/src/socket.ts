@@ -29,6 +29,12 @@ const ok = (d: unknown): Omit<WireResponse, 'i'> => ({ s: 200, d })
 /** The account a request names must be the session's own. */
 const ownAccount = (account: PaperAccount, body: Record<string, unknown>) => body.accountId === account.accountId
 
+/** Order ids of a `command/deps` (`masterid=5`) or `command/ldeps` (`masterids=5,6`) query; none when malformed. */
+function orderIds(query: string, key: string): number[] {
+  const text = new URLSearchParams(query).get(key) ?? ''
+  return text.split(',').map(Number).filter((id) => Number.isSafeInteger(id) && id > 0)
+}
+
 function handlers(market: PaperMarket): Record<string, Handler> {
   return {
     [ENDPOINTS.syncRequest]: (account) => ok(syncSnapshot(market, account)),
@@ -46,7 +52,10 @@ function handlers(market: PaperMarket): Record<string, Handler> {
         : ok({ failureReason: 'Unauthorized', failureText: 'accountId and accountSpec must name your account' }),
     [ENDPOINTS.liquidatePosition]: (account, body) =>
       ownAccount(account, body) ? ok(market.liquidate(account.accountId, body.contractId)) : ok({ failureReason: 'Unauthorized', failureText: 'accountId must name your account' }),
-    [ENDPOINTS.cancelOrder]: (account, body) => ok(market.cancelOrder(account.accountId, body.orderId)),
+    [ENDPOINTS.cancelOrder]: (account, body) => ok(market.cancelOrder(account.accountId, body.orderId, body.isAutomated)),
+    [ENDPOINTS.commandList]: (account) => ok(market.commands(account.accountId)),
+    [ENDPOINTS.commandDeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterid'))),
+    [ENDPOINTS.commandLdeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterids'))),
   }
 }
 
@@ -59,6 +68,7 @@ function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse 
     cashBalances: cash ? [cash] : [],
     orders: market.orders(id),
     orderVersions: market.orderVersions(id),
+    commands: market.commands(id),
     fills: market.fills(id),
     positions: market.positions(id),
   }
@@ -78,17 +88,27 @@ export class PaperSockets {
     wss.on('connection', (socket) => this.#accept(socket))
   }
 
+  /**
+   * How `command` events are delivered (a test control; Tradovate promises no order between entities):
+   * `first` in the batch as the market queued them (before their order), `late` in a frame after the
+   * batch, `withheld` never (a client must fetch `command/deps`).
+   */
+  commandEvents: 'first' | 'late' | 'withheld' = 'first'
+
   /** Sends the market's queued events, one frame per account, to its synchronised sockets. */
   broadcast(): void {
-    const byAccount = new Map<number, unknown[]>()
+    const byAccount = new Map<number, { events: unknown[]; commands: unknown[] }>()
     for (const { accountId, event } of this.context.market.drainEvents()) {
-      const list = byAccount.get(accountId) ?? []
-      list.push({ e: 'props', d: event })
-      byAccount.set(accountId, list)
+      const batch = byAccount.get(accountId) ?? { events: [], commands: [] }
+      const apart = event.entityType === 'command' && this.commandEvents !== 'first'
+      if (!apart) batch.events.push({ e: 'props', d: event })
+      else if (this.commandEvents === 'late') batch.commands.push({ e: 'props', d: event })
+      byAccount.set(accountId, batch)
     }
     for (const connection of this.#connections) {
-      const events = connection.synced && connection.account ? byAccount.get(connection.account.accountId) : undefined
-      if (events?.length && connection.socket.readyState === connection.socket.OPEN) connection.socket.send(`a${JSON.stringify(events)}`)
+      const batch = connection.synced && connection.account ? byAccount.get(connection.account.accountId) : undefined
+      if (!batch || connection.socket.readyState !== connection.socket.OPEN) continue
+      for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
     }
   }
 

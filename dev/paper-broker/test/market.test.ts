@@ -18,7 +18,7 @@ const oso = (overrides: Record<string, unknown> = {}) => ({
   bracket2: { action: 'Sell', clOrdId: 'tag.tp', orderType: 'Limit', price: 21020 },
   ...overrides,
 })
-const statuses = (m: PaperMarket) => m.orders().map((order) => `${order.clOrdId ?? '-'}:${order.ordStatus}`)
+const statuses = (m: PaperMarket) => m.taggedOrders().map((order) => `${order.clOrdId ?? '-'}:${order.ordStatus}`)
 const fillPrices = (m: PaperMarket) => m.fills().map((fill) => `${fill.action} ${fill.qty}@${fill.price}`)
 
 t.test('prices: a dated contract of a known root, on its tick, above zero', async (t) => {
@@ -136,7 +136,8 @@ t.test('every change is an event for the account, in order, drained once', async
   t.ok(events.every((event) => event.accountId === 70))
   t.same(
     events.map(({ event }) => `${event.entityType} ${event.eventType}`),
-    ['order Created', 'orderVersion Created', 'order Created', 'orderVersion Created', 'order Updated', 'fill Created', 'position Updated', 'order Updated'],
+    ['command Created', 'order Created', 'orderVersion Created', 'command Created', 'order Created', 'orderVersion Created', 'order Updated', 'fill Created', 'position Updated', 'order Updated'],
+    "each order's New command just before it",
   )
   t.same(m.drainEvents(), [])
   m.setPrice('MNQZ6', '20990')
@@ -144,4 +145,29 @@ t.test('every change is an event for the account, in order, drained once', async
     m.drainEvents().map(({ event }) => `${event.entityType} ${event.eventType}`),
     ['order Updated', 'fill Created', 'position Updated', 'cashBalance Updated'],
   )
+})
+
+t.test('orders carry no tag: it is on the New command that placed them, as at Tradovate', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  const placed = m.placeOso(70, oso({ price: 20990, bracket1: { action: 'Sell', clOrdId: 'tag.sl', orderType: 'Stop', stopPrice: 20980 } }))
+  const ids = [placed.orderId, placed.oso1Id, placed.oso2Id] as number[]
+  t.ok(m.orders(70).every((order) => !('clOrdId' in order)), 'no clOrdId on an Order entity')
+  t.same(
+    m.commands(70).map((command) => [command.orderId, command.commandType, command.commandStatus, command.clOrdId, command.isAutomated]),
+    [
+      [ids[0], 'New', 'RiskPassed', 'tag', true],
+      [ids[1], 'New', 'RiskPassed', 'tag.sl', true],
+      [ids[2], 'New', 'RiskPassed', 'tag.tp', true],
+    ],
+  )
+  t.same(m.commands(70, [ids[1] as number]).map((command) => command.clOrdId), ['tag.sl'], 'the commands of one order')
+  t.same(m.commands(71), [], 'another account sees none')
+  m.cancelOrder(70, placed.orderId, true)
+  t.same(m.commands(70, [placed.orderId as number]).map((command) => [command.commandType, command.clOrdId]), [['New', 'tag'], ['Cancel', null]], 'a cancel is a command on the order too')
+  const mnq = m.orders()[0]?.contractId as number
+  m.placeOso(70, oso({ orderType: 'Market', price: undefined, clOrdId: undefined, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 20990 }, bracket2: undefined }))
+  m.liquidate(70, mnq)
+  t.same(m.taggedOrders(70).slice(-3).map((order) => [order.clOrdId, order.ordStatus]), [[null, 'Filled'], [null, 'Canceled'], [null, 'Filled']], 'untagged orders and the liquidation have a command without a clOrdId')
+  t.equal(m.commands(70).filter((command) => command.commandType === 'New').length, 6)
 })

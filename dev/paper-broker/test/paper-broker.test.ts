@@ -142,3 +142,55 @@ t.test('test controls: a penalty ticket honoured only after its time, 429 and 5x
   t.ok(seen.every((line) => line === 'rest auth/accesstokenrequest trader'))
   t.notOk(JSON.stringify(broker.requests).includes('pw-123456'), 'no password in the request log')
 })
+
+t.test('order tags over the wire: no clOrdId on an Order, the New command has it (list, deps, ldeps, snapshot, an event before the order)', async (t) => {
+  const broker = await startPaperBroker({ accounts: [account], heartbeatMs: 1_000 })
+  t.teardown(() => broker.close())
+  broker.setPrice('MNQZ6', '21000')
+  const token = (await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json()) as { accessToken: string }
+  const { socket, next } = await open(broker.wsUrl)
+  t.teardown(() => socket.close())
+  await next((f) => f === 'o')
+  let id = 0
+  const ask = async (endpoint: string, body: unknown, query = '') => {
+    const i = ++id
+    socket.send(formatRequest(endpoint, i, body === null ? '' : JSON.stringify(body), query))
+    const frame = await next((f) => f.startsWith('a') && messages(f).some((m) => 'i' in m && m.i === i))
+    return { answer: messages(frame).find((m) => 'i' in m && m.i === i) as { s: number; d: unknown }, frame }
+  }
+  socket.send(formatRequest('authorize', ++id, token.accessToken))
+  await next((f) => f.startsWith('a'))
+  await ask('user/syncrequest', { users: [7] })
+
+  const oso = { accountSpec: 'DEMO70', accountId: 70, clOrdId: 'sig-9', action: 'Buy', symbol: 'MNQZ6', orderQty: 1, orderType: 'Limit', price: 20990, isAutomated: true, bracket1: { action: 'Sell', clOrdId: 'sig-9.sl', orderType: 'Stop', stopPrice: 20950 } }
+  const placed = (await ask('order/placeOSO', oso)).answer.d as { orderId: number; oso1Id: number }
+  const events = messages(await next((f) => f.startsWith('a') && f.includes('"props"'))).map((m) => (m as { d: { entityType: string; entity: { id: number; orderId?: number } } }).d)
+  t.same(
+    events.map((event) => `${event.entityType} ${event.entity.orderId ?? event.entity.id}`),
+    [`command ${placed.orderId}`, `order ${placed.orderId}`, `orderVersion ${placed.orderId}`, `command ${placed.oso1Id}`, `order ${placed.oso1Id}`, `orderVersion ${placed.oso1Id}`],
+    "each order's New command comes just before it, in the same frame",
+  )
+  t.match(events[0]?.entity, { orderId: placed.orderId, commandType: 'New', commandStatus: 'RiskPassed', clOrdId: 'sig-9', isAutomated: true })
+
+  const orders = (await ask('order/list', null)).answer.d as Record<string, unknown>[]
+  t.same(orders.map((order) => order.id), [placed.orderId, placed.oso1Id])
+  t.ok(orders.every((order) => !('clOrdId' in order)), 'an Order entity has no clOrdId, as at Tradovate')
+  const tags = (commands: unknown) => (commands as { orderId: number; commandType: string; clOrdId: string }[]).map((c) => [c.orderId, c.commandType, c.clOrdId])
+  t.same(tags((await ask('command/list', null)).answer.d), [[placed.orderId, 'New', 'sig-9'], [placed.oso1Id, 'New', 'sig-9.sl']])
+  t.same(tags((await ask('command/deps', null, `masterid=${placed.oso1Id}`)).answer.d), [[placed.oso1Id, 'New', 'sig-9.sl']])
+  t.same(tags((await ask('command/ldeps', null, `masterids=${placed.orderId},${placed.oso1Id}`)).answer.d), [[placed.orderId, 'New', 'sig-9'], [placed.oso1Id, 'New', 'sig-9.sl']])
+  t.same((await ask('command/deps', null, 'masterid=x')).answer.d, [], 'a malformed id names no order')
+
+  const sync = (await ask('user/syncrequest', { users: [7] })).answer.d as { orders: Record<string, unknown>[]; commands: unknown }
+  t.ok(sync.orders.length === 2 && sync.orders.every((order) => !('clOrdId' in order)))
+  t.same(tags(sync.commands), [[placed.orderId, 'New', 'sig-9'], [placed.oso1Id, 'New', 'sig-9.sl']], 'the snapshot carries the commands')
+  t.same(broker.orders().map((order) => order.clOrdId), ['sig-9', 'sig-9.sl'], "the test accessor joins each order's tag")
+
+  broker.commandEvents('late')
+  const later = (await ask('order/placeOSO', { ...oso, clOrdId: 'sig-10', bracket1: { ...oso.bracket1, clOrdId: 'sig-10.sl' } })).answer.d as { orderId: number }
+  const first = messages(await next((f) => f.startsWith('a') && f.includes('"props"'))).map((m) => (m as { d: { entityType: string } }).d.entityType)
+  const second = messages(await next((f) => f.startsWith('a') && f.includes('"props"'))).map((m) => (m as { d: { entityType: string; entity: { clOrdId?: string } } }).d)
+  t.same(first, ['order', 'orderVersion', 'order', 'orderVersion'], 'late: the orders first')
+  t.same(second.map((event) => `${event.entityType} ${event.entity.clOrdId}`), ['command sig-10', 'command sig-10.sl'], 'then their commands, in a later frame')
+  t.ok(later.orderId > placed.oso1Id)
+})

@@ -1,7 +1,7 @@
 /**
  * The entities the connector reads, as Tradovate sends them (numbers are JSON numbers, times ISO text).
- * Source: arlenner/api-doc-20-dev entities_pages/{account,cashBalance,order,orderVersion,fill,position,
- * contract}.md and responses/cashBalanceSnapshot.md. Only the fields we use or the paper broker fills are
+ * Source: arlenner/api-doc-20-dev entities_pages/{account,cashBalance,order,orderVersion,command,fill,
+ * position,contract}.md and responses/cashBalanceSnapshot.md. Only the fields we use or the paper broker fills are
  * typed; Tradovate sends more.
  */
 export type Action = 'Buy' | 'Sell'
@@ -71,13 +71,40 @@ export interface Order {
   linkedId?: number | null
   ocoId?: number | null
   admin: boolean
-  /**
-   * The client's order id given at placement. Not in the documented Order entity (it is on the command);
-   * the paper broker adds it and the connector reads it when present. See docs/decisions/broker-connector.md.
-   */
-  clOrdId?: string | null
   /** The broker's text for a rejection (paper broker addition, as Tradovate's orderVersion/command `text`). */
   text?: string | null
+}
+
+export type CommandType = 'New' | 'Modify' | 'Cancel'
+export type CommandStatus =
+  | 'AtExecution'
+  | 'ExecutionRejected'
+  | 'ExecutionStopped'
+  | 'ExecutionSuspended'
+  | 'OnHold'
+  | 'Pending'
+  | 'PendingExecution'
+  | 'Replaced'
+  | 'RiskPassed'
+  | 'RiskRejected'
+
+/**
+ * A command on an order (placing it is its `New` command). The client's order id (`clOrdId`, our tag) is
+ * here, not on the Order: read it through `command/list`, `command/deps`, `command/ldeps`, the sync
+ * snapshot's `commands` and `command` props events.
+ */
+export interface Command {
+  id: number
+  orderId: number
+  timestamp: string
+  commandType: CommandType
+  commandStatus: CommandStatus
+  clOrdId?: string | null
+  senderId?: number
+  userSessionId?: number
+  activationTime?: string
+  customTag50?: string
+  isAutomated?: boolean
 }
 
 export interface OrderVersion {
@@ -134,11 +161,12 @@ export interface SyncResponse {
   cashBalances?: CashBalance[]
   orders?: Order[]
   orderVersions?: OrderVersion[]
+  commands?: Command[]
   fills?: Fill[]
   positions?: Position[]
 }
 
-export type PropsEntityType = 'order' | 'orderVersion' | 'fill' | 'position' | 'cashBalance' | 'account' | 'contract' | (string & {})
+export type PropsEntityType = 'order' | 'orderVersion' | 'command' | 'fill' | 'position' | 'cashBalance' | 'account' | 'contract' | (string & {})
 export type PropsEventType = 'Created' | 'Updated' | 'Deleted'
 
 /** `{e:"props", d:{entityType, eventType, entity}}` (cgilly2fast/tradovate-typescript TradovateSocket.ts). */

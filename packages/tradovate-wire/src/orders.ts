@@ -10,6 +10,10 @@ export const ENDPOINTS = {
   liquidatePosition: 'order/liquidateposition',
   cancelOrder: 'order/cancelorder',
   orderList: 'order/list',
+  /** Every command of the user's orders; `deps` (`masterid=<orderId>`) and `ldeps` (`masterids=<id>,<id>`) of some. */
+  commandList: 'command/list',
+  commandDeps: 'command/deps',
+  commandLdeps: 'command/ldeps',
   contractFind: 'contract/find',
   accountList: 'account/list',
   cashBalanceSnapshot: 'cashBalance/getcashbalancesnapshot',
