@@ -1,10 +1,12 @@
 import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/tradovate-wire'
 import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
-import { toBrokerEvent, toSnapshot } from './mapping.ts'
+import { toSnapshot } from './mapping.ts'
+import { OrderTags } from './order-tags.ts'
 import { renewAccessToken, requestAccessToken } from './rest.ts'
 import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type PenaltyMemo, type RetryPolicy } from './retry-policy.ts'
-import { TradovateSession, classifyAnswer } from './session.ts'
+import { TradovateSession, classifyAnswer, commandsOf } from './session.ts'
 import { TradovateSocket } from './socket.ts'
+import { TaggedEvents } from './tagged-events.ts'
 import { TokenRenewal } from './token-renewal.ts'
 
 export interface TradovateAdapterOptions {
@@ -42,26 +44,31 @@ export class TradovateAdapter implements BrokerAdapter {
       socket.close()
       lose(reason)
     })
+    const tags = new OrderTags()
+    let events: TaggedEvents | undefined
     const socket = await TradovateSocket.open(endpoints.wsUrl, {
       timeoutMs,
       heartbeatMs: this.options.heartbeatMs ?? 2_500,
       silenceMs: this.options.silenceMs ?? 10_000,
       onEvent: (event) => {
-        const mapped = isPropsEvent(event) ? toBrokerEvent(event.d) : null
-        if (mapped) options.onEvent(mapped)
+        if (isPropsEvent(event)) events?.receive(event.d)
       },
       onLost: lose,
     })
+    events = new TaggedEvents(tags, commandsOf(socket, this.#policy), options.onEvent, (reason) => {
+      socket.close()
+      lose(reason)
+    })
     let snapshot: BrokerSnapshot
     try {
-      snapshot = await this.#synchronise(socket, token)
+      snapshot = await this.#synchronise(socket, token, tags)
     } catch (error) {
       socket.close()
       throw error
     }
     established = true
     renewal.start(token)
-    return new TradovateSession(snapshot, socket, this.#policy, () => {
+    return new TradovateSession(snapshot, socket, this.#policy, tags, () => {
       renewal.stop()
       socket.close()
     })
@@ -78,8 +85,11 @@ export class TradovateAdapter implements BrokerAdapter {
     return memo
   }
 
-  /** `authorize` with the access token, then `user/syncrequest` for the user: the snapshot. */
-  async #synchronise(socket: TradovateSocket, token: AccessTokenResponse): Promise<BrokerSnapshot> {
+  /**
+   * `authorize` with the access token, then `user/syncrequest` for the user: the snapshot, its orders tagged
+   * from its `commands` (and `command/ldeps` for any order listed without one).
+   */
+  async #synchronise(socket: TradovateSocket, token: AccessTokenResponse, tags: OrderTags): Promise<BrokerSnapshot> {
     const call = (endpoint: string, body: string) =>
       sendHonouringWaits(this.#policy, endpoint, async () => classifyAnswer(endpoint, await socket.request(endpoint, body), this.#policy))
     try {
@@ -89,7 +99,11 @@ export class TradovateAdapter implements BrokerAdapter {
       if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('unavailable', 'the broker did not authorize the session with a fresh token')
       throw error
     }
-    const snapshot = toSnapshot(await call(ENDPOINTS.syncRequest, JSON.stringify({ users: [token.userId] })))
+    const sync = await call(ENDPOINTS.syncRequest, JSON.stringify({ users: [token.userId] }))
+    const { commands, orders } = (typeof sync === 'object' && sync !== null ? sync : {}) as { commands?: unknown; orders?: unknown }
+    tags.learnAll(commands)
+    await tags.complete(Array.isArray(orders) ? orders : [], commandsOf(socket, this.#policy))
+    const snapshot = toSnapshot(sync, tags)
     if (!snapshot) throw new BrokerError('rejected', 'the broker session has no trading account')
     return snapshot
   }

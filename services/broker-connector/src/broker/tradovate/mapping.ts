@@ -1,6 +1,7 @@
 import type { Fill, Order, Position, PropsEvent, SyncResponse } from '@signals/tradovate-wire'
 import { decimalText } from '../../decimal-text.ts'
 import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, OrderStatus } from '../broker-adapter.ts'
+import type { OrderTags } from './order-tags.ts'
 
 type Loose<T> = { [K in keyof T]?: unknown }
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
@@ -25,7 +26,8 @@ const STATUS: Record<string, OrderStatus> = {
   Unknown: 'PendingNew',
 }
 
-export function toBrokerOrder(value: unknown): BrokerOrder | null {
+/** An Order entity as ours, with its tag from the `New` command that placed it (Orders carry none). */
+export function toBrokerOrder(value: unknown, tags: OrderTags): BrokerOrder | null {
   if (!isObject(value)) return null
   const order = value as Loose<Order>
   const id = int(order.id)
@@ -40,7 +42,7 @@ export function toBrokerOrder(value: unknown): BrokerOrder | null {
     contractId,
     action,
     status,
-    tag: typeof order.clOrdId === 'string' && order.clOrdId !== '' ? order.clOrdId : null,
+    tag: tags.tagOf(order) ?? null,
     parentId: int(order.parentId),
     text: typeof order.text === 'string' && order.text !== '' ? order.text : null,
   }
@@ -70,11 +72,11 @@ function toBrokerPosition(value: unknown): BrokerPosition | null {
 
 const present = <T>(value: T | null): value is T => value !== null
 
-/** A `props` event as a BrokerEvent, or null for entities the connector does not follow. */
-export function toBrokerEvent(event: PropsEvent['d']): BrokerEvent | null {
+/** A `props` event as a BrokerEvent, or null for entities the connector does not follow (commands: see OrderTags). */
+export function toBrokerEvent(event: PropsEvent['d'], tags: OrderTags): BrokerEvent | null {
   const { entityType, eventType, entity } = event
   if (entityType === 'order') {
-    const order = toBrokerOrder(entity)
+    const order = toBrokerOrder(entity, tags)
     return order ? { type: 'order', eventType, order } : null
   }
   if (entityType === 'fill' && eventType === 'Created') {
@@ -92,8 +94,11 @@ export function toBrokerEvent(event: PropsEvent['d']): BrokerEvent | null {
   return null
 }
 
-/** The state `user/syncrequest` returned, for the first active account. Null when it names no account. */
-export function toSnapshot(value: unknown): BrokerSnapshot | null {
+/**
+ * The state `user/syncrequest` returned, for the first active account. Null when it names no account.
+ * Order tags come from `tags` (the caller has learnt the response's `commands`).
+ */
+export function toSnapshot(value: unknown, tags: OrderTags): BrokerSnapshot | null {
   if (!isObject(value)) return null
   const sync = value as Loose<SyncResponse>
   const accounts = Array.isArray(sync.accounts) ? sync.accounts.filter(isObject) : []
@@ -104,7 +109,7 @@ export function toSnapshot(value: unknown): BrokerSnapshot | null {
   const cash = list(sync.cashBalances).filter(isObject).find((balance) => balance.accountId === accountId)
   return {
     account: { id: accountId, name: account.name },
-    orders: list(sync.orders).map(toBrokerOrder).filter(present).filter((order) => order.accountId === accountId),
+    orders: list(sync.orders).map((order) => toBrokerOrder(order, tags)).filter(present).filter((order) => order.accountId === accountId),
     fills: list(sync.fills).map(toBrokerFill).filter(present),
     positions: list(sync.positions).map(toBrokerPosition).filter(present).filter((position) => position.accountId === accountId),
     cashBalance: cash && typeof cash.amount === 'number' ? decimalText(cash.amount) : null,

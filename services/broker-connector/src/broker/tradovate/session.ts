@@ -2,6 +2,7 @@ import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type OsoBracket, type
 import { decimalText } from '../../decimal-text.ts'
 import { BrokerError, type BracketRequest, type BrokerContract, type BrokerOrder, type BrokerSession, type BrokerSnapshot, type PlacedBracket } from '../broker-adapter.ts'
 import { toBrokerOrder } from './mapping.ts'
+import type { FetchCommands, OrderTags } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
 
@@ -26,21 +27,35 @@ export function classifyAnswer(endpoint: string, answer: { s: number; d: unknown
   return { error: new BrokerError('rejected', `${endpoint}: the broker refused the request (status ${answer.s}): ${text(answer.d)}`) }
 }
 
+/** Sends a request over the socket honouring penalties and 429s; a penalty resend carries the identical body plus `p-ticket`. */
+export function requestOver(socket: TradovateSocket, policy: RetryPolicy, endpoint: string, body: object | null, query = ''): Promise<unknown> {
+  return sendHonouringWaits(policy, endpoint, async (ticket) => {
+    const payload = body === null && ticket === null ? '' : JSON.stringify(ticket ? withTicket(body ?? {}, ticket) : body)
+    return classifyAnswer(endpoint, await socket.request(endpoint, payload, query), policy)
+  })
+}
+
+/** The commands of some orders: `command/deps?masterid=` for one, `command/ldeps?masterids=` for several. */
+export function commandsOf(socket: TradovateSocket, policy: RetryPolicy): FetchCommands {
+  return (orderIds) =>
+    orderIds.length === 1
+      ? requestOver(socket, policy, ENDPOINTS.commandDeps, null, `masterid=${orderIds[0]}`)
+      : requestOver(socket, policy, ENDPOINTS.commandLdeps, null, `masterids=${orderIds.join(',')}`)
+}
+
 /** A synchronised Tradovate session: every request goes over the socket and honours penalties and 429s. */
 export class TradovateSession implements BrokerSession {
   constructor(
     readonly snapshot: BrokerSnapshot,
     private readonly socket: TradovateSocket,
     private readonly policy: RetryPolicy,
+    /** Tags of the session's orders, shared with its event stream. */
+    private readonly tags: OrderTags,
     private readonly onClose: () => void,
   ) {}
 
-  /** Sends a request; a penalty resend carries the identical body plus `p-ticket`. */
   request(endpoint: string, body: object | null, query = ''): Promise<unknown> {
-    return sendHonouringWaits(this.policy, endpoint, async (ticket) => {
-      const payload = body === null && ticket === null ? '' : JSON.stringify(ticket ? withTicket(body ?? {}, ticket) : body)
-      return classifyAnswer(endpoint, await this.socket.request(endpoint, payload, query), this.policy)
-    })
+    return requestOver(this.socket, this.policy, endpoint, body, query)
   }
 
   async findContract(name: string): Promise<BrokerContract> {
@@ -56,10 +71,17 @@ export class TradovateSession implements BrokerSession {
     return typeof snapshot.totalCashValue === 'number' ? decimalText(snapshot.totalCashValue) : null
   }
 
+  /**
+   * `order/list` joined with `command/list` (fetched together): each order's tag is its New command's
+   * `clOrdId`. An order listed before its command (placed between the two reads) gets it from `ldeps`.
+   */
   async listOrders(): Promise<BrokerOrder[]> {
-    const orders = await this.request(ENDPOINTS.orderList, null)
+    const [orders, commands] = await Promise.all([this.request(ENDPOINTS.orderList, null), this.request(ENDPOINTS.commandList, null)])
     if (!Array.isArray(orders)) return []
-    return orders.map(toBrokerOrder).filter((order): order is BrokerOrder => order !== null && order.accountId === this.snapshot.account.id)
+    this.tags.learnAll(commands)
+    const own = orders.filter((order: unknown) => isObject(order) && order.accountId === this.snapshot.account.id)
+    await this.tags.complete(own, commandsOf(this.socket, this.policy))
+    return own.map((order) => toBrokerOrder(order, this.tags)).filter((order): order is BrokerOrder => order !== null)
   }
 
   /** `order/placeOSO`: entry with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */

@@ -1,28 +1,59 @@
 import t from 'tap'
 import { toBrokerEvent, toBrokerOrder, toSnapshot } from '../../../src/broker/tradovate/mapping.ts'
+import { OrderTags } from '../../../src/broker/tradovate/order-tags.ts'
 
-const order = { id: 5, accountId: 70, contractId: 3003611, timestamp: '2026-11-23T10:00:00Z', action: 'Buy', ordStatus: 'Working', parentId: null, admin: false, clOrdId: 'tag-1' }
+// Tradovate's Order entity has no clOrdId: the tag is on the New command that placed the order.
+const order = { id: 5, accountId: 70, contractId: 3003611, timestamp: '2026-11-23T10:00:00Z', action: 'Buy', ordStatus: 'Working', parentId: null, admin: false }
+const command = (orderId: number, clOrdId: string | null, commandType = 'New') => ({ id: 100 + orderId, orderId, timestamp: 'x', commandType, commandStatus: 'RiskPassed', clOrdId })
+const taggedAs = (entries: [number, string | null][]) => {
+  const tags = new OrderTags()
+  tags.learnAll(entries.map(([orderId, clOrdId]) => command(orderId, clOrdId)))
+  return tags
+}
+const tags = taggedAs([[5, 'tag-1']])
 
-t.test('orders: states mapped onto ours, the tag read from clOrdId, malformed entities skipped', async (t) => {
-  t.same(toBrokerOrder(order), { id: 5, accountId: 70, contractId: 3003611, action: 'Buy', status: 'Working', tag: 'tag-1', parentId: null, text: null })
+t.test('orders: states mapped onto ours, the tag from their New command, malformed entities skipped', async (t) => {
+  t.same(toBrokerOrder(order, tags), { id: 5, accountId: 70, contractId: 3003611, action: 'Buy', status: 'Working', tag: 'tag-1', parentId: null, text: null })
   for (const [wire, ours] of [['PendingCancel', 'Working'], ['PendingReplace', 'Working'], ['Completed', 'Filled'], ['Unknown', 'PendingNew'], ['Suspended', 'Suspended']] as const) {
-    t.equal(toBrokerOrder({ ...order, ordStatus: wire })?.status, ours, `${wire} is ${ours}`)
+    t.equal(toBrokerOrder({ ...order, ordStatus: wire }, tags)?.status, ours, `${wire} is ${ours}`)
   }
-  t.equal(toBrokerOrder({ ...order, clOrdId: undefined })?.tag, null, 'an order placed without a tag')
-  t.equal(toBrokerOrder({ ...order, ordStatus: 'Sideways' }), null)
-  t.equal(toBrokerOrder({ ...order, id: '5' }), null)
-  t.equal(toBrokerOrder({ ...order, action: 'Hold' }), null)
-  t.equal(toBrokerOrder(null), null)
+  t.equal(toBrokerOrder(order, taggedAs([[5, null]]))?.tag, null, 'an order placed without a tag')
+  t.equal(toBrokerOrder({ ...order, ordStatus: 'Sideways' }, tags), null)
+  t.equal(toBrokerOrder({ ...order, id: '5' }, tags), null)
+  t.equal(toBrokerOrder({ ...order, action: 'Hold' }, tags), null)
+  t.equal(toBrokerOrder(null, tags), null)
+})
+
+t.test('order tags: New commands only; unknown until a command is seen; a clOrdId on the order is accepted but the command wins', async (t) => {
+  const book = new OrderTags()
+  t.equal(book.tagOf(order), undefined, 'no command seen: unknown, not untagged')
+  t.same(book.unknown([order, { ...order, id: 6 }]), [5, 6])
+  book.learn(command(5, 'ignored', 'Cancel'))
+  book.learn({ commandType: 'New', orderId: '5', clOrdId: 'bad' })
+  t.equal(book.tagOf(order), undefined, 'a Cancel command or a malformed one says nothing')
+  book.learn(command(5, ''))
+  t.equal(book.tagOf(order), null, 'a New command without a clOrdId: known to have no tag')
+  t.equal(book.tagOf({ ...order, id: 7, clOrdId: 'on-order' }), 'on-order', 'a clOrdId on an Order (not Tradovate) is accepted')
+  t.equal(taggedAs([[7, 'from-command']]).tagOf({ ...order, id: 7, clOrdId: 'on-order' }), 'from-command')
+  const asked: number[][] = []
+  await book.complete([order, { ...order, id: 6 }, { ...order, id: 8 }], async (ids) => {
+    asked.push([...ids])
+    return [command(6, 'six')]
+  })
+  t.same(asked, [[6, 8]], 'one request for the orders still unknown')
+  t.same([6, 8].map((id) => book.tagOf({ ...order, id })), ['six', null], 'an order the broker names no New command for has no tag')
+  await book.complete([{ ...order, id: 8 }], async () => t.fail('nothing left to fetch'))
 })
 
 t.test('props events: fills, positions and cash with exact decimal text; other entities ignored', async (t) => {
-  t.match(toBrokerEvent({ entityType: 'fill', eventType: 'Created', entity: { id: 1, orderId: 5, contractId: 9, action: 'Sell', qty: 2, price: 21050.5, timestamp: 'x' } }), { type: 'fill', fill: { quantity: 2, price: '21050.5' } })
-  t.match(toBrokerEvent({ entityType: 'position', eventType: 'Updated', entity: { accountId: 70, contractId: 9, netPos: -1, netPrice: 1.0855 } }), { type: 'position', position: { netPos: -1, netPrice: '1.0855' } })
-  t.match(toBrokerEvent({ entityType: 'position', eventType: 'Updated', entity: { accountId: 70, contractId: 9, netPos: 0, netPrice: 1 } }), { position: { netPrice: null } }, 'a flat position has no price')
-  t.same(toBrokerEvent({ entityType: 'cashBalance', eventType: 'Updated', entity: { accountId: 70, amount: 50068.75 } }), { type: 'cashBalance', accountId: 70, amount: '50068.75' })
-  t.match(toBrokerEvent({ entityType: 'order', eventType: 'Updated', entity: order }), { type: 'order', eventType: 'Updated', order: { tag: 'tag-1' } })
-  t.equal(toBrokerEvent({ entityType: 'orderVersion', eventType: 'Created', entity: { id: 1 } }), null)
-  t.equal(toBrokerEvent({ entityType: 'fill', eventType: 'Updated', entity: { id: 1 } }), null)
+  t.match(toBrokerEvent({ entityType: 'fill', eventType: 'Created', entity: { id: 1, orderId: 5, contractId: 9, action: 'Sell', qty: 2, price: 21050.5, timestamp: 'x' } }, tags), { type: 'fill', fill: { quantity: 2, price: '21050.5' } })
+  t.match(toBrokerEvent({ entityType: 'position', eventType: 'Updated', entity: { accountId: 70, contractId: 9, netPos: -1, netPrice: 1.0855 } }, tags), { type: 'position', position: { netPos: -1, netPrice: '1.0855' } })
+  t.match(toBrokerEvent({ entityType: 'position', eventType: 'Updated', entity: { accountId: 70, contractId: 9, netPos: 0, netPrice: 1 } }, tags), { position: { netPrice: null } }, 'a flat position has no price')
+  t.same(toBrokerEvent({ entityType: 'cashBalance', eventType: 'Updated', entity: { accountId: 70, amount: 50068.75 } }, tags), { type: 'cashBalance', accountId: 70, amount: '50068.75' })
+  t.match(toBrokerEvent({ entityType: 'order', eventType: 'Updated', entity: order }, tags), { type: 'order', eventType: 'Updated', order: { tag: 'tag-1' } })
+  t.equal(toBrokerEvent({ entityType: 'orderVersion', eventType: 'Created', entity: { id: 1 } }, tags), null)
+  t.equal(toBrokerEvent({ entityType: 'command', eventType: 'Created', entity: command(9, 'x') }, tags), null, 'commands only teach tags (TaggedEvents)')
+  t.equal(toBrokerEvent({ entityType: 'fill', eventType: 'Updated', entity: { id: 1 } }, tags), null)
 })
 
 t.test('the snapshot is the first active account\'s state; no account is no snapshot', async (t) => {
@@ -32,11 +63,11 @@ t.test('the snapshot is the first active account\'s state; no account is no snap
     orders: [order, { ...order, id: 6, accountId: 1 }],
     positions: [{ accountId: 70, contractId: 9, netPos: 1, netPrice: 21000 }],
     fills: [],
-  })
+  }, tags)
   t.same(snapshot?.account, { id: 70, name: 'DEMO70' })
   t.equal(snapshot?.cashBalance, '50000')
   t.same(snapshot?.orders.map((o) => o.id), [5], "another account's orders are left out")
   t.same(snapshot?.positions.map((p) => p.netPos), [1])
-  t.equal(toSnapshot({ accounts: [] }), null)
-  t.equal(toSnapshot('nope'), null)
+  t.equal(toSnapshot({ accounts: [] }, tags), null)
+  t.equal(toSnapshot('nope', tags), null)
 })
