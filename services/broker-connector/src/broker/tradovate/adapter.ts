@@ -45,19 +45,18 @@ export class TradovateAdapter implements BrokerAdapter {
       lose(reason)
     })
     const tags = new OrderTags()
-    let events: TaggedEvents | undefined
+    const events = new TaggedEvents(tags, (orderIds) => commandsOf(socket, this.#policy)(orderIds), options.onEvent, (reason) => {
+      socket.close()
+      lose(reason)
+    })
     const socket = await TradovateSocket.open(endpoints.wsUrl, {
       timeoutMs,
       heartbeatMs: this.options.heartbeatMs ?? 2_500,
       silenceMs: this.options.silenceMs ?? 10_000,
       onEvent: (event) => {
-        if (isPropsEvent(event)) events?.receive(event.d)
+        if (isPropsEvent(event)) events.receive(event.d)
       },
       onLost: lose,
-    })
-    events = new TaggedEvents(tags, commandsOf(socket, this.#policy), options.onEvent, (reason) => {
-      socket.close()
-      lose(reason)
     })
     let snapshot: BrokerSnapshot
     try {

@@ -28,7 +28,7 @@ export function classifyAnswer(endpoint: string, answer: { s: number; d: unknown
 }
 
 /** Sends a request over the socket honouring penalties and 429s; a penalty resend carries the identical body plus `p-ticket`. */
-export function requestOver(socket: TradovateSocket, policy: RetryPolicy, endpoint: string, body: object | null, query = ''): Promise<unknown> {
+function requestOver(socket: TradovateSocket, policy: RetryPolicy, endpoint: string, body: object | null, query = ''): Promise<unknown> {
   return sendHonouringWaits(policy, endpoint, async (ticket) => {
     const payload = body === null && ticket === null ? '' : JSON.stringify(ticket ? withTicket(body ?? {}, ticket) : body)
     return classifyAnswer(endpoint, await socket.request(endpoint, payload, query), policy)
