@@ -46,6 +46,8 @@ export class TradovateAdapter implements BrokerAdapter {
     })
     const tags = new OrderTags()
     const events = new TaggedEvents(tags, (orderIds) => commandsOf(socket, this.#policy)(orderIds), options.onEvent, (reason) => {
+      // A socket already ended was closed by us (no onLost) or its loss is reported already.
+      if (socket.ended) return
       socket.close()
       lose(reason)
     })

@@ -52,6 +52,8 @@ export class TaggedEvents {
     try {
       await this.tags.complete([order], this.fetchCommands)
     } catch (error) {
+      // The command's own event may have brought the tag meanwhile.
+      if (this.tags.tagOf(order) !== undefined) return this.#drain()
       if (this.#failed) return
       this.#failed = true
       this.#queue.length = 0

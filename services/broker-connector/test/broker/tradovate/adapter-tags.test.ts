@@ -54,3 +54,18 @@ for (const delivery of ['late', 'withheld'] as const) {
     else t.pass(`the late command events or command/deps supplied the tags (${fetched} deps requests)`)
   })
 }
+
+t.test('an order whose command cannot be read is never reported untagged: the session ends, and the next one has the tag', async (t) => {
+  const broker = await paperBroker(t)
+  const { session, events, lost } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  broker.setPrice('MNQZ6', '21000')
+  broker.commandEvents('withheld')
+  broker.interfere('command/deps', { kind: 'server_error' })
+  const placed = await session.placeBracket({ ...bracket('rec-lost'), contract })
+  await until(() => lost.length > 0)
+  t.match(lost[0], new RegExp(`could not read the command of order ${placed.entryOrderId}`))
+  t.same(events, [], 'nothing reported: neither the untagged order nor the events behind it')
+  const next = await openSession(t, broker)
+  t.same(next.session.snapshot.orders.map((order) => order.tag), ['rec-lost', 'rec-lost.sl', 'rec-lost.tp'], 'the next session reads the tags from its snapshot')
+})
