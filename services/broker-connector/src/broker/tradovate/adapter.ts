@@ -69,7 +69,7 @@ export class TradovateAdapter implements BrokerAdapter {
     }
     established = true
     renewal.start(token)
-    return new TradovateSession(snapshot, socket, this.#policy, tags, () => {
+    return new TradovateSession(snapshot, socket, this.#policy, () => {
       renewal.stop()
       socket.close()
     })
@@ -106,6 +106,8 @@ export class TradovateAdapter implements BrokerAdapter {
     await tags.complete(Array.isArray(orders) ? orders : [], commandsOf(socket, this.#policy))
     const snapshot = toSnapshot(sync, tags)
     if (!snapshot) throw new BrokerError('rejected', 'the broker session has no trading account')
+    // The snapshot holds the day's orders with their tags; the session goes on with its working ones only.
+    tags.retainOnly(new Set(snapshot.orders.filter((order) => order.status === 'Working' || order.status === 'PendingNew' || order.status === 'Suspended').map((order) => order.id)))
     return snapshot
   }
 }

@@ -8,8 +8,10 @@ export type FetchCommands = (orderIds: readonly number[]) => Promise<unknown>
 /**
  * Our tag of each order, from the `New` command that placed it: Tradovate's Order entity has no `clOrdId`,
  * its Command does. Learnt from the sync snapshot's `commands`, `command` events, `command/list` and, for an
- * order whose command has not been seen, `command/deps`/`ldeps`. One entry per order seen in the session
- * (the session's lifetime bounds it). A `clOrdId` on an Order entity (the broker adding it) is accepted too.
+ * order whose command has not been seen, `command/deps`/`ldeps`. Only orders that may still change are kept:
+ * a done order's tag is forgotten once its event has gone out (`forget`), and after the snapshot only its
+ * working orders' tags stay (`retainOnly`), so a long session holds its working orders, not its day. A
+ * `clOrdId` on an Order entity (the broker adding it) is accepted too.
  */
 export class OrderTags {
   /** Order id -> its tag, or null when its New command carries none (a liquidation, a manual order). */
@@ -24,6 +26,21 @@ export class OrderTags {
 
   learnAll(commands: unknown): void {
     if (Array.isArray(commands)) for (const command of commands) this.learn(command)
+  }
+
+  /** Lets go of a done order's tag: a later event of it (none is expected) would fetch its command again. */
+  forget(orderId: number): void {
+    this.#tags.delete(orderId)
+  }
+
+  /** Keeps the tags of these orders only (the snapshot's working orders). */
+  retainOnly(orderIds: ReadonlySet<number>): void {
+    for (const id of this.#tags.keys()) if (!orderIds.has(id)) this.#tags.delete(id)
+  }
+
+  /** How many tags are held (tests). */
+  get size(): number {
+    return this.#tags.size
   }
 
   /** The order's tag: null for none; undefined while its command is unknown. */

@@ -2,7 +2,7 @@ import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type OsoBracket, type
 import { decimalText } from '../../decimal-text.ts'
 import { BrokerError, type BracketRequest, type BrokerContract, type BrokerOrder, type BrokerSession, type BrokerSnapshot, type PlacedBracket } from '../broker-adapter.ts'
 import { toBrokerOrder } from './mapping.ts'
-import type { FetchCommands, OrderTags } from './order-tags.ts'
+import { OrderTags, type FetchCommands } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
 
@@ -49,8 +49,6 @@ export class TradovateSession implements BrokerSession {
     readonly snapshot: BrokerSnapshot,
     private readonly socket: TradovateSocket,
     private readonly policy: RetryPolicy,
-    /** Tags of the session's orders, shared with its event stream. */
-    private readonly tags: OrderTags,
     private readonly onClose: () => void,
   ) {}
 
@@ -74,14 +72,16 @@ export class TradovateSession implements BrokerSession {
   /**
    * `order/list` joined with `command/list` (fetched together): each order's tag is its New command's
    * `clOrdId`. An order listed before its command (placed between the two reads) gets it from `ldeps`.
+   * The join is this call's own: the day's commands are not added to the session's tags.
    */
   async listOrders(): Promise<BrokerOrder[]> {
     const [orders, commands] = await Promise.all([this.request(ENDPOINTS.orderList, null), this.request(ENDPOINTS.commandList, null)])
     if (!Array.isArray(orders)) return []
-    this.tags.learnAll(commands)
+    const tags = new OrderTags()
+    tags.learnAll(commands)
     const own = orders.filter((order: unknown) => isObject(order) && order.accountId === this.snapshot.account.id)
-    await this.tags.complete(own, commandsOf(this.socket, this.policy))
-    return own.map((order) => toBrokerOrder(order, this.tags)).filter((order): order is BrokerOrder => order !== null)
+    await tags.complete(own, commandsOf(this.socket, this.policy))
+    return own.map((order) => toBrokerOrder(order, tags)).filter((order): order is BrokerOrder => order !== null)
   }
 
   /** `order/placeOSO`: entry with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */
