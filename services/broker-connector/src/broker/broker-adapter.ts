@@ -91,6 +91,11 @@ export interface PlacedBracket {
 
 export type OrderStatus = 'PendingNew' | 'Working' | 'Filled' | 'Canceled' | 'Rejected' | 'Expired' | 'Suspended'
 
+const DONE: ReadonlySet<OrderStatus> = new Set(['Filled', 'Canceled', 'Rejected', 'Expired'])
+
+/** An order in one of these states changes no more: only a fill of it may still be on its way. */
+export const isDone = (status: OrderStatus): boolean => DONE.has(status)
+
 /** An order as the broker reports it (snapshot or event). */
 export interface BrokerOrder {
   id: number

@@ -1,6 +1,6 @@
 import { computePnl } from '@signals/instruments'
 import type { Database, Kysely, Side, TradeResult } from '@signals/db'
-import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerSession, OrderStatus } from '../broker/broker-adapter.ts'
+import { isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession } from '../broker/broker-adapter.ts'
 import { pointValueOf, type Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import {
@@ -20,9 +20,6 @@ interface UserBook {
   filled: Set<number>
   cashBalance: string | null
 }
-
-/** An order in one of these states changes no more: only a fill of it may still be on its way. */
-const DONE: ReadonlySet<OrderStatus> = new Set(['Filled', 'Canceled', 'Rejected', 'Expired'])
 
 /**
  * Trades from the broker's fills (DESIGN decision 17), fed by the feed manager's session hooks: the entry
@@ -67,7 +64,7 @@ export class TradeKeeper {
     const book = this.#books.get(userId)
     if (event.type === 'order') {
       if (!book) return
-      const done = DONE.has(event.order.status)
+      const done = isDone(event.order.status)
       // A done order not held was let go already (a repeated update): holding it again would keep it for good.
       if (done && !book.orders.has(event.order.id)) return
       book.orders.set(event.order.id, event.order)
@@ -116,7 +113,7 @@ export class TradeKeeper {
    */
   #prune(book: UserBook, orderId: number): void {
     const order = book.orders.get(orderId)
-    if (!order || !DONE.has(order.status)) return
+    if (!order || !isDone(order.status)) return
     if (order.status === 'Filled' && !book.filled.has(orderId)) return
     book.orders.delete(orderId)
     book.filled.delete(orderId)
@@ -128,7 +125,7 @@ export class TradeKeeper {
     if (!book.orders.has(orderId)) {
       // A fill can overtake its order's event: ask the broker once. Only the order sought and live ones
       // are kept: the list holds every done order of the day, which the book has already let go.
-      for (const order of await book.session.listOrders()) if (order.id === orderId || !DONE.has(order.status)) book.orders.set(order.id, order)
+      for (const order of await book.session.listOrders()) if (order.id === orderId || !isDone(order.status)) book.orders.set(order.id, order)
     }
     return book.orders.get(orderId)
   }

@@ -1,5 +1,5 @@
 import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/tradovate-wire'
-import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
+import { BrokerError, isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
 import { toSnapshot } from './mapping.ts'
 import { OrderTags } from './order-tags.ts'
 import { renewAccessToken, requestAccessToken } from './rest.ts'
@@ -107,7 +107,7 @@ export class TradovateAdapter implements BrokerAdapter {
     const snapshot = toSnapshot(sync, tags)
     if (!snapshot) throw new BrokerError('rejected', 'the broker session has no trading account')
     // The snapshot holds the day's orders with their tags; the session goes on with its working ones only.
-    tags.retainOnly(new Set(snapshot.orders.filter((order) => order.status === 'Working' || order.status === 'PendingNew' || order.status === 'Suspended').map((order) => order.id)))
+    tags.retainOnly(new Set(snapshot.orders.filter((order) => !isDone(order.status)).map((order) => order.id)))
     return snapshot
   }
 }

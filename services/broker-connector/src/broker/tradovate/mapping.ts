@@ -2,10 +2,9 @@ import type { Fill, Order, Position, PropsEvent, SyncResponse } from '@signals/t
 import { decimalText } from '../../decimal-text.ts'
 import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, OrderStatus } from '../broker-adapter.ts'
 import type { OrderTags } from './order-tags.ts'
+import { int, isObject } from './wire-values.ts'
 
 type Loose<T> = { [K in keyof T]?: unknown }
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
-const int = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) ? value : null)
 const side = (value: unknown) => (value === 'Buy' || value === 'Sell' ? value : null)
 
 /**

@@ -1,5 +1,5 @@
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
-const int = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) ? value : null)
+import { int, isObject } from './wire-values.ts'
+
 const tagText = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
 
 /** Fetches the commands of some orders (`command/deps` for one, `command/ldeps` for several). */

@@ -5,8 +5,8 @@ import { toBrokerOrder } from './mapping.ts'
 import { OrderTags, type FetchCommands } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
+import { isObject } from './wire-values.ts'
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null)).slice(0, 200)
 
 /** Caller prices are tick-rounded decimal text; Tradovate takes JSON numbers. */

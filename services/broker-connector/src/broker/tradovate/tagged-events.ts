@@ -1,11 +1,9 @@
 import type { PropsEvent } from '@signals/tradovate-wire'
-import type { BrokerEvent, OrderStatus } from '../broker-adapter.ts'
+import { isDone, type BrokerEvent } from '../broker-adapter.ts'
 import { toBrokerEvent } from './mapping.ts'
 import type { FetchCommands, OrderTags } from './order-tags.ts'
 
 type Props = PropsEvent['d']
-
-const DONE: ReadonlySet<OrderStatus> = new Set(['Filled', 'Canceled', 'Rejected', 'Expired'])
 
 /**
  * Passes `props` events on in the order received, each order with its tag. `command` events only teach
@@ -46,7 +44,7 @@ export class TaggedEvents {
       if (!mapped) continue
       this.emit(mapped)
       // The receiver holds the order with its tag now; nothing more is expected of a done one.
-      if (mapped.type === 'order' && DONE.has(mapped.order.status)) this.tags.forget(mapped.order.id)
+      if (mapped.type === 'order' && isDone(mapped.order.status)) this.tags.forget(mapped.order.id)
     }
   }
 
