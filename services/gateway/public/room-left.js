@@ -3,6 +3,7 @@
 // closed trade intraday, per trading day in end-of-day mode; open profit is not drawn). Drawn with uPlot,
 // served by the gateway from the installed package; the same figures are given in words beside it.
 // Days are trading days (trading-day.js), as the engine counts them.
+import { pnlOfDay } from './totals.js'
 import { tradingDayOf } from './trading-day.js'
 
 const $ = (id) => document.getElementById(id)
@@ -35,7 +36,7 @@ export function balancePath(closedTrades, config) {
 /** The figures in words: balance, floor and room left, and today's daily-loss room. */
 export function roomFigures(points, closedTrades, config, today) {
   const last = points.at(-1)
-  const todayPnl = closedTrades.filter((trade) => tradingDayOf(trade.closedAt) === today).reduce((sum, trade) => sum + Number(trade.pnl), 0)
+  const todayPnl = pnlOfDay(closedTrades, today)
   const daily = config.dailyLossLimit
   const dailyLine = daily.enabled ? last.balance - todayPnl - Number(daily.amount) : null
   return { balance: last.balance, floor: last.floor, room: last.balance - last.floor, todayPnl, dailyLine, dailyRoom: dailyLine === null ? null : last.balance - dailyLine }
