@@ -51,8 +51,10 @@ t.test('two instances share the live users, commands reach the owner, and a grac
   await eventually(() => broker.sessions().length === 0, 30_000)
   for (const userId of userIds) t.equal((await statusOf(first.app, userId))?.state, 'stopped', `${userId} stopped`)
   for (const userId of userIds) await command(second, userId, 'start')
-  await eventually(() => eachConnectedOnce(broker, usernames), 30_000)
-  t.equal(first.app.feeds.connectedUsers().length + second.feeds.connectedUsers().length, USERS, 'every user started by its owner')
+  // The broker counts a session once it is authorized, the connector once its snapshot is read: wait for both.
+  const connectedAtOwners = () => first.app.feeds.connectedUsers().length + second.feeds.connectedUsers().length
+  await eventually(() => eachConnectedOnce(broker, usernames) && connectedAtOwners() === USERS, 30_000)
+  t.equal(connectedAtOwners(), USERS, 'every user started by its owner')
 
   await second.close()
   await eventually(() => first.app.feeds.connectedUsers().length === USERS && eachConnectedOnce(broker, usernames), 30_000)
