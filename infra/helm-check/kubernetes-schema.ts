@@ -21,6 +21,9 @@ export async function kubernetesProblems(object: unknown): Promise<string[]> {
   if (!isRecord(object) || typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
     return ['not a Kubernetes object (apiVersion and kind are required)']
   }
+  // The package keeps the alpha and beta versions of older Kubernetes releases (policy/v1beta1, removed in
+  // 1.25, still validates): only stable versions are accepted, each checked against its current schema.
+  if (!/^([a-z0-9.-]+\/)?v\d+$/.test(object.apiVersion)) return [`${object.apiVersion} is not a stable API version (alpha and beta versions are refused)`]
   const model = await modelOf(object.apiVersion, object.kind)
   if (!model) return [`no schema for ${object.apiVersion} ${object.kind} (not a built-in kind of this Kubernetes version)`]
 
@@ -31,8 +34,8 @@ export async function kubernetesProblems(object: unknown): Promise<string[]> {
 }
 
 async function modelOf(apiVersion: string, kind: string): Promise<ModelClass | undefined> {
-  // apiVersion is `group/version` or, for the core group, `version`: the package's folders are named so.
-  if (!/^([a-z0-9.-]+\/)?v\d+((alpha|beta)\d+)?$/.test(apiVersion)) return undefined
+  // apiVersion is `group/version` or, for the core group, `version`: the package's folders are named so
+  // (a stable version only: the caller checked it, so the import names a folder of the package or nothing).
   const module = (await import(`kubernetes-models/${apiVersion}`).catch(() => undefined)) as Record<string, unknown> | undefined
   const candidate = module?.[kind]
   return typeof candidate === 'function' && typeof (candidate as ModelClass).prototype.validate === 'function' ? (candidate as ModelClass) : undefined

@@ -69,6 +69,8 @@ export interface PrivateNatsOptions {
   config?: string
   /** The server's environment: its configuration may read `$NAME` from it (as the Helm chart's does). */
   env?: Record<string, string>
+  /** More command-line options (they override the configuration's: `-m <port>`, `--cluster <url>`). */
+  args?: readonly string[]
 }
 
 /** A nats-server with JetStream of the test's own, on a spare port, that the test may stop and restart. */
@@ -86,7 +88,7 @@ export async function startPrivateNats(options: PrivateNatsOptions = {}): Promis
     port,
     url: `nats://127.0.0.1:${port}`,
     async start() {
-      child = spawn('nats-server', [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      child = spawn('nats-server', [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir, ...(options.args ?? [])], {
         stdio: 'ignore',
         env: { ...process.env, ...options.env },
       })
