@@ -9,10 +9,10 @@ import { kubernetesProblems } from './kubernetes-schema.ts'
 
 const run = promisify(execFile)
 
-export const CHART_DIR = fileURLToPath(new URL('../helm/signals', import.meta.url))
+const CHART_DIR = fileURLToPath(new URL('../helm/signals', import.meta.url))
 /** The values of an example production installation (every REQUIRED value set). */
 export const EXAMPLE_VALUES = fileURLToPath(new URL('../helm/signals/ci/example-values.yaml', import.meta.url))
-export const RELEASE = 'signals'
+const RELEASE = 'signals'
 
 export interface KubernetesObject {
   apiVersion: string

