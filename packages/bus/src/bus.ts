@@ -8,12 +8,15 @@ import { ContractViolationError } from './errors.ts'
 import { Namespace, ensureStreams } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
 import { silentLogger, type BusLogger } from './bus-logger.ts'
+import { natsServers, type NatsCredentialSettings } from './servers.ts'
 
 export type { BusLogger }
 
 export interface ConnectBusOptions {
-  /** One server URL, or several separated by commas (the nodes of a cluster). */
+  /** One server URL, or several separated by commas (the nodes of a cluster); each may carry credentials. */
   url: string
+  /** NATS_USER / NATS_PASSWORD / NATS_TOKEN, for credentials kept out of the URL. */
+  credentials?: NatsCredentialSettings
   /** Connection name shown by the server (service name). */
   name: string
   namespace?: string
@@ -135,20 +138,14 @@ export class Bus {
   }
 }
 
-/** The servers of a NATS_URL: one URL or a comma-separated list. */
-function serversOf(url: string): string[] {
-  return url
-    .split(',')
-    .map((server) => server.trim())
-    .filter((server) => server.length > 0)
-}
-
 /** Connects with unlimited reconnects (to any of the servers) and ensures the streams exist. */
 export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
   const logger = options.logger ?? silentLogger
   const replicas = options.replicas ?? 1
+  const { servers, credentials } = natsServers(options.url, options.credentials)
   const nc = await connect({
-    servers: serversOf(options.url),
+    servers,
+    ...credentials,
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,

@@ -4,4 +4,5 @@ export { PermanentError, BusUnavailableError, ContractViolationError } from './e
 export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 export { Namespace, ensureStreams, streamConfigs } from './topology.ts'
 export { openBucket } from './kv.ts'
+export { natsServers, NatsCredentialsError, type NatsCredentialSettings, type NatsCredentials } from './servers.ts'
 export { isWrongRevision } from './api-errors.ts'

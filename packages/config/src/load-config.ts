@@ -63,8 +63,13 @@ function missingProperty(params: unknown): string | undefined {
 function describe(property: TSchema | undefined, raw: string | undefined, message: string): string {
   if (raw === undefined || raw === '') return 'is required'
   const expected = (property as Record<string, unknown> | undefined)?.['x-expected']
-  const shown = (property as Record<string, unknown> | undefined)?.['x-sensitive'] === true ? '(hidden)' : JSON.stringify(raw)
+  const shown = (property as Record<string, unknown> | undefined)?.['x-sensitive'] === true ? '(hidden)' : JSON.stringify(withoutCredentials(raw))
   return `${shown} is not valid: ${typeof expected === 'string' ? `expected ${expected}` : message}`
+}
+
+/** A URL's user part (`scheme://user:password@host`) as `[hidden]`, wherever it appears in the value. */
+function withoutCredentials(raw: string): string {
+  return raw.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1[hidden]@')
 }
 
 export { Type }

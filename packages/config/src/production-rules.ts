@@ -35,6 +35,7 @@ export function productionOffenders(schema: TObject, value: Record<string, unkno
   }
   offenders.push(...developmentSecrets(properties, value))
   offenders.push(...developmentIdentityProvider(properties, value))
+  offenders.push(...unauthenticatedRemotes(properties, value))
   return offenders
 }
 
@@ -61,5 +62,33 @@ function developmentIdentityProvider(properties: Properties, value: Record<strin
     if (issuer === null || issuer.protocol !== 'https:' || DEVELOPMENT_ISSUER_HOSTS.has(issuer.hostname)) offenders.push({ variable: 'OIDC_ISSUER', problem })
   }
   if ('OIDC_CLIENT_ID' in properties && value.OIDC_CLIENT_ID === DEVELOPMENT_CLIENT_ID) offenders.push({ variable: 'OIDC_CLIENT_ID', problem })
+  return offenders
+}
+
+/** Loopback: a server on this machine, which nobody else can reach (the development set-up). */
+const isLocalHost = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname)
+
+/**
+ * A Redis or NATS server off this machine without credentials: anyone who reaches it could read sessions or
+ * publish alerts. NATS credentials may be in the URL or in NATS_USER/NATS_PASSWORD/NATS_TOKEN (when the
+ * service reads them); Redis's in the URL (an ACL user, or the default user's password).
+ */
+function unauthenticatedRemotes(properties: Properties, value: Record<string, unknown>): Offender[] {
+  const offenders: Offender[] = []
+  if ('REDIS_URL' in properties && typeof value.REDIS_URL === 'string') {
+    const redis = URL.parse(value.REDIS_URL)
+    if (redis && !isLocalHost(redis.hostname) && redis.password === '') {
+      offenders.push({ variable: 'REDIS_URL', problem: `names ${redis.hostname}, not this machine, without credentials: give an ACL user (redis://user:password@${redis.hostname}:${redis.port || 6379})` })
+    }
+  }
+  if ('NATS_URL' in properties && typeof value.NATS_URL === 'string') {
+    const inVariables = (typeof value.NATS_USER === 'string' && typeof value.NATS_PASSWORD === 'string') || typeof value.NATS_TOKEN === 'string'
+    const bare = listOf(value.NATS_URL)
+      .map((entry) => URL.parse(entry))
+      .filter((server) => server !== null && !isLocalHost(server.hostname) && server.username === '' && server.password === '')
+    if (bare.length > 0 && !inVariables) {
+      offenders.push({ variable: 'NATS_URL', problem: `names ${bare.map((server) => server?.hostname).join(', ')}, not this machine, without credentials: give NATS_USER and NATS_PASSWORD (or NATS_TOKEN), or write them in the URL` })
+    }
+  }
   return offenders
 }

@@ -54,6 +54,7 @@ export const Env = {
   BROKER_CONNECTOR_HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'interface the broker connector listens on (internal)' }),
 
   DATABASE_URL: url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/signals', 'Postgres'),
+  /** `redis://user:password@host:6379` logs in as a Redis ACL user (`redis://:password@host` as the default user). */
   REDIS_URL: url(['redis', 'rediss'], 'redis://127.0.0.1:6379', 'sessions, user status, rate limits'),
   /** One server, or every node of a cluster separated by commas: the client reconnects to any of them. */
   NATS_URL: Type.String({
@@ -62,6 +63,13 @@ export const Env = {
     description: 'JetStream: one URL or a comma-separated list of the cluster nodes',
     'x-expected': 'a nats or tls URL, or a comma-separated list of them',
   }),
+  /**
+   * NATS credentials kept out of NATS_URL (a Kubernetes Secret gives them as variables): a user and
+   * password, or a token. They may instead be written in NATS_URL (`nats://user:pass@host:4222`), not both.
+   */
+  NATS_USER: Type.Optional(Type.String({ minLength: 1, description: 'NATS user (with NATS_PASSWORD)' })),
+  NATS_PASSWORD: Type.Optional(Type.String({ minLength: 1, 'x-sensitive': true, description: 'NATS password (with NATS_USER)' })),
+  NATS_TOKEN: Type.Optional(Type.String({ minLength: 1, 'x-sensitive': true, description: 'NATS token (instead of a user and password)' })),
   /** Servers each stream and key-value bucket is stored on: 1 on a single server, 3 on a three-node cluster. */
   BUS_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1, description: 'JetStream replicas per stream and bucket' }),
   /** Prefix for stream names and subjects; lets tests share one server without crossing streams. */

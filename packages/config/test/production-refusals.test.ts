@@ -96,3 +96,65 @@ t.test('a variable may be read from the file named by <NAME>_FILE (generated dev
   t.same(missing?.offenders, ['SESSION_SECRET'])
   t.match(missing?.message, /SESSION_SECRET_FILE.*cannot be read/)
 })
+
+// Issue 21 item 7: a Redis or NATS server off this machine must be logged into in production.
+t.test('production refuses Redis and NATS servers off this machine without credentials', async (t) => {
+  const BusSchema = Type.Object({
+    NODE_ENV: Env.NODE_ENV,
+    REDIS_URL: Env.REDIS_URL,
+    NATS_URL: Env.NATS_URL,
+    NATS_USER: Env.NATS_USER,
+    NATS_PASSWORD: Env.NATS_PASSWORD,
+    NATS_TOKEN: Env.NATS_TOKEN,
+  })
+  const cluster = 'nats://nats-0.nats:4222,nats://nats-1.nats:4222,nats://nats-2.nats:4222'
+  const safe = { NODE_ENV: 'production', REDIS_URL: 'redis://signals:r3dis-pass@redis.internal:6379', NATS_URL: cluster, NATS_USER: 'signals', NATS_PASSWORD: 'n4ts-pass' }
+  const load = (env: Record<string, string | undefined>) => {
+    try {
+      loadConfig(BusSchema, env)
+      return null
+    } catch (error) {
+      if (error instanceof ConfigError) return error
+      throw error
+    }
+  }
+  t.equal(load(safe), null, 'an ACL user and NATS_USER/NATS_PASSWORD load')
+  const accepted: Record<string, string | undefined>[] = [
+    { NATS_USER: undefined, NATS_PASSWORD: undefined, NATS_URL: 'nats://signals:pw@nats-0.nats:4222,nats://signals:pw@nats-1.nats:4222' },
+    { NATS_USER: undefined, NATS_PASSWORD: undefined, NATS_TOKEN: 'a-nats-token' },
+    { NATS_USER: undefined, NATS_PASSWORD: undefined, NATS_URL: 'nats://127.0.0.1:4222,nats://localhost:4223,nats://[::1]:4224' },
+    { REDIS_URL: 'redis://:default-user-pass@redis.internal:6379' },
+    { REDIS_URL: 'redis://127.0.0.1:6379' },
+    { REDIS_URL: 'redis://localhost:6379' },
+  ]
+  for (const change of accepted) t.equal(load({ ...safe, ...change }), null, `${JSON.stringify(change)} loads`)
+
+  const refused: [Record<string, string | undefined>, string, RegExp][] = [
+    [{ REDIS_URL: 'redis://redis.internal:6379' }, 'REDIS_URL', /redis\.internal, not this machine, without credentials.*ACL user/],
+    [{ REDIS_URL: 'redis://signals@redis.internal:6379' }, 'REDIS_URL', /without credentials/],
+    [{ NATS_USER: undefined, NATS_PASSWORD: undefined }, 'NATS_URL', /nats-0\.nats, nats-1\.nats, nats-2\.nats, not this machine, without credentials.*NATS_USER/],
+    [{ NATS_USER: undefined, NATS_PASSWORD: undefined, NATS_URL: 'nats://u:p@nats-0.nats:4222,nats://nats-1.nats:4222' }, 'NATS_URL', /nats-1\.nats, not this machine/],
+    [{ NATS_PASSWORD: undefined }, 'NATS_URL', /without credentials/],
+  ]
+  for (const [change, variable, problem] of refused) {
+    const error = load({ ...safe, ...change })
+    t.same(error?.offenders, [variable], `${JSON.stringify(change)}: ${variable} is named`)
+    t.match(error?.message, problem)
+    t.notMatch(error?.message, /r3dis-pass|n4ts-pass/, 'no password in the message')
+  }
+  t.equal(load({ ...safe, NODE_ENV: 'development', REDIS_URL: 'redis://redis:6379', NATS_USER: undefined, NATS_PASSWORD: undefined }), null, 'development keeps open servers (docker compose)')
+})
+
+t.test('a URL that does not validate is shown without its credentials', async (t) => {
+  const error = (() => {
+    try {
+      loadConfig(Type.Object({ NATS_URL: Env.NATS_URL, REDIS_URL: Env.REDIS_URL }), { NATS_URL: 'nats://u:n4ts-pass@a:4222,http://b', REDIS_URL: 'redis://u:r3dis-pass@a:6379 x' })
+    } catch (caught) {
+      return caught as ConfigError
+    }
+  })()
+  t.same([...(error?.offenders ?? [])].sort(), ['NATS_URL', 'REDIS_URL'])
+  t.match(error?.message, 'nats://[hidden]@a:4222,http://b')
+  t.match(error?.message, 'redis://[hidden]@a:6379 x')
+  t.notMatch(error?.message, /n4ts-pass|r3dis-pass/)
+})

@@ -8,7 +8,7 @@ export { HttpError, badRequest, unauthorized, forbidden, notFound, conflict, ser
 export { isDependencyDown, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 export { IDENTITY_HEADER, identityPath, signIdentity, verifyIdentity, type IdentityBinding } from './internal-identity.ts'
 export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/internal-identity.ts'
-export { busPlugin, type BusPluginOptions } from './plugins/bus.ts'
+export { busPlugin, natsCredentials, type BusPluginOptions } from './plugins/bus.ts'
 export { openapiPlugin, type OpenApiOptions } from './plugins/openapi.ts'
 export { createValidatorCompiler } from './validation/validator-compiler.ts'
 export { describeSchemaErrors, schemaErrorFormatter } from './validation/schema-error-formatter.ts'

@@ -19,6 +19,13 @@ export const REDACT_PATHS = [
   '*.clientSecret',
   '*.apiKey',
   '*.credentials',
+  // Connection settings that may carry credentials (an ACL user in REDIS_URL, a NATS user or token).
+  'config.DATABASE_URL',
+  'config.REDIS_URL',
+  'config.NATS_URL',
+  'config.NATS_PASSWORD',
+  'config.NATS_TOKEN',
+  '*.pass',
   'password',
   'secret',
   'sec',

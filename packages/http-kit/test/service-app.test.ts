@@ -230,3 +230,20 @@ t.test('no query value reaches a request log line, whatever its name; an encoded
   t.ok(lines.length >= 2, 'the request was logged')
   t.notMatch(lines.join(''), /horse/)
 })
+
+// Issue 21 item 7: connection settings carry credentials in production (a Redis ACL user, a NATS user).
+t.test('connection settings and NATS credentials are redacted wherever a line carries them', async (t) => {
+  const { lines, stream } = captureLogs()
+  const instance = await app(t, stream)
+  const config = {
+    DATABASE_URL: 'postgres://signals:pg-pass-1@db:5432/signals',
+    REDIS_URL: 'redis://signals:redis-pass-2@redis:6379',
+    NATS_URL: 'nats://signals:nats-pass-3@nats-0:4222',
+    NATS_PASSWORD: 'nats-pass-4',
+    NATS_TOKEN: 'nats-token-5',
+  }
+  instance.log.info({ config, credentials: { user: 'signals', pass: 'nats-pass-6' } }, 'starting')
+  const line = JSON.parse(lines.find((entry) => entry.includes('starting')) ?? '{}') as { config?: Record<string, string> }
+  t.same(line.config, Object.fromEntries(Object.keys(config).map((name) => [name, '[redacted]'])), 'every connection setting is [redacted]')
+  t.notMatch(lines.join(''), /pass-\d|token-5/, 'no password or token anywhere')
+})

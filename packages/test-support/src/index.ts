@@ -1,5 +1,5 @@
 export { createTestDatabase, ensureTemplateDatabase, dropStaleTestDatabases, TEST_SERVER_URL, type TestDatabase } from './test-database.ts'
-export { startPrivateNats, startPrivateRedis, startPrivatePostgres, freePort, waitForPort, stopChild, type PrivateServer } from './private-servers.ts'
+export { startPrivateNats, startPrivateRedis, startPrivatePostgres, freePort, waitForPort, stopChild, type PrivateServer, type PrivateNatsOptions } from './private-servers.ts'
 export { startPrivateNatsCluster, type PrivateNatsCluster, type ClusterNode } from './nats-cluster.ts'
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts'
 export { testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from './namespace.ts'

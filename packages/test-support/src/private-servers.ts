@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, connect as netConnect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -64,16 +64,34 @@ export function stopChild(child: ChildProcess | undefined, { ask = (running) => 
   })
 }
 
+export interface PrivateNatsOptions {
+  /** A nats-server configuration (users, accounts); address, port, JetStream and store are given on the command line. */
+  config?: string
+  /** The server's environment: its configuration may read `$NAME` from it (as the Helm chart's does). */
+  env?: Record<string, string>
+  /** More command-line options (they override the configuration's: `-m <port>`, `--cluster <url>`). */
+  args?: readonly string[]
+}
+
 /** A nats-server with JetStream of the test's own, on a spare port, that the test may stop and restart. */
-export async function startPrivateNats(): Promise<PrivateServer> {
+export async function startPrivateNats(options: PrivateNatsOptions = {}): Promise<PrivateServer> {
   const port = await freePort()
   const storeDir = await mkdtemp(path.join(tmpdir(), 'nats-test-'))
+  const configArgs: string[] = []
+  if (options.config !== undefined) {
+    const configFile = path.join(storeDir, 'server.conf')
+    await writeFile(configFile, options.config)
+    configArgs.push('-c', configFile)
+  }
   let child: ChildProcess | undefined
   const server: PrivateServer = {
     port,
     url: `nats://127.0.0.1:${port}`,
     async start() {
-      child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' })
+      child = spawn('nats-server', [...configArgs, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir, ...(options.args ?? [])], {
+        stdio: 'ignore',
+        env: { ...process.env, ...options.env },
+      })
       await waitForPort(port)
     },
     stop: () => stopChild(child),
@@ -86,15 +104,18 @@ export async function startPrivateNats(): Promise<PrivateServer> {
   return server
 }
 
-/** A redis-server of the test's own, on a spare port, keeping nothing on disk. */
-export async function startPrivateRedis(): Promise<PrivateServer> {
+/**
+ * A redis-server of the test's own, on a spare port, keeping nothing on disk. `extraArgs` are more
+ * configuration directives (`--user name on >password ~* +@all` for an ACL user).
+ */
+export async function startPrivateRedis(extraArgs: readonly string[] = []): Promise<PrivateServer> {
   const port = await freePort()
   let child: ChildProcess | undefined
   const server: PrivateServer = {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
+      child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', ...extraArgs], {
         stdio: 'ignore',
       })
       await waitForPort(port)

@@ -1,4 +1,4 @@
-import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { createServiceApp, busPlugin, natsCredentials, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { dbPlugin, type Database, type Kysely } from '@signals/db'
 import type { Config } from './config.ts'
 import type { EntryFlow } from './entry-flow.ts'
@@ -30,7 +30,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = await createServiceApp({ service: 'broker-connector', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream, logRedaction: { paths: ['config.CREDENTIALS_KEY', 'config.INTERNAL_AUTH_SECRET'] } })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
-  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
+  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'broker-connector' })
   await app.register(activityRelayPlugin, { connectionString: config.DATABASE_URL })
   await app.register(feedOwnershipPlugin, { ttlMs: config.FEED_LEASE_TTL_MS, shards: config.FEED_SHARDS })

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { busPlugin, createServiceApp } from '@signals/http-kit'
+import { busPlugin, natsCredentials, createServiceApp } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import { trustProxyOption, type Config } from './config.ts'
 import { authProxy } from './routes/auth-proxy.ts'
@@ -33,7 +33,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })
-  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
+  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await securityHeadersPlugin(app, config)
 
   await app.register(authProxy, {

@@ -11,6 +11,9 @@ export const ConfigSchema = Type.Object({
   REDIS_URL: Env.REDIS_URL,
   /** The bus: live-page change notices and the feed-status bucket. */
   NATS_URL: Env.NATS_URL,
+  NATS_USER: Env.NATS_USER,
+  NATS_PASSWORD: Env.NATS_PASSWORD,
+  NATS_TOKEN: Env.NATS_TOKEN,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   BUS_REPLICAS: Env.BUS_REPLICAS,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,

@@ -1,4 +1,4 @@
-import { createServiceApp, busPlugin } from '@signals/http-kit'
+import { createServiceApp, busPlugin, natsCredentials } from '@signals/http-kit'
 import { listOf } from '@signals/config'
 import type { Config } from './config.ts'
 import { rawBodyPlugin } from './http/raw-body.ts'
@@ -20,7 +20,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     internalSurfaces: { token: config.METRICS_TOKEN },
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
-  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
+  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await app.register(rawBodyPlugin, { bodyLimit: config.INGEST_BODY_LIMIT })
   // One scope for the webhook: its hooks (client address, intake log, rate limit) never see /health or /metrics.
   await app.register(async (webhook) => {

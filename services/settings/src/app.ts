@@ -1,4 +1,4 @@
-import { createServiceApp, busPlugin, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
+import { createServiceApp, busPlugin, natsCredentials, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { dbPlugin } from '@signals/db'
 import { credentialsCipherFrom, type Config } from './config.ts'
 import { settingsErrorAnswers } from './storage-failure.ts'
@@ -22,7 +22,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     logRedaction: { paths: ['config.CREDENTIALS_KEY', 'config.INTERNAL_AUTH_SECRET'] },
   })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
-  await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
+  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'settings' })
   await app.register(openapiPlugin, {
     title: 'Settings',

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { connectBus, type Bus } from '@signals/bus'
+import { connectBus, type Bus, type NatsCredentialSettings } from '@signals/bus'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,9 +11,16 @@ declare module 'fastify' {
 export interface BusPluginOptions {
   /** NATS_URL: one server or a comma-separated list of cluster nodes. */
   url: string
+  /** NATS_USER / NATS_PASSWORD / NATS_TOKEN (credentials may instead be in the URL). */
+  credentials?: NatsCredentialSettings
   namespace?: string
   /** BUS_REPLICAS: replicas of every stream and bucket this service declares. */
   replicas?: number
+}
+
+/** A service's NATS_USER / NATS_PASSWORD / NATS_TOKEN as the bus takes them. */
+export function natsCredentials(config: { NATS_USER?: string; NATS_PASSWORD?: string; NATS_TOKEN?: string }): NatsCredentialSettings {
+  return { user: config.NATS_USER, password: config.NATS_PASSWORD, token: config.NATS_TOKEN }
 }
 
 /** One NATS connection per app with the streams ensured, checked by /ready, drained on close. */
@@ -21,6 +28,7 @@ export const busPlugin = fp(
   async (app: FastifyInstance, options: BusPluginOptions) => {
     const bus = await connectBus({
       url: options.url,
+      credentials: options.credentials,
       name: app.serviceName,
       namespace: options.namespace,
       replicas: options.replicas,
