@@ -3,7 +3,7 @@ import { WebSocketServer } from 'ws'
 import type { CashBalance, Fill, Position } from '@signals/tradovate-wire'
 import { RequestControls, type Interference } from './controls.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
-import type { PaperAccount, SeenRequest } from './paper-account.ts'
+import { loginsOf, type PaperAccount, type SeenRequest } from './paper-account.ts'
 import { handleRest } from './rest.ts'
 import { PaperSockets } from './socket.ts'
 import { TokenStore } from './tokens.ts'
@@ -12,6 +12,7 @@ export interface PaperBrokerOptions {
   host?: string
   /** 0 (default) picks a free port. */
   port?: number
+  /** Trading accounts; entries sharing a login `name` are one login with several accounts (in this order). */
   accounts: readonly PaperAccount[]
   /** Cash balance every account starts with (decimal text; default "50000"). */
   startingBalance?: string
@@ -70,7 +71,7 @@ export interface PaperBroker {
  * docs/decisions/paper-broker.md.
  */
 export async function startPaperBroker(options: PaperBrokerOptions): Promise<PaperBroker> {
-  const accounts = new Map(options.accounts.map((account) => [account.name, account]))
+  const logins = loginsOf(options.accounts)
   const tokens = new TokenStore(options.tokenTtlMs ?? 80 * 60_000)
   const controls = new RequestControls()
   const market = new PaperMarket(options.accounts, options.startingBalance ?? '50000')
@@ -80,7 +81,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     requests.push(request)
     options.onRequest?.(request)
   }
-  const restContext = { accounts, tokens, controls, market, devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
+  const restContext = { logins, tokens, controls, market, devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
   const server: Server = createServer((request, response) => {
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
