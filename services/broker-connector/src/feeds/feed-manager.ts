@@ -225,8 +225,8 @@ export class FeedManager {
   async #failed(userId: string, feed: UserFeed, error: unknown): Promise<void> {
     const reason = error instanceof BrokerError ? error.message : 'broker session could not be opened'
     this.options.logger.warn({ userId, reason, kind: error instanceof BrokerError ? error.kind : undefined }, 'broker feed failed')
-    // A refused login will not fix itself: wait for new credentials (a restart command).
-    if (error instanceof BrokerError && error.kind === 'credentials_refused') {
+    // A refused login, or a login without the saved account, will not fix itself: wait for new credentials (a restart command).
+    if (error instanceof BrokerError && (error.kind === 'credentials_refused' || error.kind === 'account_not_found')) {
       this.#feeds.delete(userId)
       await this.#publish(userId, 'error', reason)
       return
@@ -268,6 +268,7 @@ export class FeedManager {
     const cid = secret.cid
     return {
       login: {
+        account: row.account_id,
         username,
         password,
         appId: text('appId'),
