@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { WebSocketServer } from 'ws'
-import type { CashBalance, Fill, Position } from '@signals/tradovate-wire'
+import type { CashBalance, CommandResult, Fill, PlaceOsoResult, Position } from '@signals/tradovate-wire'
 import { RequestControls, type Interference } from './controls.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
 import { loginsOf, type PaperAccount, type SeenRequest } from './paper-account.ts'
@@ -54,6 +54,13 @@ export interface PaperBroker {
    * assertions: on the wire an Order has no tag (it is on its `New` command), as at Tradovate.
    */
   orders(): TaggedOrder[]
+  /**
+   * Places an OSO order on an account as its trader would by hand on the broker's own platform (no socket
+   * of ours involved); its events go to the login's sockets like any other.
+   */
+  placeOso(accountId: number, body: Record<string, unknown>): PlaceOsoResult
+  /** Flattens an account's position in a contract by hand (as `order/liquidateposition`). */
+  liquidate(accountId: number, contractId: number): CommandResult
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
   commandEvents(delivery: 'first' | 'late' | 'withheld'): void
   fills(): Fill[]
@@ -112,6 +119,16 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     },
     price: (symbol) => market.price(symbol),
     orders: () => market.taggedOrders(),
+    placeOso(accountId, body) {
+      const result = market.placeOso(accountId, body)
+      live.broadcast()
+      return result
+    },
+    liquidate(accountId, contractId) {
+      const result = market.liquidate(accountId, contractId)
+      live.broadcast()
+      return result
+    },
     commandEvents(delivery) {
       live.commandEvents = delivery
     },

@@ -24,6 +24,15 @@ export interface BrokerLogin {
   deviceId: string | null
 }
 
+/**
+ * Which broker and environment a session is of. Each numbers its own orders, fills and accounts, so a
+ * broker id is only unique together with these and the account.
+ */
+export interface BrokerVenue {
+  broker: 'paper' | 'tradovate'
+  environment: 'demo' | 'live'
+}
+
 export interface BrokerEndpoints {
   /** REST base, e.g. `https://demo.tradovateapi.com/v1`. */
   restUrl: string

@@ -1,7 +1,6 @@
 import type { Test } from 'tap'
 import t from 'tap'
 import { startPaperBroker, type PaperAccount } from '@signals/dev-paper-broker'
-import { TradovateAdapter } from '../../src/broker/tradovate/adapter.ts'
 import type { BrokerSession } from '../../src/broker/broker-adapter.ts'
 import { eventually, publishAlert } from '../helper.ts'
 import { PASSWORD, saveCredentials, seenState, statusOf } from '../feeds/feed-helper.ts'
@@ -20,14 +19,11 @@ async function loginWithTwoAccounts(t: Test, savedFirst: boolean) {
   return broker
 }
 
-/** A session of the same login on the other account, as the trader (or another tool) would use it. */
-async function otherAccountSession(t: Test, broker: { restUrl: string; wsUrl: string }): Promise<BrokerSession> {
-  const adapter = new TradovateAdapter({ heartbeatMs: 200 })
-  const login = { account: 'DEMO9100', username: 'trader0', password: PASSWORD, appId: null, appVersion: null, cid: null, sec: null, deviceId: null }
-  const session = await adapter.openSession({ restUrl: broker.restUrl, wsUrl: broker.wsUrl }, login, { onEvent: () => undefined, onLost: () => undefined })
-  t.teardown(() => session.close())
-  return session
-}
+/** An order on the other account, placed by hand at the broker (its events reach every socket of the login). */
+const byHand = (action: 'Buy' | 'Sell', orderQty: number, stopPrice: number) => ({
+  accountSpec: 'DEMO9100', accountId: 9100, action, symbol: 'MNQZ6', orderQty, orderType: 'Market', isAutomated: false,
+  bracket1: { action: action === 'Buy' ? 'Sell' : 'Buy', orderType: 'Stop', stopPrice },
+})
 
 for (const savedFirst of [false, true]) {
   t.test(`the saved account (listed ${savedFirst ? 'first' : 'second'}) is traded; the other account's orders, fills and cash touch nothing of ours`, async (t) => {
@@ -39,11 +35,10 @@ for (const savedFirst of [false, true]) {
     t.match(await statusOf(app, 'u-0'), { state: 'connected', detail: 'account DEMO9000' })
 
     // The other account loses 20,000 (10 contracts, 1,000 points, $2 a point): its balance is 30,000.
-    const other = await otherAccountSession(t, broker)
-    const contract = await other.findContract('MNQZ6')
-    await other.placeBracket({ tag: 'by-hand-1', contract, action: 'Buy', quantity: 10, entryType: 'Market', entryPrice: null, stopPrice: '19000', targetPrice: null })
+    const bought = broker.placeOso(9100, byHand('Buy', 10, 19000))
+    t.ok('orderId' in bought, 'the other account bought')
     broker.setPrice('MNQZ6', '20000')
-    await other.liquidatePosition(contract.id)
+    broker.liquidate(9100, broker.orders()[0]?.contractId as number)
     t.equal(broker.balance(9100), '30000')
     broker.setPrice('MNQZ6', '21000')
 
@@ -59,8 +54,8 @@ for (const savedFirst of [false, true]) {
     t.equal(Number(opened?.quantity), 5)
 
     // The other account sells MNQZ6 without our tag (a flatten by hand would look the same on our account).
-    const sell = await other.placeBracket({ tag: 'by-hand-2', contract, action: 'Sell', quantity: 5, entryType: 'Market', entryPrice: null, stopPrice: '22000', targetPrice: null })
-    await eventually(() => broker.fills().some((fill) => fill.orderId === sell.entryOrderId))
+    const sold = broker.placeOso(9100, byHand('Sell', 5, 22000))
+    t.ok(broker.fills().some((fill) => 'orderId' in sold && fill.orderId === sold.orderId), 'the other account sold')
     // A barrier: an event of our own account after the other's, so everything before it has been applied.
     broker.setPrice('MNQZ6', '21100')
     await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')

@@ -5,7 +5,7 @@ import { freePort } from '@signals/test-support'
 import type { BrokerSession } from '../../src/broker/broker-adapter.ts'
 import type { Config } from '../../src/config.ts'
 import { TradeKeeper } from '../../src/trades/trade-keeper.ts'
-import { eventually, publishAlert } from '../helper.ts'
+import { eventually, makeAlert, publishAlert } from '../helper.ts'
 import { statusOf } from '../feeds/feed-helper.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 
@@ -27,8 +27,9 @@ function logLines() {
 t.test('a fill that violates a constraint is logged and set aside, live and in the snapshot; the session opens and the status says so', async (t) => {
   const broker = await paperBroker(t)
   broker.setPrice('MNQZ6', '21000')
+  broker.setPrice('MESZ6', '6000')
   const logs = logLines()
-  const { app, db, config } = await tradingApp(t, broker, { LOG_LEVEL: 'info' as Config['LOG_LEVEL'], FEED_STATUS_REFRESH_MS: '300' }, { loggerStream: logs.stream })
+  const { app, db, config } = await tradingApp(t, broker, { LOG_LEVEL: 'info' as Config['LOG_LEVEL'], FEED_STATUS_REFRESH_MS: '500' }, { loggerStream: logs.stream })
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: { limits: { maxOpenTrades: 5 } } })
   await connect(app, 'u-0')
 
@@ -37,8 +38,9 @@ t.test('a fill that violates a constraint is logged and set aside, live and in t
   await publishAlert(app, first)
   const firstRecord = await settledRecord(db, first.alertId)
   await eventually(async () => (await tradeOfRecord(db, firstRecord.id)) !== undefined)
-  // A second entry waits below the market (a buy limit at 20990).
-  const second = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' } })
+  // A second entry, in another contract, waits below the market (a buy limit at 5990; 10 points at $5 a
+  // point is $50 a contract, 10 contracts for the $500 budget).
+  const second = makeAlert({ symbol: 'MES1!', root: 'MES', action: 'LONG', entryPrice: 5990, sl: 5980, tp: 6010, raw: { orderType: 'limit' } })
   await publishAlert(app, second)
   const secondRecord = await settledRecord(db, second.alertId)
   t.match(secondRecord, { status: 'placed' })
@@ -46,14 +48,14 @@ t.test('a fill that violates a constraint is logged and set aside, live and in t
   // cannot open its trade (the order id is unique for the account).
   await db.updateTable('trades').set({ entry_order_id: secondRecord.entry_order_id }).where('alert_record_id', '=', firstRecord.id).execute()
 
-  broker.setPrice('MNQZ6', '20990')
+  broker.setPrice('MESZ6', '5990')
   const setAside = () => db.selectFrom('broker_events_set_aside').selectAll().execute()
   await eventually(async () => (await setAside()).length === 1)
   const [row] = await setAside()
   const fill = broker.fills().find((candidate) => candidate.orderId === secondRecord.entry_order_id)
   t.match(row, { user_id: 'u-0', broker: 'paper', environment: 'demo', broker_account_id: 9000, entity_type: 'fill', entity_id: fill?.id, order_id: secondRecord.entry_order_id, times: 1 })
   t.match(row?.reason, /trades_entry_order_key/, 'the reason is the database\'s')
-  t.match(row?.event, { id: fill?.id, orderId: secondRecord.entry_order_id, price: '20990', quantity: 5 })
+  t.match(row?.event, { id: fill?.id, orderId: secondRecord.entry_order_id, price: '5990', quantity: 10 })
   t.ok(logs.lines.some((line) => line.msg === 'broker event set aside' && line.fillId === fill?.id && line.orderId === secondRecord.entry_order_id), 'logged with the ids')
   await eventually(async () => /1 broker event could not be applied/.test((await statusOf(app, 'u-0'))?.detail ?? ''))
 

@@ -85,7 +85,7 @@ t.test('the saved account: by name or id, exactly; none, two or a closed one is 
   t.throws(() => savedAccount(accounts, 'demo70'), { kind: 'account_not_found', message: 'the broker login has no account "demo70" (its active accounts: DEMO1, DEMO70); save one of these as the account' })
   t.throws(() => savedAccount(accounts, 'OLD'), { kind: 'account_not_found', message: /^the broker account OLD is not active/ })
   t.throws(() => savedAccount(accounts, 'GONE'), { kind: 'account_not_found', message: /^the broker account GONE is not active/ }, 'an archived account is closed')
-  t.throws(() => savedAccount(accounts, 'BAD'), { kind: 'account_not_found' }, 'an account without a numeric id is not one')
+  t.throws(() => savedAccount(accounts, 'BAD'), { kind: 'account_not_found', message: /^the broker login has no account "BAD"/ }, 'an account without a numeric id is not one')
   t.throws(() => savedAccount([{ id: 1, name: '70' }, { id: 70, name: 'DEMO70' }], '70'), { kind: 'account_not_found', message: /^"70" names two accounts/ })
   t.throws(() => savedAccount([], 'DEMO70'), { message: 'the broker login has no account "DEMO70" (it has no active account)' })
   const many = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `D${i + 1}`, active: true }))
