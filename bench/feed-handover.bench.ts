@@ -43,7 +43,7 @@ async function seed() {
     SELECT 'bench-' || g, 'live_trading', jsonb_build_object('enabled', true, 'autoPlaceOrders', true) FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const rows = Array.from({ length: USERS }, (_, i) => {
-    const owner = { userId: `bench-${i}`, broker: 'paper', environment: 'demo', accountId: 'DEMO' } as const
+    const owner = { userId: `bench-${i}`, broker: 'paper', environment: 'demo', accountId: `DEMO${9000 + i}` } as const
     const sealed = sealCredentials(cipher, owner, { username: `trader-${i}`, password: PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null })
     return { user_id: owner.userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
   })

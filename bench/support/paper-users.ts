@@ -25,7 +25,7 @@ export async function seedPaperUsers(db: Kysely<Database>, options: PaperUsersOp
   const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
   // Sealed as the settings service seals them: bound to the row's user, broker, environment and account.
   const rows = users.map((userId, i) => {
-    const owner = { userId, broker: 'paper', environment: 'demo', accountId: 'DEMO' } as const
+    const owner = { userId, broker: 'paper', environment: 'demo', accountId: `DEMO${9000 + i}` } as const
     const sealed = sealCredentials(cipher, owner, { username: `trader-${i}`, password: PAPER_PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null })
     return { user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
   })

@@ -1,6 +1,6 @@
 // Runs the paper broker on its own for development: `node --import tsx dev/paper-broker/src/main.ts`.
 // PAPER_BROKER_PORT (default 3011), PAPER_BROKER_ACCOUNTS as `name:password,name:password`
-// (default `demo:demo`), PAPER_BROKER_STARTING_BALANCE (default 50000). Move the market with
+// (default `demo:demo`; a name given twice is one login with two trading accounts), PAPER_BROKER_STARTING_BALANCE (default 50000). Move the market with
 // `POST /dev/prices {"symbol":"MNQZ6","price":"21000.25"}` (README). Refuses to run with NODE_ENV=production.
 import { startPaperBroker } from './paper-broker.ts'
 import type { PaperAccount } from './paper-account.ts'
@@ -10,6 +10,8 @@ if (process.env.NODE_ENV === 'production') {
   process.exit(78)
 }
 
+// One user id per login name: a name given twice is one login holding both accounts.
+const userIds = new Map<string, number>()
 const accounts: PaperAccount[] = (process.env.PAPER_BROKER_ACCOUNTS || 'demo:demo')
   .split(',')
   .map((entry) => entry.trim())
@@ -17,7 +19,9 @@ const accounts: PaperAccount[] = (process.env.PAPER_BROKER_ACCOUNTS || 'demo:dem
   .map((entry, index) => {
     const colon = entry.indexOf(':')
     const name = colon > 0 ? entry.slice(0, colon) : entry
-    return { name, password: colon > 0 ? entry.slice(colon + 1) : '', userId: 1000 + index, accountId: 9000 + index, accountName: `PAPER${9000 + index}` }
+    const userId = userIds.get(name) ?? 1000 + index
+    userIds.set(name, userId)
+    return { name, password: colon > 0 ? entry.slice(colon + 1) : '', userId, accountId: 9000 + index, accountName: `PAPER${9000 + index}` }
   })
 
 const startingBalance = process.env.PAPER_BROKER_STARTING_BALANCE || '50000'

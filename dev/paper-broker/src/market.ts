@@ -8,6 +8,8 @@ export interface MarketAccount {
   accountId: number
   userId: number
   accountName: string
+  /** False for a closed account (listed as inactive). Default true. */
+  active?: boolean
 }
 
 /** A `props` event for one account's synchronised sockets. */
@@ -114,7 +116,7 @@ export class PaperMarket {
   accountEntity(accountId: number): Account | null {
     const account = this.#accounts.get(accountId)
     if (!account) return null
-    return { id: account.accountId, name: account.accountName, userId: account.userId, accountType: 'Customer', active: true, archived: false }
+    return { id: account.accountId, name: account.accountName, userId: account.userId, accountType: 'Customer', active: account.active !== false, archived: false }
   }
 
   #place(accountId: number, contract: PaperContract, plan: OrderPlan, qty: number, status: Order['ordStatus'], parentId: number | null, isAutomated: boolean): PaperOrder {
@@ -286,6 +288,12 @@ export class PaperMarket {
   /** Order entities as Tradovate sends them (no tag). */
   orders(accountId?: number): Order[] {
     return this.#ordersOf(accountId).map((paper) => structuredClone(paper.order))
+  }
+
+  /** One order entity (`order/item`), or null when there is none with this id. */
+  order(orderId: unknown): Order | null {
+    const paper = typeof orderId === 'number' ? this.#orders.get(orderId) : undefined
+    return paper ? structuredClone(paper.order) : null
   }
 
   /** Orders with the tag of their `New` command, for tests' assertions (never on the wire). */

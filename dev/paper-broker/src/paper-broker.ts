@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import { WebSocketServer } from 'ws'
-import type { CashBalance, Fill, Position } from '@signals/tradovate-wire'
+import type { CashBalance, CommandResult, Fill, PlaceOsoResult, Position } from '@signals/tradovate-wire'
 import { RequestControls, type Interference } from './controls.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
-import type { PaperAccount, SeenRequest } from './paper-account.ts'
+import { loginsOf, type PaperAccount, type SeenRequest } from './paper-account.ts'
 import { handleRest } from './rest.ts'
 import { PaperSockets } from './socket.ts'
 import { TokenStore } from './tokens.ts'
@@ -12,6 +12,7 @@ export interface PaperBrokerOptions {
   host?: string
   /** 0 (default) picks a free port. */
   port?: number
+  /** Trading accounts; entries sharing a login `name` are one login with several accounts (in this order). */
   accounts: readonly PaperAccount[]
   /** Cash balance every account starts with (decimal text; default "50000"). */
   startingBalance?: string
@@ -53,6 +54,13 @@ export interface PaperBroker {
    * assertions: on the wire an Order has no tag (it is on its `New` command), as at Tradovate.
    */
   orders(): TaggedOrder[]
+  /**
+   * Places an OSO order on an account as its trader would by hand on the broker's own platform (no socket
+   * of ours involved); its events go to the login's sockets like any other.
+   */
+  placeOso(accountId: number, body: Record<string, unknown>): PlaceOsoResult
+  /** Flattens an account's position in a contract by hand (as `order/liquidateposition`). */
+  liquidate(accountId: number, contractId: number): CommandResult
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
   commandEvents(delivery: 'first' | 'late' | 'withheld'): void
   fills(): Fill[]
@@ -70,7 +78,7 @@ export interface PaperBroker {
  * docs/decisions/paper-broker.md.
  */
 export async function startPaperBroker(options: PaperBrokerOptions): Promise<PaperBroker> {
-  const accounts = new Map(options.accounts.map((account) => [account.name, account]))
+  const logins = loginsOf(options.accounts)
   const tokens = new TokenStore(options.tokenTtlMs ?? 80 * 60_000)
   const controls = new RequestControls()
   const market = new PaperMarket(options.accounts, options.startingBalance ?? '50000')
@@ -80,7 +88,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     requests.push(request)
     options.onRequest?.(request)
   }
-  const restContext = { accounts, tokens, controls, market, devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
+  const restContext = { logins, tokens, controls, market, devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
   const server: Server = createServer((request, response) => {
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
@@ -111,6 +119,16 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     },
     price: (symbol) => market.price(symbol),
     orders: () => market.taggedOrders(),
+    placeOso(accountId, body) {
+      const result = market.placeOso(accountId, body)
+      live.broadcast()
+      return result
+    },
+    liquidate(accountId, contractId) {
+      const result = market.liquidate(accountId, contractId)
+      live.broadcast()
+      return result
+    },
     commandEvents(delivery) {
       live.commandEvents = delivery
     },

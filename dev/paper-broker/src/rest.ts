@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ACCESS_TOKEN_PATH, RENEW_TOKEN_PATH, type AccessTokenRequest, type AccessTokenResponse } from '@signals/tradovate-wire'
 import type { RequestControls } from './controls.ts'
 import type { PaperMarket } from './market.ts'
-import type { PaperAccount, SeenRequest } from './paper-account.ts'
+import type { PaperLogin, SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface RestContext {
-  accounts: Map<string, PaperAccount>
+  logins: Map<string, PaperLogin>
   tokens: TokenStore
   controls: RequestControls
   market: PaperMarket
@@ -51,13 +51,13 @@ async function interfered(context: RestContext, endpoint: string, ticket: unknow
   return true
 }
 
-const tokenAnswer = (token: string, expiresAt: number, account: PaperAccount): AccessTokenResponse => ({
+const tokenAnswer = (token: string, expiresAt: number, login: PaperLogin): AccessTokenResponse => ({
   accessToken: token,
   mdAccessToken: `${token}-md`,
   expirationTime: new Date(expiresAt).toISOString(),
   userStatus: 'Active',
-  userId: account.userId,
-  name: account.name,
+  userId: login.userId,
+  name: login.name,
   hasLive: false,
 })
 
@@ -72,15 +72,15 @@ async function accessTokenRequest(context: RestContext, request: IncomingMessage
   const missing = REQUIRED_FIELDS.find((field) => typeof body[field] !== 'string' || body[field] === '')
   if (missing) return send(400, { errorText: `${missing} is required` })
   if (await interfered(context, ACCESS_TOKEN_PATH, ticket, send)) return
-  const account = context.accounts.get(body.name as string)
+  const login = context.logins.get(body.name as string)
   // Tradovate answers a wrong login with 200 and an errorText.
-  if (!account || account.password !== body.password) {
+  if (!login || login.password !== body.password) {
     context.tokenRequests.push({ name: String(body.name), ok: false })
     return send(200, { errorText: 'Incorrect username or password. Please try again.' })
   }
-  context.tokenRequests.push({ name: account.name, ok: true })
-  const { token, session } = context.tokens.issue(account)
-  send(200, tokenAnswer(token, session.expiresAt, account))
+  context.tokenRequests.push({ name: login.name, ok: true })
+  const { token, session } = context.tokens.issue(login)
+  send(200, tokenAnswer(token, session.expiresAt, login))
 }
 
 async function renewAccessToken(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
@@ -89,11 +89,11 @@ async function renewAccessToken(context: RestContext, request: IncomingMessage, 
   if (!parsed) return
   const ticket = (parsed.value as Record<string, unknown> | null)?.['p-ticket']
   const known = context.tokens.session(token)
-  context.seen({ transport: 'rest', endpoint: RENEW_TOKEN_PATH, body: parsed.value, name: known?.account.name ?? null, ticket: typeof ticket === 'string' })
+  context.seen({ transport: 'rest', endpoint: RENEW_TOKEN_PATH, body: parsed.value, name: known?.login.name ?? null, ticket: typeof ticket === 'string' })
   if (await interfered(context, RENEW_TOKEN_PATH, ticket, send)) return
   const renewed = context.tokens.renew(token)
   if (!renewed) return send(401, { errorText: 'Access is denied' })
-  send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.account))
+  send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.login))
 }
 
 async function devPrices(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {

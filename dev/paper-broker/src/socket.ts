@@ -3,7 +3,7 @@ import { CLIENT_HEARTBEAT, ENDPOINTS, OPEN_FRAME, arrayFrame, closeFrame, parseR
 import { findContract } from './contracts.ts'
 import type { RequestControls } from './controls.ts'
 import type { PaperMarket } from './market.ts'
-import type { PaperAccount, SeenRequest } from './paper-account.ts'
+import { accountOf, type PaperAccount, type PaperLogin, type SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -17,17 +17,14 @@ export interface SocketContext {
 
 interface Connection {
   socket: WebSocket
-  account: PaperAccount | null
+  login: PaperLogin | null
   synced: boolean
   expiryTimer: NodeJS.Timeout | undefined
 }
 
-type Handler = (account: PaperAccount, body: Record<string, unknown>, request: WireRequest) => Omit<WireResponse, 'i'>
+type Handler = (login: PaperLogin, body: Record<string, unknown>, request: WireRequest) => Omit<WireResponse, 'i'>
 
 const ok = (d: unknown): Omit<WireResponse, 'i'> => ({ s: 200, d })
-
-/** The account a request names must be the session's own. */
-const ownAccount = (account: PaperAccount, body: Record<string, unknown>) => body.accountId === account.accountId
 
 /** Order ids of a `command/deps` (`masterid=5`) or `command/ldeps` (`masterids=5,6`) query; none when malformed. */
 function orderIds(query: string, key: string): number[] {
@@ -35,48 +32,68 @@ function orderIds(query: string, key: string): number[] {
   return text.split(',').map(Number).filter((id) => Number.isSafeInteger(id) && id > 0)
 }
 
+/** What every account of the login holds, as one list ordered by id (Tradovate lists a user's entities together). */
+function ofLogin<T extends { id: number }>(login: PaperLogin, read: (accountId: number) => T[]): T[] {
+  return login.accounts.flatMap((account) => read(account.accountId)).sort((a, b) => a.id - b.id)
+}
+
+/** An order command must name one of the login's accounts, by id and (placeOSO) by name, and it must be active. */
+function placeOso(market: PaperMarket, login: PaperLogin, body: Record<string, unknown>): Omit<WireResponse, 'i'> {
+  const account = accountOf(login, body.accountId)
+  if (!account || body.accountSpec !== account.accountName) return ok({ failureReason: 'Unauthorized', failureText: 'accountId and accountSpec must name your account' })
+  if (account.active === false) return ok({ failureReason: 'AccountClosed', failureText: `account ${account.accountName} is not active` })
+  return ok(market.placeOso(account.accountId, body))
+}
+
 function handlers(market: PaperMarket): Record<string, Handler> {
+  const commandsOf = (login: PaperLogin, query: string, key: string) => ofLogin(login, (accountId) => market.commands(accountId, orderIds(query, key)))
   return {
-    [ENDPOINTS.syncRequest]: (account) => ok(syncSnapshot(market, account)),
-    [ENDPOINTS.accountList]: (account) => ok([market.accountEntity(account.accountId)]),
-    [ENDPOINTS.contractFind]: (_account, _body, request) => {
+    [ENDPOINTS.syncRequest]: (login) => ok(syncSnapshot(market, login)),
+    [ENDPOINTS.accountList]: (login) => ok(login.accounts.map((account) => market.accountEntity(account.accountId))),
+    [ENDPOINTS.contractFind]: (_login, _body, request) => {
       const name = new URLSearchParams(request.query).get('name') ?? ''
       const contract = findContract(name)
       return contract ? ok({ id: contract.id, name: contract.name, contractMaturityId: contract.contractMaturityId }) : { s: 404, d: `Contract ${name} not found` }
     },
-    [ENDPOINTS.cashBalanceSnapshot]: (account, body) => (ownAccount(account, body) ? ok(market.cashSnapshot(account.accountId)) : ok({ errorText: 'Access is denied' })),
-    [ENDPOINTS.orderList]: (account) => ok(market.orders(account.accountId)),
-    [ENDPOINTS.placeOSO]: (account, body) =>
-      ownAccount(account, body) && body.accountSpec === account.accountName
-        ? ok(market.placeOso(account.accountId, body))
-        : ok({ failureReason: 'Unauthorized', failureText: 'accountId and accountSpec must name your account' }),
-    [ENDPOINTS.liquidatePosition]: (account, body) =>
-      ownAccount(account, body) ? ok(market.liquidate(account.accountId, body.contractId)) : ok({ failureReason: 'Unauthorized', failureText: 'accountId must name your account' }),
-    [ENDPOINTS.cancelOrder]: (account, body) => ok(market.cancelOrder(account.accountId, body.orderId, body.isAutomated)),
-    [ENDPOINTS.commandList]: (account) => ok(market.commands(account.accountId)),
-    [ENDPOINTS.commandDeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterid'))),
-    [ENDPOINTS.commandLdeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterids'))),
+    [ENDPOINTS.cashBalanceSnapshot]: (login, body) => (accountOf(login, body.accountId) ? ok(market.cashSnapshot(body.accountId as number)) : ok({ errorText: 'Access is denied' })),
+    [ENDPOINTS.orderList]: (login) => ok(ofLogin(login, (accountId) => market.orders(accountId))),
+    [ENDPOINTS.orderItem]: (login, _body, request) => {
+      const id = Number(new URLSearchParams(request.query).get('id'))
+      const order = market.order(id)
+      return order && accountOf(login, order.accountId) ? ok(order) : { s: 404, d: `Order ${id} not found` }
+    },
+    [ENDPOINTS.placeOSO]: (login, body) => placeOso(market, login, body),
+    [ENDPOINTS.liquidatePosition]: (login, body) =>
+      accountOf(login, body.accountId) ? ok(market.liquidate(body.accountId as number, body.contractId)) : ok({ failureReason: 'Unauthorized', failureText: 'accountId must name your account' }),
+    [ENDPOINTS.cancelOrder]: (login, body) => {
+      // The order's own account when it is one of the login's; any other order is "not found".
+      const owner = accountOf(login, market.order(body.orderId)?.accountId) ?? (login.accounts[0] as PaperAccount)
+      return ok(market.cancelOrder(owner.accountId, body.orderId, body.isAutomated))
+    },
+    [ENDPOINTS.commandList]: (login) => ok(ofLogin(login, (accountId) => market.commands(accountId))),
+    [ENDPOINTS.commandDeps]: (login, _body, request) => ok(commandsOf(login, request.query, 'masterid')),
+    [ENDPOINTS.commandLdeps]: (login, _body, request) => ok(commandsOf(login, request.query, 'masterids')),
   }
 }
 
-function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse {
-  const id = account.accountId
-  const cash = market.cashBalance(id)
+/** `user/syncrequest`: every account of the login, as Tradovate answers `{users:[userId]}`. */
+function syncSnapshot(market: PaperMarket, login: PaperLogin): SyncResponse {
   return {
-    users: [{ id: account.userId, name: account.name, status: 'Active' }],
-    accounts: [market.accountEntity(id)].filter((entity) => entity !== null),
-    cashBalances: cash ? [cash] : [],
-    orders: market.orders(id),
-    orderVersions: market.orderVersions(id),
-    commands: market.commands(id),
-    fills: market.fills(id),
-    positions: market.positions(id),
+    users: [{ id: login.userId, name: login.name, status: 'Active' }],
+    accounts: login.accounts.map((account) => market.accountEntity(account.accountId)).filter((entity) => entity !== null),
+    cashBalances: login.accounts.map((account) => market.cashBalance(account.accountId)).filter((cash) => cash !== null),
+    orders: ofLogin(login, (accountId) => market.orders(accountId)),
+    orderVersions: ofLogin(login, (accountId) => market.orderVersions(accountId)),
+    commands: ofLogin(login, (accountId) => market.commands(accountId)),
+    fills: ofLogin(login, (accountId) => market.fills(accountId)),
+    positions: ofLogin(login, (accountId) => market.positions(accountId)),
   }
 }
 
 /**
  * The real-time socket: `o` on open, `h` heartbeats, `authorize` with an access token, `user/syncrequest`,
- * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the account.
+ * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the login
+ * that holds the account (a login with several accounts gets the events of each).
  * A socket is closed (`c[...]` frame) when its login session expires without renewal.
  */
 export class PaperSockets {
@@ -106,19 +123,21 @@ export class PaperSockets {
       byAccount.set(accountId, batch)
     }
     for (const connection of this.#connections) {
-      const batch = connection.synced && connection.account ? byAccount.get(connection.account.accountId) : undefined
-      if (!batch || connection.socket.readyState !== connection.socket.OPEN) continue
-      for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
+      if (!connection.synced || !connection.login || connection.socket.readyState !== connection.socket.OPEN) continue
+      for (const account of connection.login.accounts) {
+        const batch = byAccount.get(account.accountId)
+        if (batch) for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
+      }
     }
   }
 
   /** Login names of authorized, synchronised sockets. */
   sessions(): string[] {
-    return [...this.#connections].filter((c) => c.synced && c.account).map((c) => (c.account as PaperAccount).name)
+    return [...this.#connections].filter((c) => c.synced && c.login).map((c) => (c.login as PaperLogin).name)
   }
 
   #accept(socket: WebSocket): void {
-    const connection: Connection = { socket, account: null, synced: false, expiryTimer: undefined }
+    const connection: Connection = { socket, login: null, synced: false, expiryTimer: undefined }
     this.#connections.add(connection)
     socket.send(OPEN_FRAME)
     const heartbeat = setInterval(() => socket.send('h'), this.context.heartbeatMs)
@@ -161,7 +180,7 @@ export class PaperSockets {
         return this.#send(connection, { i: request.id, s: 400, d: 'Malformed JSON body' })
       }
     }
-    this.context.seen({ transport: 'ws', endpoint: request.endpoint, body, name: connection.account?.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
+    this.context.seen({ transport: 'ws', endpoint: request.endpoint, body, name: connection.login?.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
     const answer = this.context.controls.answerFor(request.endpoint, body['p-ticket'])
     const result = answer ? null : this.#respond(connection, request, body)
     await sleep(this.context.controls.delayOf(request.endpoint))
@@ -176,15 +195,15 @@ export class PaperSockets {
       const token = request.body.trim()
       const session = this.context.tokens.session(token)
       if (!session) return { s: 401, d: 'Access is denied' }
-      connection.account = session.account
+      connection.login = session.login
       this.#watchExpiry(connection, token)
       return { s: 200 }
     }
-    if (!connection.account) return { s: 401, d: 'Not authorized' }
+    if (!connection.login) return { s: 401, d: 'Not authorized' }
     const handler = this.#table[request.endpoint]
     if (!handler) return { s: 404, d: `Unknown endpoint ${request.endpoint}` }
     if (request.endpoint === ENDPOINTS.syncRequest) connection.synced = true
-    return handler(connection.account, body, request)
+    return handler(connection.login, body, request)
   }
 
   #send(connection: Connection, response: WireResponse): void {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import type { PaperAccount } from './paper-account.ts'
+import type { PaperLogin } from './paper-account.ts'
 
 interface LoginSession {
-  account: PaperAccount
+  login: PaperLogin
   expiresAt: number
 }
 
@@ -17,8 +17,8 @@ export class TokenStore {
 
   constructor(private readonly ttlMs: number) {}
 
-  issue(account: PaperAccount): { token: string; session: LoginSession } {
-    const session = { account, expiresAt: Date.now() + this.ttlMs }
+  issue(login: PaperLogin): { token: string; session: LoginSession } {
+    const session = { login, expiresAt: Date.now() + this.ttlMs }
     const token = randomBytes(24).toString('base64url')
     this.#tokens.set(token, session)
     return { token, session }
@@ -36,7 +36,7 @@ export class TokenStore {
     session.expiresAt = Date.now() + this.ttlMs
     const renewed = randomBytes(24).toString('base64url')
     this.#tokens.set(renewed, session)
-    this.renewals.push({ name: session.account.name })
+    this.renewals.push({ name: session.login.name })
     return { token: renewed, session }
   }
 }

@@ -194,3 +194,57 @@ t.test('order tags over the wire: no clOrdId on an Order, the New command has it
   t.same(second.map((event) => `${event.entityType} ${event.entity.clOrdId}`), ['command sig-10', 'command sig-10.sl'], 'then their commands, in a later frame')
   t.ok(later.orderId > placed.oso1Id)
 })
+
+t.test('a login with several accounts: the snapshot lists each, orders go to either, events of both reach its sockets', async (t) => {
+  const other = { ...account, accountId: 71, accountName: 'DEMO71' }
+  const closed = { ...account, accountId: 72, accountName: 'DEMO72', active: false }
+  const stranger = { name: 'stranger', password: 'pw-stranger', userId: 8, accountId: 80, accountName: 'DEMO80' }
+  const broker = await startPaperBroker({ accounts: [other, account, closed, stranger], heartbeatMs: 1_000 })
+  t.teardown(() => broker.close())
+  broker.setPrice('MNQZ6', '21000')
+  const token = (await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json()) as { accessToken: string; userId: number }
+  t.equal(token.userId, 7, 'one login, one user')
+  const { socket, next } = await open(broker.wsUrl)
+  t.teardown(() => socket.close())
+  await next((f) => f === 'o')
+  let id = 0
+  const ask = async (endpoint: string, body: unknown, query = '') => {
+    const i = ++id
+    socket.send(formatRequest(endpoint, i, body === null ? '' : JSON.stringify(body), query))
+    const frame = await next((f) => f.startsWith('a') && messages(f).some((m) => 'i' in m && m.i === i))
+    return messages(frame).find((m) => 'i' in m && m.i === i) as { s: number; d: unknown }
+  }
+  socket.send(formatRequest('authorize', ++id, token.accessToken))
+  await next((f) => f.startsWith('a'))
+  const sync = (await ask('user/syncrequest', { users: [7] })).d as { accounts: { id: number; name: string; active: boolean }[]; cashBalances: { accountId: number }[] }
+  t.same(sync.accounts.map((a) => [a.id, a.name, a.active]), [[71, 'DEMO71', true], [70, 'DEMO70', true], [72, 'DEMO72', false]], "the login's accounts in their order, the stranger's not")
+  t.same(sync.cashBalances.map((cash) => cash.accountId), [71, 70, 72])
+  t.same(((await ask('account/list', null)).d as { id: number }[]).map((a) => a.id), [71, 70, 72])
+
+  const oso = (accountId: number, accountSpec: string, clOrdId: string) => ({ accountSpec, accountId, clOrdId, action: 'Buy', symbol: 'MNQZ6', orderQty: 1, orderType: 'Market', isAutomated: true, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 20950 } })
+  const onOther = (await ask('order/placeOSO', oso(71, 'DEMO71', 'a'))).d as { orderId: number }
+  const onOwn = (await ask('order/placeOSO', oso(70, 'DEMO70', 'b'))).d as { orderId: number }
+  t.ok(onOther.orderId > 0 && onOwn.orderId > 0, 'either account of the login takes orders')
+  t.match((await ask('order/placeOSO', oso(72, 'DEMO72', 'c'))).d, { failureReason: 'AccountClosed', failureText: 'account DEMO72 is not active' })
+  t.match((await ask('order/placeOSO', oso(80, 'DEMO80', 'd'))).d, { failureReason: 'Unauthorized' }, "another login's account is refused")
+  t.match((await ask('order/placeOSO', oso(71, 'DEMO70', 'e'))).d, { failureReason: 'Unauthorized' }, 'id and name must be one account')
+  const fillsOf = new Set<number>()
+  await next((f) => {
+    for (const m of messages(f)) {
+      const event = m as { e?: string; d: { entityType: string; entity: { orderId: number } } }
+      if (event.e === 'props' && event.d.entityType === 'fill') fillsOf.add(event.d.entity.orderId)
+    }
+    return fillsOf.has(onOther.orderId) && fillsOf.has(onOwn.orderId)
+  })
+  t.pass("the fills of both accounts' orders reach the login's socket")
+  t.match((await ask('order/item', null, `id=${onOther.orderId}`)).d, { id: onOther.orderId, accountId: 71 }, 'order/item names the account of an order')
+  t.match(await ask('order/item', null, 'id=999999'), { s: 404 })
+  t.same(((await ask('order/list', null)).d as { accountId: number }[]).map((order) => order.accountId).sort(), [70, 70, 71, 71], 'order/list: every account of the login')
+  t.match((await ask('cashBalance/getcashbalancesnapshot', { accountId: 71 })).d, { totalCashValue: 50000 })
+  t.match((await ask('cashBalance/getcashbalancesnapshot', { accountId: 80 })).d, { errorText: 'Access is denied' })
+})
+
+t.test('accounts of one login must share its password and user id; an account id is configured once', async (t) => {
+  await t.rejects(startPaperBroker({ accounts: [account, { ...account, accountId: 71, password: 'other' }] }), /must share its password and userId/)
+  await t.rejects(startPaperBroker({ accounts: [account, { ...account, name: 'someone' }] }), /account id 70 is configured twice/)
+})

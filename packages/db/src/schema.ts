@@ -129,7 +129,11 @@ export interface TradesTable {
   /** The dated contract traded (`MNQZ6`), when opened from a broker fill. */
   contract: string | null
   broker_contract_id: BrokerId
+  /** Where the broker ids below live (each broker and environment numbers its own); null for a trade without them. */
+  broker: BrokerName | null
+  environment: BrokerEnvironment | null
   broker_account_id: BrokerId
+  /** Unique per (broker, environment, broker_account_id), never across them. */
   entry_order_id: BrokerId
   stop_order_id: BrokerId
   target_order_id: BrokerId
@@ -181,6 +185,27 @@ export interface FeedCommandsTable {
   published_at: NullableTimestamp
 }
 
+/**
+ * A broker event the connector could not apply (e.g. a fill whose trade a constraint refuses), kept with
+ * the reason for support instead of stopping the trader's session. One row per event, counted per replay.
+ */
+export interface BrokerEventsSetAsideTable {
+  id: Generated<number>
+  user_id: string
+  broker: BrokerName
+  environment: BrokerEnvironment
+  broker_account_id: number
+  entity_type: string
+  entity_id: number
+  order_id: number | null
+  /** The event as the connector received it (no secrets: ids, prices, quantities). */
+  event: Json
+  reason: string
+  first_seen_at: Timestamp
+  last_seen_at: Timestamp
+  times: ColumnType<number, number | undefined, number>
+}
+
 export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
@@ -192,6 +217,7 @@ export interface Database {
   intake_log: IntakeLogTable
   admin_audit_log: AdminAuditLogTable
   feed_commands: FeedCommandsTable
+  broker_events_set_aside: BrokerEventsSetAsideTable
 }
 
 export type User = Selectable<UsersTable>

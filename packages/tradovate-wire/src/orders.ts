@@ -10,6 +10,8 @@ export const ENDPOINTS = {
   liquidatePosition: 'order/liquidateposition',
   cancelOrder: 'order/cancelorder',
   orderList: 'order/list',
+  /** One order by id (`id=<orderId>`): which account a fill's order belongs to (a Fill names no account). */
+  orderItem: 'order/item',
   /** Every command of the user's orders; `deps` (`masterid=<orderId>`) and `ldeps` (`masterids=<id>,<id>`) of some. */
   commandList: 'command/list',
   commandDeps: 'command/deps',

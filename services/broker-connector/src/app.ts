@@ -69,10 +69,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
           trading.onEvent(userId, event)
           options.feedHooks?.onEvent?.(userId, event)
         },
-        async onSessionOpen(userId, session) {
-          await trading.onSessionOpen(userId, session)
-          await options.feedHooks?.onSessionOpen?.(userId, session)
+        async onSessionOpen(userId, session, venue) {
+          await trading.onSessionOpen(userId, session, venue)
+          await options.feedHooks?.onSessionOpen?.(userId, session, venue)
         },
+        statusNote: (userId) => trading.keeper.statusNote(userId),
       },
       endpoints: {
         // The paper broker simulates both environments.

@@ -1,5 +1,5 @@
 import type { Database, Kysely } from '@signals/db'
-import type { BrokerSession } from './broker/broker-adapter.ts'
+import type { BrokerSession, BrokerVenue } from './broker/broker-adapter.ts'
 import type { Logger } from './consumers/close-trades.ts'
 import type { Config } from './config.ts'
 import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from './entry-flow.ts'
@@ -14,7 +14,7 @@ export interface Trading {
   entryFlow: EntryFlow
   keeper: TradeKeeper
   /** FeedManager `onSessionOpen`: trades from the snapshot's fills, then records left placing reconciled. */
-  onSessionOpen(userId: string, session: BrokerSession): Promise<void>
+  onSessionOpen(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void>
   /** FeedManager `onEvent`. */
   onEvent: TradeKeeper['onEvent']
   /** Settles records with this instance's sessions (records another instance forwarded here). */
@@ -50,8 +50,8 @@ export function createTrading(
     keeper,
     onEvent: (userId, event) => keeper.onEvent(userId, event),
     settle: (records, lastAttempt) => live.settle(records, lastAttempt),
-    async onSessionOpen(userId, session) {
-      await keeper.sessionOpened(userId, session)
+    async onSessionOpen(userId, session, venue) {
+      await keeper.sessionOpened(userId, session, venue)
       await live.reconcileUser(userId, session)
     },
   }

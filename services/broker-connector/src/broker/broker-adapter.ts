@@ -7,8 +7,14 @@
  * Every failure is a `BrokerError` whose message is safe to show the trader and store on the record.
  */
 
-/** The secret fields sealed in broker_credentials, opened by the connector. */
+/** What a session logs in with: the secret fields sealed in broker_credentials, and the saved account. */
 export interface BrokerLogin {
+  /**
+   * The account to trade as the trader saved it (`broker_credentials.account_id`, not a secret): its name
+   * (Tradovate `accountSpec`, e.g. `DEMO123456`) or its numeric id, matched exactly (surrounding spaces
+   * ignored). A login without it opens no session (`account_not_found`).
+   */
+  account: string
   username: string
   password: string
   appId: string | null
@@ -16,6 +22,15 @@ export interface BrokerLogin {
   cid: string | number | null
   sec: string | null
   deviceId: string | null
+}
+
+/**
+ * Which broker and environment a session is of. Each numbers its own orders, fills and accounts, so a
+ * broker id is only unique together with these and the account.
+ */
+export interface BrokerVenue {
+  broker: 'paper' | 'tradovate'
+  environment: 'demo' | 'live'
 }
 
 export interface BrokerEndpoints {
@@ -29,6 +44,8 @@ export interface BrokerEndpoints {
 export type BrokerErrorKind =
   /** The broker refused the credentials: retrying cannot help until they change. */
   | 'credentials_refused'
+  /** The login has no account by the saved name or id, or it is closed: not retried until the credentials change. */
+  | 'account_not_found'
   /** A penalty ticket, a 429 or a 5xx: retry after `retryAfterMs`. */
   | 'rate_limited'
   /** Network failure, time-out, socket closed: the outcome of a sent order is unknown until reconciled. */
@@ -50,7 +67,7 @@ export class BrokerError extends Error {
   }
 }
 
-interface BrokerAccount {
+export interface BrokerAccount {
   id: number
   /** Tradovate's `accountSpec` (the account name). */
   name: string

@@ -3,7 +3,7 @@ import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals
 import type { Database, Kysely } from '@signals/db'
 import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
 import type { Logger } from '../consumers/close-trades.ts'
-import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerLogin, type BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerLogin, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
 import { TradovateAdapter } from '../broker/tradovate/adapter.ts'
 import { FeedError } from './feed-error.ts'
 import { findBrokerCredentials, isLive, liveUsers } from '../repositories/feeds.ts'
@@ -26,14 +26,23 @@ export interface FeedManagerOptions {
   onEvent?(userId: string, event: BrokerEvent): void
   /**
    * Called after every connect and reconnect, before the feed is reported `connected` and before
-   * `session(userId)` hands the session out (e.g. to reconcile orders by tag). A throw closes the session
-   * and it is tried again like a lost one.
+   * `session(userId)` hands the session out (e.g. to reconcile orders by tag), with the venue the session
+   * is of (its broker ids are unique only there). A throw closes the session and it is tried again like a
+   * lost one.
    */
-  onSessionOpen?(userId: string, session: BrokerSession): Promise<void>
+  onSessionOpen?(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void>
+  /** A sentence added to the `connected` status (e.g. events set aside), or null. Asked at every write. */
+  statusNote?(userId: string): string | null
   /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
   owns?(userId: string): boolean
   /** Named in each status written (which instance holds the feed). */
   instanceId?: string
+}
+
+interface FeedLogin {
+  login: BrokerLogin
+  endpoints: BrokerEndpoints
+  venue: BrokerVenue
 }
 
 interface UserFeed {
@@ -113,7 +122,7 @@ export class FeedManager {
   async refreshStatuses(): Promise<void> {
     for (const [userId, feed] of [...this.#feeds]) {
       if (!feed.connection || this.#closed) continue
-      await this.#publish(userId, 'connected', feed.detail, feed.connectedAt)
+      await this.#publish(userId, 'connected', this.#connectedDetail(userId, feed), feed.connectedAt)
     }
   }
 
@@ -166,7 +175,7 @@ export class FeedManager {
     const generation = feed.generation
     const current = () => !this.#closed && this.#feeds.get(userId) === feed && feed.generation === generation
     await this.#publish(userId, 'connecting', null)
-    let login: { login: BrokerLogin; endpoints: BrokerEndpoints } | null
+    let login: FeedLogin | null
     try {
       login = await this.#loginFor(userId)
     } catch (error) {
@@ -185,7 +194,7 @@ export class FeedManager {
   }
 
   /** Opens the broker session; a refused login stops here, any other failure is tried again after its wait. */
-  async #open(userId: string, feed: UserFeed, login: { login: BrokerLogin; endpoints: BrokerEndpoints }, current: () => boolean): Promise<void> {
+  async #open(userId: string, feed: UserFeed, login: FeedLogin, current: () => boolean): Promise<void> {
     let session: BrokerSession | null = null
     let lost = false
     try {
@@ -205,7 +214,7 @@ export class FeedManager {
         },
       })
       if (!current()) return session.close()
-      await this.options.onSessionOpen?.(userId, session)
+      await this.options.onSessionOpen?.(userId, session, login.venue)
       // Lost while the hook ran: the reconnect is already scheduled.
       if (!current() || lost) return session.close()
       feed.connection = session
@@ -213,7 +222,7 @@ export class FeedManager {
       feed.detail = `account ${session.snapshot.account.name}`
       feed.connectedAt = new Date().toISOString()
       this.options.logger.info({ userId }, 'broker feed connected')
-      await this.#publish(userId, 'connected', feed.detail, feed.connectedAt)
+      await this.#publish(userId, 'connected', this.#connectedDetail(userId, feed), feed.connectedAt)
     } catch (error) {
       session?.close()
       if (!current()) return
@@ -225,8 +234,8 @@ export class FeedManager {
   async #failed(userId: string, feed: UserFeed, error: unknown): Promise<void> {
     const reason = error instanceof BrokerError ? error.message : 'broker session could not be opened'
     this.options.logger.warn({ userId, reason, kind: error instanceof BrokerError ? error.kind : undefined }, 'broker feed failed')
-    // A refused login will not fix itself: wait for new credentials (a restart command).
-    if (error instanceof BrokerError && error.kind === 'credentials_refused') {
+    // A refused login, or a login without the saved account, will not fix itself: wait for new credentials (a restart command).
+    if (error instanceof BrokerError && (error.kind === 'credentials_refused' || error.kind === 'account_not_found')) {
       this.#feeds.delete(userId)
       await this.#publish(userId, 'error', reason)
       return
@@ -252,7 +261,13 @@ export class FeedManager {
     return delay
   }
 
-  async #loginFor(userId: string): Promise<{ login: BrokerLogin; endpoints: BrokerEndpoints } | null> {
+  /** What `connected` says: the account, and the trade keeper's note (events set aside) when there is one. */
+  #connectedDetail(userId: string, feed: UserFeed): string | null {
+    const note = this.options.statusNote?.(userId) ?? null
+    return note === null ? feed.detail : `${feed.detail}; ${note}`
+  }
+
+  async #loginFor(userId: string): Promise<FeedLogin | null> {
     const row = await findBrokerCredentials(this.options.db, userId)
     if (!row) return null
     let secret: Record<string, unknown>
@@ -268,6 +283,7 @@ export class FeedManager {
     const cid = secret.cid
     return {
       login: {
+        account: row.account_id,
         username,
         password,
         appId: text('appId'),
@@ -277,6 +293,7 @@ export class FeedManager {
         deviceId: text('deviceId'),
       },
       endpoints: this.options.endpoints(row.broker, row.environment),
+      venue: { broker: row.broker, environment: row.environment },
     }
   }
 

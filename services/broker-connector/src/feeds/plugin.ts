@@ -27,7 +27,7 @@ export interface FeedsPluginOptions {
   /** The broker implementation (default Tradovate's API). */
   adapter?: BrokerAdapter
   /** Session hooks (entry flow: reconcile orders by tag on open, follow fills). */
-  hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
+  hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen' | 'statusNote'>
   /** Settles entry records other instances forward for users whose feeds this one holds. */
   settleEntries(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
   statusRefreshMs: number

@@ -1,12 +1,19 @@
 import { sql, type Database, type Kysely, type Side, type TradeResult } from '@signals/db'
 
+/** Where a session's broker ids live: its venue and account (ids are unique only together with these). */
+export interface BrokerScope {
+  broker: 'paper' | 'tradovate'
+  environment: 'demo' | 'live'
+  accountId: number
+}
+
 export interface EntryFill {
   recordId: number
   userId: string
+  scope: BrokerScope
   fillId: number
   orderId: number
   contractId: number
-  accountId: number | null
   quantity: number
   price: string
   at: string
@@ -22,9 +29,9 @@ export interface EntryFill {
 export async function applyEntryFill(db: Kysely<Database>, fill: EntryFill): Promise<number | null> {
   const result = await sql<{ id: number }>`
     INSERT INTO trades (user_id, alert_record_id, symbol, root, side, quantity, entry_price, contract, broker_contract_id,
-                        broker_account_id, entry_order_id, stop_order_id, target_order_id, entry_fill_ids, opened_at)
+                        broker, environment, broker_account_id, entry_order_id, stop_order_id, target_order_id, entry_fill_ids, opened_at)
     SELECT a.user_id, a.id, a.symbol, a.root, a.action, ${fill.quantity}, ${fill.price}::numeric, a.contract, ${fill.contractId},
-           ${fill.accountId}, ${fill.orderId}, COALESCE(${fill.stopOrderId}::bigint, a.stop_order_id),
+           ${fill.scope.broker}, ${fill.scope.environment}, ${fill.scope.accountId}, ${fill.orderId}, COALESCE(${fill.stopOrderId}::bigint, a.stop_order_id),
            COALESCE(${fill.targetOrderId}::bigint, a.target_order_id), ARRAY[${fill.fillId}::bigint], ${fill.at}::timestamptz
     FROM alerts a
     WHERE a.id = ${fill.recordId} AND a.user_id = ${fill.userId} AND a.action IS NOT NULL AND a.symbol IS NOT NULL
@@ -58,16 +65,21 @@ export async function lockRecordTrade(trx: Kysely<Database>, recordId: number, u
 
 /**
  * Trades a fill in the opposite direction without our tag (a liquidation, a flatten by hand) exits: the
- * user's trades in the contract that are open, or were closed by a result alert a short while ago and
- * still lack the broker's exit; never one opened after the fill. Locked (inside a transaction).
+ * user's trades in the contract on the fill's account that are open, or were closed by a result alert a
+ * short while ago and still lack the broker's exit; never one opened after the fill, never one of another
+ * account or venue (a trade from before venues were recorded counts as the account's). Locked (inside a
+ * transaction).
  */
 export async function lockTradesExitedBy(
   trx: Kysely<Database>,
-  match: { userId: string; contractId: number; side: Side; at: string },
+  match: { userId: string; scope: BrokerScope; contractId: number; side: Side; at: string },
 ): Promise<ExitTrade[]> {
+  const { broker, environment, accountId } = match.scope
   const result = await sql<ExitTrade>`
     SELECT id, side, quantity, entry_price, root, symbol, status, broker_exit_price FROM trades
     WHERE user_id = ${match.userId} AND broker_contract_id = ${match.contractId} AND side = ${match.side}
+      AND (broker_account_id = ${accountId} OR broker_account_id IS NULL)
+      AND (broker IS NULL OR (broker = ${broker} AND environment = ${environment}))
       AND opened_at <= ${match.at}::timestamptz
       AND (status = 'open' OR (status = 'closed' AND broker_exit_price IS NULL AND close_alert_id IS NOT NULL
                                AND closed_at > ${match.at}::timestamptz - interval '10 minutes'))

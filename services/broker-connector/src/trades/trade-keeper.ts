@@ -1,6 +1,6 @@
 import { computePnl } from '@signals/instruments'
 import type { Database, Kysely, Side, TradeResult } from '@signals/db'
-import { isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession } from '../broker/broker-adapter.ts'
+import { isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
 import { pointValueOf, type Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import {
@@ -9,11 +9,18 @@ import {
   lockRecordTrade,
   lockTradesExitedBy,
   recordBrokerExit,
+  type BrokerScope,
   type ExitTrade,
 } from '../repositories/broker-trades.ts'
+import { setAsideEvent } from '../repositories/set-aside-events.ts'
+import { isOutage, setAsideNote } from './set-aside.ts'
 
 interface UserBook {
   session: BrokerSession
+  /** The session's venue and account: where its broker ids live. */
+  scope: BrokerScope
+  /** Events of this session set aside (could not be applied): the feed status says so. */
+  setAside: number
   /** The session's live orders, and done ones until their fills are applied (then pruned). */
   orders: Map<number, BrokerOrder>
   /** Orders with a fill applied while still held: a `Filled` update for one of these needs no more waiting. */
@@ -36,15 +43,20 @@ export class TradeKeeper {
 
   constructor(private readonly options: { db: Kysely<Database>; logger: Logger }) {}
 
-  /** A new session: its snapshot replaces what was known, and its fills are applied (idempotently). */
-  sessionOpened(userId: string, session: BrokerSession): Promise<void> {
+  /**
+   * A new session: its snapshot replaces what was known, and its fills are applied (idempotently), each on
+   * its own: one that cannot be applied is set aside, and the session opens. A dependency down (Postgres)
+   * rejects instead: the session is opened again later and the fill replayed, never skipped.
+   */
+  sessionOpened(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void> {
     const { snapshot } = session
-    const book: UserBook = { session, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), cashBalance: snapshot.cashBalance }
+    const scope = { ...venue, accountId: snapshot.account.id }
+    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), cashBalance: snapshot.cashBalance }
     this.#books.set(userId, book)
     const fills = [...snapshot.fills, ...(this.#early.get(userId) ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
     this.#early.delete(userId)
     return this.#serial(userId, async () => {
-      for (const fill of fills) await this.#applyFill(userId, fill)
+      for (const fill of fills) await this.#applyOrSetAside(userId, book, fill)
       // The snapshot lists the day's done orders too: those whose fills are applied are dropped at once.
       for (const order of [...book.orders.values()]) this.#prune(book, order.id)
     })
@@ -55,6 +67,16 @@ export class TradeKeeper {
     return this.#books.get(userId)?.orders.size ?? 0
   }
 
+  /** How many events of the user's current session were set aside. */
+  setAsideCount(userId: string): number {
+    return this.#books.get(userId)?.setAside ?? 0
+  }
+
+  /** The feed status's sentence about set-aside events of the current session, or null. */
+  statusNote(userId: string): string | null {
+    return setAsideNote(this.setAsideCount(userId))
+  }
+
   /** The account's cash balance as the broker last told it. */
   cashBalanceOf(userId: string, session: BrokerSession): string | null {
     return this.#books.get(userId)?.cashBalance ?? session.snapshot.cashBalance
@@ -62,6 +84,8 @@ export class TradeKeeper {
 
   onEvent(userId: string, event: BrokerEvent): void {
     const book = this.#books.get(userId)
+    // The adapter passes on the session's account only; an event naming another is never applied.
+    if (book && accountOf(event) !== undefined && accountOf(event) !== book.scope.accountId) return
     if (event.type === 'order') {
       if (!book) return
       const done = isDone(event.order.status)
@@ -81,7 +105,7 @@ export class TradeKeeper {
       this.#early.set(userId, [...(this.#early.get(userId) ?? []), event.fill])
       return
     }
-    void this.#serial(userId, () => this.#applyFill(userId, event.fill)).catch((error: unknown) =>
+    void this.#serial(userId, () => this.#applyOrSetAside(userId, book, event.fill)).catch((error: unknown) =>
       this.options.logger.warn({ userId, fillId: event.fill.id, err: error }, 'fill not applied to trades (applied again from the next snapshot)'),
     )
   }
@@ -138,12 +162,26 @@ export class TradeKeeper {
     this.#prune(book, orderId)
   }
 
-  async #applyFill(userId: string, fill: BrokerFill): Promise<void> {
-    await this.#applyFillToTrades(userId, fill)
+  async #applyFill(userId: string, scope: BrokerScope, fill: BrokerFill): Promise<void> {
+    await this.#applyFillToTrades(userId, scope, fill)
     this.#fillApplied(userId, fill.orderId)
   }
 
-  async #applyFillToTrades(userId: string, fill: BrokerFill): Promise<void> {
+  /** Applies a fill; one that can never be applied is kept aside with the reason (a dependency down is thrown). */
+  async #applyOrSetAside(userId: string, book: UserBook, fill: BrokerFill): Promise<void> {
+    try {
+      await this.#applyFill(userId, book.scope, fill)
+    } catch (error) {
+      if (isOutage(error)) throw error
+      const reason = error instanceof Error ? error.message : String(error)
+      await setAsideEvent(this.options.db, { userId, scope: book.scope, entityType: 'fill', entityId: fill.id, orderId: fill.orderId, event: fill, reason })
+      book.setAside++
+      this.options.logger.warn({ userId, fillId: fill.id, orderId: fill.orderId, accountId: book.scope.accountId, reason }, 'broker event set aside')
+      this.#fillApplied(userId, fill.orderId)
+    }
+  }
+
+  async #applyFillToTrades(userId: string, scope: BrokerScope, fill: BrokerFill): Promise<void> {
     const order = await this.#orderOf(userId, fill.orderId)
     const tag = parseOrderTag(order?.tag ?? null)
     if (tag?.leg === 'entry') {
@@ -151,10 +189,10 @@ export class TradeKeeper {
       const tradeId = await applyEntryFill(this.options.db, {
         recordId: tag.recordId,
         userId,
+        scope,
         fillId: fill.id,
         orderId: fill.orderId,
         contractId: fill.contractId,
-        accountId: order?.accountId ?? null,
         quantity: fill.quantity,
         price: fill.price,
         at: fill.timestamp,
@@ -165,7 +203,7 @@ export class TradeKeeper {
       return
     }
     if (tag) return this.#closeByLeg(userId, fill, tag.recordId, tag.leg === 'stop' ? 'SL' : 'TP')
-    return this.#closeByLiquidation(userId, fill)
+    return this.#closeByLiquidation(userId, scope, fill)
   }
 
   async #closeByLeg(userId: string, fill: BrokerFill, recordId: number, result: TradeResult): Promise<void> {
@@ -175,10 +213,10 @@ export class TradeKeeper {
     })
   }
 
-  async #closeByLiquidation(userId: string, fill: BrokerFill): Promise<void> {
+  async #closeByLiquidation(userId: string, scope: BrokerScope, fill: BrokerFill): Promise<void> {
     const side: Side = fill.action === 'Sell' ? 'LONG' : 'SHORT'
     await this.options.db.transaction().execute(async (trx) => {
-      const trades = await lockTradesExitedBy(trx, { userId, contractId: fill.contractId, side, at: fill.timestamp })
+      const trades = await lockTradesExitedBy(trx, { userId, scope, contractId: fill.contractId, side, at: fill.timestamp })
       for (const trade of trades) await this.#exit(trx, trade, fill, 'Session End')
     })
   }
@@ -195,3 +233,7 @@ export class TradeKeeper {
     if (trade.broker_exit_price === null) await recordBrokerExit(trx, trade.id, fill.price, fill.id)
   }
 }
+
+/** The account an event names (a fill names none: the adapter scoped it by its order). */
+const accountOf = (event: BrokerEvent): number | undefined =>
+  event.type === 'order' ? event.order.accountId : event.type === 'position' ? event.position.accountId : event.type === 'cashBalance' ? event.accountId : undefined

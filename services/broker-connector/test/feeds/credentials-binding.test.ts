@@ -6,6 +6,7 @@ import { CredentialsCipher, credentialsContext } from '@signals/secrets'
 import { startPaperBroker } from '@signals/dev-paper-broker'
 import type { Config } from '../../src/config.ts'
 import { build, eventually, seedUsers, type App } from '../helper.ts'
+import { paperAccountOf } from './feed-helper.ts'
 
 // Issue 15 point 8: a credentials row edited in the database (its environment or account) no longer opens,
 // so the connector never sends the password to an endpoint its owner did not save it for.
@@ -13,11 +14,12 @@ const PASSWORD = 'correct-horse-battery-staple'
 
 async function saveBound(db: Kysely<Database>, config: Config, userId: string, username: string, legacy = false) {
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const context = legacy ? userId : credentialsContext({ userId, broker: 'paper', environment: 'demo', accountId: 'DEMO' })
+  const account = paperAccountOf(username)
+  const context = legacy ? userId : credentialsContext({ userId, broker: 'paper', environment: 'demo', accountId: account })
   const sealed = cipher.seal({ username, password: PASSWORD, appId: null, appVersion: null, cid: 8, sec: null, deviceId: null }, context)
   await db
     .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: 'DEMO', key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
+    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: account, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
     .execute()
 }
 

@@ -24,16 +24,32 @@ export async function paperBroker(t: Test): Promise<PaperBroker> {
   return broker
 }
 
-/** Paper credentials stored as the settings service stores them: sealed for this row's user, broker, environment and account. */
-export async function saveCredentials(db: Kysely<Database>, config: Config, userId: string, username: string, password = PASSWORD) {
+/** The trading account of the test brokers' login `trader<i>`: `DEMO<9000 + i>` ("DEMO" for any other name). */
+export const paperAccountOf = (username: string) => {
+  const index = /^trader(\d+)$/.exec(username)?.[1]
+  return index === undefined ? 'DEMO' : `DEMO${9000 + Number(index)}`
+}
+
+/**
+ * Paper credentials stored as the settings service stores them: sealed for this row's user, broker,
+ * environment and account (by default the login's own account, as a trader would save it).
+ */
+export async function saveCredentials(
+  db: Kysely<Database>,
+  config: Config,
+  userId: string,
+  username: string,
+  password = PASSWORD,
+  venue: { broker?: 'paper' | 'tradovate'; environment?: 'demo' | 'live'; account?: string } = {},
+) {
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const owner = { userId, broker: 'paper', environment: 'demo', accountId: 'DEMO' } as const
+  const owner = { userId, broker: venue.broker ?? 'paper', environment: venue.environment ?? 'demo', accountId: venue.account ?? paperAccountOf(username) }
   const sealed = sealCredentials(cipher, owner, { username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null })
   const columns = { key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
   await db
     .insertInto('broker_credentials')
     .values({ user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, ...columns })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(columns))
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...columns, broker: owner.broker, environment: owner.environment, account_id: owner.accountId }))
     .execute()
 }
 

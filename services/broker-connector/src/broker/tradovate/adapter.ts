@@ -1,13 +1,16 @@
 import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/tradovate-wire'
 import { BrokerError, isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
+import { AccountScope } from './account-scope.ts'
 import { toSnapshot } from './mapping.ts'
 import { OrderTags } from './order-tags.ts'
 import { renewAccessToken, requestAccessToken } from './rest.ts'
 import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type PenaltyMemo, type RetryPolicy } from './retry-policy.ts'
-import { TradovateSession, classifyAnswer, commandsOf } from './session.ts'
+import { savedAccount } from './saved-account.ts'
+import { TradovateSession, classifyAnswer, commandsOf, orderOf } from './session.ts'
 import { TradovateSocket } from './socket.ts'
 import { TaggedEvents } from './tagged-events.ts'
 import { TokenRenewal } from './token-renewal.ts'
+import { int, isObject } from './wire-values.ts'
 
 export interface TradovateAdapterOptions {
   retry?: Partial<RetryPolicy>
@@ -45,7 +48,9 @@ export class TradovateAdapter implements BrokerAdapter {
       lose(reason)
     })
     const tags = new OrderTags()
-    const events = new TaggedEvents(tags, (orderIds) => commandsOf(socket, this.#policy)(orderIds), options.onEvent, (reason) => {
+    const fetchCommands = (orderIds: readonly number[]) => commandsOf(socket, this.#policy)(orderIds)
+    const fetchOrder = (orderId: number) => orderOf(socket, this.#policy)(orderId)
+    const events = new TaggedEvents(tags, fetchCommands, fetchOrder, options.onEvent, (reason) => {
       // A socket already ended was closed by us (no onLost) or its loss is reported already.
       if (socket.ended) return
       socket.close()
@@ -60,16 +65,17 @@ export class TradovateAdapter implements BrokerAdapter {
       },
       onLost: lose,
     })
-    let snapshot: BrokerSnapshot
+    let synced: { snapshot: BrokerSnapshot; scope: AccountScope }
     try {
-      snapshot = await this.#synchronise(socket, token, tags)
+      synced = await this.#synchronise(socket, token, tags, login.account)
     } catch (error) {
       socket.close()
       throw error
     }
     established = true
     renewal.start(token)
-    return new TradovateSession(snapshot, socket, this.#policy, () => {
+    events.start(synced.scope)
+    return new TradovateSession(synced.snapshot, socket, this.#policy, () => {
       renewal.stop()
       socket.close()
     })
@@ -87,10 +93,12 @@ export class TradovateAdapter implements BrokerAdapter {
   }
 
   /**
-   * `authorize` with the access token, then `user/syncrequest` for the user: the snapshot, its orders tagged
-   * from its `commands` (and `command/ldeps` for any order listed without one).
+   * `authorize` with the access token, then `user/syncrequest` for the user, whose answer covers every
+   * account of the login: the saved account is chosen from it (or the session refused), and the snapshot
+   * keeps that account's state only, its orders tagged from the `commands` (and `command/ldeps` for any
+   * order listed without one).
    */
-  async #synchronise(socket: TradovateSocket, token: AccessTokenResponse, tags: OrderTags): Promise<BrokerSnapshot> {
+  async #synchronise(socket: TradovateSocket, token: AccessTokenResponse, tags: OrderTags, wanted: string): Promise<{ snapshot: BrokerSnapshot; scope: AccountScope }> {
     const call = (endpoint: string, body: string) =>
       sendHonouringWaits(this.#policy, endpoint, async () => classifyAnswer(endpoint, await socket.request(endpoint, body), this.#policy))
     try {
@@ -101,13 +109,19 @@ export class TradovateAdapter implements BrokerAdapter {
       throw error
     }
     const sync = await call(ENDPOINTS.syncRequest, JSON.stringify({ users: [token.userId] }))
-    const { commands, orders } = (typeof sync === 'object' && sync !== null ? sync : {}) as { commands?: unknown; orders?: unknown }
-    tags.learnAll(commands)
-    await tags.complete(Array.isArray(orders) ? orders : [], commandsOf(socket, this.#policy))
-    const snapshot = toSnapshot(sync, tags)
-    if (!snapshot) throw new BrokerError('rejected', 'the broker session has no trading account')
+    const answer = isObject(sync) ? sync : {}
+    const account = savedAccount(answer.accounts, wanted)
+    const scope = new AccountScope(account.id)
+    const list = (items: unknown) => (Array.isArray(items) ? (items as unknown[]) : [])
+    const own = list(answer.orders).filter((order) => scope.noteOrder(order) === true)
+    tags.learnAll(answer.commands)
+    await tags.complete(own, commandsOf(socket, this.#policy))
+    // A fill of an order the snapshot does not list (placed on an earlier day): its order names the account.
+    const unplaced = new Set(list(answer.fills).map((fill) => (isObject(fill) ? int(fill.orderId) : null)).filter((id): id is number => id !== null && scope.ownsOrder(id) === undefined))
+    for (const orderId of unplaced) await scope.resolve(orderId, orderOf(socket, this.#policy))
+    const snapshot = toSnapshot(answer, tags, account, scope)
     // The snapshot holds the day's orders with their tags; the session goes on with its working ones only.
     tags.retainOnly(new Set(snapshot.orders.filter((order) => !isDone(order.status)).map((order) => order.id)))
-    return snapshot
+    return { snapshot, scope }
   }
 }

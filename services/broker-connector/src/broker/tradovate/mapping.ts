@@ -1,6 +1,7 @@
 import type { Fill, Order, Position, PropsEvent, SyncResponse } from '@signals/tradovate-wire'
 import { decimalText } from '../../decimal-text.ts'
-import type { BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, OrderStatus } from '../broker-adapter.ts'
+import type { BrokerAccount, BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, OrderStatus } from '../broker-adapter.ts'
+import type { AccountScope } from './account-scope.ts'
 import type { OrderTags } from './order-tags.ts'
 import { int, isObject } from './wire-values.ts'
 
@@ -94,23 +95,19 @@ export function toBrokerEvent(event: PropsEvent['d'], tags: OrderTags): BrokerEv
 }
 
 /**
- * The state `user/syncrequest` returned, for the first active account. Null when it names no account.
- * Order tags come from `tags` (the caller has learnt the response's `commands`).
+ * The state `user/syncrequest` returned, of the session's account only: its orders, positions and cash
+ * balance by `accountId`, its fills by their order's account (`scope`, which has noted the snapshot's
+ * orders). Order tags come from `tags` (the caller has learnt the response's `commands`).
  */
-export function toSnapshot(value: unknown, tags: OrderTags): BrokerSnapshot | null {
-  if (!isObject(value)) return null
-  const sync = value as Loose<SyncResponse>
-  const accounts = Array.isArray(sync.accounts) ? sync.accounts.filter(isObject) : []
-  const account = accounts.find((candidate) => candidate.active !== false) ?? accounts[0]
-  const accountId = account ? int(account.id) : null
-  if (!account || accountId === null || typeof account.name !== 'string') return null
+export function toSnapshot(value: unknown, tags: OrderTags, account: BrokerAccount, scope: AccountScope): BrokerSnapshot {
+  const sync = (isObject(value) ? value : {}) as Loose<SyncResponse>
   const list = (items: unknown) => (Array.isArray(items) ? (items as unknown[]) : [])
-  const cash = list(sync.cashBalances).filter(isObject).find((balance) => balance.accountId === accountId)
+  const cash = list(sync.cashBalances).filter(isObject).find((balance) => balance.accountId === account.id)
   return {
-    account: { id: accountId, name: account.name },
-    orders: list(sync.orders).map((order) => toBrokerOrder(order, tags)).filter(present).filter((order) => order.accountId === accountId),
-    fills: list(sync.fills).map(toBrokerFill).filter(present),
-    positions: list(sync.positions).map(toBrokerPosition).filter(present).filter((position) => position.accountId === accountId),
+    account,
+    orders: list(sync.orders).map((order) => toBrokerOrder(order, tags)).filter(present).filter((order) => order.accountId === account.id),
+    fills: list(sync.fills).map(toBrokerFill).filter(present).filter((fill) => scope.ownsOrder(fill.orderId) === true),
+    positions: list(sync.positions).map(toBrokerPosition).filter(present).filter((position) => position.accountId === account.id),
     cashBalance: cash && typeof cash.amount === 'number' ? decimalText(cash.amount) : null,
   }
 }

@@ -2,6 +2,7 @@ import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type OsoBracket, type
 import { decimalText } from '../../decimal-text.ts'
 import { BrokerError, type BracketRequest, type BrokerContract, type BrokerOrder, type BrokerSession, type BrokerSnapshot, type PlacedBracket } from '../broker-adapter.ts'
 import { toBrokerOrder } from './mapping.ts'
+import type { FetchOrder } from './account-scope.ts'
 import { OrderTags, type FetchCommands } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
@@ -41,6 +42,11 @@ export function commandsOf(socket: TradovateSocket, policy: RetryPolicy): FetchC
     orderIds.length === 1
       ? requestOver(socket, policy, ENDPOINTS.commandDeps, null, `masterid=${orderIds[0]}`)
       : requestOver(socket, policy, ENDPOINTS.commandLdeps, null, `masterids=${orderIds.join(',')}`)
+}
+
+/** One order (`order/item?id=`): a fill names no account, its order does. */
+export function orderOf(socket: TradovateSocket, policy: RetryPolicy): FetchOrder {
+  return (orderId) => requestOver(socket, policy, ENDPOINTS.orderItem, null, `id=${orderId}`)
 }
 
 /** A synchronised Tradovate session: every request goes over the socket and honours penalties and 429s. */

@@ -5,7 +5,7 @@ import type { BrokerEvent, BrokerLogin, BrokerSession } from '../../../src/broke
 import { TradovateAdapter, type TradovateAdapterOptions } from '../../../src/broker/tradovate/adapter.ts'
 
 export const ACCOUNT = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 70, accountName: 'DEMO70' }
-export const LOGIN: BrokerLogin = { username: 'trader', password: 'pw-123456', appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret', deviceId: 'device-1' }
+export const LOGIN: BrokerLogin = { username: 'trader', password: 'pw-123456', appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret', deviceId: 'device-1', account: 'DEMO70' }
 
 export async function paperBroker(t: Test, options: Partial<PaperBrokerOptions> = {}): Promise<PaperBroker> {
   const broker = await startPaperBroker({ accounts: [ACCOUNT], heartbeatMs: 200, ...options })

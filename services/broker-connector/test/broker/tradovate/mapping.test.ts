@@ -1,6 +1,8 @@
 import t from 'tap'
 import { toBrokerEvent, toBrokerOrder, toSnapshot } from '../../../src/broker/tradovate/mapping.ts'
+import { AccountScope } from '../../../src/broker/tradovate/account-scope.ts'
 import { OrderTags } from '../../../src/broker/tradovate/order-tags.ts'
+import { savedAccount } from '../../../src/broker/tradovate/saved-account.ts'
 
 // Tradovate's Order entity has no clOrdId: the tag is on the New command that placed the order.
 const order = { id: 5, accountId: 70, contractId: 3003611, timestamp: '2026-11-23T10:00:00Z', action: 'Buy', ordStatus: 'Working', parentId: null, admin: false }
@@ -56,18 +58,36 @@ t.test('props events: fills, positions and cash with exact decimal text; other e
   t.equal(toBrokerEvent({ entityType: 'fill', eventType: 'Updated', entity: { id: 1 } }, tags), null)
 })
 
-t.test('the snapshot is the first active account\'s state; no account is no snapshot', async (t) => {
-  const snapshot = toSnapshot({
-    accounts: [{ id: 1, name: 'OLD', active: false }, { id: 70, name: 'DEMO70', active: true }],
+t.test("the snapshot is the saved account's state: orders, positions and cash by account, fills by their order's account", async (t) => {
+  const scope = new AccountScope(70)
+  const sync = {
+    accounts: [{ id: 1, name: 'OTHER', active: true }, { id: 70, name: 'DEMO70', active: true }],
     cashBalances: [{ accountId: 1, amount: 5 }, { accountId: 70, amount: 50000 }],
     orders: [order, { ...order, id: 6, accountId: 1 }],
-    positions: [{ accountId: 70, contractId: 9, netPos: 1, netPrice: 21000 }],
-    fills: [],
-  }, tags)
-  t.same(snapshot?.account, { id: 70, name: 'DEMO70' })
-  t.equal(snapshot?.cashBalance, '50000')
-  t.same(snapshot?.orders.map((o) => o.id), [5], "another account's orders are left out")
-  t.same(snapshot?.positions.map((p) => p.netPos), [1])
-  t.equal(toSnapshot({ accounts: [] }, tags), null)
-  t.equal(toSnapshot('nope', tags), null)
+    positions: [{ accountId: 1, contractId: 9, netPos: -3, netPrice: 20000 }, { accountId: 70, contractId: 9, netPos: 1, netPrice: 21000 }],
+    fills: [5, 6, 7].map((orderId) => ({ id: 100 + orderId, orderId, contractId: 9, action: 'Buy', qty: 1, price: 21000, timestamp: 'x' })),
+  }
+  for (const entity of sync.orders) scope.noteOrder(entity)
+  const snapshot = toSnapshot(sync, tags, { id: 70, name: 'DEMO70' }, scope)
+  t.same(snapshot.account, { id: 70, name: 'DEMO70' })
+  t.equal(snapshot.cashBalance, '50000')
+  t.same(snapshot.orders.map((o) => o.id), [5], "another account's orders are left out")
+  t.same(snapshot.positions.map((p) => p.netPos), [1])
+  t.same(snapshot.fills.map((f) => f.orderId), [5], "another account's fill and a fill of an order not known are left out")
+  t.same(toSnapshot('nope', tags, { id: 70, name: 'DEMO70' }, scope), { account: { id: 70, name: 'DEMO70' }, orders: [], fills: [], positions: [], cashBalance: null })
+})
+
+t.test('the saved account: by name or id, exactly; none, two or a closed one is refused with the active names', async (t) => {
+  const accounts = [{ id: 1, name: 'DEMO1', active: true }, { id: 70, name: 'DEMO70', active: true }, { id: 9, name: 'OLD', active: false }, { id: 10, name: 'GONE', active: true, archived: true }, { id: 'x', name: 'BAD' }]
+  t.same(savedAccount(accounts, 'DEMO70'), { id: 70, name: 'DEMO70' })
+  t.same(savedAccount(accounts, '70'), { id: 70, name: 'DEMO70' })
+  t.same(savedAccount(accounts, '  DEMO1\t'), { id: 1, name: 'DEMO1' }, 'surrounding spaces ignored')
+  t.throws(() => savedAccount(accounts, 'demo70'), { kind: 'account_not_found', message: 'the broker login has no account "demo70" (its active accounts: DEMO1, DEMO70); save one of these as the account' })
+  t.throws(() => savedAccount(accounts, 'OLD'), { kind: 'account_not_found', message: /^the broker account OLD is not active/ })
+  t.throws(() => savedAccount(accounts, 'GONE'), { kind: 'account_not_found', message: /^the broker account GONE is not active/ }, 'an archived account is closed')
+  t.throws(() => savedAccount(accounts, 'BAD'), { kind: 'account_not_found', message: /^the broker login has no account "BAD"/ }, 'an account without a numeric id is not one')
+  t.throws(() => savedAccount([{ id: 1, name: '70' }, { id: 70, name: 'DEMO70' }], '70'), { kind: 'account_not_found', message: /^"70" names two accounts/ })
+  t.throws(() => savedAccount([], 'DEMO70'), { message: 'the broker login has no account "DEMO70" (it has no active account)' })
+  const many = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `D${i + 1}`, active: true }))
+  t.throws(() => savedAccount(many, 'X'), { message: /D10, \.\.\.\); save one/ }, 'ten names at most')
 })
