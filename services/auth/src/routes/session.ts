@@ -11,11 +11,11 @@ const Me = Type.Object({
   user: UserProfile,
 })
 
-const Refused = { 403: ErrorBody, 405: ErrorBody }
+const Refused = { 403: ErrorBody }
 
 /**
- * `POST /auth/logout` (or a GET our own pages send, `Sec-Fetch-Site: same-origin`) ends the session; a
- * link or image on another site cannot. `GET /auth/me` tells the pages who is signed in.
+ * `POST /auth/logout` or `GET /auth/logout` (the spec's, typed or bookmarked too) ends the session; a request
+ * from another site cannot (logout-origin.ts). `GET /auth/me` tells the pages who is signed in.
  */
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ settings: SessionSettings }> = async (app, options) => {
   const { settings } = options
@@ -25,10 +25,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ settings: SessionSetting
   })
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
-    const refusal = logoutRefusal(request.method, request.headers, settings.publicOrigin)
+    const refusal = logoutRefusal(request.headers, settings.publicOrigin)
     if (refusal !== null) {
       request.log.warn({ method: request.method, origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'sign-out refused')
-      if (refusal.status === 405) reply.header('allow', 'POST')
       return reply.code(refusal.status).send({ success: false as const, error: refusal.error })
     }
     const userId = await endSession(request, reply, app.redis, settings)
