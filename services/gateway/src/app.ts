@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import websocket from '@fastify/websocket'
 import { busPlugin, createServiceApp } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import { trustProxyOption, type Config } from './config.ts'
@@ -9,6 +10,7 @@ import { pages } from './routes/pages.ts'
 import { securityHeadersPlugin } from './security-headers.ts'
 import { docsRoutes } from './docs/docs-routes.ts'
 import { livePlugin } from './live/live-plugin.ts'
+import { websocketOptions } from './live/websocket-options.ts'
 import { vendorAssets } from './routes/vendor-assets.ts'
 
 export interface GatewayAppOptions {
@@ -35,6 +37,9 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(busPlugin, { url: config.NATS_URL, namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await securityHeadersPlugin(app, config)
+  // Upgrades go through Fastify's router like any request (hooks, session, the route's checks). Registered
+  // before every route, so an upgrade to any other path is refused or closed, never left hanging.
+  await app.register(websocket, websocketOptions)
 
   await app.register(authProxy, {
     authUrl: config.AUTH_URL,
@@ -49,7 +54,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   // there) or /webhook (no session by design).
   await app.register(async (scope) => {
     await scope.register(sessionPlugin, { settings })
-    await scope.register(livePlugin, { settings, recheckMs: config.LIVE_RECHECK_MS })
+    await scope.register(livePlugin, { settings, recheckMs: config.LIVE_RECHECK_MS, heartbeatMs: config.LIVE_HEARTBEAT_MS })
     await scope.register(apiProxy, {
       settings,
       internalAuthSecret: config.INTERNAL_AUTH_SECRET,

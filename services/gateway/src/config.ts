@@ -41,9 +41,11 @@ export const ConfigSchema = Type.Object({
       'x-expected': 'comma-separated proxy addresses/CIDRs (not true: that believes any client)',
     }),
   ),
-  /** Requests per minute per client address on /auth/*. */
   /** How often open live sockets are checked against bans, approval and their session (ms). */
   LIVE_RECHECK_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1_000, description: 'live socket access re-check interval (ms)' }),
+  /** How often each live socket is pinged; one that did not answer the previous ping is dropped (ms). */
+  LIVE_HEARTBEAT_MS: Type.Integer({ minimum: 50, maximum: 300_000, default: 30_000, description: 'live socket ping interval (ms)' }),
+  /** Requests per minute per client address on /auth/*. */
   AUTH_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: '/auth/* requests per minute per client' }),
 })
 
