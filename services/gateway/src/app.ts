@@ -46,6 +46,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     publicUrl: config.PUBLIC_URL,
     redisUrl: config.REDIS_URL,
     limit: config.AUTH_RATE_LIMIT,
+    meLimit: config.AUTH_ME_RATE_LIMIT,
     rateLimitNamespace: options.rateLimitNamespace ?? 'auth-rate-limit:',
   })
   await app.register(webhookProxy, { ingestUrl: config.INGEST_URL, internalAuthSecret: config.INTERNAL_AUTH_SECRET })
