@@ -1,0 +1,35 @@
+import t from 'tap'
+import fc from 'fast-check'
+import { jsonSyntaxErrorOf } from '../../src/parsing/json-syntax-error.ts'
+
+const parses = (text: string) => {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+t.test('the scan agrees with JSON.parse: no error exactly when the text parses', async (t) => {
+  // Valid documents, then the same with one character removed, replaced or inserted: mostly broken ones.
+  const documents = fc.json({ depthSize: 'small' }).map((text) => JSON.stringify(JSON.parse(text), null, Math.random() < 0.5 ? 2 : undefined))
+  fc.assert(fc.property(documents, (text) => jsonSyntaxErrorOf(text, false) === undefined), { numRuns: 300 })
+  const mutated = fc.tuple(documents, fc.nat(), fc.constantFrom('', ',', '"', '}', ']', '{', ':', 'x', '\n', '\\', ' ')).map(([text, at, insert]) => {
+    const index = at % (text.length + 1)
+    return Math.random() < 0.5 ? text.slice(0, index) + insert + text.slice(index) : text.slice(0, index) + insert + text.slice(index + 1)
+  })
+  fc.assert(fc.property(mutated, (text) => (jsonSyntaxErrorOf(text, false) === undefined) === parses(text)), { numRuns: 2000 })
+})
+
+t.test('errors are placed by line and column in the text as sent', async (t) => {
+  t.match(jsonSyntaxErrorOf('{"a":1 "b":2}', false), { line: 1, column: 8, what: "expected ',' or '}' after a property value" })
+  t.match(jsonSyntaxErrorOf('{\r\n "a": 1,\r\n "b": x\r\n}', false), { line: 3, column: 7, what: /^expected a value/ })
+  t.match(jsonSyntaxErrorOf('[1, 2', false), { line: 1, column: 6, what: /^the text ends before the JSON does/ })
+  t.match(jsonSyntaxErrorOf('{"a":"\\q"}', false), { column: 7, what: /backslash/ })
+  t.match(jsonSyntaxErrorOf('{"a":"open', false), { column: 6, what: 'a string is not closed' })
+  t.match(jsonSyntaxErrorOf('{"a":01}', false), { column: 6, what: /number/ })
+  t.equal(jsonSyntaxErrorOf('{"a":[1,],}', true), undefined, 'trailing commas forgiven when asked (intake does for objects)')
+  t.match(jsonSyntaxErrorOf('{"a":[1,],}', false), { column: 9, what: /^expected a value/ })
+  t.equal(jsonSyntaxErrorOf(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, false), undefined, 'deep nesting does not overflow the stack')
+})
