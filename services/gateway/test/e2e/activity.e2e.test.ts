@@ -64,8 +64,10 @@ t.test('the set-up card names the webhook URL and this user, filled into every f
   t.equal(await page.locator('#setup-webhook').textContent(), `${publicUrl}/webhook/alert`)
   const userId = (await page.locator('#setup-user-id').textContent()) ?? ''
   t.ok(userId.length > 0, 'the user id is shown')
-  t.equal(await page.locator('#setup-templates pre').count(), 4, 'four accepted forms')
-  for (const text of await page.locator('#setup-templates pre').allTextContents()) t.ok(text.includes(userId) || text.includes(encodeURIComponent(userId)), 'each names the user')
+  t.equal(await page.locator('#setup-templates .template').count(), 4, 'four accepted forms')
+  for (const text of await page.locator('#setup-templates .template').allTextContents()) t.ok(text.includes(userId) || text.includes(encodeURIComponent(userId)), 'each names the user')
+  t.match(await page.locator('#setup-query-url').textContent(), new RegExp(`^${publicUrl}/webhook/alert\\?user_id=`), 'the URL form has its own webhook URL')
+  t.notMatch((await page.locator('#setup-templates').textContent()) ?? '', /\{\{[^}]*\\|%7B%7B/i, 'no placeholder with an escaped quote, none percent-encoded: TradingView would fill neither')
 })
 
 t.test('the indicator walks gray, red, yellow, green; settings survive a reload', async (t) => {
