@@ -127,6 +127,25 @@ t.test('approve and revoke: the row, the status the gateway reads, the audit log
   ])
 })
 
+t.test('the audit log names people by e-mail: the actor, and the user an approval or revocation was about (issue 25)', async (t) => {
+  const userId = `audited-${unique()}`
+  const email = `audited-${unique()}@example.com`
+  await insertUser(app, { userId, email })
+  t.equal((await app.inject({ method: 'POST', url: `/api/admin/users/${userId}/approve`, headers: asAdmin })).statusCode, 200)
+  const banned = `banned-${unique()}@example.com`
+  t.equal((await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email: banned } })).statusCode, 201)
+  const audit = await app.inject({ method: 'GET', url: '/api/admin/audit?limit=100', headers: asAdmin })
+  const entries = audit.json<{ entries: { action: string; target: string; actorEmail: string | null; targetEmail: string | null }[] }>().entries
+  t.match(entries.find((e) => e.target === userId), { action: 'approve', actorEmail: adminEmail, targetEmail: email }, 'approve: both e-mails')
+  t.match(entries.find((e) => e.target === banned), { action: 'ban', actorEmail: adminEmail, targetEmail: banned }, 'ban: the target is the e-mail')
+  const byEmail = await app.inject({ method: 'GET', url: `/api/admin/audit?limit=100&actor=${encodeURIComponent(adminEmail.toUpperCase())}`, headers: asAdmin })
+  t.ok(byEmail.json<{ entries: { target: string }[] }>().entries.some((e) => e.target === userId), 'the actor filter takes an e-mail too')
+  const nobody = await app.inject({ method: 'GET', url: '/api/admin/audit?limit=100&actor=nobody%40example.com', headers: asAdmin })
+  t.same(nobody.json<{ entries: unknown[] }>().entries, [])
+  // Other tests count the bans in place.
+  t.equal((await app.inject({ method: 'DELETE', url: `/api/admin/bans/${encodeURIComponent(banned)}`, headers: asAdmin })).statusCode, 200)
+})
+
 t.test('approve an unknown user: 404, nothing audited', async (t) => {
   const ghost = `ghost-${unique()}`
   const response = await app.inject({ method: 'POST', url: `/api/admin/users/${ghost}/approve`, headers: asAdmin })

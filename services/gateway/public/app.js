@@ -505,6 +505,7 @@ async function approveUser(user) {
 }
 
 async function revokeUser(user) {
+  if (!window.confirm(`Revoke the approval of ${user.email}? They wait for approval again and their live trading is switched off.`)) return null
   await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/revoke`)
   return `${user.email} revoked: pending approval again.`
 }

@@ -69,6 +69,18 @@ t.test('the approval applies on the trader\'s very next request', async (t) => {
 
 t.test('the administrator revokes the approval from the home page; the trader waits again', async (t) => {
   const row = admin.page.locator('#admin-users tr', { hasText: TRADER_EMAIL })
+  // The revocation asks first (issue 25): cancelled, nothing changes.
+  const asked = new Promise<string>((resolve) =>
+    admin.page.once('dialog', (dialog) => {
+      resolve(dialog.message())
+      void dialog.dismiss()
+    }),
+  )
+  await row.getByRole('button', { name: 'Revoke' }).click()
+  t.match(await asked, new RegExp(`^Revoke the approval of ${TRADER_EMAIL.replace('.', '\\.')}\\?`))
+  t.equal(await row.getByRole('button', { name: 'Revoke' }).isEnabled(), true, 'cancelled: the button is ready again')
+  t.match(await row.textContent(), /Approved/, 'cancelled: still approved')
+  admin.page.once('dialog', (dialog) => void dialog.accept())
   await row.getByRole('button', { name: 'Revoke' }).click()
   await admin.page.locator('#admin-message', { hasText: `${TRADER_EMAIL} revoked` }).waitFor()
   await row.waitFor({ state: 'detached' })
