@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createRedisClient, indexSession, readUserStatus, userSessionsKey, writeUserStatus } from '@signals/sessions'
+import { BANNED_SESSION_PREFIX, createRedisClient, indexSession, readUserStatus, userSessionsKey, writeUserStatus } from '@signals/sessions'
 import { TEST_REDIS_URL } from '@signals/test-support'
 import { as, build, insertUser, unique } from './helper.ts'
 
@@ -170,7 +170,8 @@ t.test('a ban: listed, marks the user banned, ends every session at once; liftin
   const email = `Banned-${unique()}@Example.com`
   await insertUser(app, { userId, email, approved: true })
   await writeUserStatus(redis, userId, { email, role: 'trader', approved: true, banned: false })
-  for (const sessionId of ['s1', 's2'].map((s) => `${s}-${unique()}`)) {
+  const sessionIds = ['s1', 's2'].map((s) => `${s}-${unique()}`)
+  for (const sessionId of sessionIds) {
     await redis.set(`sess:${sessionId}`, JSON.stringify({ userId }))
     await indexSession(redis, userId, sessionId, 3_600_000)
   }
@@ -179,10 +180,12 @@ t.test('a ban: listed, marks the user banned, ends every session at once; liftin
   t.equal(response.statusCode, 201)
   t.match(response.json(), { success: true, ban: { email: email.toLowerCase(), reason: 'Chargebacks' }, sessionsEnded: 2 })
   t.equal(await redis.exists(userSessionsKey(userId)), 0, 'session index gone')
-  t.same(await readUserStatus(redis, userId), { email, role: 'trader', approved: true, banned: true })
+  t.same(await readUserStatus(redis, userId), { email, role: 'trader', approved: true, banned: true, banReason: 'Chargebacks' }, 'the reason travels with the status')
+  for (const sessionId of sessionIds) t.equal(await redis.get(`${BANNED_SESSION_PREFIX}${sessionId}`), userId, 'each ended session is remembered as ended by the ban')
 
   const again = await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email, reason: 'Chargebacks, twice' } })
   t.equal(again.statusCode, 200, 're-banning updates the reason')
+  t.equal((await readUserStatus(redis, userId))?.banReason, 'Chargebacks, twice', 'in the status too')
   t.match(again.json(), { ban: { reason: 'Chargebacks, twice' }, sessionsEnded: 0 })
 
   const bans = await app.inject({ method: 'GET', url: '/api/admin/bans', headers: asAdmin })

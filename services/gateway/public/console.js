@@ -1,6 +1,7 @@
 // The operator's console: users awaiting approval, bans (add any e-mail, lift), the audit log (by action
 // and actor) and the intake log (by outcome, raw body on demand, replay of a refused webhook). Every value
 // reaches the page through textContent; the admin service refuses anyone but an administrator.
+import { bannedLoginUrl } from './banned.js'
 
 const $ = (id) => document.getElementById(id)
 const PAGE = 20
@@ -14,6 +15,7 @@ async function api(method, path, body) {
   })
   const payload = await response.json().catch(() => null)
   if (response.status === 401) window.location.assign('/login.html?error=session')
+  if (response.status === 403 && payload?.error === 'Account banned') window.location.assign(bannedLoginUrl(payload.reason))
   if (!response.ok || payload === null || payload.success === false) throw new Error(payload?.error ?? `the server answered ${response.status}`)
   return payload
 }

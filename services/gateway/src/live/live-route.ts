@@ -28,7 +28,7 @@ export const liveRoute: FastifyPluginAsyncTypebox<LiveRouteOptions> = async (app
     if (request.headers.origin !== settings.publicOrigin) return reply.code(403).send({ success: false, error: 'Cross-origin socket refused' })
     const access = await resolveAccess(request, reply, app.redis, settings)
     if (access.kind === 'anonymous') return reply.code(401).send({ success: false, error: 'Authentication required' })
-    if (access.kind === 'banned') return reply.code(403).send({ success: false, error: 'Account banned' })
+    if (access.kind === 'banned') return reply.code(403).send({ success: false, error: 'Account banned', reason: access.reason })
     if (access.kind === 'pending') return reply.code(403).send({ success: false, error: 'Account pending approval' })
     // The session may have slid its idle deadline: save it before the handshake takes the connection over.
     if (request.session.isModified()) await request.session.save()

@@ -208,6 +208,7 @@ t.test("a banned user's open page loses its socket and goes to sign-in", async (
   t.equal(response, 201, 'ban recorded')
   await trader.page.waitForURL((url) => url.pathname === '/login.html' && url.searchParams.get('error') === 'banned')
   t.pass('the page left for sign-in with the ban')
+  t.match(await trader.page.textContent('#login-error'), /may not sign in.*E2E ban/s, 'and its reason (issue 25)')
 })
 
 t.test('the console pages the bans by cursor: Next goes on where the page ended, Previous comes back', async (t) => {

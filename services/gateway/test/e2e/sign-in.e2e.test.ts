@@ -135,6 +135,7 @@ t.test('a ban ends a live session, and the next sign-in shows the reason', async
 
   await banned.page.reload()
   t.equal(at(banned.page), `${publicUrl}/login.html`, 'the live session ended at the next request')
+  t.match(await banned.page.textContent('#login-error'), /may not sign in.*Chargeback fraud/s, 'and the page says it is a ban, and why (issue 25)')
 
   await signIn(banned.page, BANNED_EMAIL)
   t.match(await banned.page.textContent('body'), /Chargeback fraud/, 'the ban reason is shown')
