@@ -85,7 +85,11 @@ t.test('the administrator revokes the approval from the home page; the trader wa
   await admin.page.locator('#admin-message', { hasText: `${TRADER_EMAIL} revoked` }).waitFor()
   await row.waitFor({ state: 'detached' })
   t.pass('the trader left the list of approved users')
-  await trader.page.reload()
+  // The trader's open home page is moved by its live socket (close 4409); a reload racing that navigation
+  // would fail, so wait for it, then ask for the home page again.
+  await trader.page.waitForURL(`${publicUrl}/pending-approval.html`)
+  t.pass('the open page went to the pending page by itself')
+  await trader.page.goto(`${publicUrl}/`)
   t.equal(at(trader.page), `${publicUrl}/pending-approval.html`, 'the next request is refused as pending')
 })
 
