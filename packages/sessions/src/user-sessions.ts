@@ -37,7 +37,7 @@ return #ids`
 /** Where a session ended by a ban is remembered: its browser is told of the ban, not of a lost session. */
 export const BANNED_SESSION_PREFIX = 'session-banned:'
 /** How long: the default absolute session lifetime (a session older than that had ended anyway). */
-export const BANNED_SESSION_TTL_MS = 7 * 24 * 3_600_000
+const BANNED_SESSION_TTL_MS = 7 * 24 * 3_600_000
 
 /**
  * Destroys every session of a user; returns how many were indexed. `banned`: each is remembered as ended by

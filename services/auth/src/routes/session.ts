@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
-import { ErrorBody, UserProfile } from '@signals/contracts'
+import { BannedBody, ErrorBody, UserProfile } from '@signals/contracts'
 import { bannedSessionOwner, endSession, sessionState, type SessionSettings } from '@signals/sessions'
 import { findUser } from '../repositories/users.ts'
 import { logoutRefusal } from '../logout-origin.ts'
@@ -40,14 +40,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ settings: SessionSetting
 
   app.get(
     '/auth/me',
-    { schema: { response: { 200: Me, 401: ErrorBody, 403: ErrorBody } } },
+    { schema: { response: { 200: Me, 401: ErrorBody, 403: BannedBody } } },
     async (request, reply) => {
       const state = sessionState(request.session, settings)
       const user = state.kind === 'live' ? await findUser(app.db, state.userId) : undefined
       if (!user) {
         // A session a ban ended: the page (pending, polling here) tells the trader why, as the gateway does.
         const banned = state.kind === 'anonymous' ? await bannedSessionOwner(request, app.redis, settings) : null
-        if (banned) return reply.code(403).send({ success: false as const, error: 'Account banned', reason: banned.reason })
+        if (banned) return reply.code(403).send({ success: false as const, error: 'Account banned' as const, reason: banned.reason })
         return reply.code(401).send({ success: false as const, error: 'Authentication required' })
       }
       return {
