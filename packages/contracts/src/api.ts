@@ -8,6 +8,10 @@ export const ErrorBody = Type.Object(
 )
 export type ErrorBody = Static<typeof ErrorBody>
 
+/** The refusal of a banned user's request (gateway, auth's /auth/me): the administrator's reason, if any. */
+export const BannedBody = Type.Object({ success: Type.Literal(false), error: Type.Literal('Account banned'), reason: Type.Union([Type.String(), Type.Null()]) })
+export type BannedBody = Static<typeof BannedBody>
+
 /** The identity the gateway passes to services in the signed internal header. */
 export const InternalIdentity = Type.Object(
   {

@@ -24,14 +24,31 @@ export async function unindexSession(redis: RedisClient, userId: string, session
 
 // Atomic: a session indexed while a ban runs is either ended here or indexed after (and then seen by auth's
 // post-sign-in ban check). Keys are derived inside the script; the platform runs one Redis, not a cluster.
+// With a mark prefix, each ended session leaves `<mark prefix><id>` = the user id behind for a while.
 const END_ALL_SCRIPT = `
 local ids = redis.call('SMEMBERS', KEYS[1])
-for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
+for _, id in ipairs(ids) do
+  redis.call('DEL', ARGV[1] .. id)
+  if ARGV[2] ~= '' then redis.call('SET', ARGV[2] .. id, ARGV[3], 'PX', ARGV[4]) end
+end
 redis.call('DEL', KEYS[1])
 return #ids`
 
-/** Destroys every session of a user; returns how many were indexed. */
-export async function endUserSessions(redis: RedisClient, userId: string): Promise<number> {
-  const ended = await redis.eval(END_ALL_SCRIPT, { keys: [userSessionsKey(userId)], arguments: [SESSION_KEY_PREFIX] })
+/** Where a session ended by a ban is remembered: its browser is told of the ban, not of a lost session. */
+export const BANNED_SESSION_PREFIX = 'session-banned:'
+/** How long: the default absolute session lifetime (a session older than that had ended anyway). */
+const BANNED_SESSION_TTL_MS = 7 * 24 * 3_600_000
+
+/**
+ * Destroys every session of a user; returns how many were indexed. `banned`: each is remembered as ended by
+ * a ban (BANNED_SESSION_PREFIX), so the next request from its browser learns of the ban and its reason
+ * (bannedSessionOwner) instead of meeting a session that is simply gone.
+ */
+export async function endUserSessions(redis: RedisClient, userId: string, options: { banned?: boolean } = {}): Promise<number> {
+  const mark = options.banned === true ? BANNED_SESSION_PREFIX : ''
+  const ended = await redis.eval(END_ALL_SCRIPT, {
+    keys: [userSessionsKey(userId)],
+    arguments: [SESSION_KEY_PREFIX, mark, userId, String(BANNED_SESSION_TTL_MS)],
+  })
   return Number(ended)
 }

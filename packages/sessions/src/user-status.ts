@@ -10,6 +10,8 @@ export interface UserStatus {
   role: 'trader' | 'admin'
   approved: boolean
   banned: boolean
+  /** The ban's reason, shown to the banned user wherever they are turned away (absent or null: none given). */
+  banReason?: string | null
 }
 
 export const userStatusKey = (userId: string) => `user-status:${userId}`
@@ -26,7 +28,9 @@ export async function readUserStatus(redis: RedisClient, userId: string): Promis
     const value = JSON.parse(raw) as Partial<UserStatus>
     if (typeof value.email !== 'string' || (value.role !== 'trader' && value.role !== 'admin')) return null
     if (typeof value.approved !== 'boolean' || typeof value.banned !== 'boolean') return null
-    return { email: value.email, role: value.role, approved: value.approved, banned: value.banned }
+    const status: UserStatus = { email: value.email, role: value.role, approved: value.approved, banned: value.banned }
+    if (value.banned && typeof value.banReason === 'string') status.banReason = value.banReason
+    return status
   } catch {
     return null
   }

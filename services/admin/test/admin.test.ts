@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createRedisClient, indexSession, readUserStatus, userSessionsKey, writeUserStatus } from '@signals/sessions'
+import { BANNED_SESSION_PREFIX, createRedisClient, indexSession, readUserStatus, userSessionsKey, writeUserStatus } from '@signals/sessions'
 import { TEST_REDIS_URL } from '@signals/test-support'
 import { as, build, insertUser, unique } from './helper.ts'
 
@@ -127,6 +127,25 @@ t.test('approve and revoke: the row, the status the gateway reads, the audit log
   ])
 })
 
+t.test('the audit log names people by e-mail: the actor, and the user an approval or revocation was about (issue 25)', async (t) => {
+  const userId = `audited-${unique()}`
+  const email = `audited-${unique()}@example.com`
+  await insertUser(app, { userId, email })
+  t.equal((await app.inject({ method: 'POST', url: `/api/admin/users/${userId}/approve`, headers: asAdmin })).statusCode, 200)
+  const banned = `banned-${unique()}@example.com`
+  t.equal((await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email: banned } })).statusCode, 201)
+  const audit = await app.inject({ method: 'GET', url: '/api/admin/audit?limit=100', headers: asAdmin })
+  const entries = audit.json<{ entries: { action: string; target: string; actorEmail: string | null; targetEmail: string | null }[] }>().entries
+  t.match(entries.find((e) => e.target === userId), { action: 'approve', actorEmail: adminEmail, targetEmail: email }, 'approve: both e-mails')
+  t.match(entries.find((e) => e.target === banned), { action: 'ban', actorEmail: adminEmail, targetEmail: banned }, 'ban: the target is the e-mail')
+  const byEmail = await app.inject({ method: 'GET', url: `/api/admin/audit?limit=100&actor=${encodeURIComponent(adminEmail.toUpperCase())}`, headers: asAdmin })
+  t.ok(byEmail.json<{ entries: { target: string }[] }>().entries.some((e) => e.target === userId), 'the actor filter takes an e-mail too')
+  const nobody = await app.inject({ method: 'GET', url: '/api/admin/audit?limit=100&actor=nobody%40example.com', headers: asAdmin })
+  t.same(nobody.json<{ entries: unknown[] }>().entries, [])
+  // Other tests count the bans in place.
+  t.equal((await app.inject({ method: 'DELETE', url: `/api/admin/bans/${encodeURIComponent(banned)}`, headers: asAdmin })).statusCode, 200)
+})
+
 t.test('approve an unknown user: 404, nothing audited', async (t) => {
   const ghost = `ghost-${unique()}`
   const response = await app.inject({ method: 'POST', url: `/api/admin/users/${ghost}/approve`, headers: asAdmin })
@@ -151,7 +170,8 @@ t.test('a ban: listed, marks the user banned, ends every session at once; liftin
   const email = `Banned-${unique()}@Example.com`
   await insertUser(app, { userId, email, approved: true })
   await writeUserStatus(redis, userId, { email, role: 'trader', approved: true, banned: false })
-  for (const sessionId of ['s1', 's2'].map((s) => `${s}-${unique()}`)) {
+  const sessionIds = ['s1', 's2'].map((s) => `${s}-${unique()}`)
+  for (const sessionId of sessionIds) {
     await redis.set(`sess:${sessionId}`, JSON.stringify({ userId }))
     await indexSession(redis, userId, sessionId, 3_600_000)
   }
@@ -160,10 +180,12 @@ t.test('a ban: listed, marks the user banned, ends every session at once; liftin
   t.equal(response.statusCode, 201)
   t.match(response.json(), { success: true, ban: { email: email.toLowerCase(), reason: 'Chargebacks' }, sessionsEnded: 2 })
   t.equal(await redis.exists(userSessionsKey(userId)), 0, 'session index gone')
-  t.same(await readUserStatus(redis, userId), { email, role: 'trader', approved: true, banned: true })
+  t.same(await readUserStatus(redis, userId), { email, role: 'trader', approved: true, banned: true, banReason: 'Chargebacks' }, 'the reason travels with the status')
+  for (const sessionId of sessionIds) t.equal(await redis.get(`${BANNED_SESSION_PREFIX}${sessionId}`), userId, 'each ended session is remembered as ended by the ban')
 
   const again = await app.inject({ method: 'POST', url: '/api/admin/bans', headers: asAdmin, payload: { email, reason: 'Chargebacks, twice' } })
   t.equal(again.statusCode, 200, 're-banning updates the reason')
+  t.equal((await readUserStatus(redis, userId))?.banReason, 'Chargebacks, twice', 'in the status too')
   t.match(again.json(), { ban: { reason: 'Chargebacks, twice' }, sessionsEnded: 0 })
 
   const bans = await app.inject({ method: 'GET', url: '/api/admin/bans', headers: asAdmin })

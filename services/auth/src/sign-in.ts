@@ -51,8 +51,8 @@ export async function completeSignIn(context: SignInContext, request: FastifyReq
 
   const lateBan = await findBan(db, profile)
   if (lateBan) {
-    await endUserSessions(redis, user.user_id)
-    await writeUserStatus(redis, user.user_id, { email: user.email, role: user.role, approved: user.approved, banned: true })
+    await writeUserStatus(redis, user.user_id, { email: user.email, role: user.role, approved: user.approved, banned: true, banReason: lateBan.reason })
+    await endUserSessions(redis, user.user_id, { banned: true })
     request.log.info({ userId: user.user_id }, 'sign-in refused: e-mail banned during sign-in')
     return refuseBanned(request, reply, lateBan.reason)
   }

@@ -231,16 +231,15 @@ t.test('logout is not a cross-site GET: a link or image on another site cannot s
   const { sessionCookie } = await signIn(app, `stayer-${unique()}@example.com`)
   const sessionId = sessionIdOf(sessionCookie as string)
   const attempts: [string, Record<string, string>][] = [
-    ['GET', {}],
     ['GET', { 'sec-fetch-site': 'cross-site' }],
     ['GET', { 'sec-fetch-site': 'same-site' }],
-    ['GET', { 'sec-fetch-site': 'none' }],
+    ['GET', { referer: 'https://evil.example/page' }],
     ['POST', { origin: 'https://evil.example' }],
     ['POST', { 'sec-fetch-site': 'cross-site' }],
   ]
   for (const [method, headers] of attempts) {
     const response = await app.inject({ method: method as 'GET', url: '/auth/logout', headers: { cookie: sessionCookie, ...headers } })
-    t.ok(response.statusCode === 405 || response.statusCode === 403, `${method} ${JSON.stringify(headers)} refused (${response.statusCode})`)
+    t.equal(response.statusCode, 403, `${method} ${JSON.stringify(headers)} refused`)
     t.match(response.json(), { success: false, error: /sign out/i })
     t.equal(await redis.exists(`sess:${sessionId}`), 1, 'the session lives on')
   }
@@ -258,6 +257,22 @@ t.test('logout is not a cross-site GET: a link or image on another site cannot s
   })
   t.equal(form.statusCode, 303, 'the sign-out form is accepted')
   t.equal(await redis.exists(`sess:${sessionIdOf(again.sessionCookie as string)}`), 0)
+})
+
+t.test('GET /auth/logout typed in the address bar, from a bookmark or by a client without Sec-Fetch-Site signs out (issue 25)', async (t) => {
+  const { app } = await setup(t)
+  const ways: [string, Record<string, string>][] = [
+    ['address bar or bookmark', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-user': '?1' }],
+    ['a client that sends no Sec-Fetch-Site', {}],
+    ['a link on our own page (older browser: Referer only)', { referer: 'http://localhost:3000/index.html' }],
+  ]
+  for (const [how, headers] of ways) {
+    const { sessionCookie } = await signIn(app, `typist-${unique()}@example.com`)
+    const response = await app.inject({ method: 'GET', url: '/auth/logout', headers: { cookie: sessionCookie, ...headers } })
+    t.equal(response.statusCode, 303, `${how}: signed out`)
+    t.equal(response.headers.location, '/login.html')
+    t.equal(await redis.exists(`sess:${sessionIdOf(sessionCookie as string)}`), 0, `${how}: no session left`)
+  }
 })
 
 t.test('no secret reaches the logs during a sign-in', async (t) => {

@@ -2,6 +2,7 @@
 // broker credentials and, for administrators, the users awaiting approval.
 // No framework and no inline code (the page runs under `script-src 'self'`); every value from the server
 // reaches the page through textContent or a form control's value, never as markup.
+import { bannedLoginUrl } from './banned.js'
 
 const $ = (id) => document.getElementById(id)
 
@@ -37,7 +38,7 @@ async function api(method, path, body) {
     throw new ApiError(403, payload.error)
   }
   if (response.status === 403 && payload?.error === 'Account banned') {
-    window.location.assign('/login.html?error=banned')
+    window.location.assign(bannedLoginUrl(payload.reason))
     throw new ApiError(403, payload.error)
   }
   if (!response.ok || payload === null || payload.success === false) {
@@ -505,6 +506,7 @@ async function approveUser(user) {
 }
 
 async function revokeUser(user) {
+  if (!window.confirm(`Revoke the approval of ${user.email}? They wait for approval again and their live trading is switched off.`)) return null
   await api('POST', `/api/admin/users/${encodeURIComponent(user.userId)}/revoke`)
   return `${user.email} revoked: pending approval again.`
 }

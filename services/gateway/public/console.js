@@ -1,6 +1,7 @@
 // The operator's console: users awaiting approval, bans (add any e-mail, lift), the audit log (by action
 // and actor) and the intake log (by outcome, raw body on demand, replay of a refused webhook). Every value
 // reaches the page through textContent; the admin service refuses anyone but an administrator.
+import { bannedLoginUrl } from './banned.js'
 
 const $ = (id) => document.getElementById(id)
 const PAGE = 20
@@ -14,6 +15,7 @@ async function api(method, path, body) {
   })
   const payload = await response.json().catch(() => null)
   if (response.status === 401) window.location.assign('/login.html?error=session')
+  if (response.status === 403 && payload?.error === 'Account banned') window.location.assign(bannedLoginUrl(payload.reason))
   if (!response.ok || payload === null || payload.success === false) throw new Error(payload?.error ?? `the server answered ${response.status}`)
   return payload
 }
@@ -140,6 +142,7 @@ async function addBan(event) {
   event.preventDefault()
   const email = $('ban-email').value.trim()
   const reason = $('ban-reason').value.trim()
+  if (!window.confirm(`Ban ${email}? Their sessions end at once and their live trading is switched off.`)) return
   try {
     await api('POST', '/api/admin/bans', { email, reason: reason === '' ? null : reason })
     say('bans-message', `${email} banned.`, 'success')
@@ -161,7 +164,10 @@ async function loadAudit() {
   const { entries, nextCursor } = await api('GET', `/api/admin/audit?${query}`)
   const body = $('audit-body')
   body.replaceChildren()
-  for (const entry of entries) body.append(cells(document.createElement('tr'), when(entry.createdAt), entry.actorUserId, entry.action, entry.target, entry.reason))
+  // People by e-mail (the ids are the provider's opaque numbers); the id only when the user row is gone.
+  for (const entry of entries) {
+    body.append(cells(document.createElement('tr'), when(entry.createdAt), entry.actorEmail ?? entry.actorUserId, entry.action, entry.targetEmail ?? entry.target, entry.reason))
+  }
   emptyRow(body, 5, 'No entries.')
   pager('audit', audit, nextCursor, loadAudit)
 }
@@ -185,6 +191,9 @@ function intakeRow(entry) {
   }
   const action = entry.replayable
     ? button('Replay', '', async (node) => {
+        // A replay that is accepted is a new alert: it can place orders for every trader with live trading on.
+        const question = `Replay the webhook received ${when(entry.receivedAt)} (${entry.outcome})? If ingest accepts it now, it is traded like a new alert.`
+        if (!window.confirm(question)) return
         node.disabled = true
         try {
           const { replay } = await api('POST', `/api/admin/intake/${entry.id}/replay`)

@@ -4,7 +4,8 @@
 
 const LEAVE = {
   4401: '/login.html?error=session',
-  4403: '/login.html?error=banned',
+  // Through the home page: the gateway answers a banned user's page with the sign-in page and the ban's reason.
+  4403: '/',
   4409: '/pending-approval.html',
 }
 

@@ -1,33 +1,42 @@
 // The "Setting up the alert" card: the webhook URL, the user's user_id, and a TradingView message in each
 // accepted form, filled in for this user. The webhook secret is never shown here (docs/decisions/web.md).
+//
+// Every message must work as pasted: TradingView fills `{{...}}` placeholders in the message only (never in
+// the webhook URL), and only as written (`{{plot("Stop")}}` with plain quotes; JSON's escaped `\"` is not
+// recognised). Plain quotes inside a JSON string break the JSON, so the stop and target are the script's
+// plots by number, `{{plot_0}}` and `{{plot_1}}`: valid JSON before and after TradingView fills them.
+// services/gateway/test/page/setup-templates.test.ts fires each template and posts it to ingest.
 
 const $ = (id) => document.getElementById(id)
 
 const SECRET_PLACEHOLDER = 'YOUR_WEBHOOK_SECRET'
 
-function fields(userId) {
-  return {
-    action: '{{strategy.order.action}}',
-    symbol: '{{ticker}}',
-    entryPrice: '{{close}}',
-    sl: '{{plot("Stop")}}',
-    tp: '{{plot("Target")}}',
-    user_id: userId,
-    secret: SECRET_PLACEHOLDER,
-  }
+/** What TradingView fills in when the alert fires (a strategy's order; the first two plots as stop and target). */
+const ALERT_FIELDS = {
+  action: '{{strategy.order.action}}',
+  symbol: '{{ticker}}',
+  entryPrice: '{{close}}',
+  sl: '{{plot_0}}',
+  tp: '{{plot_1}}',
 }
 
-/** The four accepted forms (docs/alert-formats.md), as a trader pastes them into TradingView. */
+const labelLines = (values) => Object.entries(values).map(([key, value]) => `${key}: ${value}`).join('\n')
+
+/**
+ * The accepted forms (docs/alert-formats.md), each as `{id, title, url, message}`: the webhook URL to paste
+ * into TradingView and the message to paste. The URL form carries the user (and secret) in the URL, which
+ * TradingView sends as typed, and the alert as plain text: placeholders in the URL are never filled.
+ */
 export function alertTemplates(userId, webhookUrl) {
-  const values = fields(userId)
-  const json = JSON.stringify(values, null, 2)
-  const text = Object.entries(values).map(([key, value]) => `${key}: ${value}`).join('\n')
-  const query = new URLSearchParams({ message: JSON.stringify(values) })
+  const values = { ...ALERT_FIELDS, user_id: userId, secret: SECRET_PLACEHOLDER }
+  const inUrl = new URL(webhookUrl)
+  inUrl.searchParams.set('user_id', userId)
+  inUrl.searchParams.set('secret', SECRET_PLACEHOLDER)
   return [
-    ['setup-json', 'JSON (the alert message is the body)', json],
-    ['setup-message', 'JSON inside "message"', JSON.stringify({ message: JSON.stringify(values) }, null, 2)],
-    ['setup-query', 'In the webhook URL (?message=)', `${webhookUrl}?${query}`],
-    ['setup-text', 'Plain text, one "label: value" per line', text],
+    { id: 'setup-json', title: 'JSON (the alert message is the body)', url: webhookUrl, message: JSON.stringify(values, null, 2) },
+    { id: 'setup-message', title: 'JSON inside "message"', url: webhookUrl, message: JSON.stringify({ message: JSON.stringify(values) }, null, 2) },
+    { id: 'setup-query', title: 'Your user_id in the webhook URL, plain-text message', url: inUrl.href, message: labelLines(ALERT_FIELDS) },
+    { id: 'setup-text', title: 'Plain text, one "label: value" per line', url: webhookUrl, message: labelLines(values) },
   ]
 }
 
@@ -41,24 +50,35 @@ async function copy(button, text) {
   setTimeout(() => (button.textContent = 'Copy'), 2000)
 }
 
-function templateBlock([id, title, text]) {
-  const block = document.createElement('div')
-  block.className = 'template'
-  const heading = document.createElement('h3')
-  heading.id = `${id}-title`
-  heading.textContent = title
+function copyable(id, labelId, label, text) {
+  const caption = document.createElement('p')
+  caption.className = 'muted small'
+  caption.id = `${id}-label`
+  caption.textContent = label
   const pre = document.createElement('pre')
   pre.id = id
   pre.tabIndex = 0
-  pre.setAttribute('aria-labelledby', heading.id)
+  pre.setAttribute('aria-labelledby', `${labelId} ${caption.id}`)
   pre.textContent = text
   const button = document.createElement('button')
   button.type = 'button'
   button.className = 'button small'
   button.textContent = 'Copy'
-  button.setAttribute('aria-describedby', heading.id)
+  button.setAttribute('aria-describedby', `${labelId} ${caption.id}`)
   button.addEventListener('click', () => void copy(button, text))
-  block.append(heading, pre, button)
+  return [caption, pre, button]
+}
+
+function templateBlock({ id, title, url, message }, webhookUrl) {
+  const block = document.createElement('div')
+  block.className = 'template'
+  const heading = document.createElement('h3')
+  heading.id = `${id}-title`
+  heading.textContent = title
+  block.append(heading)
+  // Only the URL form needs a webhook URL of its own; the others use the one above.
+  if (url !== webhookUrl) block.append(...copyable(`${id}-url`, heading.id, 'Webhook URL', url))
+  block.append(...copyable(id, heading.id, 'Message', message))
   return block
 }
 
@@ -66,7 +86,7 @@ export function renderSetup(user) {
   const webhookUrl = new URL('/webhook/alert', window.location.origin).href
   $('setup-webhook').textContent = webhookUrl
   $('setup-user-id').textContent = user.userId
-  $('setup-templates').replaceChildren(...alertTemplates(user.userId, webhookUrl).map(templateBlock))
+  $('setup-templates').replaceChildren(...alertTemplates(user.userId, webhookUrl).map((template) => templateBlock(template, webhookUrl)))
   for (const [button, source] of [['copy-webhook', 'setup-webhook'], ['copy-user-id', 'setup-user-id']]) {
     $(button).addEventListener('click', () => void copy($(button), $(source).textContent))
   }

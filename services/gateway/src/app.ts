@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import websocket from '@fastify/websocket'
 import { busPlugin, natsCredentials, createServiceApp } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import { trustProxyOption, type Config } from './config.ts'
@@ -9,6 +10,7 @@ import { pages } from './routes/pages.ts'
 import { securityHeadersPlugin } from './security-headers.ts'
 import { docsRoutes } from './docs/docs-routes.ts'
 import { livePlugin } from './live/live-plugin.ts'
+import { websocketOptions } from './live/websocket-options.ts'
 import { vendorAssets } from './routes/vendor-assets.ts'
 
 export interface GatewayAppOptions {
@@ -35,12 +37,16 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await securityHeadersPlugin(app, config)
+  // Upgrades go through Fastify's router like any request (hooks, session, the route's checks). Registered
+  // before every route, so an upgrade to any other path is refused or closed, never left hanging.
+  await app.register(websocket, websocketOptions)
 
   await app.register(authProxy, {
     authUrl: config.AUTH_URL,
     publicUrl: config.PUBLIC_URL,
     redisUrl: config.REDIS_URL,
     limit: config.AUTH_RATE_LIMIT,
+    meLimit: config.AUTH_ME_RATE_LIMIT,
     rateLimitNamespace: options.rateLimitNamespace ?? 'auth-rate-limit:',
   })
   await app.register(webhookProxy, { ingestUrl: config.INGEST_URL, internalAuthSecret: config.INTERNAL_AUTH_SECRET })
@@ -49,7 +55,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   // there) or /webhook (no session by design).
   await app.register(async (scope) => {
     await scope.register(sessionPlugin, { settings })
-    await scope.register(livePlugin, { settings, recheckMs: config.LIVE_RECHECK_MS })
+    await scope.register(livePlugin, { settings, recheckMs: config.LIVE_RECHECK_MS, heartbeatMs: config.LIVE_HEARTBEAT_MS })
     await scope.register(apiProxy, {
       settings,
       internalAuthSecret: config.INTERNAL_AUTH_SECRET,

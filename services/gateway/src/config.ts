@@ -44,10 +44,14 @@ export const ConfigSchema = Type.Object({
       'x-expected': 'comma-separated proxy addresses/CIDRs (not true: that believes any client)',
     }),
   ),
-  /** Requests per minute per client address on /auth/*. */
   /** How often open live sockets are checked against bans, approval and their session (ms). */
   LIVE_RECHECK_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1_000, description: 'live socket access re-check interval (ms)' }),
-  AUTH_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: '/auth/* requests per minute per client' }),
+  /** How often each live socket is pinged; one that did not answer the previous ping is dropped (ms). */
+  LIVE_HEARTBEAT_MS: Type.Integer({ minimum: 50, maximum: 300_000, default: 30_000, description: 'live socket ping interval (ms)' }),
+  /** Sign-in requests per minute per client address (every /auth path but /auth/me). */
+  AUTH_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 30, description: 'sign-in requests (/auth/* but /auth/me) per minute per client' }),
+  /** `/auth/me` requests per minute per client address: pages reading who is signed in, not sign-ins. */
+  AUTH_ME_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000, default: 600, description: '/auth/me requests per minute per client' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

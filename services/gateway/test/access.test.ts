@@ -141,8 +141,17 @@ t.test('a banned status: 403 and the session destroyed; ending sessions: 401', a
   await writeUserStatus(redis, sub, { email, role: 'trader', approved: true, banned: true })
   const banned = await get('/api/trading-settings', user.sessionCookie)
   t.equal(banned.statusCode, 403)
-  t.same(banned.json(), { success: false, error: 'Account banned' })
+  t.same(banned.json(), { success: false, error: 'Account banned', reason: null })
   t.equal(await redis.exists(`sess:${sessionIdOf(user.sessionCookie)}`), 0, 'session destroyed')
+
+  // With a reason in the status: the refusal and the page redirect carry it (issue 25).
+  const withReason = await signIn(gateway, email)
+  await writeUserStatus(redis, sub, { email, role: 'trader', approved: true, banned: true, banReason: 'Spoofed alerts' })
+  t.same((await get('/api/trading-settings', withReason.sessionCookie)).json(), { success: false, error: 'Account banned', reason: 'Spoofed alerts' })
+  const again1 = await signIn(gateway, email)
+  await writeUserStatus(redis, sub, { email, role: 'trader', approved: true, banned: true, banReason: 'Spoofed alerts' })
+  const page = await gateway.inject({ method: 'GET', url: '/index.html', headers: { cookie: again1.sessionCookie } })
+  t.equal(page.headers.location, '/login.html?error=banned&reason=Spoofed+alerts')
   t.equal((await get('/api/trading-settings', user.sessionCookie)).statusCode, 401)
 
   const again = await signIn(gateway, email)

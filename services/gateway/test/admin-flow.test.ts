@@ -64,9 +64,18 @@ t.test('a ban ends a live session at once and refuses the next sign-in with its 
   t.match(ban.json(), { success: true, sessionsEnded: 1 })
   t.equal(await redis.exists(`sess:${sessionIdOf(user.sessionCookie)}`), 0, 'the session is gone from Redis')
 
+  // Issue 25: the banned trader is told so, with the reason, wherever they are turned away.
   const next = await call('GET', '/api/trading-settings', user.sessionCookie)
-  t.equal(next.statusCode, 401, 'the next request is refused')
-  t.same(next.json(), { success: false, error: 'Authentication required' })
+  t.equal(next.statusCode, 403, 'the next request is refused')
+  t.same(next.json(), { success: false, error: 'Account banned', reason: 'Abuse of the webhook' })
+  const page = await gateway.inject({ method: 'GET', url: '/', headers: { cookie: user.sessionCookie } })
+  t.equal(page.statusCode, 302)
+  const landing = new URL(String(page.headers.location), PUBLIC_URL)
+  t.equal(landing.pathname, '/login.html', 'a page goes to sign-in')
+  t.same(Object.fromEntries(landing.searchParams), { error: 'banned', reason: 'Abuse of the webhook' }, 'with the ban and its reason')
+  const me = await gateway.inject({ method: 'GET', url: '/auth/me', headers: { cookie: user.sessionCookie } })
+  t.equal(me.statusCode, 403, 'the pending page polling /auth/me learns it too')
+  t.same(me.json(), { success: false, error: 'Account banned', reason: 'Abuse of the webhook' })
 
   const again = await signIn(gateway, email)
   t.equal(again.response.statusCode, 403)
@@ -75,6 +84,12 @@ t.test('a ban ends a live session at once and refuses the next sign-in with its 
 
   const audit = await call('GET', '/api/admin/audit?action=ban', admin.sessionCookie)
   t.match(audit.json(), { entries: [{ actorUserId: subjectFor(platform.adminEmail), action: 'ban', target: email, reason: 'Abuse of the webhook' }] })
+
+  // Once the ban is lifted, the old cookie is just a lost session.
+  t.equal((await call('DELETE', `/api/admin/bans/${encodeURIComponent(email)}`, admin.sessionCookie)).statusCode, 200)
+  const lifted = await call('GET', '/api/trading-settings', user.sessionCookie)
+  t.equal(lifted.statusCode, 401)
+  t.same(lifted.json(), { success: false, error: 'Authentication required' })
 })
 
 t.test('/docs serves one document merged from the services, despite one that is not a service', async (t) => {

@@ -42,6 +42,42 @@ t.test('/auth/* is rate limited per client; an unreachable service answers 503 "
   t.equal(other.statusCode, 503, 'another client is counted on its own')
 })
 
+t.test('/auth/me is not a sign-in attempt: it has its own, generous budget (issue 25)', async (t) => {
+  const { app } = await build(t, { AUTH_RATE_LIMIT: '3', AUTH_ME_RATE_LIMIT: '8', AUTH_URL: 'http://127.0.0.1:9' })
+  const call = (url: string) => app.inject({ method: 'GET', url })
+  // The pending page polls /auth/me every 3 s and the home page reads it twice per load.
+  for (let i = 0; i < 6; i++) t.equal((await call('/auth/me')).statusCode, 503, `/auth/me call ${i + 1} reaches auth`)
+  for (let i = 0; i < 3; i++) t.equal((await call('/auth/google')).statusCode, 503, `sign-in ${i + 1} is not limited by the /auth/me calls`)
+  t.equal((await call('/auth/google')).statusCode, 429, 'the fourth sign-in is')
+  t.equal((await call('/auth/me')).statusCode, 503, '/auth/me still answers while sign-in is limited')
+  t.equal((await call('/auth/me?x=1')).statusCode, 503, 'with a query too')
+  t.equal((await call('/auth/me')).statusCode, 429, '/auth/me past its own budget is limited')
+})
+
+t.test('a rate-limited browser navigation gets a readable page saying when to try again; JSON clients keep JSON', async (t) => {
+  const { app } = await build(t, { AUTH_RATE_LIMIT: '1', AUTH_URL: 'http://127.0.0.1:9' })
+  t.equal((await app.inject({ method: 'GET', url: '/auth/google' })).statusCode, 503)
+  const navigation = await app.inject({
+    method: 'GET',
+    url: '/auth/google',
+    headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+  })
+  t.equal(navigation.statusCode, 429)
+  t.match(navigation.headers['content-type'], /^text\/html/)
+  t.ok(Number(navigation.headers['retry-after']) > 0, 'Retry-After is sent')
+  t.match(navigation.body, /Too many sign-in attempts/)
+  t.match(navigation.body, new RegExp(`try again in ${navigation.headers['retry-after']} seconds`))
+  t.match(navigation.body, /href="\/login.html"/)
+  t.match(String(navigation.headers['content-security-policy']), /default-src 'self'/, 'the page keeps the strict CSP')
+  const oldBrowser = await app.inject({ method: 'GET', url: '/auth/google', headers: { accept: 'text/html' } })
+  t.match(oldBrowser.headers['content-type'], /^text\/html/, 'a browser without Sec-Fetch-Mode asking for HTML gets the page')
+  for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*', 'sec-fetch-mode': 'cors' }]) {
+    const json = await app.inject({ method: 'GET', url: '/auth/google', headers })
+    t.equal(json.statusCode, 429)
+    t.match(json.json(), { success: false, error: /Too many sign-in requests, please try again in \d+ s/ }, `JSON for ${JSON.stringify(headers)}`)
+  }
+})
+
 t.test('pages: signed out to the login page, pending to the pending page, approved home', async (t) => {
   const platform = await startPlatform(t)
   const { gateway } = platform

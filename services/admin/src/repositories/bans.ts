@@ -19,9 +19,9 @@ export async function deleteBan(db: Kysely<Database>, email: string): Promise<Ba
   return db.deleteFrom('banned_emails').where('email', '=', email).returningAll().executeTakeFirst()
 }
 
-export async function isBanned(db: Kysely<Database>, email: string): Promise<boolean> {
-  const row = await db.selectFrom('banned_emails').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst()
-  return row !== undefined
+/** The ban on an e-mail (its reason), or undefined when it is not banned. */
+export async function banOf(db: Kysely<Database>, email: string): Promise<{ reason: string | null } | undefined> {
+  return db.selectFrom('banned_emails').select('reason').where('email', '=', email.toLowerCase()).executeTakeFirst()
 }
 
 /** The bans, newest first by ban id (a re-ban keeps its place), one page (`beforeId`: only older bans). */

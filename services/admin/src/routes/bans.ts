@@ -60,7 +60,7 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<str
       // After the commit: a sign-in racing this ban either finds its session ended here or sees the ban
       // in its own post-sign-in check. Re-posting a ban repeats this step, so a 503 here is safe to retry.
       let sessionsEnded = 0
-      for (const user of users) sessionsEnded += await banInRedis(app.redis, user)
+      for (const user of users) sessionsEnded += await banInRedis(app.redis, user, ban.reason)
       request.log.info({ users: users.length, sessionsEnded }, 'e-mail banned')
       return reply.code(created ? 201 : 200).send({ success: true as const, ban: banView(ban), sessionsEnded })
     },

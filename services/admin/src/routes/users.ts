@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { conflict, nextTimeKeyCursorOf, notFound, timeKeyOf } from '@signals/http-kit'
 import { listUsers, setApproved } from '../repositories/users.ts'
-import { isBanned } from '../repositories/bans.ts'
+import { banOf } from '../repositories/bans.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { switchLiveTradingOff } from '../repositories/live-trading.ts'
 import { ApprovalBody, UserParams, UserResult, UsersPage, UsersQuery, userView } from '../schemas/users.ts'
@@ -43,11 +43,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<st
       await recordAudit(trx, { actorUserId: request.identity.userId, action: approved ? 'approve' : 'revoke', target: userId, reason: request.body?.reason })
       // An unapproved user is never traded: live trading off and the feed stopped, in the same transaction.
       if (!approved) await switchLiveTradingOff(trx, userId, 'approval revoked')
-      return { user, banned: await isBanned(trx, user.email) }
+      return { user, ban: await banOf(trx, user.email) }
     })
     if (!result) throw notFound('User not found')
-    await publishStatus(app.redis, result.user, result.banned)
-    return { success: true as const, user: userView(result.user, result.banned) }
+    await publishStatus(app.redis, result.user, result.ban !== undefined, result.ban?.reason ?? null)
+    return { success: true as const, user: userView(result.user, result.ban !== undefined) }
   }
 
   app.post(

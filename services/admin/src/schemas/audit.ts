@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import type { AdminAuditEntry } from '@signals/db'
+import type { AuditEntryWithEmails } from '../repositories/audit.ts'
 import { LiteralUnion } from '@signals/contracts'
 import { NextCursor, PageQuery } from '@signals/http-kit'
 
@@ -9,18 +9,24 @@ export type AuditAction = Static<typeof AuditAction>
 export const AuditView = Type.Object({
   id: Type.Integer(),
   actorUserId: Type.String(),
+  /** The acting administrator's e-mail (null if their user row is gone). */
+  actorEmail: Type.Union([Type.String(), Type.Null()]),
   action: Type.String(),
   target: Type.String(),
+  /** The e-mail the action was about: the user's for approve/revoke, the target itself for ban/unban; null for replay. */
+  targetEmail: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
 })
 export type AuditView = Static<typeof AuditView>
 
-export const auditView = (entry: AdminAuditEntry): AuditView => ({
+export const auditView = (entry: AuditEntryWithEmails): AuditView => ({
   id: entry.id,
   actorUserId: entry.actor_user_id,
+  actorEmail: entry.actor_email,
   action: entry.action,
   target: entry.target,
+  targetEmail: entry.target_email,
   reason: entry.reason,
   createdAt: entry.created_at.toISOString(),
 })
@@ -28,7 +34,7 @@ export const auditView = (entry: AdminAuditEntry): AuditView => ({
 /** Newest entry first (by entry id). */
 export const AuditQuery = Type.Object({
   action: Type.Optional(AuditAction),
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "the acting administrator's user id" })),
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "the acting administrator's user id, or their e-mail (case-insensitive)" })),
   ...PageQuery,
 })
 

@@ -19,3 +19,10 @@ export function pageRule(rawPath: string): PageRule {
   if (path === '/' || path.endsWith('/') || path.endsWith('.html')) return 'approved'
   return 'asset'
 }
+
+/** The sign-in page telling a banned user so, with the ban's reason (the page quotes at most 200 characters). */
+export function bannedLoginPage(reason: string | null): string {
+  const query = new URLSearchParams({ error: 'banned' })
+  if (reason !== null && reason.trim() !== '') query.set('reason', reason.trim().slice(0, 200))
+  return `/login.html?${query}`
+}

@@ -1,23 +1,20 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { WebSocketServer } from 'ws'
 import { ALL_USER_ACTIVITY, userActivitySubject } from '@signals/contracts'
 import type { SessionSettings } from '@signals/sessions'
 import { SocketRegistry } from './socket-registry.ts'
-import { routeUpgrades } from './upgrade-routing.ts'
 import { liveRoute } from './live-route.ts'
 import { sweepAccess, sweepUser } from './access-sweep.ts'
 import { watchFeedStatus } from './feed-status-watch.ts'
 import { isStatusNotice, statusNotice, userIdOfSubject } from './notices.ts'
 import { announceSettingsSaves } from './settings-saves.ts'
-import { CloseCode } from './live-codes.ts'
 
 export interface LivePluginOptions {
   settings: SessionSettings
   /** How often open sockets are checked against bans, approval and their session. */
   recheckMs: number
   /** How often each socket is pinged; one that did not answer the previous ping is dropped. */
-  heartbeatMs?: number
+  heartbeatMs: number
 }
 
 /**
@@ -29,9 +26,8 @@ export interface LivePluginOptions {
 export const livePlugin = fp(
   async (app: FastifyInstance, options: LivePluginOptions) => {
     const registry = new SocketRegistry()
-    const server = new WebSocketServer({ noServer: true, maxPayload: 1024 })
-    routeUpgrades(app)
-    await app.register(liveRoute, { settings: options.settings, server, registry })
+    const server = app.websocketServer
+    await app.register(liveRoute, { settings: options.settings, registry })
     announceSettingsSaves(app)
 
     const decoder = new TextDecoder()
@@ -57,6 +53,8 @@ export const livePlugin = fp(
     const sweep = setInterval(() => {
       sweepAccess(app.redis, registry).catch((error: unknown) => app.log.warn({ err: error }, 'live socket access sweep failed'))
     }, options.recheckMs)
+    // Each socket must answer a ping before the next one; the socket's pong (or its first moment, on
+    // connection) marks it alive.
     const alive = new WeakSet<object>()
     const heartbeat = setInterval(() => {
       for (const socket of server.clients) {
@@ -67,15 +65,12 @@ export const livePlugin = fp(
         alive.delete(socket)
         socket.ping()
       }
-    }, options.heartbeatMs ?? 30_000)
+    }, options.heartbeatMs)
     server.on('connection', (socket) => {
       alive.add(socket)
       socket.on('pong', () => alive.add(socket))
     })
 
-    app.addHook('preClose', () => {
-      for (const socket of server.clients) socket.close(CloseCode.goingAway, 'server shutting down')
-    })
     app.addHook('onClose', async () => {
       clearInterval(sweep)
       clearInterval(heartbeat)
@@ -85,5 +80,5 @@ export const livePlugin = fp(
       await new Promise<void>((resolve) => server.close(() => resolve()))
     })
   },
-  { name: 'live-sockets', dependencies: ['bus', 'redis', 'signals-session'] },
+  { name: 'live-sockets', dependencies: ['bus', 'redis', 'signals-session', '@fastify/websocket'] },
 )

@@ -44,7 +44,6 @@ declare module 'fastify' {
 
 const AUTHENTICATION_REQUIRED = { success: false, error: 'Authentication required' }
 const PENDING = { success: false, error: 'Account pending approval' }
-const BANNED = { success: false, error: 'Account banned' }
 const CROSS_ORIGIN = { success: false, error: 'Cross-origin request refused' }
 
 /**
@@ -67,7 +66,7 @@ export const apiProxy: FastifyPluginAsyncTypebox<ApiProxyOptions> = async (scope
       case 'anonymous':
         return reply.code(401).send(AUTHENTICATION_REQUIRED)
       case 'banned':
-        return reply.code(403).send(BANNED)
+        return reply.code(403).send({ success: false, error: 'Account banned', reason: access.reason })
       case 'pending':
         return reply.code(403).send(PENDING)
       case 'approved':

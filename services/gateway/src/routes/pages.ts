@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static'
 import type { SessionSettings } from '@signals/sessions'
 import { routeUnder } from '@signals/http-kit'
 import { resolveAccess } from '../access/resolve-access.ts'
-import { pageRule } from '../access/pages.ts'
+import { bannedLoginPage, pageRule } from '../access/pages.ts'
 
 /**
  * The static pages, guarded as the spec's "initial site access" says: signed out to /login.html, not yet
@@ -20,7 +20,7 @@ export const pages: FastifyPluginAsyncTypebox<{ root: string; settings: SessionS
     const access = await resolveAccess(request, reply, scope.redis, options.settings)
     reply.header('cache-control', 'no-store')
     if (access.kind === 'anonymous') return reply.redirect('/login.html', 302)
-    if (access.kind === 'banned') return reply.redirect('/login.html?error=banned', 302)
+    if (access.kind === 'banned') return reply.redirect(bannedLoginPage(access.reason), 302)
     if (rule === 'approved' && access.kind === 'pending') return reply.redirect('/pending-approval.html', 302)
     if (rule === 'signed-in' && access.kind === 'approved') return reply.redirect('/', 302)
   })

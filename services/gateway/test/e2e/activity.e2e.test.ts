@@ -5,6 +5,7 @@
 // Every page is checked with axe-core and photographed at desktop and phone width.
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
+import { eventually } from '@signals/test-support'
 import { at, startPlatform } from './platform.ts'
 import { screenshots, seriousViolations } from './page-checks.ts'
 
@@ -64,8 +65,10 @@ t.test('the set-up card names the webhook URL and this user, filled into every f
   t.equal(await page.locator('#setup-webhook').textContent(), `${publicUrl}/webhook/alert`)
   const userId = (await page.locator('#setup-user-id').textContent()) ?? ''
   t.ok(userId.length > 0, 'the user id is shown')
-  t.equal(await page.locator('#setup-templates pre').count(), 4, 'four accepted forms')
-  for (const text of await page.locator('#setup-templates pre').allTextContents()) t.ok(text.includes(userId) || text.includes(encodeURIComponent(userId)), 'each names the user')
+  t.equal(await page.locator('#setup-templates .template').count(), 4, 'four accepted forms')
+  for (const text of await page.locator('#setup-templates .template').allTextContents()) t.ok(text.includes(userId) || text.includes(encodeURIComponent(userId)), 'each names the user')
+  t.match(await page.locator('#setup-query-url').textContent(), new RegExp(`^${publicUrl}/webhook/alert\\?user_id=`), 'the URL form has its own webhook URL')
+  t.notMatch((await page.locator('#setup-templates').textContent()) ?? '', /\{\{[^}]*\\|%7B%7B/i, 'no placeholder with an escaped quote, none percent-encoded: TradingView would fill neither')
 })
 
 t.test('the indicator walks gray, red, yellow, green; settings survive a reload', async (t) => {
@@ -152,6 +155,51 @@ t.test('the console pages show bans, audit and intake, and pass axe', async (t) 
   await checkPage(t, page, 'console')
 })
 
+t.test('the console names people by e-mail and asks before a ban or a replay (issue 25)', async (t) => {
+  const page = admin.page
+  const approval = page.locator('#audit-body tr', { hasText: 'approve' }).first()
+  const cells = await approval.locator('td').allTextContents()
+  t.equal(cells[1], ADMIN_EMAIL, 'the actor by e-mail, not by provider id')
+  t.equal(cells[3], TRADER_EMAIL, 'the approved user by e-mail')
+
+  // A ban asks first; cancelled, nobody is banned.
+  let asked = ''
+  page.once('dialog', (dialog) => {
+    asked = dialog.message()
+    void dialog.dismiss()
+  })
+  await page.fill('#ban-email', 'e2e-not-banned@example.com')
+  await page.click('#ban-form button[type="submit"]')
+  await eventually(() => asked !== '')
+  t.match(asked, /^Ban e2e-not-banned@example\.com\?/)
+  const bans = await page.evaluate(async () => (await (await fetch('/api/admin/bans?limit=100')).json()) as { bans: { email: string }[] })
+  t.notOk(bans.bans.some((ban) => ban.email === 'e2e-not-banned@example.com'), 'cancelled: not banned')
+  t.equal(await page.inputValue('#ban-email'), 'e2e-not-banned@example.com', 'the form keeps what was typed')
+  await page.fill('#ban-email', '')
+
+  // A refused webhook is replayable; the replay asks first.
+  const refused = await fetch(`${publicUrl}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Action: Buy\nSymbol: MNQZ6' })
+  t.equal(refused.status, 400)
+  const stored = () => page.evaluate(async () => ((await (await fetch('/api/admin/intake?outcome=missing_user_id')).json()) as { entries: unknown[] }).entries.length)
+  await eventually(async () => (await stored()) > 0, { timeoutMs: 15_000 })
+  await page.selectOption('#intake-outcome', 'missing_user_id')
+  await page.click('#intake-filter button[type="submit"]')
+  const replay = page.locator('#intake-body tr[data-outcome="missing_user_id"]').first().getByRole('button', { name: /^Replay/ })
+  asked = ''
+  page.once('dialog', (dialog) => {
+    asked = dialog.message()
+    void dialog.dismiss()
+  })
+  await replay.click()
+  await eventually(() => asked !== '')
+  t.match(asked, /^Replay the webhook received .* \(missing_user_id\)\?/)
+  t.equal(await page.locator('#intake-message').textContent(), '', 'cancelled: nothing replayed')
+  page.once('dialog', (dialog) => void dialog.accept())
+  await replay.click()
+  await page.locator('#intake-message', { hasText: 'Replayed: ingest answered 400' }).waitFor()
+  t.pass('confirmed: replayed (and refused again: it still names no user)')
+})
+
 t.test("a banned user's open page loses its socket and goes to sign-in", async (t) => {
   const response = await admin.page.evaluate(async (email) => {
     const answer = await fetch('/api/admin/bans', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, reason: 'E2E ban' }) })
@@ -160,6 +208,7 @@ t.test("a banned user's open page loses its socket and goes to sign-in", async (
   t.equal(response, 201, 'ban recorded')
   await trader.page.waitForURL((url) => url.pathname === '/login.html' && url.searchParams.get('error') === 'banned')
   t.pass('the page left for sign-in with the ban')
+  t.match(await trader.page.textContent('#login-error'), /may not sign in.*E2E ban/s, 'and its reason (issue 25)')
 })
 
 t.test('the console pages the bans by cursor: Next goes on where the page ended, Previous comes back', async (t) => {

@@ -69,11 +69,27 @@ t.test('the approval applies on the trader\'s very next request', async (t) => {
 
 t.test('the administrator revokes the approval from the home page; the trader waits again', async (t) => {
   const row = admin.page.locator('#admin-users tr', { hasText: TRADER_EMAIL })
+  // The revocation asks first (issue 25): cancelled, nothing changes.
+  const asked = new Promise<string>((resolve) =>
+    admin.page.once('dialog', (dialog) => {
+      resolve(dialog.message())
+      void dialog.dismiss()
+    }),
+  )
+  await row.getByRole('button', { name: 'Revoke' }).click()
+  t.match(await asked, new RegExp(`^Revoke the approval of ${TRADER_EMAIL.replace('.', '\\.')}\\?`))
+  t.equal(await row.getByRole('button', { name: 'Revoke' }).isEnabled(), true, 'cancelled: the button is ready again')
+  t.match(await row.textContent(), /Approved/, 'cancelled: still approved')
+  admin.page.once('dialog', (dialog) => void dialog.accept())
   await row.getByRole('button', { name: 'Revoke' }).click()
   await admin.page.locator('#admin-message', { hasText: `${TRADER_EMAIL} revoked` }).waitFor()
   await row.waitFor({ state: 'detached' })
   t.pass('the trader left the list of approved users')
-  await trader.page.reload()
+  // The trader's open home page is moved by its live socket (close 4409); a reload racing that navigation
+  // would fail, so wait for it, then ask for the home page again.
+  await trader.page.waitForURL(`${publicUrl}/pending-approval.html`)
+  t.pass('the open page went to the pending page by itself')
+  await trader.page.goto(`${publicUrl}/`)
   t.equal(at(trader.page), `${publicUrl}/pending-approval.html`, 'the next request is refused as pending')
 })
 
@@ -123,6 +139,7 @@ t.test('a ban ends a live session, and the next sign-in shows the reason', async
 
   await banned.page.reload()
   t.equal(at(banned.page), `${publicUrl}/login.html`, 'the live session ended at the next request')
+  t.match(await banned.page.textContent('#login-error'), /may not sign in.*Chargeback fraud/s, 'and the page says it is a ban, and why (issue 25)')
 
   await signIn(banned.page, BANNED_EMAIL)
   t.match(await banned.page.textContent('body'), /Chargeback fraud/, 'the ban reason is shown')

@@ -9,10 +9,13 @@ import { deleteNamespaceStreams, testNamespace } from '@signals/test-support'
 import { CloseCode } from '../../src/live/live-codes.ts'
 import { build, INTERNAL_AUTH_SECRET, PUBLIC_URL, sessionIdOf, startEcho } from '../helper.ts'
 
+/** Pings every 400 ms here (30 s in production), so several heartbeats pass within a test; long enough that
+ * a busy machine stalling this process (client and server share it) does not miss a pong. */
+const HEARTBEAT_MS = 400
 const namespace = testNamespace()
 t.teardown(() => deleteNamespaceStreams(namespace))
 const settingsEcho = await startEcho(t, 'settings')
-const { app, config } = await build(t, { BUS_NAMESPACE: namespace, PUBLIC_URL, LIVE_RECHECK_MS: '200', SETTINGS_URL: settingsEcho.url, INTERNAL_AUTH_SECRET })
+const { app, config } = await build(t, { BUS_NAMESPACE: namespace, PUBLIC_URL, LIVE_RECHECK_MS: '200', LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS), SETTINGS_URL: settingsEcho.url, INTERNAL_AUTH_SECRET })
 await app.listen({ port: 0, host: '127.0.0.1' })
 const liveUrl = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/live`
 const settings = sessionSettings(config)
@@ -22,8 +25,8 @@ const approved = (email: string): UserStatus => ({ email, role: 'trader', approv
 const newUserId = () => `live-${randomBytes(5).toString('hex')}`
 
 /** A browser-like socket: our origin, the session cookie. Resolves once open, or with the refusal's status. */
-function connect(cookie: string | undefined, origin = PUBLIC_URL) {
-  const socket = new WebSocket(liveUrl, { headers: { origin, ...(cookie ? { cookie } : {}) } })
+function connect(cookie: string | undefined, origin = PUBLIC_URL, { autoPong = true } = {}) {
+  const socket = new WebSocket(liveUrl, { headers: { origin, ...(cookie ? { cookie } : {}) }, autoPong })
   // A refused or closed handshake shows in `opened` and `closed`; the error event would only repeat it.
   socket.on('error', () => undefined)
   const notices: UserActivity[] = []
@@ -37,11 +40,28 @@ function connect(cookie: string | undefined, origin = PUBLIC_URL) {
   })
   const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)))
   const next = async (kind: UserActivity['kind']) => {
-    while (!notices.some((notice) => notice.kind === kind)) await new Promise((resolve) => socket.once('message', resolve))
+    while (!notices.some((notice) => notice.kind === kind)) {
+      if (socket.readyState !== WebSocket.OPEN) throw new Error(`socket closed (${await closed}) while waiting for a ${kind} notice`)
+      await Promise.race([new Promise((resolve) => socket.once('message', resolve)), closed])
+    }
     return notices.find((notice) => notice.kind === kind) as UserActivity
   }
+  let pings = 0
+  socket.on('ping', () => pings++)
+  /** Resolves once the server has pinged `count` times; rejects if the socket closes first. */
+  const pinged = (count: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (pings < count) return
+        socket.off('ping', check)
+        resolve()
+      }
+      socket.on('ping', check)
+      socket.once('close', (code) => reject(new Error(`socket closed with ${code} after ${pings} pings`)))
+      check()
+    })
   t.teardown(() => socket.terminate())
-  return { socket, opened, closed, notices, next }
+  return { socket, opened, closed, notices, next, pinged }
 }
 
 const publishNotice = (userId: string, kind: UserActivity['kind'], id: string | null) => {
@@ -122,6 +142,23 @@ t.test('a settings save through the gateway is announced as a status notice; a r
   const save = await app.inject({ method: 'POST', url: '/api/trading-settings', headers: { cookie, 'content-type': 'application/json' }, payload: '{}' })
   t.equal(save.statusCode, 200)
   t.match(await tab.next('status'), { userId, kind: 'status' }, 'the save is announced')
+})
+
+t.test('a socket that answers pings stays open past several heartbeats and still hears notices (issue 25)', async (t) => {
+  const userId = newUserId()
+  const tab = connect(await mintSession(app.redis, settings, userId, approved(`${userId}@example.com`)))
+  t.same(await tab.opened, { open: true })
+  await tab.pinged(4)
+  t.equal(tab.socket.readyState, WebSocket.OPEN, 'still open after four heartbeats')
+  publishNotice(userId, 'trade', 'after-heartbeats')
+  t.match(await tab.next('trade'), { userId, kind: 'trade', id: 'after-heartbeats' }, 'the notice arrives afterwards')
+})
+
+t.test('a socket that stops answering pings is dropped at the next heartbeat', async (t) => {
+  const userId = newUserId()
+  const tab = connect(await mintSession(app.redis, settings, userId, approved(`${userId}@example.com`)), PUBLIC_URL, { autoPong: false })
+  t.same(await tab.opened, { open: true })
+  t.equal(await tab.closed, 1006, 'terminated: the client never answered')
 })
 
 t.test('uPlot is served from the installed package, and nothing else from it', async (t) => {

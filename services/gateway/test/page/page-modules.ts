@@ -41,8 +41,21 @@ interface RoomLeftModule {
   roomFigures(points: BalancePoint[], closed: ClosedTrade[], config: PageRiskConfig, today: string): RoomFigures
 }
 
+/** One message the set-up card offers: where to send it (the webhook URL to paste) and what to paste. */
+export interface AlertTemplate {
+  id: string
+  title: string
+  url: string
+  message: string
+}
+
+interface SetupModule {
+  alertTemplates(userId: string, webhookUrl: string): AlertTemplate[]
+}
+
 const load = async <Module>(file: string) => (await import(new URL(`../../public/${file}`, import.meta.url).href)) as Module
 
 export const pageTradingDay = await load<TradingDayModule>('trading-day.js')
 export const pageTotals = await load<TotalsModule>('totals.js')
 export const pageRoomLeft = await load<RoomLeftModule>('room-left.js')
+export const pageSetup = await load<SetupModule>('setup.js')

@@ -6,6 +6,7 @@ import { bracketPrice, type BracketContext } from './brackets.ts'
 import { mergeFields, type Fields } from './fields.ts'
 import { resolveIntent } from './intent.ts'
 import type { ParsedAlert } from './parse-alert.ts'
+import { describeJsonSyntaxError } from './json-syntax-error.ts'
 import { refusePlaceholders } from './placeholders.ts'
 import { quantityOf } from './quantity.ts'
 import { refuseUnsupportedEntry } from './unsupported.ts'
@@ -27,11 +28,14 @@ const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
  * Maps parsed fields to the contract and routes the alert: the test handler for a premium indicator or
  * `isVendorTest`, the result handler for an exit (a `result` field, an exit word, a flat position after
  * the order: see resolveIntent), the entry handler otherwise. Refuses (400) what no handler could use or
- * what would be a guess: unexpanded placeholders, contradictory or ambiguous sides, an entry without
+ * what would be a guess: JSON that does not parse (and names no user elsewhere), unexpanded placeholders, contradictory or ambiguous sides, an entry without
  * user_id, a relative bracket without a price, a result that names no symbol, text longer than kept.
  */
 export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: NormalizeOptions): NormalizedAlert {
   const fields = mergeFields(fallback, parsed.fields)
+  // Broken JSON with no user named elsewhere (`?user_id=`) can only be refused: say what broke, not that
+  // user_id is missing (the sender wrote one). With a user, intake rule 10 keeps it as a _raw record.
+  if (parsed.jsonError !== undefined && fields.userId === undefined) throw new Refusal(400, 'invalid', describeJsonSyntaxError(parsed.jsonError))
   refusePlaceholders(fields, parsed)
   const symbol = boundedText(fields.symbol, 'symbol')
   const indicator = boundedText(fields.indicator, 'indicator')

@@ -1,6 +1,7 @@
 import { carriesAlertData, extractFields, mergeFields, type Fields } from './fields.ts'
 import { cannotNestTooDeep, isPlainObject, jsonDepth, MAX_JSON_DEPTH, tryParseJson } from './json.ts'
 import { parseLabelLines, RepeatedNames } from './label-lines.ts'
+import { jsonSyntaxErrorOf, type JsonSyntaxError } from './json-syntax-error.ts'
 
 export interface ParsedAlert {
   /** Known fields, a `message` field's contents taking precedence over the fields around it. */
@@ -11,6 +12,8 @@ export interface ParsedAlert {
   parseFailed: boolean
   /** Every value sent as `secret`/`passphrase`, at any level (checked, then redacted). */
   secrets: string[]
+  /** Set when parsing failed and the text looked like JSON (`{` or `[` first) but did not parse: where. */
+  jsonError?: JsonSyntaxError
 }
 
 export class UnparseableAlertError extends Error {}
@@ -38,7 +41,17 @@ export function parseAlert(text: string, options: ParseOptions = {}): ParsedAler
 }
 
 function failed(text: string, secrets: string[]): ParsedAlert {
-  return { fields: {}, raw: { _raw: true, text }, parseFailed: true, secrets }
+  const result: ParsedAlert = { fields: {}, raw: { _raw: true, text }, parseFailed: true, secrets }
+  const jsonError = syntaxErrorOf(text)
+  if (jsonError !== undefined) result.jsonError = jsonError
+  return result
+}
+
+/** Why the sender's text, if it looks like JSON (`{` or `[` first), does not parse, placed in the text as sent. */
+function syntaxErrorOf(text: string): JsonSyntaxError | undefined {
+  const first = text.trimStart()[0]
+  if (first !== '{' && first !== '[') return undefined
+  return jsonSyntaxErrorOf(text, first === '{')
 }
 
 /** The record a text holds, or null when it holds none. */

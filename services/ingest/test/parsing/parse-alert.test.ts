@@ -24,9 +24,14 @@ t.test('JSON forms, message extraction and failures', async (t) => {
   t.match(parseAlert('{"message":"{\\"action\\":\\"buy\\"}","user_id":"outer","action":"sell"}'), { fields: { action: 'buy', userId: 'outer' } }, 'message wins over the fields around it')
   t.match(parseAlert('action=buy&user_id=u', { form: true }), { fields: { action: 'buy', userId: 'u' } })
   t.match(parseAlert('action=buy&user_id=u'), { parseFailed: false, fields: { action: 'buy&user_id=u' } }, 'form fields only for form bodies: read as one label line')
-  for (const text of ['[1,2,3]', '42', '{"foo":1}', '{broken', '', 'just words', '{"message":"not an alert"}']) {
+  for (const text of ['[1,2,3]', '42', '{"foo":1}', '', 'just words', '{"message":"not an alert"}']) {
     t.same(parseAlert(text), { fields: {}, raw: { _raw: true, text }, parseFailed: true, secrets: [] }, `${JSON.stringify(text)} is kept whole`)
   }
+  t.same(
+    parseAlert('{broken'),
+    { fields: {}, raw: { _raw: true, text: '{broken' }, parseFailed: true, secrets: [], jsonError: { what: 'expected a property name in double quotes', line: 1, column: 2 } },
+    'broken JSON is kept whole too, with where it broke',
+  )
   t.throws(() => parseAlert(`{"a":${'['.repeat(100)}${']'.repeat(100)}}`), /nested deeper/)
   t.throws(() => parseAlert(`{"a":${'['.repeat(32)}${']'.repeat(32)},"user_id":"u"}`), /nested deeper/, 'one level past the limit')
   t.match(parseAlert(`{"a":${'['.repeat(31)}${']'.repeat(31)},"user_id":"u"}`), { fields: { userId: 'u' } }, 'exactly at the limit')

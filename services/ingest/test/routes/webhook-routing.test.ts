@@ -51,6 +51,36 @@ t.test('an unparseable body loses nothing: kept whole with _raw, published when 
   t.match(entry, { outcome: 'accepted', rawBody: text, source: 'body', contentType: 'text/plain', statusCode: 200, alertId: message?.body.alertId, kind: 'entry' })
 })
 
+t.test('a body that looks like JSON but does not parse is refused as malformed JSON, saying where (issue 25)', async (t) => {
+  const { app, watcher } = await build(t)
+  const cases: [string, string][] = [
+    ['{"user_id":"u","action":"buy" "symbol":"NQ1!"}', "Malformed JSON at line 1, column 31: expected ',' or '}' after a property value"],
+    ['{\n  "user_id": "u",\n  "action": "buy",\n  "stop": {{plot("Stop")}}\n}', "Malformed JSON at line 4, column 12: expected a property name in double quotes"],
+    ['  {"user_id":"u","action":"buy"', "Malformed JSON at line 1, column 32: the text ends before the JSON does: expected ',' or '}' after a property value"],
+    ['{"user_id":"u", "action":"buy",} trailing', 'Malformed JSON at line 1, column 34: unexpected text after the JSON'],
+    ['[{"user_id":"u"}', "Malformed JSON at line 1, column 17: the text ends before the JSON does: expected ',' or ']' after a list element"],
+    ['{"user_id":"u", "action":"buy",, }', 'Malformed JSON at line 1, column 32: expected a property name in double quotes'],
+    ['{"user_id":"u", "action": buy}', 'Malformed JSON at line 1, column 27: expected a value (a string in double quotes, a number, true, false, null, an object or a list)'],
+    ['{"user_id":"u",\r\n"note":"two\nlines"}', 'Malformed JSON at line 2, column 12: a line break or control character inside a string (write it as \\n)'],
+  ]
+  for (const [payload, error] of cases) {
+    const response = await app.inject({ method: 'POST', url: '/webhook/alert', headers: { 'content-type': 'text/plain' }, payload })
+    t.equal(response.statusCode, 400, payload)
+    t.same(response.json(), { success: false, error }, payload)
+  }
+  const entries = await watcher.intakeEntries(cases.length)
+  t.same(entries.map((entry) => entry.outcome), cases.map(() => 'invalid'), 'in the intake log as invalid (replayable once fixed), not missing_user_id')
+  t.match(entries[0], { rawBody: cases[0]?.[0], reason: /^Malformed JSON/ }, 'the body is kept whole in the intake log')
+  t.equal(watcher.alerts.length, 0)
+
+  // Intake rule 10: when the URL names the user, an unparseable body is still kept as a _raw record.
+  const text = '{"action":"buy" "symbol":"NQ1!"}'
+  const kept = await app.inject({ method: 'POST', url: '/webhook/alert?user_id=trader-10', headers: { 'content-type': 'text/plain' }, payload: text })
+  t.equal(kept.statusCode, 200)
+  const [message] = await watcher.alertMessages(1)
+  t.match(message?.body, { kind: 'entry', userId: 'trader-10', parseFailed: true, raw: { _raw: true, text } })
+})
+
 t.test('unusable alerts get a clear 400', async (t) => {
   const { app, watcher } = await build(t)
   const cases: [unknown, string][] = [

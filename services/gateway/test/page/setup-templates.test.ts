@@ -1,0 +1,78 @@
+import t from 'tap'
+import { loadConfig } from '@signals/config'
+import { testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { buildApp as buildIngest } from '../../../ingest/src/app.ts'
+import { ConfigSchema as IngestConfigSchema } from '../../../ingest/src/config.ts'
+import { eventually, watchNamespace } from '../../../ingest/test/helper.ts'
+import { pageSetup } from './page-modules.ts'
+
+const WEBHOOK_SECRET = 'setup-template-secret-0123456789'
+const WEBHOOK_URL = 'https://signals.example.com/webhook/alert'
+
+/** What TradingView puts in place of each placeholder when the alert fires (a strategy on MNQZ6). */
+const FIRED: Record<string, string> = {
+  ticker: 'MNQZ6',
+  close: '21000.25',
+  'strategy.order.action': 'buy',
+  plot_0: '20990.5',
+  plot_1: '21020.75',
+  // TradingView also fills a plot by its title, written with plain double quotes only.
+  'plot("Stop")': '20990.5',
+  'plot("Target")': '21020.75',
+}
+
+/**
+ * TradingView's substitution: each `{{name}}` it knows is replaced by its value as text, in the message only
+ * (the webhook URL is sent as typed). One it does not know (a typo, `plot(\"Stop\")` with escaped quotes) is
+ * left as written, which ingest then refuses. The trader replaces YOUR_WEBHOOK_SECRET by hand.
+ */
+const fire = (text: string) => text.replace(/\{\{([^{}]*)\}\}/g, (placeholder, name: string) => FIRED[name] ?? placeholder)
+const withSecret = (text: string) => text.replaceAll('YOUR_WEBHOOK_SECRET', WEBHOOK_SECRET)
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const namespace = testNamespace()
+t.teardown(() => deleteNamespaceStreams(namespace))
+const config = loadConfig(IngestConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', BUS_NAMESPACE: namespace, WEBHOOK_SECRET })
+const ingest = await buildIngest(config)
+t.teardown(() => ingest.close())
+await ingest.ready()
+const watcher = await watchNamespace(t, namespace, config.NATS_URL)
+
+t.test('every set-up template, pasted into TradingView and fired, is accepted by ingest as this trader\'s entry (issue 25)', async (t) => {
+  const userId = 'google-oauth2|1234567890'
+  const templates = pageSetup.alertTemplates(userId, WEBHOOK_URL)
+  t.ok(templates.length >= 4, 'the accepted forms are offered')
+  for (const template of templates) {
+    const url = new URL(withSecret(template.url))
+    t.equal(`${url.origin}${url.pathname}`, WEBHOOK_URL, `${template.id}: posts to the webhook`)
+    t.notMatch(template.url, /\{\{|%7B%7B/i, `${template.id}: no placeholder in the URL (TradingView fills the message only)`)
+    const looksLikeJson = /^\s*[{[]/.test(template.message)
+    if (looksLikeJson) t.ok(isJson(template.message), `${template.id}: valid JSON as pasted`)
+    const body = withSecret(fire(template.message))
+    t.notMatch(body, /\{\{/, `${template.id}: TradingView fills every placeholder`)
+    if (looksLikeJson) t.ok(isJson(body), `${template.id}: valid JSON once filled, so TradingView sends it as application/json`)
+    const response = await ingest.inject({
+      method: 'POST',
+      url: url.pathname + url.search,
+      headers: { 'content-type': isJson(body) ? 'application/json' : 'text/plain; charset=utf-8' },
+      payload: body,
+    })
+    t.equal(response.statusCode, 200, `${template.id}: accepted (${response.body})`)
+    if (response.statusCode !== 200) continue
+    const { alertId } = response.json() as { alertId: string }
+    await eventually(() => watcher.alerts.some((message) => message.body.alertId === alertId))
+    const published = watcher.alerts.find((message) => message.body.alertId === alertId)
+    t.match(
+      published?.body,
+      { kind: 'entry', action: 'LONG', symbol: 'MNQZ6', entryPrice: 21000.25, sl: 20990.5, tp: 21020.75, userId, parseFailed: false },
+      `${template.id}: the entry as the strategy meant it`,
+    )
+  }
+})
