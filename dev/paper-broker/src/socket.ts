@@ -1,7 +1,7 @@
 import type { WebSocket, WebSocketServer } from 'ws'
-import { CLIENT_HEARTBEAT, ENDPOINTS, OPEN_FRAME, arrayFrame, closeFrame, parseRequest, type SyncResponse, type WireRequest, type WireResponse } from '@signals/tradovate-wire'
-import { findContract } from './contracts.ts'
+import { CLIENT_HEARTBEAT, ENDPOINTS, OPEN_FRAME, arrayFrame, closeFrame, parseRequest, type WireRequest, type WireResponse } from '@signals/tradovate-wire'
 import type { RequestControls } from './controls.ts'
+import { endpointHandlers, type Handler } from './endpoints.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
@@ -22,58 +22,6 @@ interface Connection {
   expiryTimer: NodeJS.Timeout | undefined
 }
 
-type Handler = (account: PaperAccount, body: Record<string, unknown>, request: WireRequest) => Omit<WireResponse, 'i'>
-
-const ok = (d: unknown): Omit<WireResponse, 'i'> => ({ s: 200, d })
-
-/** The account a request names must be the session's own. */
-const ownAccount = (account: PaperAccount, body: Record<string, unknown>) => body.accountId === account.accountId
-
-/** Order ids of a `command/deps` (`masterid=5`) or `command/ldeps` (`masterids=5,6`) query; none when malformed. */
-function orderIds(query: string, key: string): number[] {
-  const text = new URLSearchParams(query).get(key) ?? ''
-  return text.split(',').map(Number).filter((id) => Number.isSafeInteger(id) && id > 0)
-}
-
-function handlers(market: PaperMarket): Record<string, Handler> {
-  return {
-    [ENDPOINTS.syncRequest]: (account) => ok(syncSnapshot(market, account)),
-    [ENDPOINTS.accountList]: (account) => ok([market.accountEntity(account.accountId)]),
-    [ENDPOINTS.contractFind]: (_account, _body, request) => {
-      const name = new URLSearchParams(request.query).get('name') ?? ''
-      const contract = findContract(name)
-      return contract ? ok({ id: contract.id, name: contract.name, contractMaturityId: contract.contractMaturityId }) : { s: 404, d: `Contract ${name} not found` }
-    },
-    [ENDPOINTS.cashBalanceSnapshot]: (account, body) => (ownAccount(account, body) ? ok(market.cashSnapshot(account.accountId)) : ok({ errorText: 'Access is denied' })),
-    [ENDPOINTS.orderList]: (account) => ok(market.orders(account.accountId)),
-    [ENDPOINTS.placeOSO]: (account, body) =>
-      ownAccount(account, body) && body.accountSpec === account.accountName
-        ? ok(market.placeOso(account.accountId, body))
-        : ok({ failureReason: 'Unauthorized', failureText: 'accountId and accountSpec must name your account' }),
-    [ENDPOINTS.liquidatePosition]: (account, body) =>
-      ownAccount(account, body) ? ok(market.liquidate(account.accountId, body.contractId)) : ok({ failureReason: 'Unauthorized', failureText: 'accountId must name your account' }),
-    [ENDPOINTS.cancelOrder]: (account, body) => ok(market.cancelOrder(account.accountId, body.orderId, body.isAutomated)),
-    [ENDPOINTS.commandList]: (account) => ok(market.commands(account.accountId)),
-    [ENDPOINTS.commandDeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterid'))),
-    [ENDPOINTS.commandLdeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterids'))),
-  }
-}
-
-function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse {
-  const id = account.accountId
-  const cash = market.cashBalance(id)
-  return {
-    users: [{ id: account.userId, name: account.name, status: 'Active' }],
-    accounts: [market.accountEntity(id)].filter((entity) => entity !== null),
-    cashBalances: cash ? [cash] : [],
-    orders: market.orders(id),
-    orderVersions: market.orderVersions(id),
-    commands: market.commands(id),
-    fills: market.fills(id),
-    positions: market.positions(id),
-  }
-}
-
 /**
  * The real-time socket: `o` on open, `h` heartbeats, `authorize` with an access token, `user/syncrequest`,
  * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the account.
@@ -84,7 +32,7 @@ export class PaperSockets {
   readonly #table: Record<string, Handler>
 
   constructor(wss: WebSocketServer, private readonly context: SocketContext) {
-    this.#table = handlers(context.market)
+    this.#table = endpointHandlers(context.market)
     wss.on('connection', (socket) => this.#accept(socket))
   }
 
