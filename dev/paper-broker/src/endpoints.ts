@@ -56,6 +56,10 @@ export function endpointHandlers(market: PaperMarket): Record<string, Handler> {
     [ENDPOINTS.modifyOrder]: (account, body) => ok(market.modifyOrder(account.accountId, body)),
     [ENDPOINTS.liquidatePosition]: (account, body) => (ownAccount(account, body) ? ok(market.liquidate(account.accountId, body.contractId)) : unauthorized('accountId')),
     [ENDPOINTS.cancelOrder]: (account, body) => ok(market.cancelOrder(account.accountId, body.orderId, body.isAutomated)),
+    [ENDPOINTS.orderVersionDeps]: (account, _body, request) => {
+      const [orderId] = orderIds(request.query, 'masterid')
+      return ok(market.orderVersions(account.accountId).filter((version) => version.orderId === orderId))
+    },
     [ENDPOINTS.commandList]: (account) => ok(market.commands(account.accountId)),
     [ENDPOINTS.commandDeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterid'))),
     [ENDPOINTS.commandLdeps]: (account, _body, request) => ok(market.commands(account.accountId, orderIds(request.query, 'masterids'))),

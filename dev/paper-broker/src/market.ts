@@ -151,7 +151,7 @@ export class PaperMarket {
       legOrders[1]!.order.linkedId = legOrders[0]!.order.id
     }
     for (const placed of [entryOrder, ...legOrders]) this.#emitOrder(placed, 'Created')
-    this.#sweep(contract, false)
+    this.#sweep(contract, false, new Set([entryOrder.order.id]))
     return { orderId: entryOrder.order.id, oso1Id: legOrders[0]?.order.id, oso2Id: legOrders[1]?.order.id }
   }
 
@@ -164,7 +164,7 @@ export class PaperMarket {
     const noQuote = this.#refusedWithoutQuote(placed)
     if (noQuote) return noQuote
     this.#emitOrder(placed, 'Created')
-    this.#sweep(contract, false)
+    this.#sweep(contract, false, new Set([placed.order.id]))
     return { orderId: placed.order.id }
   }
 
@@ -201,7 +201,7 @@ export class PaperMarket {
     if (paper.version.orderType === 'Limit' && plan.price !== null) paper.price = plan.price
     if (paper.version.orderType === 'Stop' && plan.stopPrice !== null) paper.stopPrice = plan.stopPrice
     this.#newVersion(paper, plan.orderQty)
-    this.#sweep(paper.contract, false)
+    this.#sweep(paper.contract, false, new Set([paper.order.id]))
     return { commandId: command.id }
   }
 
@@ -250,22 +250,28 @@ export class PaperMarket {
    * Fills every working order of the contract the current price reaches, oldest first, until none is left
    * (a fill may activate bracket legs that are already reached). On a price move (`atLevel`) a limit or
    * stop fills at its own price; an order reached the moment it is placed or activated fills at the price.
-   * Each order fills once per event: in full, or the liquidity rule's lots (the rest on a later event).
+   * Each order fills once per event: in full, or the liquidity rule's lots (the rest on a later event). A
+   * price move reaches every working order; an order placed or changed reaches only itself (`only`, with
+   * the legs its fills activate), so the rest of the book waits for the next move.
    */
-  #sweep(contract: PaperContract, atLevel: boolean): void {
+  #sweep(contract: PaperContract, atLevel: boolean, only: Set<number> | null = null): void {
     const price = this.#prices.get(contract.name)
     if (price === undefined) return
     const fresh = new Set<number>()
     const filled = new Set<number>()
     for (;;) {
       const next = [...this.#orders.values()].find(
-        (paper) => paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && !filled.has(paper.order.id) && this.#triggered(paper, price),
+        (paper) =>
+          paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && (only === null || only.has(paper.order.id)) && !filled.has(paper.order.id) && this.#triggered(paper, price),
       )
       if (!next) return
       filled.add(next.order.id)
       const level = next.version.orderType === 'Limit' ? next.price : next.version.orderType === 'Stop' ? next.stopPrice : null
       const activated = this.#fill(next, atLevel && !fresh.has(next.order.id) && level !== null ? level : price)
-      for (const id of activated) fresh.add(id)
+      for (const id of activated) {
+        fresh.add(id)
+        only?.add(id)
+      }
     }
   }
 
@@ -370,7 +376,7 @@ export class PaperMarket {
       const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, clOrdId: null }, Math.abs(open), 'Working', null, false)
       this.#emitOrder(flatten, 'Created')
       // Filled as any market order is: in full, or in parts under the liquidity rule.
-      this.#sweep(contract, false)
+      this.#sweep(contract, false, new Set([flatten.order.id]))
     }
     return { commandId: this.#id() }
   }

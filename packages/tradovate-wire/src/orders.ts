@@ -16,6 +16,8 @@ export const ENDPOINTS = {
   orderList: 'order/list',
   positionList: 'position/list',
   fillList: 'fill/list',
+  /** An order's versions (`masterid=<orderId>`): its quantity, type and prices, the latest last. */
+  orderVersionDeps: 'orderVersion/deps',
   /** Every command of the user's orders; `deps` (`masterid=<orderId>`) and `ldeps` (`masterids=<id>,<id>`) of some. */
   commandList: 'command/list',
   commandDeps: 'command/deps',

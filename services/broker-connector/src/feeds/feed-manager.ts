@@ -30,6 +30,12 @@ export interface FeedManagerOptions {
    * and it is tried again like a lost one.
    */
   onSessionOpen?(userId: string, session: BrokerSession): Promise<void>
+  /**
+   * Called when a stop command (live trading switched off) is about to close an open session, with it (not
+   * when a shard moves or the instance closes): pending exits are sent first. A throw is logged; the stop
+   * goes on.
+   */
+  onSessionStopping?(userId: string, session: BrokerSession): Promise<void>
   /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
   owns?(userId: string): boolean
   /** Named in each status written (which instance holds the feed). */
@@ -86,6 +92,10 @@ export class FeedManager {
 
   stop(userId: string): Promise<void> {
     return this.#serial(userId, async () => {
+      const session = this.#feeds.get(userId)?.connection
+      if (session && this.options.onSessionStopping) {
+        await this.options.onSessionStopping(userId, session).catch((error: unknown) => this.options.logger.warn({ userId, err: error }, 'pending exits not sent before the stop'))
+      }
       this.#drop(userId)
       await this.#publish(userId, 'stopped', null)
     })
