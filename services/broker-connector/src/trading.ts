@@ -6,7 +6,7 @@ import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from 
 import type { RecordOutcome } from './entry/settle-records.ts'
 import type { SessionSource } from './entry/plan-record.ts'
 import { openTradeContracts } from './repositories/broker-trades.ts'
-import { requestFlattens } from './repositories/flatten-requests.ts'
+import { requestFlattens, tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
 import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
 
@@ -71,9 +71,18 @@ export function createTrading(
       await live.reconcileUser(userId, session)
     },
     async onSessionStopping(userId, session) {
+      // The exits are sent, then their fills awaited (the session is about to close), within one bound.
+      const until = Date.now() + STOP_FLATTEN_WAIT_MS
       let timer: NodeJS.Timeout | undefined
       const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_FLATTEN_WAIT_MS)))
-      await Promise.race([flattens.run(userId, { session, force: true }).then(() => keeper.idle()), bounded]).finally(() => clearTimeout(timer))
+      const sendThenSettle = async () => {
+        await flattens.run(userId, { session, force: true })
+        while (Date.now() < until && (await tradesAwaitingExitFill(db, userId)) > 0) {
+          await keeper.idle()
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }
+      await Promise.race([sendThenSettle(), bounded]).finally(() => clearTimeout(timer))
     },
   }
 }

@@ -116,3 +116,12 @@ export async function flattenDone(db: Kysely<Database>, flatten: Pick<PendingFla
     WHERE id = ${flatten.id} AND done_at IS NULL`.execute(db)
   await noteExit(db, flatten.user_id, flatten.contract, outcome)
 }
+
+/** Open trades of the user whose flatten was sent and whose closing fill has not been applied yet. */
+export async function tradesAwaitingExitFill(db: Kysely<Database>, userId: string): Promise<number> {
+  const result = await sql<{ count: number }>`
+    SELECT count(*)::int AS count FROM trades t
+    WHERE t.user_id = ${userId} AND t.status = 'open' AND t.exit_requested_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = t.user_id AND f.contract = t.contract AND f.done_at IS NULL)`.execute(db)
+  return result.rows[0]?.count ?? 0
+}

@@ -4,6 +4,7 @@ import type { Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { applyEntryFill } from '../repositories/broker-trades.ts'
 import { filledOnTrade, noteTrade } from '../repositories/trade-exits.ts'
+import { cancelQuietly } from '../positions/carry-out.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 
 interface UserBook {
@@ -179,7 +180,7 @@ export class TradeKeeper {
       const legs = [trade.stop_order_id, trade.target_order_id].filter(live)
       try {
         if (closed) {
-          for (const id of legs) await book.session.cancelOrder(id).catch((error: unknown) => (error instanceof BrokerError && error.kind === 'rejected' ? undefined : Promise.reject(error)))
+          for (const id of legs) await cancelQuietly(book.session, id)
           continue
         }
         const left = Number(trade.quantity) - quantity

@@ -46,3 +46,10 @@ const load = async <Module>(file: string) => (await import(new URL(`../../public
 export const pageTradingDay = await load<TradingDayModule>('trading-day.js')
 export const pageTotals = await load<TotalsModule>('totals.js')
 export const pageRoomLeft = await load<RoomLeftModule>('room-left.js')
+
+interface OutcomesModule {
+  outcomeText(record: { status: string; reason: string | null; orderQuantity?: number | null; contract?: string | null; symbol?: string | null }): string
+  tradeOutcomeText(trade: { status: string; result: string | null; parentTradeId: string | null; exitRequestedAt: string | null; exitNote: string | null }): string
+}
+
+export const pageOutcomes = await load<OutcomesModule>('outcomes.js')
