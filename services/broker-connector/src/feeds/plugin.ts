@@ -99,7 +99,7 @@ export const feedsPlugin = fp(
     }
     let handle: ConsumerHandle | undefined
     let refresh: NodeJS.Timeout | undefined
-    let stopSweep: (() => void) | undefined
+    let stopSweep: (() => Promise<void>) | undefined
     const relays = [
       serveCommands(app.bus, instanceId, run, app.log),
       serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log),
@@ -129,7 +129,7 @@ export const feedsPlugin = fp(
     // (test/consumers/close-order.test.ts), so in-flight handlers finish on a live pool.
     app.addHook('onClose', async () => {
       clearInterval(refresh)
-      stopSweep?.()
+      await stopSweep?.()
       await handle?.stop()
       // Releasing closes each shard's feeds, then deletes its lease: another instance takes it at once.
       await leases.close()

@@ -1,7 +1,7 @@
 import type { Database, Kysely } from '@signals/db'
 import { BrokerError, isDone, type BrokerSession } from '../broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
-import { noteEntriesCancelled, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
+import { mayHaveWorkingEntries, noteEntriesCancelled, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../repositories/flatten-requests.ts'
 
 /** Cancels an order; false when the broker says it is done already (filled or cancelled meanwhile). */
@@ -55,9 +55,10 @@ async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]
 export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten): Promise<string> {
   const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
   const scope: ExitScope = { userId: flatten.user_id, contractId, side: flatten.side, signalAt: flatten.signal_at }
-  const cancelled = await cancelWorkingEntries(db, session, scope)
-  await requestLateExits(db, scope, { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
+  const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
+  // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])
+  await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
   const netPos = positions.find((position) => position.contractId === contractId)?.netPos ?? 0
   const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
   const entries = cancelled === 0 ? '' : `; ${cancelled} working entry order(s) cancelled`

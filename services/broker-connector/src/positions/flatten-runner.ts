@@ -4,6 +4,7 @@ import type { Logger } from '../consumers/close-trades.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { isLive } from '../repositories/feeds.ts'
 import { LIVE_TRADING_OFF, flattenDone, flattenWaits, flattensWaitFor, pendingFlattens, type PendingFlatten } from '../repositories/flatten-requests.ts'
+import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { carryOutFlatten } from './carry-out.ts'
 
 /** done: nothing of the user's is left to flatten; waiting: some flatten waits (its reason is kept). */
@@ -37,15 +38,19 @@ function waitAfter(error: BrokerError, attempts: number): { reason: string; wait
  */
 export class FlattenRunner {
   readonly #queues = new Map<string, Promise<unknown>>()
+  /** Users' runs at once (each mostly waits on its broker; a thousand at once would drain the database pool). */
+  readonly #limit: ConcurrencyLimit
 
-  constructor(private readonly deps: { db: Kysely<Database>; logger: Logger; sessions: SessionSource; now?: () => Date }) {}
+  constructor(private readonly deps: { db: Kysely<Database>; logger: Logger; sessions: SessionSource; now?: () => Date; maxConcurrent?: number }) {
+    this.#limit = new ConcurrencyLimit(deps.maxConcurrent ?? 16)
+  }
 
   /**
    * The user's pending flattens, with `session` (a session being opened) or the one this instance holds.
    * `force` tries every one now (a new session, a stop); otherwise a flatten waits out its broker wait.
    */
   run(userId: string, options: { session?: BrokerSession | null; force?: boolean } = {}): Promise<FlattenRun> {
-    const work = () => this.#run(userId, options.session ?? this.deps.sessions.session(userId), options.force ?? false)
+    const work = () => this.#limit.run(() => this.#run(userId, options.session ?? this.deps.sessions.session(userId), options.force ?? false))
     const next = (this.#queues.get(userId) ?? Promise.resolve()).then(work, work)
     const settled = next.catch(() => undefined)
     this.#queues.set(userId, settled)

@@ -5,7 +5,8 @@ import type { FlattenRun } from './flatten-runner.ts'
 
 /**
  * Every `everyMs`, the flattens due (a broker wait over, or one no relay reached) of users whose sessions
- * this instance holds are carried out. One sweep at a time. Returns the stop.
+ * this instance holds are carried out. One sweep at a time. Returns the stop, which waits for a sweep
+ * under way (the instance is closing: its database pool must outlive it).
  */
 export function startFlattenSweep(options: {
   db: Kysely<Database>
@@ -13,7 +14,7 @@ export function startFlattenSweep(options: {
   everyMs: number
   holds(userId: string): boolean
   run(userId: string): Promise<FlattenRun>
-}): () => void {
+}): () => Promise<void> {
   let running: Promise<void> | null = null
   const sweep = async () => {
     const users = (await usersWithDueFlattens(options.db)).filter(options.holds)
@@ -24,5 +25,8 @@ export function startFlattenSweep(options: {
       .catch((error: unknown) => options.logger.warn({ err: error }, 'pending flattens not swept (database unavailable?)'))
       .finally(() => (running = null))
   }, options.everyMs)
-  return () => clearInterval(timer)
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
 }

@@ -16,6 +16,8 @@ export interface TargetTrade {
   quantity: string
   stop_order_id: number | null
   target_order_id: number | null
+  /** Not yet asked to exit: its entry filled after the exit was written. */
+  late: boolean
 }
 
 /** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
@@ -25,7 +27,8 @@ const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = 
 /** Our open trades in the contract the exit closes. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
   const result = await sql<TargetTrade>`
-    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
+    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.exit_requested_at IS NULL AS late
+    FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
       AND ${enteredBy(scope.signalAt)}
     ORDER BY t.id`.execute(db)
@@ -33,20 +36,37 @@ export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Prom
 }
 
 /**
- * Trades of the exit's entries that opened after the exit was written (a limit entry filling meanwhile) are
- * asked to exit too, with the exit's result and price.
+ * Trades of the exit's entries that opened after the exit was written (a limit entry filling meanwhile, a
+ * daily-loss flatten's trades) are asked to exit too, with the exit's result and price.
  */
 export async function requestLateExits(
   db: Kysely<Database>,
-  scope: ExitScope,
+  tradeIds: readonly number[],
   exit: { alertId: string | null; result: string; signalExitPrice: string | null },
 ): Promise<void> {
+  if (tradeIds.length === 0) return
   await sql`
-    UPDATE trades t SET exit_requested_at = now(), exit_result = ${exit.result}, signal_exit_price = ${exit.signalExitPrice}::numeric,
-      close_alert_id = COALESCE(${exit.alertId}, t.close_alert_id)
-    FROM trades x LEFT JOIN alerts a ON a.id = x.alert_record_id
-    WHERE x.id = t.id AND t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open'
-      AND t.exit_requested_at IS NULL ${onSide(scope.side)} AND ${enteredBy(scope.signalAt)}`.execute(db)
+    UPDATE trades SET exit_requested_at = now(), exit_result = ${exit.result}, signal_exit_price = ${exit.signalExitPrice}::numeric,
+      close_alert_id = COALESCE(${exit.alertId}, close_alert_id)
+    WHERE id = ANY(${tradeIds}::bigint[]) AND status = 'open' AND exit_requested_at IS NULL`.execute(db)
+}
+
+/**
+ * Whether an entry of the exit's records may still be working at the broker: one sent (placing, placed)
+ * within the day whose trade has not filled its whole order (no trade yet, or the trade and its closed
+ * parts below the quantity ordered). Saves asking the broker for its orders when none can be.
+ */
+export async function mayHaveWorkingEntries(db: Kysely<Database>, scope: ExitScope & { contract: string }): Promise<boolean> {
+  const action = scope.side === null ? sql`` : sql`AND a.action = ${scope.side}`
+  const result = await sql`
+    SELECT 1 FROM alerts a
+    WHERE a.user_id = ${scope.userId} AND a.contract = ${scope.contract} AND a.status IN ('placing', 'placed') ${action}
+      AND a.received_at <= ${scope.signalAt.toISOString()}::timestamptz AND a.received_at > ${scope.signalAt.toISOString()}::timestamptz - interval '1 day'
+      AND NOT EXISTS (
+        SELECT 1 FROM trades x WHERE x.alert_record_id = a.id
+          AND x.quantity + COALESCE((SELECT sum(c.quantity) FROM trades c WHERE c.parent_trade_id = x.id), 0) >= a.order_quantity)
+    LIMIT 1`.execute(db)
+  return result.rows.length > 0
 }
 
 /** Of these records of the user, those received up to the exit (their working entries are the exit's to cancel). */

@@ -84,37 +84,37 @@ export async function usersWithDueFlattens(db: Kysely<Database>): Promise<string
 }
 
 /** The trades an exit is on its way for say where it stands (a change notifies the trader's page). */
-async function noteExit(db: Kysely<Database>, userId: string, contract: string, note: string): Promise<void> {
-  await sql`
-    UPDATE trades SET exit_note = ${note}
-    WHERE user_id = ${userId} AND contract = ${contract} AND status = 'open' AND exit_requested_at IS NOT NULL
-      AND exit_note IS DISTINCT FROM ${note}`.execute(db)
-}
+const noteExit = (changed: ReturnType<typeof sql>, note: string) => sql`
+  UPDATE trades t SET exit_note = ${note} FROM (${changed}) AS f(user_id, contract)
+  WHERE t.user_id = f.user_id AND t.contract = f.contract AND t.status = 'open' AND t.exit_requested_at IS NOT NULL
+    AND t.exit_note IS DISTINCT FROM ${note}`
 
 /** An attempt that could not finish: why, and when to try again (counted as an attempt). */
-export async function flattenWaits(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id' | 'user_id' | 'contract'>, reason: string, waitMs: number): Promise<void> {
+export async function flattenWaits(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id'>, reason: string, waitMs: number): Promise<void> {
   await sql`
-    UPDATE flatten_requests SET attempts = attempts + 1, reason = ${reason}, next_attempt_at = now() + ${waitMs} * interval '1 millisecond'
-    WHERE id = ${flatten.id} AND done_at IS NULL`.execute(db)
-  await noteExit(db, flatten.user_id, flatten.contract, reason)
+    WITH changed AS (
+      UPDATE flatten_requests SET attempts = attempts + 1, reason = ${reason}, next_attempt_at = now() + ${waitMs} * interval '1 millisecond'
+      WHERE id = ${flatten.id} AND done_at IS NULL RETURNING user_id, contract)
+    ${noteExit(sql`SELECT user_id, contract FROM changed`, reason)}`.execute(db)
 }
 
 /** No attempt could be made (no session): the reason is kept, the attempt count is not raised. */
 export async function flattensWaitFor(db: Kysely<Database>, userIds: readonly string[], reason: string): Promise<void> {
   if (userIds.length === 0) return
-  const result = await sql<{ user_id: string; contract: string }>`
-    UPDATE flatten_requests SET reason = ${reason}
-    WHERE user_id = ANY(${userIds}::text[]) AND done_at IS NULL AND reason IS DISTINCT FROM ${reason}
-    RETURNING user_id, contract`.execute(db)
-  for (const row of result.rows) await noteExit(db, row.user_id, row.contract, reason)
+  await sql`
+    WITH changed AS (
+      UPDATE flatten_requests SET reason = ${reason}
+      WHERE user_id = ANY(${userIds}::text[]) AND done_at IS NULL AND reason IS DISTINCT FROM ${reason} RETURNING user_id, contract)
+    ${noteExit(sql`SELECT user_id, contract FROM changed`, reason)}`.execute(db)
 }
 
 /** Carried out: what was done at the broker is kept, and told on the trades still waiting for their fill. */
-export async function flattenDone(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id' | 'user_id' | 'contract'>, outcome: string): Promise<void> {
+export async function flattenDone(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id'>, outcome: string): Promise<void> {
   await sql`
-    UPDATE flatten_requests SET done_at = now(), outcome = ${outcome}, attempts = attempts + 1, reason = NULL
-    WHERE id = ${flatten.id} AND done_at IS NULL`.execute(db)
-  await noteExit(db, flatten.user_id, flatten.contract, outcome)
+    WITH changed AS (
+      UPDATE flatten_requests SET done_at = now(), outcome = ${outcome}, attempts = attempts + 1, reason = NULL
+      WHERE id = ${flatten.id} AND done_at IS NULL RETURNING user_id, contract)
+    ${noteExit(sql`SELECT user_id, contract FROM changed`, outcome)}`.execute(db)
 }
 
 /** Open trades of the user whose flatten was sent and whose closing fill has not been applied yet. */

@@ -1,9 +1,11 @@
 import type { Database, Kysely } from '@signals/db'
+import { isDependencyDown } from '@signals/http-kit'
 import { BrokerError, isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { applyEntryFill } from '../repositories/broker-trades.ts'
 import { filledOnTrade, noteTrade } from '../repositories/trade-exits.ts'
+import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 
@@ -31,7 +33,12 @@ export class TradeKeeper {
   /** Fills that arrived before their session was handed over: applied right after its snapshot. */
   readonly #early = new Map<string, BrokerFill[]>()
 
-  constructor(private readonly options: { db: Kysely<Database>; logger: Logger }) {}
+  /** Fills applied at once across users (each a transaction): a burst of fills waits here, not in the pool. */
+  readonly #limit: ConcurrencyLimit
+
+  constructor(private readonly options: { db: Kysely<Database>; logger: Logger; maxConcurrent?: number }) {
+    this.#limit = new ConcurrencyLimit(options.maxConcurrent ?? 4)
+  }
 
   /** A new session: its snapshot replaces what was known, and its fills are applied (idempotently). */
   sessionOpened(userId: string, session: BrokerSession): Promise<void> {
@@ -135,8 +142,21 @@ export class TradeKeeper {
     this.#prune(book, orderId)
   }
 
+  /**
+   * Applies a fill, trying again while the database is unreachable (about half a minute; the user's later
+   * events wait behind it, in order), so a short outage does not leave a closed position showing open
+   * until the next session.
+   */
   async #applyFill(userId: string, fill: BrokerFill): Promise<void> {
-    await this.#applyFillToTrades(userId, fill)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#limit.run(() => this.#applyFillToTrades(userId, fill))
+        break
+      } catch (error) {
+        if (!isDependencyDown(error) || attempt >= 5) throw error
+        await new Promise((resolve) => setTimeout(resolve, 1_000 * 2 ** attempt))
+      }
+    }
     this.#fillApplied(userId, fill.orderId)
   }
 
