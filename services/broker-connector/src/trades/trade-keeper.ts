@@ -190,7 +190,7 @@ export class TradeKeeper {
    * Each trade's bracket at the broker follows what is left of it: a trade closed in full has its legs still
    * working cancelled (they would open a position of their own), a trade closed in part has its other legs
    * resized to what is left (`resizeOrder`: the leg's whole quantity, its own fills on the trade included).
-   * A broker that refuses says so on the trade; the next fill or session does it again.
+   * A broker that refuses says so on the trade (and the log): a reconciliation with the broker puts it right.
    */
   async #followLegs(userId: string, fill: BrokerFill, allocations: readonly Allocation[]): Promise<void> {
     const book = this.#books.get(userId)
