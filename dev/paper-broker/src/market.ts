@@ -1,7 +1,8 @@
-import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOsoResult, Position, PropsEvent, TradeDate } from '@signals/tradovate-wire'
+import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, TradeDate } from '@signals/tradovate-wire'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
-import { planOso, type OrderPlan } from './oso-request.ts'
+import { planOso, planSingle, type OrderPlan } from './oso-request.ts'
+import { offTick, planModify } from './modify-request.ts'
 import { applyFill, netPos, netPrice, type PositionState } from './position-book.ts'
 
 export interface MarketAccount {
@@ -28,12 +29,14 @@ interface PaperOrder {
   stopPrice: string | null
   /** Bracket legs of an entry, activated when it fills. */
   legIds: number[]
+  /** Contracts filled so far (the order is `Filled` when this reaches its `orderQty`). */
+  filled: number
 }
 
 const LIVE: readonly Order['ordStatus'][] = ['Working', 'Suspended']
 
-/** An order with the tag of the command that placed it: for tests' assertions, never sent on the wire. */
-export type TaggedOrder = Order & { clOrdId: string | null }
+/** An order with the tag of the command that placed it, its quantity and what has filled: for tests' assertions, never sent on the wire. */
+export type TaggedOrder = Order & { clOrdId: string | null; orderQty: number; filledQty: number }
 
 /**
  * The simulated market: accounts with a cash balance, orders (Market, Limit, Stop; OSO brackets), fills,
@@ -54,6 +57,8 @@ export class PaperMarket {
   readonly #positions = new Map<string, PositionState & { id: number }>()
   readonly #cash = new Map<number, { id: number; amount: string; realizedPnL: string }>()
   readonly #events: MarketEvent[] = []
+  /** Contracts each order can fill per price event, by contract name (a test's liquidity rule; none: whole). */
+  readonly #liquidity = new Map<string, number>()
   readonly #now: () => Date
   #nextId = 1
 
@@ -128,7 +133,7 @@ export class PaperMarket {
     if (plan.stopPrice !== null) version.stopPrice = Number(plan.stopPrice)
     const placedBy: Command = { id: this.#id(), orderId: id, timestamp, commandType: 'New', commandStatus: 'RiskPassed', clOrdId: plan.clOrdId, isAutomated }
     this.#commands.push(placedBy)
-    const paper: PaperOrder = { order, version, placedBy, contract, price: plan.price, stopPrice: plan.stopPrice, legIds: [] }
+    const paper: PaperOrder = { order, version, placedBy, contract, price: plan.price, stopPrice: plan.stopPrice, legIds: [], filled: 0 }
     this.#orders.set(id, paper)
     return paper
   }
@@ -139,14 +144,8 @@ export class PaperMarket {
     if ('failure' in checked) return checked.failure
     const { contract, qty, isAutomated, entry, legs } = checked.plan
     const entryOrder = this.#place(accountId, contract, entry, qty, 'Working', null, isAutomated)
-    if (entry.orderType === 'Market' && !this.#prices.has(contract.name)) {
-      const failureText = `no market price for ${contract.name} yet; set one with POST /dev/prices`
-      entryOrder.order.ordStatus = 'Rejected'
-      entryOrder.order.text = failureText
-      entryOrder.placedBy.commandStatus = 'ExecutionRejected'
-      this.#emitOrder(entryOrder, 'Created')
-      return { failureReason: 'NoQuote', failureText }
-    }
+    const noQuote = this.#refusedWithoutQuote(entryOrder)
+    if (noQuote) return noQuote
     const legOrders = legs.map((leg) => this.#place(accountId, contract, leg, qty, 'Suspended', entryOrder.order.id, isAutomated))
     entryOrder.legIds = legOrders.map((leg) => leg.order.id)
     if (legOrders.length === 2) {
@@ -154,8 +153,80 @@ export class PaperMarket {
       legOrders[1]!.order.linkedId = legOrders[0]!.order.id
     }
     for (const placed of [entryOrder, ...legOrders]) this.#emitOrder(placed, 'Created')
-    this.#sweep(contract, false)
+    this.#sweep(contract, false, new Set([entryOrder.order.id]))
     return { orderId: entryOrder.order.id, oso1Id: legOrders[0]?.order.id, oso2Id: legOrders[1]?.order.id }
+  }
+
+  /** `order/placeorder`: one order (a manual order has no `clOrdId`); a marketable one fills at once. */
+  placeOrder(accountId: number, body: unknown): PlaceOrderResult {
+    const checked = planSingle(body)
+    if ('failure' in checked) return checked.failure
+    const { contract, qty, isAutomated, entry } = checked.plan
+    const placed = this.#place(accountId, contract, entry, qty, 'Working', null, isAutomated)
+    const noQuote = this.#refusedWithoutQuote(placed)
+    if (noQuote) return noQuote
+    this.#emitOrder(placed, 'Created')
+    this.#sweep(contract, false, new Set([placed.order.id]))
+    return { orderId: placed.order.id }
+  }
+
+  /** A market order before any price was set is refused (kept as `Rejected`, found by its tag like any other). */
+  #refusedWithoutQuote(paper: PaperOrder): { failureReason: string; failureText: string } | null {
+    if (paper.version.orderType !== 'Market' || this.#prices.has(paper.contract.name)) return null
+    const failureText = `no market price for ${paper.contract.name} yet; set one with POST /dev/prices`
+    paper.order.ordStatus = 'Rejected'
+    paper.order.text = failureText
+    paper.placedBy.commandStatus = 'ExecutionRejected'
+    this.#emitOrder(paper, 'Created')
+    return { failureReason: 'NoQuote', failureText }
+  }
+
+  /**
+   * `order/modifyorder`: a live order's new whole quantity (what has filled included) and, for its type, its
+   * new price. The type cannot change; the quantity must stay above what has filled. A `Modify` command and
+   * a new order version are sent; a modified order that is now marketable fills.
+   */
+  modifyOrder(accountId: number, body: unknown): CommandResult {
+    const checked = planModify(body)
+    if ('failure' in checked) return checked.failure
+    const plan = checked.plan
+    const paper = this.#orders.get(plan.orderId)
+    if (!paper || paper.order.accountId !== accountId) return { failureReason: 'UnknownReason', failureText: `order ${plan.orderId} not found` }
+    if (!LIVE.includes(paper.order.ordStatus)) return { failureReason: 'TooLate', failureText: `order ${paper.order.id} is ${paper.order.ordStatus}` }
+    if (plan.orderType !== paper.version.orderType) return { failureReason: 'Unsupported', failureText: `order ${paper.order.id} is a ${paper.version.orderType} order; its type cannot be changed` }
+    if (plan.orderQty <= paper.filled) return { failureReason: 'UnknownReason', failureText: `orderQty ${plan.orderQty} must be above the ${paper.filled} already filled` }
+    const tick = offTick(plan, paper.contract)
+    if (tick) return tick.failure
+    const command: Command = { id: this.#id(), orderId: paper.order.id, timestamp: this.#now().toISOString(), commandType: 'Modify', commandStatus: 'RiskPassed', clOrdId: null, isAutomated: plan.isAutomated }
+    this.#commands.push(command)
+    this.#emit(accountId, 'command', 'Created', command)
+    if (paper.version.orderType === 'Limit' && plan.price !== null) paper.price = plan.price
+    if (paper.version.orderType === 'Stop' && plan.stopPrice !== null) paper.stopPrice = plan.stopPrice
+    this.#newVersion(paper, plan.orderQty)
+    this.#sweep(paper.contract, false, new Set([paper.order.id]))
+    return { commandId: command.id }
+  }
+
+  /** The order's terms change: a new version (quantity, prices) is recorded and sent. */
+  #newVersion(paper: PaperOrder, orderQty: number): void {
+    const version: OrderVersion = { ...paper.version, id: this.#id(), orderQty }
+    if (paper.price !== null) version.price = Number(paper.price)
+    if (paper.stopPrice !== null) version.stopPrice = Number(paper.stopPrice)
+    paper.version = version
+    this.#emit(paper.order.accountId, 'orderVersion', 'Created', version)
+  }
+
+  /** A test's liquidity rule: each order of the contract fills at most `lots` per price event (null: in full). */
+  setLiquidity(symbol: string, lots: number | null): string | null {
+    const contract = findContract(symbol)
+    if (!contract) return `unknown contract ${JSON.stringify(symbol)} (a dated contract such as MNQZ6)`
+    if (lots === null) {
+      this.#liquidity.delete(contract.name)
+      return null
+    }
+    if (!Number.isSafeInteger(lots) || lots < 1) return 'lots must be a whole number of at least 1'
+    this.#liquidity.set(contract.name, lots)
+    return null
   }
 
   /** A new order goes out as its `New` command, the order, then its version, in that order in one batch. */
@@ -181,36 +252,66 @@ export class PaperMarket {
    * Fills every working order of the contract the current price reaches, oldest first, until none is left
    * (a fill may activate bracket legs that are already reached). On a price move (`atLevel`) a limit or
    * stop fills at its own price; an order reached the moment it is placed or activated fills at the price.
+   * Each order fills once per event: in full, or the liquidity rule's lots (the rest on a later event). A
+   * price move reaches every working order; an order placed or changed reaches only itself (`only`, with
+   * the legs its fills activate), so the rest of the book waits for the next move.
    */
-  #sweep(contract: PaperContract, atLevel: boolean): void {
+  #sweep(contract: PaperContract, atLevel: boolean, only: Set<number> | null = null): void {
     const price = this.#prices.get(contract.name)
     if (price === undefined) return
     const fresh = new Set<number>()
+    const filled = new Set<number>()
     for (;;) {
-      const next = [...this.#orders.values()].find((paper) => paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && this.#triggered(paper, price))
+      const next = [...this.#orders.values()].find(
+        (paper) =>
+          paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && (only === null || only.has(paper.order.id)) && !filled.has(paper.order.id) && this.#triggered(paper, price),
+      )
       if (!next) return
+      filled.add(next.order.id)
       const level = next.version.orderType === 'Limit' ? next.price : next.version.orderType === 'Stop' ? next.stopPrice : null
       const activated = this.#fill(next, atLevel && !fresh.has(next.order.id) && level !== null ? level : price)
-      for (const id of activated) fresh.add(id)
+      for (const id of activated) {
+        fresh.add(id)
+        only?.add(id)
+      }
     }
   }
 
-  /** Fills an order completely; returns the ids of bracket legs it activated. */
+  /** Fills what is left of an order, or the liquidity rule's part of it; returns the ids of bracket legs it activated. */
   #fill(paper: PaperOrder, price: string): number[] {
     const { order, version, contract } = paper
-    order.ordStatus = 'Filled'
-    this.#emitOrder(paper, 'Updated')
-    const fill: Fill = { id: this.#id(), orderId: order.id, contractId: contract.id, timestamp: this.#now().toISOString(), tradeDate: this.#tradeDate(), action: order.action, qty: version.orderQty, price: Number(price), active: true, finallyPaired: 0 }
+    const qty = Math.min(version.orderQty - paper.filled, this.#liquidity.get(contract.name) ?? Number.MAX_SAFE_INTEGER)
+    paper.filled += qty
+    const complete = paper.filled >= version.orderQty
+    if (complete) {
+      order.ordStatus = 'Filled'
+      this.#emitOrder(paper, 'Updated')
+    }
+    const fill: Fill = { id: this.#id(), orderId: order.id, contractId: contract.id, timestamp: this.#now().toISOString(), tradeDate: this.#tradeDate(), action: order.action, qty, price: Number(price), active: true, finallyPaired: 0 }
     this.#fills.push(fill)
     this.#emit(order.accountId, 'fill', 'Created', fill)
-    this.#applyToPosition(order.accountId, contract, order.action, version.orderQty, price)
+    this.#applyToPosition(order.accountId, contract, order.action, qty, price)
     const linked = order.linkedId ? this.#orders.get(order.linkedId) : undefined
-    if (linked && LIVE.includes(linked.order.ordStatus)) this.#cancel(linked)
+    // OCO: only a leg done in full cancels the other (after a part, the client resizes it: order/modifyorder).
+    if (complete && linked && LIVE.includes(linked.order.ordStatus)) this.#cancel(linked)
+    return this.#armLegs(paper, qty)
+  }
+
+  /**
+   * An entry's fill arms its bracket for what has filled, as Tradovate's OSO does: suspended legs start
+   * working at the quantity filled so far, legs already working grow by each further fill.
+   */
+  #armLegs(paper: PaperOrder, qty: number): number[] {
     const activated: number[] = []
     for (const legId of paper.legIds) {
       const leg = this.#orders.get(legId)
-      if (leg?.order.ordStatus !== 'Suspended') continue
+      if (!leg || !LIVE.includes(leg.order.ordStatus)) continue
+      if (leg.order.ordStatus === 'Working') {
+        this.#newVersion(leg, leg.version.orderQty + qty)
+        continue
+      }
       leg.order.ordStatus = 'Working'
+      if (leg.version.orderQty !== qty) this.#newVersion(leg, qty)
       this.#emitOrder(leg, 'Updated')
       activated.push(legId)
     }
@@ -276,7 +377,8 @@ export class PaperMarket {
       if (price === undefined) return { failureReason: 'NoQuote', failureText: `no market price for ${contract.name} yet; set one with POST /dev/prices` }
       const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, clOrdId: null }, Math.abs(open), 'Working', null, false)
       this.#emitOrder(flatten, 'Created')
-      this.#fill(flatten, price)
+      // Filled as any market order is: in full, or in parts under the liquidity rule.
+      this.#sweep(contract, false, new Set([flatten.order.id]))
     }
     return { commandId: this.#id() }
   }
@@ -298,7 +400,7 @@ export class PaperMarket {
 
   /** Orders with the tag of their `New` command, for tests' assertions (never on the wire). */
   taggedOrders(accountId?: number): TaggedOrder[] {
-    return this.#ordersOf(accountId).map((paper) => ({ ...structuredClone(paper.order), clOrdId: paper.placedBy.clOrdId ?? null }))
+    return this.#ordersOf(accountId).map((paper) => ({ ...structuredClone(paper.order), clOrdId: paper.placedBy.clOrdId ?? null, orderQty: paper.version.orderQty, filledQty: paper.filled }))
   }
 
   /** Commands of the account's orders, oldest first; only those of `orderIds` when given (`command/deps`, `ldeps`). */

@@ -19,8 +19,8 @@ export interface OsoPlan {
   legs: OrderPlan[]
 }
 
-type Failure = Required<Pick<PlaceOsoResult, 'failureReason' | 'failureText'>>
-const fail = (failureReason: string, failureText: string): { failure: Failure } => ({ failure: { failureReason, failureText } })
+export type Failure = Required<Pick<PlaceOsoResult, 'failureReason' | 'failureText'>>
+export const fail = (failureReason: string, failureText: string): { failure: Failure } => ({ failure: { failureReason, failureText } })
 const ORDER_TYPES: readonly OrderType[] = ['Market', 'Limit', 'Stop']
 
 /** Checks one order's type, side and prices (on the contract's tick); a failure says what was wrong. */
@@ -41,8 +41,8 @@ function planOrder(value: unknown, what: string, contract: PaperContract): { pla
   return { plan: { action: order.action, orderType: orderType as OrderPlan['orderType'], price, stopPrice, clOrdId } }
 }
 
-/** Checks an `order/placeOSO` body as Tradovate would (the subset the paper market simulates). */
-export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure } {
+/** What `order/placeorder` and `order/placeOSO` have in common: a JSON object, `isAutomated`, the contract, `orderQty`. */
+function planCommon(body: unknown): { request: Record<string, unknown>; contract: PaperContract; qty: number; isAutomated: boolean } | { failure: Failure } {
   if (typeof body !== 'object' || body === null) return fail('UnknownReason', 'the request body must be a JSON object')
   const request = body as Record<string, unknown>
   if (typeof request.isAutomated !== 'boolean') return fail('UnknownReason', 'isAutomated must be a boolean')
@@ -50,6 +50,24 @@ export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure }
   if (!contract) return fail('InvalidContract', `unknown contract ${JSON.stringify(request.symbol ?? null)}`)
   const qty = request.orderQty
   if (typeof qty !== 'number' || !Number.isSafeInteger(qty) || qty < 1) return fail('UnknownReason', 'orderQty must be a whole number of at least 1')
+  return { request, contract, qty, isAutomated: request.isAutomated }
+}
+
+/** Checks an `order/placeorder` body (one order, no legs). */
+export function planSingle(body: unknown): { plan: Omit<OsoPlan, 'legs'> } | { failure: Failure } {
+  const common = planCommon(body)
+  if ('failure' in common) return common
+  const { request, contract, qty, isAutomated } = common
+  const order = planOrder(request, 'the order', contract)
+  if ('failure' in order) return order
+  return { plan: { contract, qty, isAutomated, entry: order.plan } }
+}
+
+/** Checks an `order/placeOSO` body as Tradovate would (the subset the paper market simulates). */
+export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure } {
+  const common = planCommon(body)
+  if ('failure' in common) return common
+  const { request, contract, qty } = common
   const entry = planOrder(request, 'the entry', contract)
   if ('failure' in entry) return entry
   const legs: OrderPlan[] = []
@@ -61,5 +79,5 @@ export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure }
     if (leg.plan.orderType === 'Market') return fail('Unsupported', `${key} must be a Stop or Limit order`)
     legs.push(leg.plan)
   }
-  return { plan: { contract, qty, isAutomated: request.isAutomated, entry: entry.plan, legs } }
+  return { plan: { contract, qty, isAutomated: common.isAutomated, entry: entry.plan, legs } }
 }

@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http'
 import { WebSocketServer } from 'ws'
 import type { CashBalance, CommandResult, Fill, PlaceOsoResult, Position } from '@signals/tradovate-wire'
 import { RequestControls, type Interference } from './controls.ts'
+import { endpointHandlers } from './endpoints.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
 import { loginsOf, type PaperAccount, type SeenRequest } from './paper-account.ts'
-import { handleRest } from './rest.ts'
+import { handleRest, manualOrder } from './rest.ts'
 import { PaperSockets } from './socket.ts'
 import { TokenStore } from './tokens.ts'
 
@@ -61,6 +62,13 @@ export interface PaperBroker {
   placeOso(accountId: number, body: Record<string, unknown>): PlaceOsoResult
   /** Flattens an account's position in a contract by hand (as `order/liquidateposition`). */
   liquidate(accountId: number, contractId: number): CommandResult
+  /**
+   * A trader's own market order on the login's (first) account (no tag, not automated), as `POST /dev/orders` places
+   * it; throws with the broker's text when refused. Returns the order id.
+   */
+  placeManualOrder(name: string, order: { symbol: string; action: 'Buy' | 'Sell'; qty: number }): number
+  /** Each order of the contract fills at most `lots` per price event (`POST /dev/liquidity`); null: in full. */
+  setLiquidity(symbol: string, lots: number | null): void
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
   commandEvents(delivery: 'first' | 'late' | 'withheld'): void
   fills(): Fill[]
@@ -88,7 +96,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     requests.push(request)
     options.onRequest?.(request)
   }
-  const restContext = { logins, tokens, controls, market, devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
+  const restContext = { logins, tokens, controls, market, endpoints: endpointHandlers(market), devEndpoints: options.devEndpoints ?? true, seen, tokenRequests }
   const server: Server = createServer((request, response) => {
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
@@ -118,6 +126,18 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
       live.broadcast()
     },
     price: (symbol) => market.price(symbol),
+    placeManualOrder(name, order) {
+      const account = logins.get(name)?.accounts[0]
+      if (!account) throw new RangeError(`no paper login ${name}`)
+      const result = market.placeOrder(account.accountId, manualOrder(account, order))
+      live.broadcast()
+      if (result.orderId === undefined) throw new RangeError(result.failureText ?? 'order refused')
+      return result.orderId
+    },
+    setLiquidity(symbol, lots) {
+      const error = market.setLiquidity(symbol, lots)
+      if (error) throw new RangeError(error)
+    },
     orders: () => market.taggedOrders(),
     placeOso(accountId, body) {
       const result = market.placeOso(accountId, body)

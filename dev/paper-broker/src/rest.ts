@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ACCESS_TOKEN_PATH, RENEW_TOKEN_PATH, type AccessTokenRequest, type AccessTokenResponse } from '@signals/tradovate-wire'
 import type { RequestControls } from './controls.ts'
+import type { Handler } from './endpoints.ts'
 import type { PaperMarket } from './market.ts'
-import type { PaperLogin, SeenRequest } from './paper-account.ts'
+import type { PaperAccount, PaperLogin, SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -11,7 +12,9 @@ export interface RestContext {
   tokens: TokenStore
   controls: RequestControls
   market: PaperMarket
-  /** Development price endpoint (`/dev/prices`); off when false. */
+  /** The endpoints served after login, the same table as the socket's. */
+  endpoints: Record<string, Handler>
+  /** Development endpoints (`/dev/prices`, `/dev/orders`, `/dev/liquidity`); off when false. */
   devEndpoints: boolean
   seen(request: SeenRequest): void
   tokenRequests: { name: string; ok: boolean }[]
@@ -96,6 +99,36 @@ async function renewAccessToken(context: RestContext, request: IncomingMessage, 
   send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.login))
 }
 
+/** `POST /dev/orders {name, symbol, action, qty}`: a manual market order on the login's account, without a tag. */
+async function devOrders(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
+  const parsed = await readJson(request, send)
+  if (!parsed) return
+  const body = (parsed.value ?? {}) as { name?: unknown; accountId?: unknown; symbol?: unknown; action?: unknown; qty?: unknown }
+  const login = typeof body.name === 'string' ? context.logins.get(body.name) : undefined
+  // The login's first account, or the one `accountId` names.
+  const account = login?.accounts.find((candidate) => body.accountId === undefined || candidate.accountId === body.accountId)
+  if (!account) return send(400, { errorText: 'name must be a paper login (and accountId, when given, one of its accounts)' })
+  const result = context.market.placeOrder(account.accountId, manualOrder(account, body))
+  send('failureText' in result ? 400 : 200, 'failureText' in result ? { errorText: result.failureText } : result)
+}
+
+/** The `order/placeorder` body of a trader's own market order: no `clOrdId`, not automated. */
+export function manualOrder(account: PaperAccount, order: { symbol?: unknown; action?: unknown; qty?: unknown }): Record<string, unknown> {
+  return { accountSpec: account.accountName, accountId: account.accountId, action: order.action, symbol: order.symbol, orderQty: order.qty, orderType: 'Market', timeInForce: 'Day', isAutomated: false }
+}
+
+/** `POST /dev/liquidity {symbol, lots}`: each order of the contract fills at most `lots` per price event; `lots: null` lifts it. */
+async function devLiquidity(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
+  const parsed = await readJson(request, send)
+  if (!parsed) return
+  const body = (parsed.value ?? {}) as { symbol?: unknown; lots?: unknown }
+  if (typeof body.symbol !== 'string') return send(400, { errorText: 'symbol is required (a dated contract such as MNQZ6)' })
+  if (body.lots !== null && typeof body.lots !== 'number') return send(400, { errorText: 'lots is required (a whole number of at least 1, or null for no limit)' })
+  const error = context.market.setLiquidity(body.symbol, body.lots)
+  if (error) return send(400, { errorText: error })
+  send(200, { symbol: body.symbol.toUpperCase(), lots: body.lots })
+}
+
 async function devPrices(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
   if (request.method === 'GET') return send(200, { prices: context.market.prices() })
   const parsed = await readJson(request, send)
@@ -108,14 +141,43 @@ async function devPrices(context: RestContext, request: IncomingMessage, send: S
   send(200, { symbol: body.symbol.toUpperCase(), price: context.market.price(body.symbol) })
 }
 
-/** The REST side: `/v1/auth/accesstokenrequest`, `/v1/auth/renewaccesstoken` (GET or POST), `/dev/prices`. */
+const DEV_ENDPOINTS: Record<string, (context: RestContext, request: IncomingMessage, send: Send) => Promise<void>> = {
+  '/dev/prices': devPrices,
+  '/dev/orders': devOrders,
+  '/dev/liquidity': devLiquidity,
+}
+
+/**
+ * Every other `/v1/<endpoint>` (`position/list`, `order/list`, `fill/list`, `cashBalance/getcashbalancesnapshot`,
+ * the order commands...) as Tradovate serves it over REST: `Authorization: Bearer <access token>`, GET for
+ * lists and lookups (query string), POST with a JSON body for the rest; the answer is the socket's `d`
+ * with its status. An unknown or expired token is a 401.
+ */
+async function apiRequest(context: RestContext, endpoint: string, request: IncomingMessage, send: Send): Promise<void> {
+  const handler = context.endpoints[endpoint]
+  if (!handler) return send(404, { errorText: `Unknown endpoint ${endpoint}` })
+  const parsed = request.method === 'POST' ? await readJson(request, send) : { value: {} }
+  if (!parsed) return
+  const body = (typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : {}) as Record<string, unknown>
+  const session = context.tokens.session(request.headers.authorization?.replace(/^Bearer /, '') ?? '')
+  context.seen({ transport: 'rest', endpoint, body, name: session?.login.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
+  if (!session) return send(401, { errorText: 'Access is denied' })
+  if (await interfered(context, endpoint, body['p-ticket'], send)) return
+  const answer = handler(session.login, body, { query: (request.url ?? '').split('?')[1] ?? '' })
+  send(answer.s, answer.d ?? null)
+}
+
+/** The REST side: logins and renewals, the API's endpoints (Bearer token), and the development endpoints. */
 export async function handleRest(context: RestContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const send: Send = (status, body) => {
     if (!response.headersSent) response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
   }
-  const path = (request.url ?? '').split('?')[0]
-  if (path === `/v1/${ACCESS_TOKEN_PATH}` && request.method === 'POST') return accessTokenRequest(context, request, send)
-  if (path === `/v1/${RENEW_TOKEN_PATH}` && (request.method === 'POST' || request.method === 'GET')) return renewAccessToken(context, request, send)
-  if (path === '/dev/prices' && context.devEndpoints && (request.method === 'POST' || request.method === 'GET')) return devPrices(context, request, send)
+  const path = (request.url ?? '').split('?')[0] ?? ''
+  const method = request.method ?? 'GET'
+  if (path === `/v1/${ACCESS_TOKEN_PATH}` && method === 'POST') return accessTokenRequest(context, request, send)
+  if (path === `/v1/${RENEW_TOKEN_PATH}` && (method === 'POST' || method === 'GET')) return renewAccessToken(context, request, send)
+  if (path.startsWith('/v1/') && (method === 'POST' || method === 'GET')) return apiRequest(context, path.slice('/v1/'.length), request, send)
+  const dev = context.devEndpoints ? DEV_ENDPOINTS[path] : undefined
+  if (dev && (method === 'POST' || (method === 'GET' && path === '/dev/prices'))) return dev(context, request, send)
   send(404, { errorText: 'Not found' })
 }

@@ -1,9 +1,9 @@
 import type { WebSocket, WebSocketServer } from 'ws'
-import { CLIENT_HEARTBEAT, ENDPOINTS, OPEN_FRAME, arrayFrame, closeFrame, parseRequest, type SyncResponse, type WireRequest, type WireResponse } from '@signals/tradovate-wire'
-import { findContract } from './contracts.ts'
+import { CLIENT_HEARTBEAT, ENDPOINTS, OPEN_FRAME, arrayFrame, closeFrame, parseRequest, type WireRequest, type WireResponse } from '@signals/tradovate-wire'
 import type { RequestControls } from './controls.ts'
+import { endpointHandlers, type Handler } from './endpoints.ts'
 import type { PaperMarket } from './market.ts'
-import { accountOf, type PaperAccount, type PaperLogin, type SeenRequest } from './paper-account.ts'
+import type { PaperLogin, SeenRequest } from './paper-account.ts'
 import type { TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -22,74 +22,6 @@ interface Connection {
   expiryTimer: NodeJS.Timeout | undefined
 }
 
-type Handler = (login: PaperLogin, body: Record<string, unknown>, request: WireRequest) => Omit<WireResponse, 'i'>
-
-const ok = (d: unknown): Omit<WireResponse, 'i'> => ({ s: 200, d })
-
-/** Order ids of a `command/deps` (`masterid=5`) or `command/ldeps` (`masterids=5,6`) query; none when malformed. */
-function orderIds(query: string, key: string): number[] {
-  const text = new URLSearchParams(query).get(key) ?? ''
-  return text.split(',').map(Number).filter((id) => Number.isSafeInteger(id) && id > 0)
-}
-
-/** What every account of the login holds, as one list ordered by id (Tradovate lists a user's entities together). */
-function ofLogin<T extends { id: number }>(login: PaperLogin, read: (accountId: number) => T[]): T[] {
-  return login.accounts.flatMap((account) => read(account.accountId)).sort((a, b) => a.id - b.id)
-}
-
-/** An order command must name one of the login's accounts, by id and (placeOSO) by name, and it must be active. */
-function placeOso(market: PaperMarket, login: PaperLogin, body: Record<string, unknown>): Omit<WireResponse, 'i'> {
-  const account = accountOf(login, body.accountId)
-  if (!account || body.accountSpec !== account.accountName) return ok({ failureReason: 'Unauthorized', failureText: 'accountId and accountSpec must name your account' })
-  if (account.active === false) return ok({ failureReason: 'AccountClosed', failureText: `account ${account.accountName} is not active` })
-  return ok(market.placeOso(account.accountId, body))
-}
-
-function handlers(market: PaperMarket): Record<string, Handler> {
-  const commandsOf = (login: PaperLogin, query: string, key: string) => ofLogin(login, (accountId) => market.commands(accountId, orderIds(query, key)))
-  return {
-    [ENDPOINTS.syncRequest]: (login) => ok(syncSnapshot(market, login)),
-    [ENDPOINTS.accountList]: (login) => ok(login.accounts.map((account) => market.accountEntity(account.accountId))),
-    [ENDPOINTS.contractFind]: (_login, _body, request) => {
-      const name = new URLSearchParams(request.query).get('name') ?? ''
-      const contract = findContract(name)
-      return contract ? ok({ id: contract.id, name: contract.name, contractMaturityId: contract.contractMaturityId }) : { s: 404, d: `Contract ${name} not found` }
-    },
-    [ENDPOINTS.cashBalanceSnapshot]: (login, body) => (accountOf(login, body.accountId) ? ok(market.cashSnapshot(body.accountId as number)) : ok({ errorText: 'Access is denied' })),
-    [ENDPOINTS.orderList]: (login) => ok(ofLogin(login, (accountId) => market.orders(accountId))),
-    [ENDPOINTS.orderItem]: (login, _body, request) => {
-      const id = Number(new URLSearchParams(request.query).get('id'))
-      const order = market.order(id)
-      return order && accountOf(login, order.accountId) ? ok(order) : { s: 404, d: `Order ${id} not found` }
-    },
-    [ENDPOINTS.placeOSO]: (login, body) => placeOso(market, login, body),
-    [ENDPOINTS.liquidatePosition]: (login, body) =>
-      accountOf(login, body.accountId) ? ok(market.liquidate(body.accountId as number, body.contractId)) : ok({ failureReason: 'Unauthorized', failureText: 'accountId must name your account' }),
-    [ENDPOINTS.cancelOrder]: (login, body) => {
-      // The order's own account when it is one of the login's; any other order is "not found".
-      const owner = accountOf(login, market.order(body.orderId)?.accountId) ?? (login.accounts[0] as PaperAccount)
-      return ok(market.cancelOrder(owner.accountId, body.orderId, body.isAutomated))
-    },
-    [ENDPOINTS.commandList]: (login) => ok(ofLogin(login, (accountId) => market.commands(accountId))),
-    [ENDPOINTS.commandDeps]: (login, _body, request) => ok(commandsOf(login, request.query, 'masterid')),
-    [ENDPOINTS.commandLdeps]: (login, _body, request) => ok(commandsOf(login, request.query, 'masterids')),
-  }
-}
-
-/** `user/syncrequest`: every account of the login, as Tradovate answers `{users:[userId]}`. */
-function syncSnapshot(market: PaperMarket, login: PaperLogin): SyncResponse {
-  return {
-    users: [{ id: login.userId, name: login.name, status: 'Active' }],
-    accounts: login.accounts.map((account) => market.accountEntity(account.accountId)).filter((entity) => entity !== null),
-    cashBalances: login.accounts.map((account) => market.cashBalance(account.accountId)).filter((cash) => cash !== null),
-    orders: ofLogin(login, (accountId) => market.orders(accountId)),
-    orderVersions: ofLogin(login, (accountId) => market.orderVersions(accountId)),
-    commands: ofLogin(login, (accountId) => market.commands(accountId)),
-    fills: ofLogin(login, (accountId) => market.fills(accountId)),
-    positions: ofLogin(login, (accountId) => market.positions(accountId)),
-  }
-}
-
 /**
  * The real-time socket: `o` on open, `h` heartbeats, `authorize` with an access token, `user/syncrequest`,
  * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the login
@@ -101,7 +33,7 @@ export class PaperSockets {
   readonly #table: Record<string, Handler>
 
   constructor(wss: WebSocketServer, private readonly context: SocketContext) {
-    this.#table = handlers(context.market)
+    this.#table = endpointHandlers(context.market)
     wss.on('connection', (socket) => this.#accept(socket))
   }
 

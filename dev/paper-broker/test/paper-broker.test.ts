@@ -56,8 +56,8 @@ t.test('access token, open frame, authorize, sync request and heartbeats, as Tra
   t.same(broker.sessions(), ['trader'])
   t.equal(await next((f) => f === 'h'), 'h', 'the server sends heartbeats')
   socket.send('[]')
-  socket.send(formatRequest('order/placeorder', 5, '{}'))
-  t.same(messages(await next((f) => f.startsWith('a'))), [{ i: 5, s: 404, d: 'Unknown endpoint order/placeorder' }], 'a simulator, not a market')
+  socket.send(formatRequest('order/placeStrategy', 5, '{}'))
+  t.same(messages(await next((f) => f.startsWith('a'))), [{ i: 5, s: 404, d: 'Unknown endpoint order/placeStrategy' }], 'a simulator, not a market')
 })
 
 t.test('a wrong login is answered like Tradovate: 200 with errorText; bad bodies get a 400', async (t) => {
@@ -247,4 +247,51 @@ t.test('a login with several accounts: the snapshot lists each, orders go to eit
 t.test('accounts of one login must share its password and user id; an account id is configured once', async (t) => {
   await t.rejects(startPaperBroker({ accounts: [account, { ...account, accountId: 71, password: 'other' }] }), /must share its password and userId/)
   await t.rejects(startPaperBroker({ accounts: [account, { ...account, name: 'someone' }] }), /account id 70 is configured twice/)
+})
+
+t.test('REST list endpoints as Tradovate documents them: Bearer the access token, the account\'s own positions, orders, fills and cash', async (t) => {
+  const other = { name: 'other', password: 'pw-654321', userId: 8, accountId: 80, accountName: 'DEMO80' }
+  const broker = await startPaperBroker({ accounts: [account, other] })
+  t.teardown(() => broker.close())
+  broker.setPrice('MNQZ6', '21000')
+  const orderId = broker.placeManualOrder('trader', { symbol: 'MNQZ6', action: 'Buy', qty: 2 })
+  broker.placeManualOrder('other', { symbol: 'MNQZ6', action: 'Sell', qty: 1 })
+  const token = ((await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json()) as { accessToken: string }).accessToken
+  const auth = { authorization: `Bearer ${token}` }
+  const get = async (path: string) => {
+    const response = await fetch(`${broker.restUrl}/${path}`, { headers: auth })
+    return { status: response.status, body: (await response.json()) as unknown }
+  }
+  t.match(await get('position/list'), { status: 200, body: [{ accountId: 70, contractId: Number, netPos: 2, netPrice: 21000, bought: 2, sold: 0, tradeDate: { year: Number } }] })
+  t.match(await get('order/list'), { status: 200, body: [{ id: orderId, accountId: 70, action: 'Buy', ordStatus: 'Filled' }] })
+  const fills = await get('fill/list')
+  t.match(fills, { status: 200, body: [{ orderId, action: 'Buy', qty: 2, price: 21000, active: true }] })
+  t.equal((fills.body as unknown[]).length, 1, 'only the account\'s own fills')
+  const cash = await post(`${broker.restUrl}/cashBalance/getcashbalancesnapshot`, { accountId: 70 }, auth)
+  t.same(await cash.json(), { totalCashValue: 50000, realizedPnL: 0, weekRealizedPnL: 0, netLiq: 50000 })
+  t.same(await (await post(`${broker.restUrl}/cashBalance/getcashbalancesnapshot`, { accountId: 80 }, auth)).json(), { errorText: 'Access is denied' })
+  t.equal((await fetch(`${broker.restUrl}/position/list`)).status, 401, 'no token: refused')
+  t.equal((await fetch(`${broker.restUrl}/position/list`, { headers: { authorization: 'Bearer nope' } })).status, 401)
+  t.equal((await get('nothing/here')).status, 404)
+  broker.interfere('position/list', { kind: 'rate_limit' })
+  t.equal((await get('position/list')).status, 429, 'test controls apply to REST requests too')
+})
+
+t.test('development controls: a manual order without a tag and the liquidity rule, with 400s that say what was wrong', async (t) => {
+  const broker = await startPaperBroker({ accounts: [account] })
+  t.teardown(() => broker.close())
+  const base = broker.restUrl.replace(/\/v1$/, '')
+  t.same(await (await post(`${base}/dev/orders`, { name: 'trader', symbol: 'MNQZ6', action: 'Sell', qty: 1 })).json(), { errorText: 'no market price for MNQZ6 yet; set one with POST /dev/prices' })
+  broker.setPrice('MNQZ6', '21000')
+  t.same(await (await post(`${base}/dev/liquidity`, { symbol: 'MNQZ6', lots: 1 })).json(), { symbol: 'MNQZ6', lots: 1 })
+  const placed = await post(`${base}/dev/orders`, { name: 'trader', symbol: 'MNQZ6', action: 'Sell', qty: 3 })
+  t.equal(placed.status, 200)
+  t.match(await placed.json(), { orderId: Number })
+  t.match(broker.positions(), [{ netPos: -1 }], 'one of three at this price')
+  t.match(broker.orders(), [{ clOrdId: null, ordStatus: 'Rejected' }, { clOrdId: null, ordStatus: 'Working', orderQty: 3, filledQty: 1 }])
+  t.equal((await post(`${base}/dev/orders`, { name: 'nobody', symbol: 'MNQZ6', action: 'Sell', qty: 1 })).status, 400)
+  t.same(await (await post(`${base}/dev/orders`, { name: 'trader', symbol: 'MNQZ6', action: 'Sell', qty: 0 })).json(), { errorText: 'orderQty must be a whole number of at least 1' })
+  t.same(await (await post(`${base}/dev/liquidity`, { symbol: 'MNQZ6' })).json(), { errorText: 'lots is required (a whole number of at least 1, or null for no limit)' })
+  t.same(await (await post(`${base}/dev/liquidity`, { symbol: 'MNQZ6', lots: null })).json(), { symbol: 'MNQZ6', lots: null })
+  t.throws(() => broker.placeManualOrder('trader', { symbol: 'FOO', action: 'Buy', qty: 1 }), { message: 'unknown contract "FOO"' })
 })

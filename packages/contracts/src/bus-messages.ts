@@ -158,6 +158,33 @@ export const EntrySettleReplyV1 = Type.Object(
 )
 export type EntrySettleReply = Static<typeof EntrySettleReplyV1>
 
+/**
+ * Core request `connector.<instanceId>.flattens`: users whose pending flattens (`flatten_requests`) the
+ * addressed instance, which holds their feeds, should carry out now with their sessions.
+ */
+export const FlattenRunRequestV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    userIds: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { minItems: 1, maxItems: 10_000 }),
+  },
+  { additionalProperties: false },
+)
+export type FlattenRunRequest = Static<typeof FlattenRunRequestV1>
+
+/**
+ * The reply, one outcome per user: `done` every pending flatten of the user was sent; `waiting` some wait
+ * (no session now, or the broker's wait or refusal: the reason is on the request and the trade);
+ * `not_held` the instance no longer holds the user (the next holder runs them when its session opens).
+ */
+export const FlattenRunReplyV1 = Type.Object(
+  {
+    version: Type.Literal(1),
+    outcomes: Type.Array(Type.Union([Type.Literal('done'), Type.Literal('waiting'), Type.Literal('not_held')]), { maxItems: 10_000 }),
+  },
+  { additionalProperties: false },
+)
+export type FlattenRunReply = Static<typeof FlattenRunReplyV1>
+
 /** Core request `connector.<instanceId>.feeds`: a feed command handed to the instance holding the user's shard. */
 export const FeedCommandReplyV1 = Type.Object(
   { version: Type.Literal(1), done: Type.Boolean({ description: 'false: the addressed instance does not hold the user' }) },

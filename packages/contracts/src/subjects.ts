@@ -28,6 +28,7 @@ export const Buckets = {
 export const connectorSubjects = (instanceId: string) => ({
   entries: `connector.${instanceId}.entries`,
   feeds: `connector.${instanceId}.feeds`,
+  flattens: `connector.${instanceId}.flattens`,
 })
 
 /**

@@ -139,9 +139,56 @@ export interface TradesTable {
   target_order_id: BrokerId
   /** Broker fill ids already counted into quantity and entry price (a replayed fill counts once; bigint[] reads as text). */
   entry_fill_ids: ColumnType<string[], string[] | undefined, string[]>
-  /** The broker's own exit fill, kept beside the alert's exit price (DESIGN decision 17). */
+  /** The broker's exit fill price (weighted over the fills that closed it); for a broker-backed trade also its exit_price. */
   broker_exit_price: NullableDecimal
   broker_exit_fill_id: BrokerId
+  /** An exit alert asked to close it; the flatten is on its way (the trade stays open until the broker's fill). */
+  exit_requested_at: NullableTimestamp
+  /** The result the closing fill gives it (the exit alert's). */
+  exit_result: TradeResult | null
+  /** The exit alert's price: the signal's exit, kept beside the broker's fill. */
+  signal_exit_price: NullableDecimal
+  /** Where the exit stands, in words for the trader (why it waits, or what the broker said). */
+  exit_note: string | null
+  /** A closed part of a trade (a fill of part of its quantity): the trade it came from. */
+  parent_trade_id: BrokerId
+  /** The order whose fills closed this row. */
+  exit_order_id: BrokerId
+}
+
+/** Each broker fill that closed (part of) a trade, by quantity (a replayed fill is allocated once). */
+export interface TradeExitFillsTable {
+  fill_id: number
+  trade_id: number
+  user_id: string
+  order_id: number
+  quantity: number
+  price: Decimal
+  filled_at: Timestamp
+}
+
+/** A flatten to carry out at the broker for one (user, contract): durable until done. */
+export interface FlattenRequestsTable {
+  id: Generated<number>
+  user_id: string
+  /** The dated contract (`MNQZ6`). */
+  contract: string
+  broker_contract_id: BrokerId
+  /** The side to close; null: whichever the account holds. */
+  side: Side | null
+  alert_id: string | null
+  result: TradeResult
+  signal_exit_price: NullableDecimal
+  /** Entries received up to this time are the ones it closes. */
+  signal_at: Timestamp
+  requested_at: Timestamp
+  attempts: ColumnType<number, number | undefined, number>
+  /** Why it waits (no session, the broker's wait or refusal). */
+  reason: string | null
+  next_attempt_at: Timestamp
+  done_at: NullableTimestamp
+  /** What was done at the broker. */
+  outcome: string | null
 }
 
 export interface IntakeLogTable {
@@ -214,6 +261,8 @@ export interface Database {
   broker_credentials: BrokerCredentialsTable
   alerts: AlertsTable
   trades: TradesTable
+  trade_exit_fills: TradeExitFillsTable
+  flatten_requests: FlattenRequestsTable
   intake_log: IntakeLogTable
   admin_audit_log: AdminAuditLogTable
   feed_commands: FeedCommandsTable

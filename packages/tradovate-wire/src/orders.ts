@@ -7,11 +7,19 @@ import type { Action, OrderType, TimeInForce } from './entities.ts'
 
 export const ENDPOINTS = {
   placeOSO: 'order/placeOSO',
+  /** One order (Market, Limit, Stop); a manual order carries no `clOrdId`. */
+  placeOrder: 'order/placeorder',
+  /** New quantity or prices of a live order (`orderQty` is the order's whole quantity, filled part included). */
+  modifyOrder: 'order/modifyorder',
   liquidatePosition: 'order/liquidateposition',
   cancelOrder: 'order/cancelorder',
   orderList: 'order/list',
   /** One order by id (`id=<orderId>`): which account a fill's order belongs to (a Fill names no account). */
   orderItem: 'order/item',
+  positionList: 'position/list',
+  fillList: 'fill/list',
+  /** An order's versions (`masterid=<orderId>`): its quantity, type and prices, the latest last. */
+  orderVersionDeps: 'orderVersion/deps',
   /** Every command of the user's orders; `deps` (`masterid=<orderId>`) and `ldeps` (`masterids=<id>,<id>`) of some. */
   commandList: 'command/list',
   commandDeps: 'command/deps',
@@ -74,6 +82,42 @@ export interface PlaceOsoResult {
   oso2Id?: number
   failureReason?: FailureReason
   failureText?: string
+}
+
+/** Body of `order/placeorder` (partner.tradovate.com .../orders/place-order). */
+export interface PlaceOrderRequest {
+  accountSpec: string
+  accountId: number
+  clOrdId?: string
+  action: Action
+  symbol: string
+  orderQty: number
+  orderType: OrderType
+  price?: number
+  stopPrice?: number
+  timeInForce?: TimeInForce
+  isAutomated: boolean
+}
+
+/** Answer of `order/placeorder`: the order id, or a failure. */
+export interface PlaceOrderResult {
+  orderId?: number
+  failureReason?: FailureReason
+  failureText?: string
+}
+
+/**
+ * Body of `order/modifyorder` (partner.tradovate.com .../orders/modify-order): `orderQty` and `orderType`
+ * are required; prices only for the order types that have them. The answer is a CommandResult.
+ */
+export interface ModifyOrderRequest {
+  orderId: number
+  orderQty: number
+  orderType: OrderType
+  price?: number
+  stopPrice?: number
+  timeInForce?: TimeInForce
+  isAutomated?: boolean
 }
 
 export interface LiquidatePositionRequest {

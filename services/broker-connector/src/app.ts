@@ -43,11 +43,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
   await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
   const trading = app.trading
-  const sessions = { session: (userId: string) => (feedsOn ? app.feeds.session(userId) : null) }
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
-      sessions: feedsOn ? sessions : null,
+      flattens: trading.flattenDispatch,
       entryFlow: trading.entryFlow,
       concurrency: config.CONSUMER_CONCURRENCY,
       maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
@@ -62,6 +61,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
       adapter: options.brokerAdapter,
       settleEntries: trading.settle,
+      runFlattens: (userId) => trading.flattens.run(userId),
+      flattenSweepMs: config.FLATTEN_SWEEP_MS,
       statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
       forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
       hooks: {
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
           await options.feedHooks?.onSessionOpen?.(userId, session, venue)
         },
         statusNote: (userId) => trading.keeper.statusNote(userId),
+        onSessionStopping: (userId, session) => trading.onSessionStopping(userId, session),
       },
       endpoints: {
         // The paper broker simulates both environments.

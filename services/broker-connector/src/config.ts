@@ -53,8 +53,13 @@ export const ConfigSchema = Type.Object({
   FEED_SHARDS: Type.Integer({ minimum: 1, maximum: 1_024, default: 32, description: 'feed ownership shards' }),
   /** How often each connected user's status is written again with when the broker was last heard from. */
   FEED_STATUS_REFRESH_MS: Type.Integer({ minimum: 500, maximum: 600_000, default: 10_000, description: 'feed status refresh period' }),
-  /** How long an instance waits for the owner of a user's feed to settle forwarded entry records. */
+  /** How long an instance waits for the owner of a user's feed to settle forwarded entry records (and flattens). */
   ENTRY_FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'wait for the feed owner to settle entries' }),
+  /**
+   * How often an instance looks for flattens due (a broker wait over, or a relay that did not reach it) of
+   * users whose sessions it holds, and carries them out.
+   */
+  FLATTEN_SWEEP_MS: Type.Integer({ minimum: 200, maximum: 600_000, default: 2_000, description: 'pending flatten sweep period' }),
   TRADOVATE_DEMO_URL: url(['http', 'https'], 'https://demo.tradovateapi.com/v1', 'Tradovate demo REST base'),
   TRADOVATE_DEMO_WS_URL: url(['ws', 'wss'], 'wss://demo.tradovateapi.com/v1/websocket', 'Tradovate demo real-time socket'),
   TRADOVATE_LIVE_URL: url(['http', 'https'], 'https://live.tradovateapi.com/v1', 'Tradovate live REST base'),

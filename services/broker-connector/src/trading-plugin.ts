@@ -5,10 +5,16 @@ import type { Config } from './config.ts'
 import type { EntryFlow } from './entry-flow.ts'
 import { createTrading, type Trading } from './trading.ts'
 import { entryRouter } from './ownership/entry-relay.ts'
+import { flattenRouter } from './ownership/flatten-relay.ts'
+import { waitForSession } from './positions/flatten-runner.ts'
+import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    trading: Trading
+    trading: Trading & {
+      /** A result alert's flattens, handed to the instance holding each user's session. */
+      flattenDispatch: FlattenDispatch
+    }
   }
 }
 
@@ -21,8 +27,8 @@ export interface TradingPluginOptions {
 }
 
 /**
- * The live-trading parts (entry flow, trade keeper, session hooks). Entry records of users whose feeds
- * another instance holds are sent to it (docs/decisions/feed-ownership.md).
+ * The live-trading parts (entry flow, trade keeper, flattens, session hooks). Entry records and flattens of
+ * users whose feeds another instance holds are sent to it (docs/decisions/feed-ownership.md).
  */
 export const tradingPlugin = fp(
   async (app: FastifyInstance, options: TradingPluginOptions) => {
@@ -30,7 +36,17 @@ export const tradingPlugin = fp(
     const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
-    app.decorate('trading', createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router))
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router)
+    const flattenDispatch = flattenRouter({
+      bus: app.bus,
+      owners,
+      instanceId: options.feeds ? instanceId : null,
+      timeoutMs: options.config.ENTRY_FORWARD_TIMEOUT_MS,
+      runHere: (userId) => trading.flattens.run(userId),
+      waitForSession: (userIds) => waitForSession(app.db, userIds),
+      logger: app.log,
+    })
+    app.decorate('trading', { ...trading, flattenDispatch })
   },
   { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
 )

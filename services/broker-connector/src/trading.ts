@@ -6,15 +6,26 @@ import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from 
 import type { RecordOutcome } from './entry/settle-records.ts'
 import type { SessionSource } from './entry/plan-record.ts'
 import { openTradeContracts } from './repositories/broker-trades.ts'
-import { flattenPositions } from './consumers/flatten.ts'
+import { requestFlattens, tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
+import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
+
+/** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
+const STOP_FLATTEN_WAIT_MS = 10_000
 
 /** The live-trading parts of one connector instance and the session hooks that feed them. */
 export interface Trading {
   entryFlow: EntryFlow
   keeper: TradeKeeper
-  /** FeedManager `onSessionOpen`: trades from the snapshot's fills, then records left placing reconciled. */
+  /** Carries out the users' pending flattens with this instance's sessions. */
+  flattens: FlattenRunner
+  /**
+   * FeedManager `onSessionOpen`: trades from the snapshot's fills, then the pending exits, then records
+   * left placing reconciled; all before the session is handed out.
+   */
   onSessionOpen(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void>
+  /** FeedManager `onSessionStopping` (live trading switched off): the pending exits are sent first, for a bounded time. */
+  onSessionStopping(userId: string, session: BrokerSession): Promise<void>
   /** FeedManager `onEvent`. */
   onEvent: TradeKeeper['onEvent']
   /** Settles records with this instance's sessions (records another instance forwarded here). */
@@ -30,15 +41,18 @@ export function createTrading(
   router: EntryRouter | null = null,
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
+  const flattens = new FlattenRunner({ db, logger, sessions })
   const live = new LiveEntryFlow({
     db,
     sessions,
     logger,
     cashBalanceOf: (userId, session) => keeper.cashBalanceOf(userId, session),
-    // A hard daily-loss refusal: every contract the user holds open trades in is flattened.
+    // A hard daily-loss refusal: every contract the user holds open trades in is flattened (durably).
     flattenAll: async (userId, session) => {
+      const signalAt = new Date().toISOString()
       const contracts = await openTradeContracts(db, userId)
-      await flattenPositions(contracts.map((contractId) => ({ user_id: userId, contract_id: contractId })), { session: () => session }, logger)
+      await requestFlattens(db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
+      await flattens.run(userId, { session, force: true })
     },
     now: () => new Date(),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
@@ -48,11 +62,27 @@ export function createTrading(
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
+    flattens,
     onEvent: (userId, event) => keeper.onEvent(userId, event),
     settle: (records, lastAttempt) => live.settle(records, lastAttempt),
     async onSessionOpen(userId, session, venue) {
       await keeper.sessionOpened(userId, session, venue)
+      await flattens.run(userId, { session, force: true })
       await live.reconcileUser(userId, session)
+    },
+    async onSessionStopping(userId, session) {
+      // The exits are sent, then their fills awaited (the session is about to close), within one bound.
+      const until = Date.now() + STOP_FLATTEN_WAIT_MS
+      let timer: NodeJS.Timeout | undefined
+      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_FLATTEN_WAIT_MS)))
+      const sendThenSettle = async () => {
+        await flattens.run(userId, { session, force: true })
+        while (Date.now() < until && (await tradesAwaitingExitFill(db, userId)) > 0) {
+          await keeper.idle()
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }
+      await Promise.race([sendThenSettle(), bounded]).finally(() => clearTimeout(timer))
     },
   }
 }

@@ -5,6 +5,7 @@ import { renderSetup } from './setup.js'
 import { renderRoomLeft } from './room-left.js'
 import { totalsOf } from './totals.js'
 import { tradingDayOf } from './trading-day.js'
+import { outcomeText, tradeOutcomeText } from './outcomes.js'
 
 const $ = (id) => document.getElementById(id)
 const PAGE = 20
@@ -29,23 +30,6 @@ const cell = (text, className) => {
   return td
 }
 
-const STATUS_TEXT = {
-  received: 'Received',
-  placing: 'Placing',
-  placed: 'Placed',
-  refused: 'Refused',
-  failed: 'Failed',
-  not_placed: 'Not placed',
-  test: 'Test',
-}
-
-/** What the trader needs to read about a record: the outcome, and why when no order was placed. */
-export function outcomeText(record) {
-  const status = STATUS_TEXT[record.status] ?? record.status
-  if (record.status === 'placed') return `${status}: ${record.orderQuantity ?? '?'} × ${record.contract ?? record.symbol ?? ''}`.trim()
-  return record.reason ? `${status}: ${record.reason}` : status
-}
-
 function alertRow(record) {
   const row = document.createElement('tr')
   row.dataset.id = record.id
@@ -60,6 +44,7 @@ function tradeRow(trade) {
   const row = document.createElement('tr')
   row.dataset.id = trade.id
   row.dataset.status = trade.status
+  if (trade.exitRequestedAt && trade.status === 'open') row.dataset.exit = 'pending'
   const pnl = cell(trade.status === 'open' ? 'open' : money(trade.pnl), 'pnl')
   if (trade.pnl !== null) pnl.dataset.sign = Number(trade.pnl) < 0 ? 'negative' : 'positive'
   row.append(
@@ -67,7 +52,7 @@ function tradeRow(trade) {
     cell(trade.contract ?? trade.symbol),
     cell(`${trade.side} ${Number(trade.quantity)}`),
     cell(`${trade.entryPrice}${trade.exitPrice ? ` → ${trade.exitPrice}` : ''}`),
-    cell(trade.result ?? trade.status),
+    cell(tradeOutcomeText(trade), 'outcome'),
     pnl,
   )
   return row

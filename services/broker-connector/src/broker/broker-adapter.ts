@@ -181,7 +181,16 @@ export interface BrokerSession {
   cashBalance(): Promise<string | null>
   /** The account's orders as the broker holds them now (for reconciliation by tag). */
   listOrders(): Promise<BrokerOrder[]>
+  /** The account's positions now (Tradovate `position/list`): what a flatten and a reconciliation check against. */
+  listPositions(): Promise<BrokerPosition[]>
+  /** The account's fills the broker lists now (`fill/list`, the day's), only those of the account's own orders. */
+  listFills(): Promise<BrokerFill[]>
   placeBracket(request: BracketRequest): Promise<PlacedBracket>
+  /**
+   * Sets a live order's whole quantity, its filled part included (`order/modifyorder`; type and prices
+   * kept): a bracket leg follows its trade when part of the trade closed.
+   */
+  resizeOrder(orderId: number, orderQty: number): Promise<void>
   /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
   liquidatePosition(contractId: number): Promise<void>
   cancelOrder(orderId: number): Promise<void>

@@ -3,10 +3,9 @@ import { PermanentError } from '@signals/bus'
 import type { NormalizedAlert } from '@signals/contracts'
 import type { Database, Kysely, TradeResult } from '@signals/db'
 import { decimalText } from '../decimal-text.ts'
-import { closeTrades, lockOpenTrades, type OpenTrade, type TradeClose } from '../repositories/trades.ts'
+import { closeTrades, lockOpenTrades, requestTradeExits, stopUnsentEntries, workingEntryContracts, type OpenTrade, type OpenTradeMatch } from '../repositories/trades.ts'
+import { requestFlattens, type FlattenRequestInput } from '../repositories/flatten-requests.ts'
 import type { Routing } from '../repositories/alerts.ts'
-import type { SessionSource } from '../entry/plan-record.ts'
-import { flattenPositions, positionsClosedBy } from './flatten.ts'
 
 export interface Logger {
   info(object: object, message: string): void
@@ -30,82 +29,70 @@ export function pointValueOf(trade: Pick<OpenTrade, 'symbol' | 'root'>, logger: 
   return '1'
 }
 
-export interface CloseOutcome {
+export interface ExitOutcome {
+  /** Trades without a broker position behind them, closed at the alert's price. */
   closedTradeIds: number[]
+  /** Broker-backed trades asked to exit now (they close at the flatten's fill). */
+  requestedTradeIds: number[]
+  /** Users with a flatten to carry out (their trades, or a working entry, in the alert's contract). */
+  flattenUsers: string[]
 }
+
+/** A trade the broker holds a position for (opened from a broker fill) closes only from the broker's fills. */
+const brokerBacked = (trade: OpenTrade): trade is OpenTrade & { broker_contract_id: number; contract: string } =>
+  trade.broker_contract_id !== null && trade.contract !== null
 
 /**
- * Intake rule 7 and DESIGN decision 17: closes every open trade with the alert's symbol (or its contract
- * root), within the routing scope, at the alert's exit price, with exact pnl; then flattens those
- * positions at the broker for users with a session (the broker's flatten fill is kept beside the trade by
- * the trade keeper and never closes it again). One transaction for the closes: the trades are locked,
- * each pnl computed in decimal, then all closed by one conditional update.
- *
- * An alert with no exit price closes nothing itself: positions of users with a session are flattened and
- * the trade keeper closes each trade at the broker's flatten fill; a trade of a user without a session
- * is left open and said so in the log, rather than closed at a guessed price.
+ * Intake rule 7 and DESIGN decisions 7, 17 and 21, in one transaction. The alert's trades are its symbol's
+ * (or contract root's), on the side it closes (`closes`: `exit_long` closes longs only), within the routing
+ * scope, entered no later than the alert:
+ * - a trade with no broker position behind it (legacy, or written without a broker) is closed at once at
+ *   the alert's exit price with exact pnl, as the spec says (without a price it is left open and logged);
+ * - a broker-backed trade is asked to exit: it stays open, as the broker still holds it, with the alert's
+ *   result and price kept as the signal's, and closes from the broker's flatten fill;
+ * - matching entries not yet sent are not placed; entries sent and not filled are cancelled by the flatten;
+ * - a durable flatten request per (user, contract) is written with it, carried out by the instance holding
+ *   the user's session (now, on the next session open, or after the broker's wait).
  */
-export async function closeTradesForResult(
-  db: Kysely<Database>,
-  alert: NormalizedAlert,
-  routing: Routing,
-  logger: Logger,
-  sessions: SessionSource | null = null,
-): Promise<CloseOutcome> {
+export async function exitForResult(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing, logger: Logger): Promise<ExitOutcome> {
   if (alert.result === null) throw new PermanentError('a result alert without a result (TP, SL or Exit)')
   if (alert.symbol === null) throw new PermanentError('a result alert without a symbol')
-  const symbol = alert.symbol
-  const root = alert.root ?? rootOf(symbol)
-  const userId = routing === 'targeted' && alert.userId !== null ? alert.userId : undefined
-  const exit = alert.exitPrice ?? alert.entryPrice
-  if (exit === null) {
-    if (sessions === null) throw new PermanentError('a result alert without an exit price')
-    await flattenWithoutPrice(db, { symbol, root, userId }, sessions, logger, alert.alertId)
-    return { closedTradeIds: [] }
+  const match: OpenTradeMatch & { receivedBy: string } = {
+    symbol: alert.symbol,
+    root: alert.root ?? rootOf(alert.symbol),
+    userId: routing === 'targeted' && alert.userId !== null ? alert.userId : undefined,
+    side: alert.closes,
+    receivedBy: alert.receivedAt,
   }
-  const exitPrice = decimalText(exit)
+  const exit = alert.exitPrice ?? alert.entryPrice
+  const exitPrice = exit === null ? null : decimalText(exit)
   const result = tradeResultOf(alert.result)
 
-  const closedTradeIds = await db.transaction().execute(async (trx) => {
-    const open = await lockOpenTrades(trx, { symbol, root, userId })
-    const closes: TradeClose[] = open.map((trade) => ({
-      id: trade.id,
-      exitPrice,
-      pnl: computePnl({
-        side: trade.side,
-        entryPrice: trade.entry_price,
-        exitPrice,
-        quantity: trade.quantity,
-        pointValue: pointValueOf(trade, logger),
-      }),
-    }))
-    return closeTrades(trx, closes, result, alert.alertId)
-  })
-  if (closedTradeIds.length === 0) {
-    logger.info({ alertId: alert.alertId, symbol, root }, 'result alert: no open trade for this symbol; nothing changed')
-  } else {
-    logger.info({ alertId: alert.alertId, symbol, result, trades: closedTradeIds.length }, 'result alert closed trades')
-  }
-  if (sessions !== null) await flattenPositions(await positionsClosedBy(db, alert.alertId), sessions, logger)
-  return { closedTradeIds }
-}
-
-/** An exit with no price: flatten what can be flattened; the fills close the trades. */
-async function flattenWithoutPrice(
-  db: Kysely<Database>,
-  match: { symbol: string; root: string | null; userId?: string },
-  sessions: SessionSource,
-  logger: Logger,
-  alertId: string,
-): Promise<void> {
-  const open = await db.transaction().execute((trx) => lockOpenTrades(trx, match))
-  const positions = new Map<string, { user_id: string; contract_id: number }>()
-  for (const trade of open) {
-    if (trade.broker_contract_id === null || sessions.session(trade.user_id) === null) {
-      logger.warn({ alertId, tradeId: trade.id, userId: trade.user_id }, 'exit alert without a price and no broker session: the trade is left open')
-      continue
+  const outcome = await db.transaction().execute(async (trx): Promise<ExitOutcome> => {
+    const open = await lockOpenTrades(trx, match)
+    const backed = open.filter(brokerBacked)
+    const legacy = open.filter((trade) => !brokerBacked(trade))
+    if (exitPrice === null && legacy.length > 0) {
+      logger.warn({ alertId: alert.alertId, trades: legacy.map((trade) => trade.id) }, 'result alert without a price: trades with no broker position behind them are left open (no price is guessed)')
     }
-    positions.set(`${trade.user_id}:${trade.broker_contract_id}`, { user_id: trade.user_id, contract_id: trade.broker_contract_id })
-  }
-  await flattenPositions([...positions.values()], sessions, logger)
+    const closes = exitPrice === null ? [] : legacy.map((trade) => ({ id: trade.id, exitPrice, pnl: computePnl({ side: trade.side, entryPrice: trade.entry_price, exitPrice, quantity: trade.quantity, pointValue: pointValueOf(trade, logger) }) }))
+    const closedTradeIds = await closeTrades(trx, closes, result, alert.alertId)
+    const requestedTradeIds = await requestTradeExits(trx, backed.map((trade) => trade.id), { alertId: alert.alertId, result, signalExitPrice: exitPrice })
+    await stopUnsentEntries(trx, match)
+    const targets = new Map<string, FlattenRequestInput>()
+    const target = (userId: string, contract: string, brokerContractId: number | null) => {
+      const key = `${userId}\n${contract}`
+      const known = targets.get(key)
+      targets.set(key, { userId, contract, brokerContractId: known?.brokerContractId ?? brokerContractId, side: alert.closes, alertId: alert.alertId, result, signalExitPrice: exitPrice, signalAt: alert.receivedAt })
+    }
+    for (const trade of backed) target(trade.user_id, trade.contract, trade.broker_contract_id)
+    for (const entry of await workingEntryContracts(trx, match)) target(entry.user_id, entry.contract, null)
+    await requestFlattens(trx, [...targets.values()])
+    return { closedTradeIds, requestedTradeIds, flattenUsers: [...new Set([...targets.values()].map((request) => request.userId))] }
+  })
+  logger.info(
+    { alertId: alert.alertId, symbol: alert.symbol, result, closes: alert.closes, closed: outcome.closedTradeIds.length, exitsAsked: outcome.requestedTradeIds.length, users: outcome.flattenUsers.length },
+    outcome.closedTradeIds.length + outcome.flattenUsers.length === 0 ? 'result alert: no open trade or working entry for this symbol; nothing changed' : 'result alert: trades closed and exits asked',
+  )
+  return outcome
 }

@@ -5,8 +5,8 @@ import type { EntryFlow } from '../entry-flow.ts'
 import { insertEntryRecords, insertTestRecord, type Routing } from '../repositories/alerts.ts'
 import { unsettledEntryRecords } from '../repositories/entry-records.ts'
 import { insertIntakeLog } from '../repositories/intake-log.ts'
-import { closeTradesForResult, type Logger } from './close-trades.ts'
-import type { SessionSource } from '../entry/plan-record.ts'
+import { exitForResult, type Logger } from './close-trades.ts'
+import type { FlattenDispatch } from '../positions/flatten-dispatch.ts'
 
 export interface HandlerDeps {
   db: Kysely<Database>
@@ -15,8 +15,8 @@ export interface HandlerDeps {
   logger: Logger
   /** Deliveries before a message is dead-lettered: the last one leaves no record waiting. */
   maxAttempts: number
-  /** Users' broker sessions, for flattening on a result alert (null: this instance holds no feeds). */
-  sessions: SessionSource | null
+  /** Hands users' pending flattens to the instances holding their sessions (a result alert's exits). */
+  flattens: FlattenDispatch
   /** Called with counts for metrics. */
   onRecorded?: (kind: 'entry' | 'test' | 'intake', count: number) => void
   onTradesClosed?: (count: number) => void
@@ -48,14 +48,20 @@ export function entryAlertHandler(deps: HandlerDeps) {
   }
 }
 
-/** alerts.result: closes the open trades of the alert's symbol. */
+/**
+ * alerts.result: the alert's trades are closed (no broker position behind them) or asked to exit, with
+ * durable flatten requests, in one transaction; then the requests are handed to the instances holding the
+ * users' sessions. That hand-over is best effort: a flatten not carried out now is carried out when the
+ * user's session opens or its wait is over (the holder's sweep), so the message is acknowledged.
+ */
 export function resultAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
   return async (alert: NormalizedAlert): Promise<void> => {
     // A test alert is never traded, whichever subject it came on.
     if (alert.isVendorTest) return recordAsTest(alert)
-    const { closedTradeIds } = await closeTradesForResult(deps.db, alert, deps.routing, deps.logger, deps.sessions)
+    const { closedTradeIds, flattenUsers } = await exitForResult(deps.db, alert, deps.routing, deps.logger)
     deps.onTradesClosed?.(closedTradeIds.length)
+    await deps.flattens.dispatch(flattenUsers)
   }
 }
 

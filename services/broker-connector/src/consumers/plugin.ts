@@ -6,15 +6,15 @@ import { AlertMessageV1, IntakeLogBatchV1, Streams, Subjects, contract, type Con
 import type { Bus, ConsumeOptions, ConsumerHandle, MessageContext } from '@signals/bus'
 import type { EntryFlow } from '../entry-flow.ts'
 import type { Routing } from '../repositories/alerts.ts'
-import type { SessionSource } from '../entry/plan-record.ts'
+import type { FlattenDispatch } from '../positions/flatten-dispatch.ts'
 import { entryAlertHandler, intakeLogHandler, resultAlertHandler, testAlertHandler, type HandlerDeps } from './handlers.ts'
 import { withRetryPolicy, type RetryPolicyOptions } from './retry-policy.ts'
 
 export interface AlertConsumersOptions {
   routing: Routing
   entryFlow: EntryFlow
-  /** Users' broker sessions for flattening on result alerts; null when this instance holds no feeds. */
-  sessions: SessionSource | null
+  /** Hands result alerts' flattens to the instances holding the users' sessions. */
+  flattens: FlattenDispatch
   concurrency: number
   maxAttempts: number
   ackWaitMs: number
@@ -74,7 +74,7 @@ export const alertConsumersPlugin = fp(
       entryFlow: options.entryFlow,
       logger: app.log,
       maxAttempts: options.maxAttempts,
-      sessions: options.sessions,
+      flattens: options.flattens,
       onRecorded: (kind, count) => recorded.inc({ kind }, count),
       onTradesClosed: (count) => tradesClosed.inc(count),
     }

@@ -33,6 +33,12 @@ export interface FeedManagerOptions {
   onSessionOpen?(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void>
   /** A sentence added to the `connected` status (e.g. events set aside), or null. Asked at every write. */
   statusNote?(userId: string): string | null
+  /**
+   * Called when a stop command (live trading switched off) is about to close an open session, with it (not
+   * when a shard moves or the instance closes): pending exits are sent first. A throw is logged; the stop
+   * goes on.
+   */
+  onSessionStopping?(userId: string, session: BrokerSession): Promise<void>
   /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
   owns?(userId: string): boolean
   /** Named in each status written (which instance holds the feed). */
@@ -95,6 +101,10 @@ export class FeedManager {
 
   stop(userId: string): Promise<void> {
     return this.#serial(userId, async () => {
+      const session = this.#feeds.get(userId)?.connection
+      if (session && this.options.onSessionStopping) {
+        await this.options.onSessionStopping(userId, session).catch((error: unknown) => this.options.logger.warn({ userId, err: error }, 'pending exits not sent before the stop'))
+      }
       this.#drop(userId)
       await this.#publish(userId, 'stopped', null)
     })

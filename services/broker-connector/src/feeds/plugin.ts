@@ -10,6 +10,9 @@ import type { RecordRef } from '../entry-flow.ts'
 import { ShardLeases } from '../ownership/shard-leases.ts'
 import { forwardCommand, serveCommands } from '../ownership/command-relay.ts'
 import { serveEntries } from '../ownership/entry-relay.ts'
+import { serveFlattens } from '../ownership/flatten-relay.ts'
+import type { FlattenRun } from '../positions/flatten-runner.ts'
+import { startFlattenSweep } from '../positions/flatten-sweep.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,7 +30,11 @@ export interface FeedsPluginOptions {
   /** The broker implementation (default Tradovate's API). */
   adapter?: BrokerAdapter
   /** Session hooks (entry flow: reconcile orders by tag on open, follow fills). */
-  hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen' | 'statusNote'>
+  hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen' | 'onSessionStopping' | 'statusNote'>
+  /** Carries out pending flattens of users whose feeds this instance holds (relayed from other instances). */
+  runFlattens(userId: string): Promise<FlattenRun>
+  /** Users with a flatten due now whose sessions this instance holds get it carried out this often. */
+  flattenSweepMs: number
   /** Settles entry records other instances forward for users whose feeds this one holds. */
   settleEntries(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
   statusRefreshMs: number
@@ -92,7 +99,12 @@ export const feedsPlugin = fp(
     }
     let handle: ConsumerHandle | undefined
     let refresh: NodeJS.Timeout | undefined
-    const relays = [serveCommands(app.bus, instanceId, run, app.log), serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log)]
+    let stopSweep: (() => Promise<void>) | undefined
+    const relays = [
+      serveCommands(app.bus, instanceId, run, app.log),
+      serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log),
+      serveFlattens(app.bus, instanceId, owns, options.runFlattens, app.log),
+    ]
 
     app.addHook('onReady', async () => {
       await leases.start()
@@ -110,14 +122,14 @@ export const feedsPlugin = fp(
           if (owner !== null && owner !== instanceId) await forwardCommand(app.bus, owner, command, options.forwardTimeoutMs)
         },
       })
-      refresh = setInterval(() => {
-        manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed'))
-      }, options.statusRefreshMs)
+      refresh = setInterval(() => void manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed')), options.statusRefreshMs)
+      stopSweep = startFlattenSweep({ db: app.db, logger: app.log, everyMs: options.flattenSweepMs, holds: (userId) => manager.session(userId) !== null, run: options.runFlattens })
     })
     // onClose hooks run in reverse registration order: this one before the db and bus plugins close
     // (test/consumers/close-order.test.ts), so in-flight handlers finish on a live pool.
     app.addHook('onClose', async () => {
       clearInterval(refresh)
+      await stopSweep?.()
       await handle?.stop()
       // Releasing closes each shard's feeds, then deletes its lease: another instance takes it at once.
       await leases.close()

@@ -6,6 +6,10 @@ export interface OpenTradeMatch {
   root: string | null
   /** Only this user's trades (targeted routing); all users' otherwise. */
   userId?: string
+  /** Only trades of this side (`exit_long` closes longs); both when null. */
+  side?: Side | null
+  /** Only trades whose entry alert came up to this time (a later entry is a new signal the exit does not close). */
+  receivedBy?: string
 }
 
 export interface OpenTrade {
@@ -18,6 +22,8 @@ export interface OpenTrade {
   entry_price: string
   /** The broker's contract, when the trade was opened from a broker fill. */
   broker_contract_id: number | null
+  /** The dated contract (`MNQZ6`), when opened from a broker fill. */
+  contract: string | null
 }
 
 export interface TradeClose {
@@ -26,25 +32,35 @@ export interface TradeClose {
   pnl: string
 }
 
+/** The alert's symbol or root, the user and the side, as SQL conditions on `t` (trades) and `a` (alerts). */
+function matchSql(match: OpenTradeMatch, table: 't' | 'a', sideColumn: 'side' | 'action') {
+  const ref = (column: string) => sql.ref(`${table}.${column}`)
+  const byRoot = match.root === null ? sql`false` : sql`${ref('root')} = ${match.root}`
+  const forUser = match.userId === undefined ? sql`` : sql`AND ${ref('user_id')} = ${match.userId}`
+  const onSide = match.side === undefined || match.side === null ? sql`` : sql`AND ${ref(sideColumn)} = ${match.side}`
+  return sql`(${ref('symbol')} = ${match.symbol} OR ${byRoot}) ${forUser} ${onSide}`
+}
+
 /**
  * Locks the open trades a result alert closes, so a concurrent close of the same trade waits and then
- * finds it no longer open. Must run inside a transaction.
+ * finds it no longer open. A trade opened by an entry alert received after the exit is not among them.
+ * Must run inside a transaction.
  */
 export async function lockOpenTrades(trx: Kysely<Database>, match: OpenTradeMatch): Promise<OpenTrade[]> {
-  const byRoot = match.root === null ? sql`false` : sql`root = ${match.root}`
-  const forUser = match.userId === undefined ? sql`` : sql`AND user_id = ${match.userId}`
+  const entered = match.receivedBy === undefined ? sql`` : sql`AND (a.received_at IS NULL OR a.received_at <= ${match.receivedBy}::timestamptz)`
   const result = await sql<OpenTrade>`
-    SELECT id, user_id, symbol, root, side, quantity, entry_price, broker_contract_id
-    FROM trades
-    WHERE status = 'open' AND (symbol = ${match.symbol} OR ${byRoot}) ${forUser}
-    ORDER BY id
-    FOR UPDATE`.execute(trx)
+    SELECT t.id, t.user_id, t.symbol, t.root, t.side, t.quantity, t.entry_price, t.broker_contract_id, t.contract
+    FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
+    WHERE t.status = 'open' AND ${matchSql(match, 't', 'side')} ${entered}
+    ORDER BY t.id
+    FOR UPDATE OF t`.execute(trx)
   return result.rows
 }
 
 /**
- * Closes the given trades in one statement, each with its own exit price and pnl (exact decimal text).
- * `status = 'open'` makes it conditional: a trade closed meanwhile is left as it is. Returns the ids closed.
+ * Closes the given trades in one statement, each with its own exit price and pnl (exact decimal text); the
+ * alert's price is also their signal's exit. `status = 'open'` makes it conditional: a trade closed
+ * meanwhile is left as it is. Returns the ids closed.
  */
 export async function closeTrades(
   trx: Kysely<Database>,
@@ -58,12 +74,61 @@ export async function closeTrades(
   const pnls = closes.map((close) => close.pnl)
   const updated = await sql<{ id: number }>`
     UPDATE trades AS t
-    SET status = 'closed', result = ${result}, exit_price = c.exit_price, pnl = c.pnl,
+    SET status = 'closed', result = ${result}, exit_price = c.exit_price, signal_exit_price = c.exit_price, pnl = c.pnl,
         close_alert_id = ${closeAlertId}, closed_at = now()
     FROM unnest(${ids}::bigint[], ${exits}::numeric[], ${pnls}::numeric[]) AS c(id, exit_price, pnl)
     WHERE t.id = c.id AND t.status = 'open'
     RETURNING t.id`.execute(trx)
   return updated.rows.map((row) => row.id)
+}
+
+export interface ExitRequest {
+  alertId: string
+  result: TradeResult
+  /** The alert's exit price, or null when it carried none. */
+  signalExitPrice: string | null
+}
+
+/**
+ * Broker-backed trades an exit alert asks to close: they stay open (the broker holds them until the
+ * flatten fills) with the alert's result and price kept. The first exit asked stands; a later one changes
+ * nothing on the trade. Returns the ids asked now.
+ */
+export async function requestTradeExits(trx: Kysely<Database>, ids: readonly number[], exit: ExitRequest): Promise<number[]> {
+  if (ids.length === 0) return []
+  const updated = await sql<{ id: number }>`
+    UPDATE trades SET exit_requested_at = now(), exit_result = ${exit.result}, signal_exit_price = ${exit.signalExitPrice}::numeric,
+      close_alert_id = ${exit.alertId}, exit_note = NULL
+    WHERE id = ANY(${ids}::bigint[]) AND status = 'open' AND exit_requested_at IS NULL
+    RETURNING id`.execute(trx)
+  return updated.rows.map((row) => row.id)
+}
+
+/**
+ * Entries an exit alert must stop: the matching records sent to the broker before the exit whose trade has
+ * not opened (a limit entry still working), as (user, contract). Records of the last day only (entries
+ * are day orders).
+ */
+export async function workingEntryContracts(trx: Kysely<Database>, match: OpenTradeMatch & { receivedBy: string }): Promise<{ user_id: string; contract: string }[]> {
+  const result = await sql<{ user_id: string; contract: string }>`
+    SELECT DISTINCT a.user_id, a.contract FROM alerts a
+    WHERE a.status IN ('placing', 'placed') AND NOT a.is_test AND a.contract IS NOT NULL AND ${matchSql(match, 'a', 'action')}
+      AND a.received_at <= ${match.receivedBy}::timestamptz AND a.received_at > ${match.receivedBy}::timestamptz - interval '1 day'
+      AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`.execute(trx)
+  return result.rows
+}
+
+/**
+ * Matching entries received before the exit and not sent yet are not placed at all: the exit came first.
+ * (One sent meanwhile is `placing` and is among the working entries the flatten cancels.)
+ */
+export async function stopUnsentEntries(trx: Kysely<Database>, match: OpenTradeMatch & { receivedBy: string }): Promise<number> {
+  const result = await sql`
+    UPDATE alerts a SET status = 'not_placed', decided_at = now(),
+      reason = 'not placed: an exit alert for ' || ${match.symbol} || ' came before this entry could be sent'
+    WHERE a.status = 'received' AND a.send_attempts = 0 AND NOT a.is_test AND ${matchSql(match, 'a', 'action')}
+      AND a.received_at <= ${match.receivedBy}::timestamptz`.execute(trx)
+  return Number(result.numAffectedRows ?? 0n)
 }
 
 export interface TradePage {
@@ -80,7 +145,7 @@ export async function listUserTrades(db: Kysely<Database>, page: TradePage) {
     .select([
       'id', 'symbol', 'root', 'side', 'quantity', 'entry_price', 'exit_price', 'status', 'result', 'pnl', 'close_alert_id',
       'opened_at', 'closed_at', 'alert_record_id', 'contract', 'broker_account_id', 'entry_order_id', 'stop_order_id',
-      'target_order_id', 'broker_exit_price',
+      'target_order_id', 'broker_exit_price', 'signal_exit_price', 'exit_requested_at', 'exit_note', 'parent_trade_id',
     ])
     .where('user_id', '=', page.userId)
     .orderBy('id', 'desc')

@@ -53,6 +53,10 @@ export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           stopOrderId: idText(row.stop_order_id),
           targetOrderId: idText(row.target_order_id),
           brokerExitPrice: row.broker_exit_price,
+          signalExitPrice: row.signal_exit_price,
+          exitRequestedAt: isoOrNull(row.exit_requested_at),
+          exitNote: row.exit_note,
+          parentTradeId: idText(row.parent_trade_id),
         })),
         nextCursor: nextCursorOf(rows, limit),
       }

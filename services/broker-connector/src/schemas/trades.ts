@@ -26,7 +26,13 @@ const TradeBody = Type.Object({
   entryOrderId: BrokerId,
   stopOrderId: BrokerId,
   targetOrderId: BrokerId,
-  brokerExitPrice: Type.Union([Type.String(), Type.Null()], { description: "the broker's own exit fill, beside the alert's exit price" }),
+  brokerExitPrice: Type.Union([Type.String(), Type.Null()], { description: "the broker's exit fill price (weighted over the fills that closed it)" }),
+  signalExitPrice: Type.Union([Type.String(), Type.Null()], { description: "the exit alert's price (the signal's exit); a broker-backed trade's exitPrice is the broker's fill" }),
+  exitRequestedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'when an exit alert asked to close it; while the trade is open the exit is on its way to the broker',
+  }),
+  exitNote: Type.Union([Type.String(), Type.Null()], { description: 'where the exit stands, for the trader: why it waits, or what the broker did' }),
+  parentTradeId: Type.Union([Type.String(), Type.Null()], { description: 'a part of a trade closed by a fill of part of its quantity: the trade it came from' }),
 })
 
 export const TradesQuery = Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus) }, { additionalProperties: false })

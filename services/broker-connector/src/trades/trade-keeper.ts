@@ -1,18 +1,14 @@
-import { computePnl } from '@signals/instruments'
-import type { Database, Kysely, Side, TradeResult } from '@signals/db'
-import { isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
-import { pointValueOf, type Logger } from '../consumers/close-trades.ts'
+import type { Database, Kysely } from '@signals/db'
+import { isDependencyDown } from '@signals/http-kit'
+import { BrokerError, isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
+import type { Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
-import {
-  applyEntryFill,
-  closeTradeAtFill,
-  lockRecordTrade,
-  lockTradesExitedBy,
-  recordBrokerExit,
-  type BrokerScope,
-  type ExitTrade,
-} from '../repositories/broker-trades.ts'
+import { applyEntryFill, type BrokerScope } from '../repositories/broker-trades.ts'
 import { setAsideEvent } from '../repositories/set-aside-events.ts'
+import { filledOnTrade, noteTrade } from '../repositories/trade-exits.ts'
+import { ConcurrencyLimit } from '../concurrency-limit.ts'
+import { cancelQuietly } from '../positions/carry-out.ts'
+import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
 
 interface UserBook {
@@ -29,11 +25,13 @@ interface UserBook {
 }
 
 /**
- * Trades from the broker's fills (DESIGN decision 17), fed by the feed manager's session hooks: the entry
- * order's fill opens the record's trade; a bracket leg's fill closes it (SL / TP at the fill price); a
- * fill without our tag in the other direction (a liquidation) closes what is still open as Session End,
- * or keeps the broker's exit beside a trade a result alert closed. One user's events are applied in the
- * order received; every write is conditional, so a snapshot replayed after a reconnect changes nothing.
+ * Trades from the broker's fills (DESIGN decisions 17 and 21), fed by the feed manager's session hooks: the
+ * entry order's fill opens the record's trade; a closing fill is allocated to trades by quantity (a bracket
+ * leg's to its record's trade, SL / TP; one without our tag, our flatten or a trader's own order, first in
+ * first out across the open trades of the contract), at the fill's price. A part closed splits off and the
+ * rest keeps working with its legs resized at the broker; a trade closed in full has no leg left working.
+ * One user's events are applied in the order received; every write is conditional or counted by fill, so
+ * a snapshot replayed after a reconnect changes nothing.
  */
 export class TradeKeeper {
   readonly #books = new Map<string, UserBook>()
@@ -41,7 +39,12 @@ export class TradeKeeper {
   /** Fills that arrived before their session was handed over: applied right after its snapshot. */
   readonly #early = new Map<string, BrokerFill[]>()
 
-  constructor(private readonly options: { db: Kysely<Database>; logger: Logger }) {}
+  /** Fills applied at once across users (each a transaction): a burst of fills waits here, not in the pool. */
+  readonly #limit: ConcurrencyLimit
+
+  constructor(private readonly options: { db: Kysely<Database>; logger: Logger; maxConcurrent?: number }) {
+    this.#limit = new ConcurrencyLimit(options.maxConcurrent ?? 4)
+  }
 
   /**
    * A new session: its snapshot replaces what was known, and its fills are applied (idempotently), each on
@@ -162,8 +165,21 @@ export class TradeKeeper {
     this.#prune(book, orderId)
   }
 
+  /**
+   * Applies a fill, trying again while the database is unreachable (about half a minute; the user's later
+   * events wait behind it, in order), so a short outage does not leave a closed position showing open
+   * until the next session.
+   */
   async #applyFill(userId: string, scope: BrokerScope, fill: BrokerFill): Promise<void> {
-    await this.#applyFillToTrades(userId, scope, fill)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#limit.run(() => this.#applyFillToTrades(userId, scope, fill))
+        break
+      } catch (error) {
+        if (!isDependencyDown(error) || attempt >= 5) throw error
+        await new Promise((resolve) => setTimeout(resolve, 1_000 * 2 ** attempt))
+      }
+    }
     this.#fillApplied(userId, fill.orderId)
   }
 
@@ -202,35 +218,37 @@ export class TradeKeeper {
       if (tradeId !== null) this.options.logger.info({ userId, tradeId, recordId: tag.recordId, price: fill.price }, 'trade opened from the entry fill')
       return
     }
-    if (tag) return this.#closeByLeg(userId, fill, tag.recordId, tag.leg === 'stop' ? 'SL' : 'TP')
-    return this.#closeByLiquidation(userId, scope, fill)
+    const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : null
+    const allocations = await this.options.db.transaction().execute((trx) => allocateExitFill(trx, { userId, scope }, fill, leg, this.options.logger))
+    await this.#followLegs(userId, fill, allocations)
   }
 
-  async #closeByLeg(userId: string, fill: BrokerFill, recordId: number, result: TradeResult): Promise<void> {
-    await this.options.db.transaction().execute(async (trx) => {
-      const trade = await lockRecordTrade(trx, recordId, userId)
-      if (trade) await this.#exit(trx, trade, fill, result)
-    })
-  }
-
-  async #closeByLiquidation(userId: string, scope: BrokerScope, fill: BrokerFill): Promise<void> {
-    const side: Side = fill.action === 'Sell' ? 'LONG' : 'SHORT'
-    await this.options.db.transaction().execute(async (trx) => {
-      const trades = await lockTradesExitedBy(trx, { userId, scope, contractId: fill.contractId, side, at: fill.timestamp })
-      for (const trade of trades) await this.#exit(trx, trade, fill, 'Session End')
-    })
-  }
-
-  /** Closes an open trade at the fill, or keeps the fill as the broker's exit of a closed one. */
-  async #exit(trx: Kysely<Database>, trade: ExitTrade, fill: BrokerFill, result: TradeResult): Promise<void> {
-    if (trade.status === 'open') {
-      const pnl = computePnl({ side: trade.side, entryPrice: trade.entry_price, exitPrice: fill.price, quantity: trade.quantity, pointValue: pointValueOf(trade, this.options.logger) })
-      if (await closeTradeAtFill(trx, { id: trade.id, result, price: fill.price, pnl, fillId: fill.id, at: fill.timestamp })) {
-        this.options.logger.info({ tradeId: trade.id, result, price: fill.price, pnl }, 'trade closed by a broker fill')
+  /**
+   * Each trade's bracket at the broker follows what is left of it: a trade closed in full has its legs still
+   * working cancelled (they would open a position of their own), a trade closed in part has its other legs
+   * resized to what is left (`resizeOrder`: the leg's whole quantity, its own fills on the trade included).
+   * A broker that refuses says so on the trade (and the log): a reconciliation with the broker puts it right.
+   */
+  async #followLegs(userId: string, fill: BrokerFill, allocations: readonly Allocation[]): Promise<void> {
+    const book = this.#books.get(userId)
+    if (!book) return
+    const live = (id: number | null): id is number => id !== null && book.orders.has(id) && !isDone((book.orders.get(id) as BrokerOrder).status)
+    for (const { trade, quantity, closed } of allocations) {
+      const legs = [trade.stop_order_id, trade.target_order_id].filter(live)
+      try {
+        if (closed) {
+          for (const id of legs) await cancelQuietly(book.session, id)
+          continue
+        }
+        const left = Number(trade.quantity) - quantity
+        for (const id of legs.filter((id) => id !== fill.orderId)) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
+      } catch (error) {
+        if (!(error instanceof BrokerError)) throw error
+        const note = `the trade's bracket could not be ${closed ? 'cancelled' : 'resized'} at the broker: ${error.message}`
+        this.options.logger.warn({ userId, tradeId: trade.id, reason: error.message }, note)
+        await noteTrade(this.options.db, trade.id, note)
       }
-      return
     }
-    if (trade.broker_exit_price === null) await recordBrokerExit(trx, trade.id, fill.price, fill.id)
   }
 }
 

@@ -100,8 +100,10 @@ t.test('targeted routing closes only the payload user\'s trades', async (t) => {
   t.match(await trade(db, theirs), { status: 'open' })
 })
 
-t.test('a result alert that can never close anything (no result, no price) is dead-lettered with its reason', async (t) => {
-  const { app } = await build(t)
+t.test('a result alert without a result is dead-lettered with its reason; one without a price leaves trades with no broker position open', async (t) => {
+  const { app, db } = await build(t)
+  await seedUsers(db, 1, { prefix: 'u' })
+  const legacy = await openTrade(db, { user_id: 'u-0', symbol: 'NQ1!', root: 'NQ', side: 'LONG', quantity: '1', entry_price: '100' })
   const reasons: string[] = []
   await app.bus.consume({
     stream: 'DEAD_LETTERS',
@@ -113,7 +115,21 @@ t.test('a result alert that can never close anything (no result, no price) is de
     },
   })
   await publishAlert(app, { ...resultAlert('NQ1!', 'NQ', 'TP', 1), result: null })
+  await eventually(() => reasons.length === 1)
+  t.same(reasons, ['a result alert without a result (TP, SL or Exit)'])
   await publishAlert(app, { ...resultAlert('NQ1!', 'NQ', 'TP', 1), exitPrice: null })
-  await eventually(() => reasons.length === 2)
-  t.same(reasons.sort(), ['a result alert without a result (TP, SL or Exit)', 'a result alert without an exit price'])
+  await drained(app, 'ALERTS', Durables.result)
+  t.match(await trade(db, legacy), { status: 'open', exit_price: null }, 'no price is guessed: the trade stays open')
+  t.equal(reasons.length, 1, 'and the alert is not a dead letter (positions with a broker behind them would have been flattened)')
+})
+
+t.test('closes is honoured for trades without a broker too: exit_short closes shorts at the alert\'s price, longs stay open', async (t) => {
+  const { app, db } = await build(t)
+  await seedUsers(db, 2, { prefix: 'u' })
+  const long = await openTrade(db, { user_id: 'u-0', symbol: 'ESZ6', root: 'ES', side: 'LONG', quantity: '1', entry_price: '5000' })
+  const short = await openTrade(db, { user_id: 'u-1', symbol: 'ESZ6', root: 'ES', side: 'SHORT', quantity: '2', entry_price: '5000' })
+  await publishAlert(app, { ...resultAlert('ES1!', 'ES', 'Exit', 4990), closes: 'SHORT' })
+  await drained(app, 'ALERTS', Durables.result)
+  t.match(await trade(db, short), { status: 'closed', result: 'Session End', exit_price: '4990.00000000', signal_exit_price: '4990.00000000', pnl: '1000.00' }, '10 x 2 x $50')
+  t.match(await trade(db, long), { status: 'open' })
 })

@@ -59,7 +59,7 @@ t.test('a short through its stop closes SL at the stop fill with exact pnl', asy
   t.match(await tradeOfRecord(db, record.id), { result: 'SL', side: 'SHORT', exit_price: '21040.00000000', pnl: '-480.00' })
 })
 
-t.test('a result alert Exit closes the trade as Session End at the alert\'s price and flattens at the broker; the broker\'s fill is kept beside it', async (t) => {
+t.test('a result alert Exit flattens at the broker and the trade closes as Session End at the flatten fill; the alert\'s price is kept as the signal\'s', async (t) => {
   const { broker, app, db } = await connectedTrader(t)
   const alert = mnqEntry()
   await publishAlert(app, alert)
@@ -69,17 +69,18 @@ t.test('a result alert Exit closes the trade as Session End at the alert\'s pric
   broker.setPrice('MNQZ6', '21020.25')
   const exit = makeAlert({ kind: 'result', symbol: 'MNQ1!', root: 'MNQ', result: 'Exit', exitPrice: 21020, action: null, entryPrice: null, sl: null, tp: null, userId: null })
   await publishAlert(app, exit)
-  await eventually(async () => (await tradeOfRecord(db, record.id))?.broker_exit_price !== null)
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), {
-    status: 'closed', result: 'Session End', exit_price: '21020.00000000', pnl: '200.00', close_alert_id: exit.alertId, broker_exit_price: '21020.25000000',
-  })
+    status: 'closed', result: 'Session End', exit_price: '21020.25000000', pnl: '202.50', close_alert_id: exit.alertId, broker_exit_price: '21020.25000000',
+    signal_exit_price: '21020.00000000',
+  }, '(21020.25 - 21000) x 5 x $2 from the fill; 21020 was the alert\'s')
   t.same(broker.positions().map((p) => p.netPos), [0], 'flattened')
   t.equal(broker.orders().filter((o) => o.ordStatus === 'Working').length, 0, 'the remaining legs were cancelled')
 
   broker.setPrice('MNQZ6', '21200')
   await publishAlert(app, exit, 'alerts.result', 'again')
   await eventually(async () => (await db.selectFrom('trades').select('id').execute()).length === 1)
-  t.match(await tradeOfRecord(db, record.id), { exit_price: '21020.00000000', pnl: '200.00' }, 'never closed a second time')
+  t.match(await tradeOfRecord(db, record.id), { exit_price: '21020.25000000', pnl: '202.50' }, 'never closed a second time')
 })
 
 t.test('an Exit alert without a price closes at the broker\'s flatten fill', async (t) => {

@@ -49,6 +49,9 @@ t.test('two instances share the live users, commands reach the owner, and a grac
   // Whichever instance consumes a command, the owner acts on it: every user stops, then starts again.
   for (const userId of userIds) await command(first.app, userId, 'stop')
   await eventually(() => broker.sessions().length === 0, 30_000)
+  // The broker sees a socket close as the owner closes it, a moment before the owner writes `stopped`.
+  const stopped = async () => (await Promise.all(userIds.map((userId) => statusOf(first.app, userId)))).every((status) => status?.state === 'stopped')
+  await eventually(stopped, 30_000)
   for (const userId of userIds) t.equal((await statusOf(first.app, userId))?.state, 'stopped', `${userId} stopped`)
   for (const userId of userIds) await command(second, userId, 'start')
   // The broker counts a session once it is authorized, the connector once its snapshot is read: wait for both.

@@ -137,6 +137,8 @@ t.test('an entry alert appears live; its trade shows its pnl after a result aler
   t.pass('the trade from the fill appears')
   await checkPage(t, page, 'home-with-trade')
 
+  // The trade closes at the broker's flatten fill (the market's price), not the alert's.
+  broker.setPrice('MNQZ6', '21050')
   await postWebhook({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21050 })
   const closed = page.locator('#trades-body tr[data-status="closed"]')
   await closed.waitFor({ timeout: 30_000 })

@@ -59,3 +59,10 @@ export const pageTradingDay = await load<TradingDayModule>('trading-day.js')
 export const pageTotals = await load<TotalsModule>('totals.js')
 export const pageRoomLeft = await load<RoomLeftModule>('room-left.js')
 export const pageSetup = await load<SetupModule>('setup.js')
+
+interface OutcomesModule {
+  outcomeText(record: { status: string; reason: string | null; orderQuantity?: number | null; contract?: string | null; symbol?: string | null }): string
+  tradeOutcomeText(trade: { status: string; result: string | null; parentTradeId: string | null; exitRequestedAt: string | null; exitNote: string | null }): string
+}
+
+export const pageOutcomes = await load<OutcomesModule>('outcomes.js')

@@ -48,7 +48,7 @@ export function toBrokerOrder(value: unknown, tags: OrderTags): BrokerOrder | nu
   }
 }
 
-function toBrokerFill(value: unknown): BrokerFill | null {
+export function toBrokerFill(value: unknown): BrokerFill | null {
   if (!isObject(value)) return null
   const fill = value as Loose<Fill>
   const id = int(fill.id)
@@ -60,7 +60,7 @@ function toBrokerFill(value: unknown): BrokerFill | null {
   return { id, orderId, contractId, action, quantity, price: decimalText(fill.price), timestamp: typeof fill.timestamp === 'string' ? fill.timestamp : new Date().toISOString() }
 }
 
-function toBrokerPosition(value: unknown): BrokerPosition | null {
+export function toBrokerPosition(value: unknown): BrokerPosition | null {
   if (!isObject(value)) return null
   const position = value as Loose<Position>
   const accountId = int(position.accountId)
@@ -70,7 +70,7 @@ function toBrokerPosition(value: unknown): BrokerPosition | null {
   return { accountId, contractId, netPos, netPrice: typeof position.netPrice === 'number' && netPos !== 0 ? decimalText(position.netPrice) : null }
 }
 
-const present = <T>(value: T | null): value is T => value !== null
+export const present = <T>(value: T | null): value is T => value !== null
 
 /** A `props` event as a BrokerEvent, or null for entities the connector does not follow (commands: see OrderTags). */
 export function toBrokerEvent(event: PropsEvent['d'], tags: OrderTags): BrokerEvent | null {

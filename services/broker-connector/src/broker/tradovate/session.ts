@@ -1,7 +1,17 @@
-import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type OsoBracket, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
+import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
 import { decimalText } from '../../decimal-text.ts'
-import { BrokerError, type BracketRequest, type BrokerContract, type BrokerOrder, type BrokerSession, type BrokerSnapshot, type PlacedBracket } from '../broker-adapter.ts'
-import { toBrokerOrder } from './mapping.ts'
+import {
+  BrokerError,
+  type BracketRequest,
+  type BrokerContract,
+  type BrokerFill,
+  type BrokerOrder,
+  type BrokerPosition,
+  type BrokerSession,
+  type BrokerSnapshot,
+  type PlacedBracket,
+} from '../broker-adapter.ts'
+import { present, toBrokerFill, toBrokerOrder, toBrokerPosition } from './mapping.ts'
 import type { FetchOrder } from './account-scope.ts'
 import { OrderTags, type FetchCommands } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
@@ -88,6 +98,37 @@ export class TradovateSession implements BrokerSession {
     const own = orders.filter((order: unknown) => isObject(order) && order.accountId === this.snapshot.account.id)
     await tags.complete(own, commandsOf(this.socket, this.policy))
     return own.map((order) => toBrokerOrder(order, tags)).filter((order): order is BrokerOrder => order !== null)
+  }
+
+  /** `position/list`, the session's account only. */
+  async listPositions(): Promise<BrokerPosition[]> {
+    const positions = await this.request(ENDPOINTS.positionList, null)
+    if (!Array.isArray(positions)) return []
+    return positions.map(toBrokerPosition).filter(present).filter((position) => position.accountId === this.snapshot.account.id)
+  }
+
+  /** `fill/list` (a Fill names its order, not its account): kept are the fills of the account's own orders. */
+  async listFills(): Promise<BrokerFill[]> {
+    const [fills, orders] = await Promise.all([this.request(ENDPOINTS.fillList, null), this.request(ENDPOINTS.orderList, null)])
+    if (!Array.isArray(fills) || !Array.isArray(orders)) return []
+    const own = new Set(orders.filter((order: unknown) => isObject(order) && order.accountId === this.snapshot.account.id).map((order) => (order as { id: unknown }).id))
+    return fills.map(toBrokerFill).filter(present).filter((fill) => own.has(fill.orderId))
+  }
+
+  /**
+   * `order/modifyorder` with the new whole quantity; Tradovate requires the order type, and the prices are
+   * sent as they stand, both read from the order's latest version (`orderVersion/deps`).
+   */
+  async resizeOrder(orderId: number, orderQty: number): Promise<void> {
+    const versions = await this.request(ENDPOINTS.orderVersionDeps, null, `masterid=${orderId}`)
+    const version = (Array.isArray(versions) ? versions : []).filter(isObject).at(-1) as Partial<OrderVersion> | undefined
+    if (!version || typeof version.orderType !== 'string') throw new BrokerError('rejected', `the broker lists no version of order ${orderId}`)
+    const body: ModifyOrderRequest = { orderId, orderQty, orderType: version.orderType, isAutomated: true }
+    if (typeof version.price === 'number') body.price = version.price
+    if (typeof version.stopPrice === 'number') body.stopPrice = version.stopPrice
+    if (version.timeInForce !== undefined) body.timeInForce = version.timeInForce
+    const failure = commandFailure(await this.request(ENDPOINTS.modifyOrder, body))
+    if (failure) throw new BrokerError('rejected', `the broker refused to resize order ${orderId}: ${failure.text.slice(0, 200)}`)
   }
 
   /** `order/placeOSO`: entry with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */

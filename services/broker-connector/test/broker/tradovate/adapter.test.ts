@@ -121,3 +121,23 @@ t.test('events reach every synchronised session of the account', async (t) => {
   t.same(third.session.snapshot.positions.map((position) => position.netPos), [1], 'a later session gets the position in its snapshot')
   t.same(third.session.snapshot.orders.map((order) => order.tag), ['rec-7', 'rec-7.sl', 'rec-7.tp'])
 })
+
+t.test('positions and fills as the broker lists them now, the account\'s own; a leg resized with order/modifyorder keeps its type and price', async (t) => {
+  const other = { name: 'other', password: 'pw-654321', userId: 8, accountId: 80, accountName: 'DEMO80' }
+  const broker = await paperBroker(t, { accounts: [ACCOUNT, other] })
+  const { session } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  broker.setPrice('MNQZ6', '21000')
+  const placed = await session.placeBracket({ tag: 'rec-8', contract, action: 'Buy', quantity: 4, entryType: 'Market', entryPrice: null, stopPrice: '20950', targetPrice: '21100' })
+  broker.placeManualOrder('other', { symbol: 'MNQZ6', action: 'Sell', qty: 2 })
+  t.same(await session.listPositions(), [{ accountId: 70, contractId: contract.id, netPos: 4, netPrice: '21000' }])
+  t.same((await session.listFills()).map((fill) => [fill.orderId, fill.action, fill.quantity, fill.price]), [[placed.entryOrderId, 'Buy', 4, '21000']], 'the other account\'s fill is not ours')
+
+  await session.resizeOrder(placed.stopOrderId as number, 3)
+  const stop = broker.orders().find((order) => order.id === placed.stopOrderId)
+  t.match(stop, { orderQty: 3, ordStatus: 'Working' })
+  t.match(broker.requests.findLast((request) => request.endpoint === 'order/modifyorder'), { body: { orderId: placed.stopOrderId, orderQty: 3, orderType: 'Stop', stopPrice: 20950, isAutomated: true } })
+  broker.setPrice('MNQZ6', '20950')
+  t.same(broker.positions().find((position) => position.accountId === 70)?.netPos, 1, 'the resized stop sold 3 of 4')
+  await t.rejects(session.resizeOrder(placed.stopOrderId as number, 2), { kind: 'rejected', message: /the broker refused to resize order \d+: order \d+ is Filled/ })
+})

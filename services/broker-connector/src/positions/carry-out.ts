@@ -1,0 +1,76 @@
+import type { Database, Kysely } from '@signals/db'
+import { BrokerError, isDone, type BrokerSession } from '../broker/broker-adapter.ts'
+import { parseOrderTag } from '../entry/order-plan.ts'
+import { mayHaveWorkingEntries, noteEntriesCancelled, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
+import type { PendingFlatten } from '../repositories/flatten-requests.ts'
+
+/** Cancels an order; false when the broker says it is done already (filled or cancelled meanwhile). */
+export async function cancelQuietly(session: BrokerSession, orderId: number): Promise<boolean> {
+  try {
+    await session.cancelOrder(orderId)
+    return true
+  } catch (error) {
+    if (error instanceof BrokerError && error.kind === 'rejected') return false
+    throw error
+  }
+}
+
+/**
+ * Our entry orders still working in the contract, on the side the exit closes, of records received up to
+ * the exit: cancelled first, so a limit entry cannot fill after the exit (its suspended legs go with it).
+ * Returns how many were cancelled.
+ */
+async function cancelWorkingEntries(db: Kysely<Database>, session: BrokerSession, scope: ExitScope): Promise<number> {
+  const action = scope.side === null ? null : scope.side === 'LONG' ? 'Buy' : 'Sell'
+  const entries = (await session.listOrders()).flatMap((order) => {
+    const tag = parseOrderTag(order.tag)
+    const ours = tag?.leg === 'entry' && order.contractId === scope.contractId && !isDone(order.status) && (action === null || order.action === action)
+    return ours ? [{ order, recordId: tag.recordId }] : []
+  })
+  const theExits = await recordsEnteredBy(db, scope.userId, entries.map((entry) => entry.recordId), scope.signalAt)
+  const cancelled: number[] = []
+  for (const { order, recordId } of entries) {
+    if (theExits.has(recordId) && (await cancelQuietly(session, order.id))) cancelled.push(recordId)
+  }
+  await noteEntriesCancelled(db, cancelled)
+  return cancelled.length
+}
+
+/** With the broker flat, a trade's legs still working would open a position of their own: cancelled. */
+async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]): Promise<void> {
+  const live = new Set((await session.listOrders()).filter((order) => !isDone(order.status)).map((order) => order.id))
+  for (const trade of trades) {
+    for (const leg of [trade.stop_order_id, trade.target_order_id]) if (leg !== null && live.has(leg)) await cancelQuietly(session, leg)
+  }
+}
+
+/**
+ * One flatten at the broker, in order: our working entries of the exit's records are cancelled; trades of
+ * those records that opened meanwhile are asked to exit too; then, checked against the broker's position,
+ * the contract is flattened (`order/liquidateposition`, which cancels the remaining legs) when the broker
+ * holds it on the side the exit closes and some of our trades are in it. A short is never flattened by an
+ * exit of the long side, and a position none of our trades is in is left to the trader. Returns what was
+ * done, in words for the trader; a BrokerError leaves the request waiting.
+ */
+export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten): Promise<string> {
+  const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
+  const scope: ExitScope = { userId: flatten.user_id, contractId, side: flatten.side, signalAt: flatten.signal_at }
+  const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
+  // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
+  const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])
+  await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
+  const netPos = positions.find((position) => position.contractId === contractId)?.netPos ?? 0
+  const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
+  const entries = cancelled === 0 ? '' : `; ${cancelled} working entry order(s) cancelled`
+  if (held === null) {
+    if (trades.length === 0) return `nothing to flatten: the broker holds no ${flatten.contract} position${entries}`
+    await cancelLegs(session, trades)
+    return `the broker holds no ${flatten.contract} position, so nothing was flattened; the trade stays open until it is reconciled with the broker${entries}`
+  }
+  if (flatten.side !== null && held !== flatten.side) {
+    return `the broker holds a ${held} ${flatten.contract} position: an exit of the ${flatten.side} side leaves it alone${entries}`
+  }
+  if (trades.length === 0) return `nothing of these signals is left to flatten in ${flatten.contract} (the ${held} position at the broker is not theirs)${entries}`
+  await session.liquidatePosition(contractId)
+  return `exit sent to the broker: the ${held} ${flatten.contract} position of ${Math.abs(netPos)} is being flattened, and the trade closes at its fill${entries}`
+}

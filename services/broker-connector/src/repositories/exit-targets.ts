@@ -1,0 +1,86 @@
+import { sql, type Database, type Kysely, type Side } from '@signals/db'
+
+/** What a flatten acts on: one user's contract, one side (or either), for entries received up to a time. */
+export interface ExitScope {
+  userId: string
+  contractId: number
+  side: Side | null
+  /** Entries received up to this time are the exit's (later ones are new signals). */
+  signalAt: Date
+}
+
+/** Our open trade in the contract that a flatten closes, with its bracket legs. */
+export interface TargetTrade {
+  id: number
+  side: Side
+  quantity: string
+  stop_order_id: number | null
+  target_order_id: number | null
+  /** Not yet asked to exit: its entry filled after the exit was written. */
+  late: boolean
+}
+
+/** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
+const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`
+const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = ${side}`)
+
+/** Our open trades in the contract the exit closes. */
+export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
+  const result = await sql<TargetTrade>`
+    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.exit_requested_at IS NULL AS late
+    FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
+    WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
+      AND ${enteredBy(scope.signalAt)}
+    ORDER BY t.id`.execute(db)
+  return result.rows
+}
+
+/**
+ * Trades of the exit's entries that opened after the exit was written (a limit entry filling meanwhile, a
+ * daily-loss flatten's trades) are asked to exit too, with the exit's result and price.
+ */
+export async function requestLateExits(
+  db: Kysely<Database>,
+  tradeIds: readonly number[],
+  exit: { alertId: string | null; result: string; signalExitPrice: string | null },
+): Promise<void> {
+  if (tradeIds.length === 0) return
+  await sql`
+    UPDATE trades SET exit_requested_at = now(), exit_result = ${exit.result}, signal_exit_price = ${exit.signalExitPrice}::numeric,
+      close_alert_id = COALESCE(${exit.alertId}, close_alert_id)
+    WHERE id = ANY(${tradeIds}::bigint[]) AND status = 'open' AND exit_requested_at IS NULL`.execute(db)
+}
+
+/**
+ * Whether an entry of the exit's records may still be working at the broker: one sent (placing, placed)
+ * within the day whose trade has not filled its whole order (no trade yet, or the trade and its closed
+ * parts below the quantity ordered). Saves asking the broker for its orders when none can be.
+ */
+export async function mayHaveWorkingEntries(db: Kysely<Database>, scope: ExitScope & { contract: string }): Promise<boolean> {
+  const action = scope.side === null ? sql`` : sql`AND a.action = ${scope.side}`
+  const result = await sql`
+    SELECT 1 FROM alerts a
+    WHERE a.user_id = ${scope.userId} AND a.contract = ${scope.contract} AND a.status IN ('placing', 'placed') ${action}
+      AND a.received_at <= ${scope.signalAt.toISOString()}::timestamptz AND a.received_at > ${scope.signalAt.toISOString()}::timestamptz - interval '1 day'
+      AND NOT EXISTS (
+        SELECT 1 FROM trades x WHERE x.alert_record_id = a.id
+          AND x.quantity + COALESCE((SELECT sum(c.quantity) FROM trades c WHERE c.parent_trade_id = x.id), 0) >= a.order_quantity)
+    LIMIT 1`.execute(db)
+  return result.rows.length > 0
+}
+
+/** Of these records of the user, those received up to the exit (their working entries are the exit's to cancel). */
+export async function recordsEnteredBy(db: Kysely<Database>, userId: string, recordIds: readonly number[], signalAt: Date): Promise<Set<number>> {
+  if (recordIds.length === 0) return new Set()
+  const result = await sql<{ id: number }>`
+    SELECT id::int AS id FROM alerts WHERE id = ANY(${recordIds}::bigint[]) AND user_id = ${userId} AND received_at <= ${signalAt.toISOString()}::timestamptz`.execute(db)
+  return new Set(result.rows.map((row) => row.id))
+}
+
+/** The record says its entry order was cancelled by the exit (it stays `placed`: the order was at the broker). */
+export async function noteEntriesCancelled(db: Kysely<Database>, recordIds: readonly number[]): Promise<void> {
+  if (recordIds.length === 0) return
+  await sql`
+    UPDATE alerts SET reason = 'the entry order was cancelled by an exit alert before it filled'
+    WHERE id = ANY(${recordIds}::bigint[]) AND status IN ('placing', 'placed')`.execute(db)
+}
