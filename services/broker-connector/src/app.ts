@@ -63,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       adapter: options.brokerAdapter,
       settleEntries: trading.settle,
       statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
+      brokerTimeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
       forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
       hooks: {
         onEvent(userId, event) {

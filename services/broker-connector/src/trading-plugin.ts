@@ -13,7 +13,16 @@ declare module 'fastify' {
 }
 
 export interface TradingPluginOptions {
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_FORWARD_TIMEOUT_MS'>
+  config: Pick<
+    Config,
+    | 'ENTRY_MAX_AGE_MS'
+    | 'ENTRY_SESSION_WAIT_MS'
+    | 'ENTRY_PARALLELISM'
+    | 'ENTRY_FORWARD_TIMEOUT_MS'
+    | 'ENTRY_OUTCOME_GRACE_MS'
+    | 'ENTRY_SWEEP_INTERVAL_MS'
+    | 'BROKER_REQUEST_TIMEOUT_MS'
+  >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */
@@ -30,7 +39,12 @@ export const tradingPlugin = fp(
     const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
-    app.decorate('trading', createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router))
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router)
+    app.decorate('trading', trading)
+    // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
+    app.addHook('onReady', async () => trading.sweep?.start())
+    // onClose hooks run in reverse registration order: stopped before the db plugin closes.
+    app.addHook('onClose', async () => trading.sweep?.stop())
   },
   { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
 )

@@ -8,6 +8,7 @@ import type { SessionSource } from './entry/plan-record.ts'
 import { openTradeContracts } from './repositories/broker-trades.ts'
 import { flattenPositions } from './consumers/flatten.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
+import { SweepTimer } from './entry/sweep-timer.ts'
 
 /** The live-trading parts of one connector instance and the session hooks that feed them. */
 export interface Trading {
@@ -19,11 +20,22 @@ export interface Trading {
   onEvent: TradeKeeper['onEvent']
   /** Settles records with this instance's sessions (records another instance forwarded here). */
   settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  /** The sweep of records left unsettled (null when the live entry flow is replaced: tests of intake alone). */
+  sweep: SweepTimer | null
 }
+
+type TradingConfig = Pick<
+  Config,
+  'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_OUTCOME_GRACE_MS' | 'ENTRY_SWEEP_INTERVAL_MS' | 'BROKER_REQUEST_TIMEOUT_MS'
+>
+
+/** The grace after an unknown outcome: as configured, but never under twice the broker's request time-out. */
+const outcomeGraceMs = (config: Pick<Config, 'ENTRY_OUTCOME_GRACE_MS' | 'BROKER_REQUEST_TIMEOUT_MS'>) =>
+  Math.max(config.ENTRY_OUTCOME_GRACE_MS, 2 * config.BROKER_REQUEST_TIMEOUT_MS)
 
 export function createTrading(
   db: Kysely<Database>,
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM'>,
+  config: TradingConfig,
   sessions: SessionSource,
   logger: Logger,
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
@@ -40,16 +52,22 @@ export function createTrading(
       const contracts = await openTradeContracts(db, userId)
       await flattenPositions(contracts.map((contractId) => ({ user_id: userId, contract_id: contractId })), { session: () => session }, logger)
     },
-    now: () => new Date(),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
+    outcomeGraceMs: outcomeGraceMs(config),
     parallelism: config.ENTRY_PARALLELISM,
   }, router)
+  // A received record past both limits can no longer be sent, so its message had its chance.
+  const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
-    onEvent: (userId, event) => keeper.onEvent(userId, event),
+    onEvent(userId, event) {
+      keeper.onEvent(userId, event)
+      live.onEvent(userId, event)
+    },
     settle: (records, lastAttempt) => live.settle(records, lastAttempt),
+    sweep: makeEntryFlow ? null : new SweepTimer(() => live.sweep(receivedAfterMs), config.ENTRY_SWEEP_INTERVAL_MS, logger),
     async onSessionOpen(userId, session) {
       await keeper.sessionOpened(userId, session)
       await live.reconcileUser(userId, session)

@@ -22,6 +22,17 @@ export async function loadAccountRows(db: Kysely<Database>, userIds: readonly st
   return { openTrades: open, closedDays: days, lastHalt: halts }
 }
 
+/**
+ * An entry this batch is about to send counts as open for the account's next entry in the same batch, as
+ * a later batch would count it once marked (`loadOpenTrades`' second half).
+ */
+export function countAsOpen(rows: AccountRows, record: { user_id: string; root: string | null; symbol: string | null; action: 'LONG' | 'SHORT' | null; entry_price: string | null }, quantity: number): void {
+  if (record.action === null) return
+  const symbol = record.symbol ?? ''
+  const trade: OpenTradeState = { root: record.root ?? rootOf(symbol) ?? symbol, side: record.action, quantity, entryPrice: record.entry_price ?? '0' }
+  rows.openTrades.set(record.user_id, [...(rows.openTrades.get(record.user_id) ?? []), trade])
+}
+
 /** The engine's account state of one user, with the broker's cash balance when the session told one. */
 export function accountStateOf(rows: AccountRows, userId: string, config: RiskEngineConfig, cashBalance: string | null, now: Date): AccountState {
   const lastHalt = rows.lastHalt.get(userId)
