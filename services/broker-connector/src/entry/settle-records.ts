@@ -2,9 +2,9 @@ import type { Database, Kysely } from '@signals/db'
 import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { OUTCOME_UNKNOWN, loadEntryRecords, markDecided, markPlaced, markSending, markUnsent, noteWaiting, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
-import { countAsOpen, loadAccountRows } from './account-state.ts'
+import { countAsOpen, loadAccountRows, type AccountRows } from './account-state.ts'
 import { mapLimited } from './map-limited.ts'
-import { brokerFailure, planRecord, type Plan, type PlanDeps } from './plan-record.ts'
+import { brokerFailure, planRecord, type Plan, type PlanContext, type PlanDeps } from './plan-record.ts'
 import { BrokerOrdersMemo } from './reconcile.ts'
 import { withAccountLocks, withRecordLocks } from './record-lock.ts'
 import { SizingMemo } from './size-order.ts'
@@ -31,12 +31,13 @@ export type RecordOutcome = 'settled' | 'retry' | 'waiting'
 const stillOpen = (record: EntryRecord) => record.status === 'received' || record.status === 'placing' || record.refusal_code === OUTCOME_UNKNOWN
 
 /**
- * Settles records in one batch under their locks. The users' accounts are locked (one decision at a time
- * per account), then the records and the account rows are read, every decision is made (one account's
- * records in order, each send counted as open for the next), the sends are marked in one statement and
- * committed, and the account locks released; then the brackets go out in parallel and the outcomes are
- * written in a few statements. Errors other than the broker's are thrown after everything else was written
- * (the message is retried; the records they hit are left as they were).
+ * Settles records in one batch under their locks. Records whose send may have reached the broker are only
+ * looked for by their tag (no account lock: nothing is decided or sent for them). For the others the
+ * users' accounts are locked (one decision at a time per account), the records and the account rows read,
+ * every decision made (one account's records in order, each send counted as open for the next), the sends
+ * marked in one statement and committed, and the account locks released; then the brackets go out in
+ * parallel and the outcomes are written in a few statements. Errors other than the broker's are thrown
+ * after everything else was written (the message is retried; the records they hit are left as they were).
  */
 export async function settleRecords(deps: SettleDeps, refs: readonly { id: number; userId: string }[], lastAttempt: boolean): Promise<RecordOutcome[]> {
   if (refs.length === 0) return []
@@ -49,9 +50,18 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
         return { kind: 'retry', id, note: null }
       })
     const userOf = new Map(refs.filter((ref) => mine.has(ref.id)).map((ref) => [ref.id, ref.userId]))
-    const { plans, sends } = await withAccountLocks(db, [...userOf.values()], () => decide(deps, db, userOf, lastAttempt, guarded))
+    const loaded = (await loadEntryRecords(db, [...userOf.keys()])).filter(stillOpen)
+    // A reference naming another user than the record's is not trusted: the record waits for its own.
+    const strays: Plan[] = loaded.filter((record) => userOf.get(record.id) !== record.user_id).map((record) => ({ kind: 'retry', id: record.id, note: null }))
+    const own = loaded.filter((record) => userOf.get(record.id) === record.user_id)
+    const sentBefore = own.filter((record) => record.status !== 'received')
+    const toDecide = own.filter((record) => record.status === 'received')
+    const [reconciled, { plans, sends }] = await Promise.all([
+      planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), null),
+      withAccountLocks(db, toDecide.map((record) => record.user_id), () => decide(deps, db, toDecide, lastAttempt, guarded)),
+    ])
     const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt), plan.record.id))
-    const outcomes = [...plans, ...sent]
+    const outcomes = [...strays, ...reconciled, ...plans, ...sent]
     await writeOutcomes(db, outcomes)
     if (deps.watch) follow(deps.watch, outcomes, userOf)
     for (const plan of outcomes) {
@@ -68,41 +78,55 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
 type Send = Extract<Plan, { kind: 'send' }>
 
 /**
- * Under the account locks: the records and the account rows read after the locks are held (the rows on
- * this connection: a waiter holds a pool connection of its own), each account's records decided in id
- * order, and the sends marked (committed) before the locks are let go.
+ * Plans records grouped by account, accounts in parallel, each account's records in id order; with
+ * account rows, a send counts as open for the account's next record.
  */
-async function decide(
+async function planAll(
   deps: SettleDeps,
-  db: Kysely<Database>,
-  userOf: ReadonlyMap<number, string>,
-  lastAttempt: boolean,
-  guarded: (work: () => Promise<Plan>, id: number) => Promise<Plan>,
-): Promise<{ plans: Plan[]; sends: Send[] }> {
-  const loaded = (await loadEntryRecords(db, [...userOf.keys()])).filter(stillOpen)
-  // A record is decided only under its own account's lock (a reference naming another user is not trusted).
-  const records = loaded.filter((record) => userOf.get(record.id) === record.user_id)
-  const strays: Plan[] = loaded.filter((record) => userOf.get(record.id) !== record.user_id).map((record) => ({ kind: 'retry', id: record.id, note: null }))
-  if (records.length === 0) return { plans: strays, sends: [] }
-  const deciding = records.filter((record) => record.status === 'received')
-  const accounts = await loadAccountRows(db, [...new Set(deciding.map((record) => record.user_id))], deciding.map((record) => record.id))
-  const context = { ...deps, accounts, memo: new SizingMemo(), orders: new BrokerOrdersMemo(), now: (records[0] as EntryRecord).read_at }
+  now: Date | undefined,
+  records: readonly EntryRecord[],
+  plan: (context: PlanContext, record: EntryRecord) => Promise<Plan>,
+  accounts: AccountRows | null,
+): Promise<Plan[]> {
+  if (records.length === 0 || now === undefined) return []
+  const context: PlanContext = { ...deps, accounts: accounts ?? NO_ACCOUNTS, memo: new SizingMemo(), orders: new BrokerOrdersMemo(), now }
   const byAccount = new Map<string, EntryRecord[]>()
   for (const record of records) byAccount.set(record.user_id, [...(byAccount.get(record.user_id) ?? []), record])
   const planned = await mapLimited([...byAccount.values()], deps.parallelism, async (own) => {
     const plans: Plan[] = []
     for (const record of own) {
-      const plan = await guarded(() => planRecord(context, record, lastAttempt), record.id)
+      const next = await plan(context, record)
       // The next entry of this account sees this one as open, as a later batch would see it marked.
-      if (plan.kind === 'send') countAsOpen(accounts, record, plan.request.quantity)
-      plans.push(plan)
+      if (next.kind === 'send' && accounts) countAsOpen(accounts, record, next.request.quantity)
+      plans.push(next)
     }
     return plans
   })
-  const plans = [...strays, ...planned.flat()]
-  const candidates = plans.filter((plan): plan is Send => plan.kind === 'send')
-  const marked = await markSending(db, candidates.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
-  return { plans: plans.filter((plan) => plan.kind !== 'send'), sends: candidates.filter((plan) => marked.has(plan.record.id)) }
+  return planned.flat()
+}
+
+/** Reconciliations read no account state. */
+const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map() }
+
+/**
+ * Under the account locks: the records read again and the account rows read after the locks are held
+ * (fresh ages; the rows on this connection, since a waiter holds a pool connection of its own), each
+ * account's records decided in id order, and the sends marked (committed) before the locks are let go.
+ */
+async function decide(
+  deps: SettleDeps,
+  db: Kysely<Database>,
+  candidates: readonly EntryRecord[],
+  lastAttempt: boolean,
+  guarded: (work: () => Promise<Plan>, id: number) => Promise<Plan>,
+): Promise<{ plans: Plan[]; sends: Send[] }> {
+  if (candidates.length === 0) return { plans: [], sends: [] }
+  const records = (await loadEntryRecords(db, candidates.map((record) => record.id))).filter((record) => record.status === 'received')
+  const accounts = await loadAccountRows(db, [...new Set(records.map((record) => record.user_id))], records.map((record) => record.id))
+  const plans = await planAll(deps, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
+  const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
+  const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
+  return { plans: plans.filter((plan) => plan.kind !== 'send'), sends: toSend.filter((plan) => marked.has(plan.record.id)) }
 }
 
 /** Records waiting on an unknown outcome, or failed so, are watched; any other outcome ends the watch. */
