@@ -29,19 +29,26 @@ export async function withRecordLocks<T>(
 }
 
 /**
- * One decision at a time per broker account: waits until `connection` holds the lock of every account
- * given (keyed by user for now), runs `work`, and releases them. Taken in one fixed order (sorted), so two
- * holders never wait on each other; the connection must be one of its own (`withRecordLocks`' is), and
- * `work` must not need another pool connection while holding them (the waiters hold theirs).
+ * One decision at a time per broker account: makes `connection` hold the lock of every account given
+ * (keyed by user for now) and returns whether it had to wait for one. Tried first without waiting (the
+ * usual case: nobody else is deciding for these accounts); when one is held elsewhere, those taken are let
+ * go and all are then waited for in one fixed order (sorted), so two holders never wait on each other.
+ * The connection must be one of its own (`withRecordLocks`' is), and whoever holds the locks must not need
+ * another pool connection meanwhile (the waiters hold theirs). Released by `unlockAccounts`.
  */
-export async function withAccountLocks<T>(connection: Kysely<Database>, userIds: readonly string[], work: () => Promise<T>): Promise<T> {
+export async function lockAccounts(connection: Kysely<Database>, userIds: readonly string[]): Promise<{ waited: boolean }> {
   const users = [...new Set(userIds)].sort()
-  if (users.length === 0) return work()
+  if (users.length === 0) return { waited: false }
+  const { rows } = await sql<{ user_id: string; got: boolean }>`
+    SELECT user_id, pg_try_advisory_lock(${accountKey}) AS got FROM unnest(${users}::text[]) AS user_id`.execute(connection)
+  if (rows.every((row) => row.got)) return { waited: false }
+  await unlockAccounts(connection, rows.filter((row) => row.got).map((row) => row.user_id))
   // unnest yields the array in order, and each row's lock is taken as the row is produced.
   await sql`SELECT pg_advisory_lock(${accountKey}) FROM unnest(${users}::text[]) AS user_id`.execute(connection)
-  try {
-    return await work()
-  } finally {
-    await sql`SELECT pg_advisory_unlock(${accountKey}) FROM unnest(${users}::text[]) AS user_id`.execute(connection)
-  }
+  return { waited: true }
+}
+
+export async function unlockAccounts(connection: Kysely<Database>, userIds: readonly string[]): Promise<void> {
+  const users = [...new Set(userIds)]
+  if (users.length > 0) await sql`SELECT pg_advisory_unlock(${accountKey}) FROM unnest(${users}::text[]) AS user_id`.execute(connection)
 }

@@ -6,7 +6,7 @@ import { countAsOpen, loadAccountRows, type AccountRows } from './account-state.
 import { mapLimited } from './map-limited.ts'
 import { brokerFailure, planRecord, type Plan, type PlanContext, type PlanDeps } from './plan-record.ts'
 import { BrokerOrdersMemo } from './reconcile.ts'
-import { withAccountLocks, withRecordLocks } from './record-lock.ts'
+import { lockAccounts, unlockAccounts, withRecordLocks } from './record-lock.ts'
 import { SizingMemo } from './size-order.ts'
 
 export interface SettleDeps extends PlanDeps {
@@ -56,11 +56,12 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     const own = loaded.filter((record) => userOf.get(record.id) === record.user_id)
     const sentBefore = own.filter((record) => record.status !== 'received')
     const toDecide = own.filter((record) => record.status === 'received')
-    const [reconciled, { plans, sends }] = await Promise.all([
+    const [reconciled, { plans, sends, released }] = await Promise.all([
       planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), null),
-      withAccountLocks(db, toDecide.map((record) => record.user_id), () => decide(deps, db, toDecide, lastAttempt, guarded)),
+      decide(deps, db, toDecide, lastAttempt, guarded),
     ])
     const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt), plan.record.id))
+    await released
     const outcomes = [...strays, ...reconciled, ...plans, ...sent]
     await writeOutcomes(db, outcomes)
     if (deps.watch) follow(deps.watch, outcomes, userOf)
@@ -109,9 +110,10 @@ async function planAll(
 const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map() }
 
 /**
- * Under the account locks: the records read again and the account rows read after the locks are held
- * (fresh ages; the rows on this connection, since a waiter holds a pool connection of its own), each
- * account's records decided in id order, and the sends marked (committed) before the locks are let go.
+ * Under the accounts' locks: the account rows read after the locks are held (on this connection, since a
+ * waiter holds a pool connection of its own; the records read again if the locks had to be waited for, so
+ * their ages are fresh), each account's records decided in id order, and the sends marked (committed)
+ * before the locks are let go. The release is under way while the orders go out (`released`).
  */
 async function decide(
   deps: SettleDeps,
@@ -119,14 +121,24 @@ async function decide(
   candidates: readonly EntryRecord[],
   lastAttempt: boolean,
   guarded: (work: () => Promise<Plan>, id: number) => Promise<Plan>,
-): Promise<{ plans: Plan[]; sends: Send[] }> {
-  if (candidates.length === 0) return { plans: [], sends: [] }
-  const records = (await loadEntryRecords(db, candidates.map((record) => record.id))).filter((record) => record.status === 'received')
-  const accounts = await loadAccountRows(db, [...new Set(records.map((record) => record.user_id))], records.map((record) => record.id))
-  const plans = await planAll(deps, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
-  const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
-  const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
-  return { plans: plans.filter((plan) => plan.kind !== 'send'), sends: toSend.filter((plan) => marked.has(plan.record.id)) }
+): Promise<{ plans: Plan[]; sends: Send[]; released: Promise<void> }> {
+  if (candidates.length === 0) return { plans: [], sends: [], released: Promise.resolve() }
+  const users = candidates.map((record) => record.user_id)
+  const { waited } = await lockAccounts(db, users)
+  try {
+    const records = waited ? (await loadEntryRecords(db, candidates.map((record) => record.id))).filter((record) => record.status === 'received') : candidates
+    const accounts = await loadAccountRows(db, [...new Set(records.map((record) => record.user_id))], records.map((record) => record.id))
+    const plans = await planAll(deps, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
+    const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
+    const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
+    const released = unlockAccounts(db, users)
+    // Awaited (and its failure thrown) after the sends; not an unhandled rejection meanwhile.
+    released.catch(() => undefined)
+    return { plans: plans.filter((plan) => plan.kind !== 'send'), sends: toSend.filter((plan) => marked.has(plan.record.id)), released }
+  } catch (error) {
+    await unlockAccounts(db, users)
+    throw error
+  }
 }
 
 /** Records waiting on an unknown outcome, or failed so, are watched; any other outcome ends the watch. */
