@@ -46,7 +46,8 @@ export const ConfigSchema = Type.Object({
   /**
    * After an order's outcome became unknown, how long its record waits for the broker's events or order
    * list to show the order before it fails "outcome unknown: check the broker". Keep it well beyond the
-   * broker's worst latency and at least twice BROKER_REQUEST_TIMEOUT_MS (checked at start).
+   * broker's worst latency. A smaller value than ENTRY_MAX_AGE_MS or twice BROKER_REQUEST_TIMEOUT_MS is
+   * raised to the larger of them: past the grace the alert is too old to send, so failing loses no order.
    */
   ENTRY_OUTCOME_GRACE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 60_000, description: 'wait for an unknown order outcome' }),
   /** How often each instance looks for records left `received` or `placing` past their time (the sweep). */

@@ -29,9 +29,13 @@ type TradingConfig = Pick<
   'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_OUTCOME_GRACE_MS' | 'ENTRY_SWEEP_INTERVAL_MS' | 'BROKER_REQUEST_TIMEOUT_MS'
 >
 
-/** The grace after an unknown outcome: as configured, but never under twice the broker's request time-out. */
-const outcomeGraceMs = (config: Pick<Config, 'ENTRY_OUTCOME_GRACE_MS' | 'BROKER_REQUEST_TIMEOUT_MS'>) =>
-  Math.max(config.ENTRY_OUTCOME_GRACE_MS, 2 * config.BROKER_REQUEST_TIMEOUT_MS)
+/**
+ * The grace after an unknown outcome: as configured, but never under twice the broker's request time-out,
+ * nor under the age limit. The send came after the alert, so once the grace is over the alert is past the
+ * age limit: a record failed "outcome unknown" could not have been sent again anyway.
+ */
+const outcomeGraceMs = (config: Pick<Config, 'ENTRY_OUTCOME_GRACE_MS' | 'BROKER_REQUEST_TIMEOUT_MS' | 'ENTRY_MAX_AGE_MS'>) =>
+  Math.max(config.ENTRY_OUTCOME_GRACE_MS, config.ENTRY_MAX_AGE_MS, 2 * config.BROKER_REQUEST_TIMEOUT_MS)
 
 export function createTrading(
   db: Kysely<Database>,

@@ -7,7 +7,7 @@ import { connect, liveTrader, mnqEntry, paperBroker, recordOf, settledRecord, tr
 // Issue 20, point 3: after an unknown outcome (time-out, 5xx, socket drop) nothing is sent again for the
 // record; it is settled by the broker's events or its order list, or fails "outcome unknown: check the
 // broker" after the grace. The broker's misbehaviour is set up over its HTTP controls.
-const SLOW = { BROKER_REQUEST_TIMEOUT_MS: '1000', ENTRY_OUTCOME_GRACE_MS: '4000', ENTRY_SWEEP_INTERVAL_MS: '300' }
+const SLOW = { BROKER_REQUEST_TIMEOUT_MS: '1000', ENTRY_OUTCOME_GRACE_MS: '4000', ENTRY_MAX_AGE_MS: '4000', ENTRY_SWEEP_INTERVAL_MS: '300' }
 
 async function trader(t: Test, control: Record<string, unknown>, overrides: Record<string, string> = {}) {
   const broker = await paperBroker(t)

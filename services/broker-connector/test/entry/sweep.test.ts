@@ -9,7 +9,8 @@ import { eventually } from '../helper.ts'
 
 // Issue 20, point 7: a record left `received` or `placing` past its time (its message lost, its holder
 // gone) is found by a sweep and settled or failed with a reason; entry age is measured on Postgres' clock.
-const SWEEP = { ENTRY_SWEEP_INTERVAL_MS: '200', ENTRY_OUTCOME_GRACE_MS: '2000' }
+// The grace is never shorter than the age limit: both short here (the records below are minutes old).
+const SWEEP = { ENTRY_SWEEP_INTERVAL_MS: '200', ENTRY_OUTCOME_GRACE_MS: '5000', ENTRY_MAX_AGE_MS: '5000' }
 
 interface Stranded {
   /** An id reserved beforehand (`reserveId`), else the next one. */
@@ -80,7 +81,7 @@ t.test('records left received: swept and failed with the reason the trader reads
   const noSession = await stranded(db, { userId: 'u-9', status: 'received', receivedAt: '-2 minutes' })
   const fresh = await stranded(db, { status: 'received', receivedAt: '0 seconds' })
 
-  t.match(await settled(db, lost), { status: 'failed', refusal_code: 'stale_alert', reason: /^not placed: the alert was 30\d s old when it could be placed \(limit 60 s\)$/ })
+  t.match(await settled(db, lost), { status: 'failed', refusal_code: 'stale_alert', reason: /^not placed: the alert was 30\d s old when it could be placed \(limit 5 s\)$/ })
   t.match(await settled(db, aheadClock), { status: 'failed', refusal_code: 'stale_alert', reason: /^not placed: the alert was 30\d s old/ })
   t.match(await settled(db, noSession), { status: 'failed', reason: /^broker connection not up: no connected broker session for 12\d s after the alert/ })
   t.match(await recordById(db, fresh), { status: 'received' }, 'a fresh record is its message\'s to settle, not the sweep\'s')
