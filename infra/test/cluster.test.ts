@@ -133,12 +133,17 @@ t.test('three NATS nodes (R3), two ingest behind one address, two connectors: a 
   t.ok(perPair.rows.every((row) => row.n === 1), 'no record twice')
   t.same(new Set(perPair.rows.map((row) => row.user_id)), new Set(users))
 
-  const records = await db.selectFrom('alerts').select(['id', 'alert_id', 'status', 'reason']).where('alert_id', 'in', entryIds).execute()
+  const records = await db.selectFrom('alerts').select(['id', 'alert_id', 'status', 'reason', 'refusal_code']).where('alert_id', 'in', entryIds).execute()
   const placed = records.filter((record) => record.status === 'placed')
   t.ok(placed.length > 0, `orders were placed (${placed.length} of ${records.length} records)`)
-  const unsettled = records.filter((record) => !(record.status === 'placed' || (record.status === 'not_placed' && record.reason)))
+  // A connector killed after marking a send and before its order reached the broker leaves a record whose
+  // outcome nobody can know: it fails "outcome unknown" after the grace, never sent again (issue 20).
+  const unknown = records.filter((record) => record.status === 'failed' && record.refusal_code === 'outcome_unknown' && record.reason?.startsWith('outcome unknown: check the broker'))
+  const unsettled = records.filter((record) => !(record.status === 'placed' || (record.status === 'not_placed' && record.reason) || unknown.includes(record)))
   t.same(unsettled, [], 'every record settled; each not placed says why')
   const orders = broker.orders()
+  t.ok(unknown.every((record) => !orders.some((order) => order.clOrdId === `sig-${record.id}`)), 'a record failed "outcome unknown" has no order at the broker')
+  if (unknown.length > 0) t.comment(`failed "outcome unknown" (sends marked by the killed connector): ${unknown.map((record) => `${record.id}: ${record.reason}`).join(' | ')}`)
   t.ok(records.every((record) => orders.filter((order) => order.clOrdId === `sig-${record.id}`).length <= 1), 'at most one entry order per record at the broker')
   t.ok(placed.every((record) => orders.filter((order) => order.clOrdId === `sig-${record.id}`).length === 1), 'exactly one for each placed record')
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 
-/** What a test can make the broker answer instead of doing the request. */
+/** What a test can make the broker do with the next requests to an endpoint instead of answering them normally. */
 export type Interference =
   /** A penalty ticket (`p-ticket`, `p-time` seconds); a resend with the ticket before the time is penalised again. */
   | { kind: 'penalty'; seconds: number }
@@ -8,19 +8,39 @@ export type Interference =
   | { kind: 'captcha' }
   /** HTTP 429 (REST) or `{s:429}` (socket). */
   | { kind: 'rate_limit' }
-  /** A 5xx. */
-  | { kind: 'server_error'; status?: number }
+  /** A 5xx; with `carriedOut` the request is carried out first (socket endpoints: the order exists, its answer is lost). */
+  | { kind: 'server_error'; status?: number; carriedOut?: boolean }
+  /**
+   * No answer now (the client times out): the request is carried out, and answered, `afterMs` later, or when
+   * released (`release(endpoint)`) when no time is given. Socket endpoints only.
+   */
+  | { kind: 'late'; afterMs?: number }
+  /** The connection is cut instead of answering; carried out first unless `carriedOut: false`. Socket endpoints only. */
+  | { kind: 'drop'; carriedOut?: boolean }
 
-export type Answer = { kind: 'penalty'; body: Record<string, unknown> } | { kind: 'status'; status: number; text: string }
+export type Answer =
+  | { kind: 'penalty'; body: Record<string, unknown> }
+  | { kind: 'status'; status: number; text: string; carriedOut: boolean }
+  | { kind: 'late'; afterMs: number | null }
+  | { kind: 'drop'; carriedOut: boolean }
+
+/** What is set up now, for `GET /dev/controls`. */
+export interface ControlsState {
+  queued: Record<string, Interference[]>
+  delays: Record<string, number>
+  held: Record<string, number>
+}
 
 /**
  * Test controls shared by the REST and socket sides: interferences queued per endpoint (the next N requests),
- * penalty tickets issued and honoured, and delays before an endpoint's answer. Endpoint names are Tradovate's
- * without a leading slash (`auth/accesstokenrequest`, `order/placeOSO`).
+ * penalty tickets issued and honoured, delays before an endpoint's answer, and requests held to be carried
+ * out late. Endpoint names are Tradovate's without a leading slash (`auth/accesstokenrequest`, `order/placeOSO`).
  */
 export class RequestControls {
   readonly #queued = new Map<string, Interference[]>()
   readonly #delays = new Map<string, number>()
+  /** Requests held by a `late` interference without a time, carried out on `release`. */
+  readonly #held = new Map<string, (() => void)[]>()
   /** Ticket -> earliest time its resend is accepted. */
   readonly #tickets = new Map<string, number>()
 
@@ -40,7 +60,38 @@ export class RequestControls {
     return this.#delays.get(endpoint) ?? 0
   }
 
-  /** The answer to give instead of carrying out the request, or null to carry it out. */
+  /** Carries out `run` after `afterMs`, or holds it until `release(endpoint)` when null. */
+  hold(endpoint: string, run: () => void, afterMs: number | null): void {
+    if (afterMs !== null) {
+      setTimeout(run, afterMs)
+      return
+    }
+    this.#held.set(endpoint, [...(this.#held.get(endpoint) ?? []), run])
+  }
+
+  /** Carries out the requests held for an endpoint, oldest first; returns how many. */
+  release(endpoint: string): number {
+    const held = this.#held.get(endpoint) ?? []
+    this.#held.delete(endpoint)
+    for (const run of held) run()
+    return held.length
+  }
+
+  /** Removes every queued interference and delay (held requests stay held until released). */
+  clear(): void {
+    this.#queued.clear()
+    this.#delays.clear()
+  }
+
+  state(): ControlsState {
+    return {
+      queued: Object.fromEntries([...this.#queued].filter(([, queue]) => queue.length > 0)),
+      delays: Object.fromEntries(this.#delays),
+      held: Object.fromEntries([...this.#held].map(([endpoint, held]) => [endpoint, held.length])),
+    }
+  }
+
+  /** The answer to give instead of the normal one, or null to carry the request out and answer it. */
   answerFor(endpoint: string, ticket: unknown): Answer | null {
     const queued = this.#queued.get(endpoint)?.shift()
     if (queued) return this.#answer(queued)
@@ -54,11 +105,22 @@ export class RequestControls {
   }
 
   #answer(interference: Interference): Answer {
-    if (interference.kind === 'rate_limit') return { kind: 'status', status: 429, text: 'Too Many Requests' }
-    if (interference.kind === 'server_error') return { kind: 'status', status: interference.status ?? 503, text: 'Service Unavailable' }
-    const ticket = randomBytes(12).toString('base64url')
-    if (interference.kind === 'captcha') return { kind: 'penalty', body: { 'p-ticket': ticket, 'p-time': 3600, 'p-captcha': true } }
-    this.#tickets.set(ticket, Date.now() + interference.seconds * 1000)
-    return { kind: 'penalty', body: { 'p-ticket': ticket, 'p-time': interference.seconds } }
+    switch (interference.kind) {
+      case 'rate_limit':
+        return { kind: 'status', status: 429, text: 'Too Many Requests', carriedOut: false }
+      case 'server_error':
+        return { kind: 'status', status: interference.status ?? 503, text: 'Service Unavailable', carriedOut: interference.carriedOut === true }
+      case 'late':
+        return { kind: 'late', afterMs: interference.afterMs ?? null }
+      case 'drop':
+        return { kind: 'drop', carriedOut: interference.carriedOut !== false }
+      case 'captcha':
+        return { kind: 'penalty', body: { 'p-ticket': randomBytes(12).toString('base64url'), 'p-time': 3600, 'p-captcha': true } }
+      case 'penalty': {
+        const ticket = randomBytes(12).toString('base64url')
+        this.#tickets.set(ticket, Date.now() + interference.seconds * 1000)
+        return { kind: 'penalty', body: { 'p-ticket': ticket, 'p-time': interference.seconds } }
+      }
+    }
   }
 }

@@ -21,7 +21,10 @@ export interface PaperBrokerOptions {
   heartbeatMs?: number
   /** Access-token lifetime (Tradovate: 80-90 min); short values drive renewal tests. */
   tokenTtlMs?: number
-  /** Serve `GET|POST /dev/prices` (default true; the price endpoint is the only way to move the market). */
+  /**
+   * Serve the development endpoints (default true): `GET|POST /dev/prices` (the only way to move the market)
+   * and `GET|POST|DELETE /dev/controls` (the request controls below, over HTTP).
+   */
   devEndpoints?: boolean
   /** Called for every request as it arrives, before it is carried out (REST login bodies without the password). */
   onRequest?: (request: SeenRequest) => void
@@ -43,8 +46,13 @@ export interface PaperBroker {
   readonly renewals: { name: string }[]
   /** Drops every WebSocket (as a broker restart does); clients are expected to reconnect. */
   dropConnections(): void
-  /** The next `count` requests to `endpoint` get this answer instead of being carried out. */
+  /**
+   * The next `count` requests to `endpoint` are handled as `interference` says: answered instead of carried
+   * out (penalty, captcha, 429, 5xx), answered 5xx after being carried out, carried out late, or cut off.
+   */
   interfere(endpoint: string, interference: Interference, count?: number): void
+  /** Carries out the requests a `late` interference without `afterMs` holds for `endpoint`; returns how many. */
+  release(endpoint: string): number
   /** Answers of `endpoint` wait `ms` (the request itself is carried out at once); 0 removes the delay. */
   delay(endpoint: string, ms: number): void
   /** Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. */
@@ -119,6 +127,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
       for (const socket of wss.clients) socket.terminate()
     },
     interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
+    release: (endpoint) => controls.release(endpoint),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
     setPrice(symbol, price) {
       const error = market.setPrice(symbol, price)

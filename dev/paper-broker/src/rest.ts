@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ACCESS_TOKEN_PATH, RENEW_TOKEN_PATH, type AccessTokenRequest, type AccessTokenResponse } from '@signals/tradovate-wire'
+import { endpointOf, parseControlRequest } from './control-requests.ts'
 import type { RequestControls } from './controls.ts'
 import type { Handler } from './endpoints.ts'
 import type { PaperMarket } from './market.ts'
@@ -14,7 +15,7 @@ export interface RestContext {
   market: PaperMarket
   /** The endpoints served after login, the same table as the socket's. */
   endpoints: Record<string, Handler>
-  /** Development endpoints (`/dev/prices`, `/dev/orders`, `/dev/liquidity`); off when false. */
+  /** Development endpoints (`/dev/prices`, `/dev/orders`, `/dev/liquidity`, `/dev/controls`); off when false. */
   devEndpoints: boolean
   seen(request: SeenRequest): void
   tokenRequests: { name: string; ok: boolean }[]
@@ -43,13 +44,21 @@ async function readJson(request: IncomingMessage, send: Send): Promise<{ value: 
   }
 }
 
-/** Answers an interference (penalty, 429, 5xx) when one is queued; true when it did. */
-async function interfered(context: RestContext, endpoint: string, ticket: unknown, send: Send): Promise<boolean> {
+/**
+ * Answers an interference (penalty, 429, 5xx) when one is queued; true when it did. The socket-only kinds,
+ * if a test queues them here: `late` waits, then carries the request out; `drop` cuts the connection.
+ */
+async function interfered(context: RestContext, endpoint: string, ticket: unknown, request: IncomingMessage, send: Send): Promise<boolean> {
   const answer = context.controls.answerFor(endpoint, ticket)
   await sleep(context.controls.delayOf(endpoint))
   if (!answer) return false
+  if (answer.kind === 'late') {
+    await new Promise<void>((resolve) => context.controls.hold(endpoint, resolve, answer.afterMs))
+    return false
+  }
+  if (answer.kind === 'drop') request.socket.destroy()
   // Tradovate issues penalty tickets as HTTP 200.
-  if (answer.kind === 'penalty') send(200, answer.body)
+  else if (answer.kind === 'penalty') send(200, answer.body)
   else send(answer.status, { errorText: answer.text })
   return true
 }
@@ -74,7 +83,7 @@ async function accessTokenRequest(context: RestContext, request: IncomingMessage
   context.seen({ transport: 'rest', endpoint: ACCESS_TOKEN_PATH, body: withoutPassword, name: typeof body.name === 'string' ? body.name : null, ticket: typeof ticket === 'string' })
   const missing = REQUIRED_FIELDS.find((field) => typeof body[field] !== 'string' || body[field] === '')
   if (missing) return send(400, { errorText: `${missing} is required` })
-  if (await interfered(context, ACCESS_TOKEN_PATH, ticket, send)) return
+  if (await interfered(context, ACCESS_TOKEN_PATH, ticket, request, send)) return
   const login = context.logins.get(body.name as string)
   // Tradovate answers a wrong login with 200 and an errorText.
   if (!login || login.password !== body.password) {
@@ -93,7 +102,7 @@ async function renewAccessToken(context: RestContext, request: IncomingMessage, 
   const ticket = (parsed.value as Record<string, unknown> | null)?.['p-ticket']
   const known = context.tokens.session(token)
   context.seen({ transport: 'rest', endpoint: RENEW_TOKEN_PATH, body: parsed.value, name: known?.login.name ?? null, ticket: typeof ticket === 'string' })
-  if (await interfered(context, RENEW_TOKEN_PATH, ticket, send)) return
+  if (await interfered(context, RENEW_TOKEN_PATH, ticket, request, send)) return
   const renewed = context.tokens.renew(token)
   if (!renewed) return send(401, { errorText: 'Access is denied' })
   send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.login))
@@ -162,10 +171,38 @@ async function apiRequest(context: RestContext, endpoint: string, request: Incom
   const session = context.tokens.session(request.headers.authorization?.replace(/^Bearer /, '') ?? '')
   context.seen({ transport: 'rest', endpoint, body, name: session?.login.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
   if (!session) return send(401, { errorText: 'Access is denied' })
-  if (await interfered(context, endpoint, body['p-ticket'], send)) return
+  if (await interfered(context, endpoint, body['p-ticket'], request, send)) return
   const answer = handler(session.login, body, { query: (request.url ?? '').split('?')[1] ?? '' })
   send(answer.s, answer.d ?? null)
 }
+
+/**
+ * `/dev/controls`: GET what is set up; POST `{endpoint, kind, count?, ...}` sets a control (the same as the
+ * test methods `interfere` and `delay`); DELETE removes every queued control and delay. `POST
+ * /dev/controls/release {endpoint}` carries out the requests a `late` control holds.
+ */
+async function devControls(context: RestContext, request: IncomingMessage, send: Send, path: string): Promise<void> {
+  const { controls } = context
+  if (path === '/dev/controls' && request.method === 'GET') return send(200, controls.state())
+  if (path === '/dev/controls' && request.method === 'DELETE') {
+    controls.clear()
+    return send(200, controls.state())
+  }
+  const parsed = await readJson(request, send)
+  if (!parsed) return
+  if (path === '/dev/controls/release') {
+    const named = endpointOf((parsed.value ?? {}) as Record<string, unknown>)
+    if ('error' in named) return send(400, { errorText: named.error })
+    return send(200, { endpoint: named.endpoint, released: controls.release(named.endpoint) })
+  }
+  const control = parseControlRequest(parsed.value)
+  if ('error' in control) return send(400, { errorText: control.error })
+  if ('ms' in control) controls.delay(control.endpoint, control.ms)
+  else controls.interfere(control.endpoint, control.interference, control.count)
+  send(200, controls.state())
+}
+
+const CONTROL_ROUTES = new Set(['GET /dev/controls', 'POST /dev/controls', 'DELETE /dev/controls', 'POST /dev/controls/release'])
 
 /** The REST side: logins and renewals, the API's endpoints (Bearer token), and the development endpoints. */
 export async function handleRest(context: RestContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -179,5 +216,6 @@ export async function handleRest(context: RestContext, request: IncomingMessage,
   if (path.startsWith('/v1/') && (method === 'POST' || method === 'GET')) return apiRequest(context, path.slice('/v1/'.length), request, send)
   const dev = context.devEndpoints ? DEV_ENDPOINTS[path] : undefined
   if (dev && (method === 'POST' || (method === 'GET' && path === '/dev/prices'))) return dev(context, request, send)
+  if (context.devEndpoints && CONTROL_ROUTES.has(`${method} ${path}`)) return devControls(context, request, send, path)
   send(404, { errorText: 'Not found' })
 }

@@ -102,7 +102,11 @@ export class PaperSockets {
     connection.expiryTimer = setTimeout(check, session.expiresAt - Date.now() + 5)
   }
 
-  /** Carries a request out at once (unless a test interferes), answers after the endpoint's delay, then the events. */
+  /**
+   * Carries a request out at once and answers it after the endpoint's delay, then sends its events, unless a
+   * test control says otherwise: an answer instead of carrying it out (penalty, 429, 5xx), a 5xx after
+   * carrying it out, no answer now and the request carried out later (`late`), or the connection cut.
+   */
   async #handle(connection: Connection, request: WireRequest): Promise<void> {
     let body: Record<string, unknown> = {}
     if (request.endpoint !== ENDPOINTS.authorize && request.body.trim() !== '') {
@@ -114,11 +118,23 @@ export class PaperSockets {
     }
     this.context.seen({ transport: 'ws', endpoint: request.endpoint, body, name: connection.login?.name ?? null, ticket: typeof body['p-ticket'] === 'string' })
     const answer = this.context.controls.answerFor(request.endpoint, body['p-ticket'])
-    const result = answer ? null : this.#respond(connection, request, body)
+    if (answer?.kind === 'late') {
+      this.context.controls.hold(request.endpoint, () => this.#carryOutLate(connection, request, body), answer.afterMs)
+      return
+    }
+    const carriedOut = answer === null || (answer.kind !== 'penalty' && answer.carriedOut)
+    const result = carriedOut ? this.#respond(connection, request, body) : null
     await sleep(this.context.controls.delayOf(request.endpoint))
-    if (answer?.kind === 'penalty') this.#send(connection, { i: request.id, s: 200, d: answer.body })
-    else if (answer) this.#send(connection, { i: request.id, s: answer.status, d: answer.text })
+    if (answer?.kind === 'drop') connection.socket.terminate()
+    else if (answer?.kind === 'penalty') this.#send(connection, { i: request.id, s: 200, d: answer.body })
+    else if (answer?.kind === 'status') this.#send(connection, { i: request.id, s: answer.status, d: answer.text })
     else if (result) this.#send(connection, { i: request.id, ...result })
+    this.broadcast()
+  }
+
+  /** A request a `late` control held: carried out now, answered if its connection is still open (the client gave up on it). */
+  #carryOutLate(connection: Connection, request: WireRequest, body: Record<string, unknown>): void {
+    this.#send(connection, { i: request.id, ...this.#respond(connection, request, body) })
     this.broadcast()
   }
 

@@ -1,36 +1,9 @@
 import t from 'tap'
-import WebSocket from 'ws'
-import { formatRequest, parseServerFrame } from '@signals/tradovate-wire'
+import { formatRequest } from '@signals/tradovate-wire'
 import { startPaperBroker } from '../src/index.ts'
+import { messages, open, post, tokenRequest } from './wire-client.ts'
 
 const account = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 70, accountName: 'DEMO70' }
-
-/** The messages of an `a` frame (responses and events). */
-const messages = (frame: string) => {
-  const parsed = parseServerFrame(frame)
-  return parsed.kind === 'array' ? [...parsed.responses, ...parsed.events] : []
-}
-
-/** Opens a socket and collects its frames. */
-async function open(url: string) {
-  const socket = new WebSocket(url)
-  const frames: string[] = []
-  socket.on('message', (data) => frames.push(String(data)))
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
-  const next = async (predicate: (frame: string) => boolean) => {
-    const deadline = Date.now() + 5_000
-    for (;;) {
-      const index = frames.findIndex(predicate)
-      if (index >= 0) return frames.splice(index, 1)[0] as string
-      if (Date.now() > deadline) throw new Error('no such frame')
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
-  }
-  return { socket, next }
-}
-
-const tokenRequest = (restUrl: string, body: unknown) =>
-  fetch(`${restUrl}/auth/accesstokenrequest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
 t.test('access token, open frame, authorize, sync request and heartbeats, as Tradovate speaks them', async (t) => {
   const broker = await startPaperBroker({ accounts: [account], heartbeatMs: 50 })
@@ -72,9 +45,6 @@ t.test('a wrong login is answered like Tradovate: 200 with errorText; bad bodies
   t.equal(malformed.status, 400)
   t.same(broker.tokenRequests, [{ name: 'trader', ok: false }], 'requests are recorded without passwords')
 })
-
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 
 t.test('the development price endpoint moves the market; bad input is a 400 that says what was wrong', async (t) => {
   const broker = await startPaperBroker({ accounts: [account] })

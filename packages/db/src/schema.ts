@@ -101,8 +101,13 @@ export interface AlertsTable {
   entry_order_id: BrokerId
   stop_order_id: BrokerId
   target_order_id: BrokerId
-  /** Sends attempted; committed before each send, so a value above 0 means "reconcile before sending". */
+  /**
+   * Sends attempted, each committed before the order left. A `placing` record's last send may have reached
+   * the broker: it is only ever reconciled by its tag, never sent again (issue 20).
+   */
   send_attempts: ColumnType<number, number | undefined, number>
+  /** When the last send was marked (Postgres' clock): the outcome grace runs from here. */
+  sent_at: NullableTimestamp
   placed_at: NullableTimestamp
   /** When the outcome (placed, refused, failed, not placed) was written. */
   decided_at: NullableTimestamp

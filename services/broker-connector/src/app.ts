@@ -64,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       runFlattens: (userId) => trading.flattens.run(userId),
       flattenSweepMs: config.FLATTEN_SWEEP_MS,
       statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
+      brokerTimeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
       forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
       hooks: {
         onEvent(userId, event) {

@@ -41,6 +41,20 @@ export const ConfigSchema = Type.Object({
    * a whole fan-out can be in flight together (a broker rate-limits per user, not per connector).
    */
   ENTRY_PARALLELISM: Type.Integer({ minimum: 1, maximum: 5_000, default: 1_000, description: 'records decided and orders sent at once' }),
+  /**
+   * How long a broker request waits for its answer. An order without an answer by then has an unknown
+   * outcome: it is never sent again (docs/decisions/broker-connector.md, "Money safety").
+   */
+  BROKER_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 200, maximum: 120_000, default: 10_000, description: 'wait for a broker answer' }),
+  /**
+   * After an order's outcome became unknown, how long its record waits for the broker's events or order
+   * list to show the order before it fails "outcome unknown: check the broker". Keep it well beyond the
+   * broker's worst latency. A smaller value than ENTRY_MAX_AGE_MS or twice BROKER_REQUEST_TIMEOUT_MS is
+   * raised to the larger of them: past the grace the alert is too old to send, so failing loses no order.
+   */
+  ENTRY_OUTCOME_GRACE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 60_000, description: 'wait for an unknown order outcome' }),
+  /** How often each instance looks for records left `received` or `placing` past their time (the sweep). */
+  ENTRY_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 5_000, description: 'sweep of stranded entry records' }),
   /** Hold a share of the per-user broker feeds in this instance (instances share users by shard leases). */
   FEEDS_ENABLED: Type.Boolean({ default: true, description: 'hold per-user broker feeds in this instance' }),
   /**

@@ -1,8 +1,9 @@
 import type { NormalizedAlert } from '@signals/contracts'
-import type { BrokerSession } from './broker/broker-adapter.ts'
+import type { BrokerEvent, BrokerSession } from './broker/broker-adapter.ts'
 import type { NewAlertRecordRef } from './repositories/alerts.ts'
-import { placingRecordIds } from './repositories/entry-records.ts'
+import { reconcilableRecordIds, strandedRecords } from './repositories/entry-records.ts'
 import { settleRecords, type RecordOutcome, type SettleDeps } from './entry/settle-records.ts'
+import { OutcomeWatch } from './entry/outcome-watch.ts'
 
 /** Which delivery of the alert message this is: on the last one nothing is left waiting to be retried. */
 export interface Delivery {
@@ -47,14 +48,21 @@ class EntryRetryError extends Error {
  * through the user's broker session, its outcome written on the record (entry/settle-records.ts, entry/plan-record.ts).
  */
 export class LiveEntryFlow implements EntryFlow {
+  readonly #watch: OutcomeWatch
+  readonly #options: SettleDeps
+
   constructor(
-    private readonly options: SettleDeps,
+    options: Omit<SettleDeps, 'watch'>,
     private readonly router: EntryRouter | null = null,
-  ) {}
+  ) {
+    // A late order is still recorded while watched: the grace, and an hour beyond a failure.
+    this.#watch = new OutcomeWatch((records) => this.settle(records, false), options.logger, options.outcomeGraceMs + 60 * 60_000)
+    this.#options = { ...options, watch: this.#watch }
+  }
 
   /** Settles records with this instance's sessions (also for records another instance forwarded here). */
   settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
-    return settleRecords(this.options, records, lastAttempt)
+    return settleRecords(this.#options, records, lastAttempt)
   }
 
   async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
@@ -74,7 +82,7 @@ export class LiveEntryFlow implements EntryFlow {
       this.settle(local, lastAttempt),
       ...remote.map(({ owner, records: theirs }) =>
         router.forward(owner, theirs, lastAttempt).catch((error: unknown): Promise<RecordOutcome[]> | RecordOutcome[] => {
-          this.options.logger.warn({ owner, records: theirs.length, err: error }, 'entry records not settled by the owner of their feeds; retried later')
+          this.#options.logger.warn({ owner, records: theirs.length, err: error }, 'entry records not settled by the owner of their feeds; retried later')
           return lastAttempt ? this.settle(theirs, true) : theirs.map(() => 'retry')
         }),
       ),
@@ -83,15 +91,38 @@ export class LiveEntryFlow implements EntryFlow {
   }
 
   /**
-   * On every session open (before the feed reports `connected`): each of the user's records left in
-   * `placing` is settled, asking the broker by tag before anything is sent. Returns how many were looked at.
+   * On every session open (before the feed reports `connected`): each of the user's records whose order
+   * may be at the broker (left `placing`, or failed "outcome unknown" lately) is looked for by its tag;
+   * nothing is sent for them. Returns how many were looked at.
    */
   async reconcileUser(userId: string, session: BrokerSession): Promise<number> {
-    const ids = await placingRecordIds(this.options.db, userId)
+    const ids = await reconcilableRecordIds(this.#options.db, userId)
     // The session is not yet the feed's current one (it is handed over after this): use it directly.
-    const deps: SettleDeps = { ...this.options, sessions: { session: (id) => (id === userId ? session : this.options.sessions.session(id)) } }
+    const deps: SettleDeps = { ...this.#options, sessions: { session: (id) => (id === userId ? session : this.#options.sessions.session(id)) } }
     await settleRecords(deps, ids.map((id) => ({ id, userId })), false)
-    if (ids.length > 0) this.options.logger.info({ userId, records: ids.length }, 'records left placing were reconciled with the broker')
+    if (ids.length > 0) this.#options.logger.info({ userId, records: ids.length }, 'records whose order may be at the broker were reconciled with it')
     return ids.length
+  }
+
+  /** Every event of a user's session: an order under the tag of a record waiting on its outcome settles it. */
+  onEvent(userId: string, event: BrokerEvent): void {
+    this.#watch.onEvent(userId, event)
+  }
+
+  /**
+   * One pass of the sweep: records left `received` past `receivedAfterMs` or left `placing` (their
+   * holder gone, or waiting on an unknown outcome) are settled here when this instance holds their users'
+   * feeds or nobody does (each owner sweeps its own), as on a last delivery: nothing stays unsettled.
+   * Returns how many records were settled or still wait.
+   */
+  async sweep(receivedAfterMs: number, limit = 1_000): Promise<number> {
+    this.#watch.prune()
+    const stranded = await strandedRecords(this.#options.db, receivedAfterMs, limit)
+    if (stranded.length === 0) return 0
+    const local = this.router ? (await this.router.route(stranded)).local : stranded
+    const outcomes = await this.settle(local, true)
+    const settled = outcomes.filter((outcome) => outcome === 'settled').length
+    if (settled > 0) this.#options.logger.info({ settled, waiting: outcomes.length - settled }, 'sweep: entry records left unsettled were settled')
+    return outcomes.length
   }
 }

@@ -19,7 +19,16 @@ declare module 'fastify' {
 }
 
 export interface TradingPluginOptions {
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_FORWARD_TIMEOUT_MS'>
+  config: Pick<
+    Config,
+    | 'ENTRY_MAX_AGE_MS'
+    | 'ENTRY_SESSION_WAIT_MS'
+    | 'ENTRY_PARALLELISM'
+    | 'ENTRY_FORWARD_TIMEOUT_MS'
+    | 'ENTRY_OUTCOME_GRACE_MS'
+    | 'ENTRY_SWEEP_INTERVAL_MS'
+    | 'BROKER_REQUEST_TIMEOUT_MS'
+  >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */
@@ -47,6 +56,10 @@ export const tradingPlugin = fp(
       logger: app.log,
     })
     app.decorate('trading', { ...trading, flattenDispatch })
+    // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
+    app.addHook('onReady', async () => trading.sweep?.start())
+    // onClose hooks run in reverse registration order: stopped before the db plugin closes.
+    app.addHook('onClose', async () => trading.sweep?.stop())
   },
   { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
 )

@@ -9,6 +9,7 @@ import { openTradeContracts } from './repositories/broker-trades.ts'
 import { requestFlattens, tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
 import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
+import { SweepTimer } from './entry/sweep-timer.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -30,11 +31,26 @@ export interface Trading {
   onEvent: TradeKeeper['onEvent']
   /** Settles records with this instance's sessions (records another instance forwarded here). */
   settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  /** The sweep of records left unsettled (null when the live entry flow is replaced: tests of intake alone). */
+  sweep: SweepTimer | null
 }
+
+type TradingConfig = Pick<
+  Config,
+  'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_OUTCOME_GRACE_MS' | 'ENTRY_SWEEP_INTERVAL_MS' | 'BROKER_REQUEST_TIMEOUT_MS'
+>
+
+/**
+ * The grace after an unknown outcome: as configured, but never under twice the broker's request time-out,
+ * nor under the age limit. The send came after the alert, so once the grace is over the alert is past the
+ * age limit: a record failed "outcome unknown" could not have been sent again anyway.
+ */
+const outcomeGraceMs = (config: Pick<Config, 'ENTRY_OUTCOME_GRACE_MS' | 'BROKER_REQUEST_TIMEOUT_MS' | 'ENTRY_MAX_AGE_MS'>) =>
+  Math.max(config.ENTRY_OUTCOME_GRACE_MS, config.ENTRY_MAX_AGE_MS, 2 * config.BROKER_REQUEST_TIMEOUT_MS)
 
 export function createTrading(
   db: Kysely<Database>,
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM'>,
+  config: TradingConfig,
   sessions: SessionSource,
   logger: Logger,
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
@@ -54,17 +70,23 @@ export function createTrading(
       await requestFlattens(db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
       await flattens.run(userId, { session, force: true })
     },
-    now: () => new Date(),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
+    outcomeGraceMs: outcomeGraceMs(config),
     parallelism: config.ENTRY_PARALLELISM,
   }, router)
+  // A received record past both limits can no longer be sent, so its message had its chance.
+  const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
     flattens,
-    onEvent: (userId, event) => keeper.onEvent(userId, event),
+    onEvent(userId, event) {
+      keeper.onEvent(userId, event)
+      live.onEvent(userId, event)
+    },
     settle: (records, lastAttempt) => live.settle(records, lastAttempt),
+    sweep: makeEntryFlow ? null : new SweepTimer(() => live.sweep(receivedAfterMs), config.ENTRY_SWEEP_INTERVAL_MS, logger),
     async onSessionOpen(userId, session, venue) {
       await keeper.sessionOpened(userId, session, venue)
       await flattens.run(userId, { session, force: true })

@@ -61,11 +61,20 @@ export class BrokerError extends Error {
     message: string,
     /** For `rate_limited` and `captcha`: how long to wait before the next attempt. */
     readonly retryAfterMs: number | null = null,
+    /** For `unavailable`: the request never left (no connection), so the broker cannot have carried it out. */
+    readonly neverSent = false,
   ) {
     super(message)
     this.name = 'BrokerError'
   }
 }
+
+/**
+ * Whether the request may have been carried out although it failed: only a lost connection, a time-out, a
+ * 5xx or an answer we cannot read leave that open. A refusal, a penalty, a 429 or a captcha is the broker
+ * saying it did not carry the request out (Tradovate documents penalties and 429s as "not executed").
+ */
+export const outcomeUnknown = (error: BrokerError): boolean => error.kind === 'unavailable' && !error.neverSent
 
 export interface BrokerAccount {
   id: number

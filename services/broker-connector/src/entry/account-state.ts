@@ -12,14 +12,36 @@ export interface AccountRows {
 }
 
 /**
- * The users' account rows for deciding the records `deciding`: open trades, and entries sent in the last
- * minutes whose fill has not opened their trade yet (counted as open: two alerts in quick succession must
- * not both pass the open-trade and pyramiding rules), except the records being decided now; closed trades
- * as Postgres sums them per trading day; and each user's last hard daily-loss halt.
+ * The users' account rows for deciding the records `deciding`, in one statement (it is read under the
+ * accounts' locks, on the lock holder's connection: one round trip, not three): open trades, and entries
+ * sent in the last minutes whose fill has not opened their trade yet (counted as open: two alerts in quick
+ * succession must not both pass the open-trade and pyramiding rules), except the records being decided
+ * now; closed trades as Postgres sums them per trading day; and each user's last hard daily-loss halt.
+ * Decimals travel as text inside the JSON, never as JSON numbers.
  */
 export async function loadAccountRows(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<AccountRows> {
-  const [open, days, halts] = await Promise.all([loadOpenTrades(db, userIds, deciding), loadClosedDays(db, userIds), loadLastHalts(db, userIds)])
-  return { openTrades: open, closedDays: days, lastHalt: halts }
+  const { rows } = await sql<{ open: [string, string | null, string, 'LONG' | 'SHORT', string, string][]; days: [string, string, string, string, string][]; halts: [string, number][] }>`
+    SELECT
+      (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding)}) AS o) AS open,
+      (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
+      (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.decided_at) * 1000)::float8)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts`.execute(db)
+  const row = rows[0] ?? { open: [], days: [], halts: [] }
+  return {
+    openTrades: groupByUser(row.open, ([, root, symbol, side, quantity, entryPrice]) => ({ root: root ?? rootOf(symbol) ?? symbol, side, quantity, entryPrice })),
+    closedDays: groupByUser(row.days, ([, day, pnl, highestRunningPnl, results]) => ({ day, pnl, highestRunningPnl, results })),
+    lastHalt: new Map(row.halts.map(([userId, at]) => [userId, new Date(at)])),
+  }
+}
+
+/**
+ * An entry this batch is about to send counts as open for the account's next entry in the same batch, as
+ * a later batch would count it once marked (`loadOpenTrades`' second half).
+ */
+export function countAsOpen(rows: AccountRows, record: { user_id: string; root: string | null; symbol: string | null; action: 'LONG' | 'SHORT' | null; entry_price: string | null }, quantity: number): void {
+  if (record.action === null) return
+  const symbol = record.symbol ?? ''
+  const trade: OpenTradeState = { root: record.root ?? rootOf(symbol) ?? symbol, side: record.action, quantity, entryPrice: record.entry_price ?? '0' }
+  rows.openTrades.set(record.user_id, [...(rows.openTrades.get(record.user_id) ?? []), trade])
 }
 
 /** The engine's account state of one user, with the broker's cash balance when the session told one. */
@@ -37,16 +59,15 @@ export function accountStateOf(rows: AccountRows, userId: string, config: RiskEn
   )
 }
 
-async function loadOpenTrades(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<Map<string, OpenTradeState[]>> {
-  const { rows } = await sql<{ user_id: string; root: string | null; symbol: string; side: 'LONG' | 'SHORT'; quantity: string; entry_price: string }>`
+function openTrades(userIds: readonly string[], deciding: readonly number[]) {
+  return sql`
     SELECT user_id, root, symbol, side, quantity, entry_price FROM trades
     WHERE user_id = ANY(${userIds}::text[]) AND status = 'open'
     UNION ALL
     SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0) FROM alerts a
     WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
       AND a.send_attempts > 0 AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
-      AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`.execute(db)
-  return groupByUser(rows, (row) => ({ root: row.root ?? rootOf(row.symbol) ?? row.symbol, side: row.side, quantity: row.quantity, entryPrice: row.entry_price }))
+      AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`
 }
 
 /**
@@ -54,10 +75,10 @@ async function loadOpenTrades(db: Kysely<Database>, userIds: readonly string[], 
  * highest running total of all the user's pnl after one of its closes, and its W/L run, closes in time
  * order (ties by id). The same as `closedTradingDays` over the trades.
  */
-async function loadClosedDays(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, ClosedTradingDay[]>> {
+function closedDays(userIds: readonly string[]) {
   // Per user (LATERAL), so each walk is an index-only scan already in close order: no sort of every trade.
-  const { rows } = await sql<{ user_id: string; day: string; pnl: string; highest_running_pnl: string; results: string }>`
-    SELECT u.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results
+  return sql`
+    SELECT u.user_id, d.day, d.pnl, d.highest_running_pnl, d.results
     FROM unnest(${userIds}::text[]) AS u(user_id)
     CROSS JOIN LATERAL (
       SELECT cme_trading_day(closed_at) AS day, sum(pnl) AS pnl, max(running) AS highest_running_pnl,
@@ -67,24 +88,22 @@ async function loadClosedDays(db: Kysely<Database>, userIds: readonly string[]):
         WHERE user_id = u.user_id AND status = 'closed'
       ) AS closed
       GROUP BY 1
-    ) AS d`.execute(db)
-  return groupByUser(rows, (row) => ({ day: row.day, pnl: row.pnl, highestRunningPnl: row.highest_running_pnl, results: row.results }))
+    ) AS d`
 }
 
-async function loadLastHalts(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, Date>> {
-  const { rows } = await sql<{ user_id: string; decided_at: Date }>`
+function lastHalts(userIds: readonly string[]) {
+  return sql`
     SELECT user_id, max(decided_at) AS decided_at FROM alerts
     WHERE user_id = ANY(${userIds}::text[]) AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
-    GROUP BY user_id`.execute(db)
-  return new Map(rows.map((row) => [row.user_id, row.decided_at]))
+    GROUP BY user_id`
 }
 
-function groupByUser<Row extends { user_id: string }, Item>(rows: readonly Row[], item: (row: Row) => Item): Map<string, Item[]> {
+function groupByUser<Row extends readonly [string, ...unknown[]], Item>(rows: readonly Row[], item: (row: Row) => Item): Map<string, Item[]> {
   const byUser = new Map<string, Item[]>()
   for (const row of rows) {
-    const items = byUser.get(row.user_id)
+    const items = byUser.get(row[0])
     if (items) items.push(item(row))
-    else byUser.set(row.user_id, [item(row)])
+    else byUser.set(row[0], [item(row)])
   }
   return byUser
 }

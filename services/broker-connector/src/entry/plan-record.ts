@@ -1,8 +1,8 @@
-import { BrokerError, type BracketRequest, type BrokerSession } from '../broker/broker-adapter.ts'
-import type { DecidedMark, EntryRecord, PlacedMark } from '../repositories/entry-records.ts'
+import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession } from '../broker/broker-adapter.ts'
+import { OUTCOME_UNKNOWN, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
 import type { AccountRows } from './account-state.ts'
 import { orderTagOf } from './order-plan.ts'
-import { findPlacedBracket } from './reconcile.ts'
+import type { BrokerOrdersMemo } from './reconcile.ts'
 import { sizeOrder, type SizingMemo } from './size-order.ts'
 
 /** Where a user's broker session is found (the feed manager). */
@@ -14,22 +14,35 @@ export interface PlanDeps {
   sessions: SessionSource
   /** The account's cash balance as the broker last told it, or null. */
   cashBalanceOf(userId: string, session: BrokerSession): string | null
-  /** An entry older than this is never sent (first send or after a crash). */
+  /** An entry older than this is never sent. */
   maxAlertAgeMs: number
   /** How long a record waits for the user's broker session before it fails. */
   sessionWaitMs: number
+  /** How long a record whose send's outcome is unknown waits for the broker to show the order, then fails. */
+  outcomeGraceMs: number
+}
+
+/** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
+export interface PlanContext extends PlanDeps {
+  accounts: AccountRows
+  memo: SizingMemo
+  orders: BrokerOrdersMemo
+  now: Date
 }
 
 /**
  * What to do with one record: decided (an outcome without an order), placed (found at the broker), send,
- * waiting (an order may be at the broker and its session is down: reconciled when it opens again), or
- * retry (the message should come back: no session yet, or the broker did not answer).
+ * unsent (the broker said it did not carry the send out: back to `received`, the message comes back),
+ * waiting (an order may be at the broker: settled by its tag later, never sent again), retry (the message
+ * should come back: no session yet, or the broker did not answer before anything was sent), or none
+ * (nothing to write).
  */
 export type Plan =
   | { kind: 'decided'; mark: DecidedMark; flatten: { userId: string; session: BrokerSession } | null }
   | { kind: 'placed'; mark: PlacedMark }
   | { kind: 'send'; record: EntryRecord; session: BrokerSession; request: BracketRequest }
-  | { kind: 'waiting' | 'retry'; id: number; note: string | null }
+  | { kind: 'unsent' | 'waiting' | 'retry'; id: number; note: string | null }
+  | { kind: 'none'; id: number }
 
 type Complete = EntryRecord & { action: 'LONG' | 'SHORT'; symbol: string }
 
@@ -38,6 +51,8 @@ const decided = (id: number, status: DecidedMark['status'], reason: string, code
   mark: { id, status, reason, code, contract },
   flatten: null,
 })
+
+const seconds = (ms: number) => Math.round(ms / 1000)
 
 /** Outcomes that need nothing from the broker: trading switched off, auto-place off, an alert with no order in it. */
 function withoutBroker(record: EntryRecord): Plan | null {
@@ -50,62 +65,84 @@ function withoutBroker(record: EntryRecord): Plan | null {
   return null
 }
 
-function withoutSession(deps: PlanDeps, record: EntryRecord, ageMs: number, lastAttempt: boolean): Plan {
-  if (record.send_attempts > 0) {
-    return { kind: 'waiting', id: record.id, note: 'the broker connection dropped while placing this order; it is checked with the broker when the connection is back' }
-  }
-  if (ageMs < deps.sessionWaitMs && !lastAttempt) return { kind: 'retry', id: record.id, note: null }
-  const seconds = Math.round(ageMs / 1000)
-  return decided(record.id, 'failed', `broker connection not up: no connected broker session for ${seconds} s after the alert (check the broker credentials and the connection status)`)
-}
-
-/** Decides one locked record; the broker is asked only for what the decision needs. */
-export async function planRecord(deps: PlanDeps & { accounts: AccountRows; memo: SizingMemo; now: Date }, record: EntryRecord, lastAttempt: boolean): Promise<Plan> {
-  const early = withoutBroker(record)
-  if (early) return early
-  const ageMs = deps.now.getTime() - record.received_at.getTime()
-  const session = deps.sessions.session(record.user_id)
-  if (!session) return withoutSession(deps, record, ageMs, lastAttempt)
-  try {
-    return await reconcileThenSize(deps, session, record as Complete, ageMs)
-  } catch (error) {
-    if (!(error instanceof BrokerError)) throw error
-    return brokerFailure(record, error, lastAttempt, record.send_attempts > 0)
-  }
+function withoutSession(deps: PlanDeps, record: EntryRecord, lastAttempt: boolean): Plan {
+  if (record.age_ms < deps.sessionWaitMs && !lastAttempt) return { kind: 'retry', id: record.id, note: null }
+  return decided(record.id, 'failed', `broker connection not up: no connected broker session for ${seconds(record.age_ms)} s after the alert (check the broker credentials and the connection status)`)
 }
 
 /**
- * Nothing is sent for a record that may already have an order (attempts > 0) before the broker was asked
- * for it by tag; an entry older than the age limit is never sent.
+ * Decides one locked record; the broker is asked only for what the decision needs. A record whose send
+ * may have reached the broker (`placing`, or failed "outcome unknown") is only ever reconciled by its tag.
  */
-async function reconcileThenSize(deps: PlanDeps & { accounts: AccountRows; memo: SizingMemo; now: Date }, session: BrokerSession, record: Complete, ageMs: number): Promise<Plan> {
-  const seconds = Math.round(ageMs / 1000)
-  const limit = Math.round(deps.maxAlertAgeMs / 1000)
-  if (record.send_attempts > 0) {
-    const found = await findPlacedBracket(session, record.order_tag ?? orderTagOf(record.id))
-    if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
-    if (ageMs > deps.maxAlertAgeMs) {
-      const reason = `not placed: sending was interrupted, the broker holds no order with this record's tag, and the alert is now ${seconds} s old (limit ${limit} s)`
-      return decided(record.id, 'failed', reason, 'stale_alert')
-    }
-  } else if (ageMs > deps.maxAlertAgeMs) {
-    return decided(record.id, 'failed', `not placed: the alert was ${seconds} s old when it could be placed (limit ${limit} s)`, 'stale_alert')
+export async function planRecord(context: PlanContext, record: EntryRecord, lastAttempt: boolean): Promise<Plan> {
+  if (record.status !== 'received') return reconcileSent(context, record)
+  const early = withoutBroker(record)
+  if (early) return early
+  const session = context.sessions.session(record.user_id)
+  if (!session) return withoutSession(context, record, lastAttempt)
+  try {
+    return await checkThenSize(context, session, record as Complete)
+  } catch (error) {
+    if (!(error instanceof BrokerError)) throw error
+    return brokerFailure(record, error, lastAttempt, false)
   }
-  const sized = await sizeOrder({ accounts: deps.accounts, memo: deps.memo, session, cashBalance: deps.cashBalanceOf(record.user_id, session), now: deps.now }, record)
+}
+
+/** An entry older than the age limit is never sent; a record sent before (the broker said not carried out) is looked for first all the same. */
+async function checkThenSize(context: PlanContext, session: BrokerSession, record: Complete): Promise<Plan> {
+  if (record.age_ms > context.maxAlertAgeMs) {
+    return decided(record.id, 'failed', `not placed: the alert was ${seconds(record.age_ms)} s old when it could be placed (limit ${seconds(context.maxAlertAgeMs)} s)`, 'stale_alert')
+  }
+  if (record.send_attempts > 0) {
+    const found = await context.orders.bracket(session, record.order_tag ?? orderTagOf(record.id))
+    if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
+  }
+  const sized = await sizeOrder({ accounts: context.accounts, memo: context.memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), now: context.now }, record)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
 }
 
 /**
- * A refusal by the broker is final and its text is the reason. A rate limit or an unreachable broker
- * leaves the outcome open: the record says why it waits and the message comes back (reconciled first);
- * on the last delivery a record never sent fails with the broker's text. A BrokerError's message already
- * says what the broker did ("the broker refused the order: Insufficient margin"), so it is the reason as
- * it stands; only an open outcome that ends the record says that no order was placed.
+ * A record whose last send may have reached the broker: placed when the broker lists an order under its
+ * tag; otherwise it waits (never sent again) until `outcomeGraceMs` after the send, then fails "outcome
+ * unknown". A record failed so already is corrected to placed if its order has turned up since.
+ */
+async function reconcileSent(context: PlanContext, record: EntryRecord): Promise<Plan> {
+  const tag = record.order_tag ?? orderTagOf(record.id)
+  const session = context.sessions.session(record.user_id)
+  let unchecked = session ? null : 'there was no connected broker session to check'
+  if (session) {
+    try {
+      const found = await context.orders.bracket(session, tag)
+      if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error
+      unchecked = `the broker could not be asked (${error.message})`
+    }
+  }
+  if (record.status !== 'placing') return { kind: 'none', id: record.id }
+  const sentAgoMs = record.sent_age_ms ?? record.age_ms
+  if (sentAgoMs < context.outcomeGraceMs) {
+    const why = unchecked ?? `the broker lists no order under ${tag} yet`
+    return { kind: 'waiting', id: record.id, note: `outcome unknown: ${why}; the order is not sent again, and is looked for until ${seconds(context.outcomeGraceMs)} s after it was sent` }
+  }
+  const reason = `outcome unknown: check the broker for an order tagged ${tag}. It was sent ${seconds(sentAgoMs)} s ago and never confirmed, and ${unchecked ?? 'the broker does not list it'}; no second order is sent, in case the first arrives late`
+  return decided(record.id, 'failed', reason, OUTCOME_UNKNOWN)
+}
+
+/**
+ * A refusal by the broker is final and its text is the reason. After a send, an unknown outcome (no answer,
+ * 5xx, connection lost) leaves the record `placing`: it is never sent again, only looked for by its tag. A
+ * rate limit or an unreachable broker that did not carry the request out leaves the outcome open: the
+ * record says why it waits and the message comes back; on the last delivery it fails with the broker's
+ * text. A BrokerError's message already says what the broker did, so it is the reason as it stands; only
+ * an open outcome that ends the record says that no order was placed.
  */
 export function brokerFailure(record: EntryRecord, error: BrokerError, lastAttempt: boolean, sent: boolean): Plan {
-  const retryable = error.kind === 'rate_limited' || error.kind === 'unavailable'
-  if (!retryable) return decided(record.id, 'failed', error.message)
-  if (lastAttempt && !sent) return decided(record.id, 'failed', `not placed: ${error.message}`)
-  return { kind: lastAttempt ? 'waiting' : 'retry', id: record.id, note: `waiting for the broker: ${error.message}` }
+  if (error.kind !== 'rate_limited' && error.kind !== 'unavailable') return decided(record.id, 'failed', error.message)
+  if (sent && outcomeUnknown(error)) {
+    return { kind: 'waiting', id: record.id, note: `outcome unknown: ${error.message}; the order is not sent again, and is looked for by its tag` }
+  }
+  if (lastAttempt) return decided(record.id, 'failed', `not placed: ${error.message}`)
+  return { kind: sent ? 'unsent' : 'retry', id: record.id, note: `waiting for the broker: ${error.message}` }
 }

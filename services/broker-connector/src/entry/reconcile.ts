@@ -11,7 +11,21 @@ export function bracketByTag(orders: readonly BrokerOrder[], tag: string): Place
   return { entryOrderId: entry.id, stopOrderId: byTag('.sl'), targetOrderId: byTag('.tp') }
 }
 
-/** Asks the broker for the order a record may already have; null when none carries its tag. */
-export async function findPlacedBracket(session: BrokerSession, tag: string): Promise<PlacedBracket | null> {
-  return bracketByTag(await session.listOrders(), tag)
+/**
+ * The broker's order list, asked once per session and batch: every record of a user settled together is
+ * looked up in the same list (a session open, a sweep). A failed request is asked again next time.
+ */
+export class BrokerOrdersMemo {
+  readonly #lists = new Map<BrokerSession, Promise<BrokerOrder[]>>()
+
+  /** The bracket the broker holds under `tag`, or null when it lists none. */
+  async bracket(session: BrokerSession, tag: string): Promise<PlacedBracket | null> {
+    let list = this.#lists.get(session)
+    if (!list) {
+      list = session.listOrders()
+      this.#lists.set(session, list)
+      list.catch(() => this.#lists.delete(session))
+    }
+    return bracketByTag(await list, tag)
+  }
 }

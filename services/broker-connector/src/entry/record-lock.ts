@@ -1,6 +1,8 @@
 import { sql, type Database, type Kysely } from '@signals/db'
 
-const keyOf = sql`hashtextextended('entry-record:' || id, 0)`
+const recordKey = sql`hashtextextended('entry-record:' || id, 0)`
+// One broker account per user today: the account lock is keyed by user (several accounts per user will key it by account).
+const accountKey = sql`hashtextextended('entry-account:' || user_id, 0)`
 
 /**
  * Runs `work` with the records this process could lock, on a connection of its own; records another
@@ -16,12 +18,37 @@ export async function withRecordLocks<T>(
 ): Promise<T> {
   return db.connection().execute(async (connection) => {
     const { rows } = await sql<{ id: number }>`
-      SELECT id::int AS id FROM unnest(${recordIds}::bigint[]) AS id WHERE pg_try_advisory_lock(${keyOf})`.execute(connection)
+      SELECT id::int AS id FROM unnest(${recordIds}::bigint[]) AS id WHERE pg_try_advisory_lock(${recordKey})`.execute(connection)
     const locked = rows.map((row) => row.id)
     try {
       return await work(connection, locked)
     } finally {
-      if (locked.length > 0) await sql`SELECT pg_advisory_unlock(${keyOf}) FROM unnest(${locked}::bigint[]) AS id`.execute(connection)
+      if (locked.length > 0) await sql`SELECT pg_advisory_unlock(${recordKey}) FROM unnest(${locked}::bigint[]) AS id`.execute(connection)
     }
   })
+}
+
+/**
+ * One decision at a time per broker account: makes `connection` hold the lock of every account given
+ * (keyed by user for now) and returns whether it had to wait for one. Tried first without waiting (the
+ * usual case: nobody else is deciding for these accounts); when one is held elsewhere, those taken are let
+ * go and all are then waited for in one fixed order (sorted), so two holders never wait on each other.
+ * The connection must be one of its own (`withRecordLocks`' is), and whoever holds the locks must not need
+ * another pool connection meanwhile (the waiters hold theirs). Released by `unlockAccounts`.
+ */
+export async function lockAccounts(connection: Kysely<Database>, userIds: readonly string[]): Promise<{ waited: boolean }> {
+  const users = [...new Set(userIds)].sort()
+  if (users.length === 0) return { waited: false }
+  const { rows } = await sql<{ user_id: string; got: boolean }>`
+    SELECT user_id, pg_try_advisory_lock(${accountKey}) AS got FROM unnest(${users}::text[]) AS user_id`.execute(connection)
+  if (rows.every((row) => row.got)) return { waited: false }
+  await unlockAccounts(connection, rows.filter((row) => row.got).map((row) => row.user_id))
+  // unnest yields the array in order, and each row's lock is taken as the row is produced.
+  await sql`SELECT pg_advisory_lock(${accountKey}) FROM unnest(${users}::text[]) AS user_id`.execute(connection)
+  return { waited: true }
+}
+
+export async function unlockAccounts(connection: Kysely<Database>, userIds: readonly string[]): Promise<void> {
+  const users = [...new Set(userIds)]
+  if (users.length > 0) await sql`SELECT pg_advisory_unlock(${accountKey}) FROM unnest(${users}::text[]) AS user_id`.execute(connection)
 }

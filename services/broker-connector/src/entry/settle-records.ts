@@ -1,11 +1,12 @@
 import type { Database, Kysely } from '@signals/db'
 import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
-import { loadEntryRecords, markDecided, markPlaced, markSending, noteWaiting, type DecidedMark, type PlacedMark } from '../repositories/entry-records.ts'
-import { loadAccountRows } from './account-state.ts'
+import { OUTCOME_UNKNOWN, loadEntryRecords, markDecided, markPlaced, markSending, markUnsent, noteWaiting, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
+import { countAsOpen, loadAccountRows, type AccountRows } from './account-state.ts'
 import { mapLimited } from './map-limited.ts'
-import { brokerFailure, planRecord, type Plan, type PlanDeps } from './plan-record.ts'
-import { withRecordLocks } from './record-lock.ts'
+import { brokerFailure, planRecord, type Plan, type PlanContext, type PlanDeps } from './plan-record.ts'
+import { BrokerOrdersMemo } from './reconcile.ts'
+import { lockAccounts, unlockAccounts, withRecordLocks } from './record-lock.ts'
 import { SizingMemo } from './size-order.ts'
 
 export interface SettleDeps extends PlanDeps {
@@ -13,60 +14,145 @@ export interface SettleDeps extends PlanDeps {
   /** Flattens every position of the user (a hard daily-loss refusal). */
   flattenAll(userId: string, session: BrokerSession): Promise<void>
   logger: Logger
-  now(): Date
   /** Records decided, and orders sent, at once. */
   parallelism: number
+  /** Told which records wait on an unknown outcome (an order event for one settles it at once). */
+  watch?: { watch(id: number, userId: string): void; forget(id: number): void }
 }
 
 /**
  * settled: the record has its outcome (or another holder is on it); retry: it waits for a broker session
- * or answer and the message should come back; waiting: an order may be at the broker and the session is
- * down, so it is reconciled when the session opens again.
+ * or answer and the message should come back; waiting: an order may be at the broker, so it is settled by
+ * its tag (the broker's events, the sweep, the next session open), never by sending again.
  */
 export type RecordOutcome = 'settled' | 'retry' | 'waiting'
 
+/** Records that may still change: unsettled, or failed "outcome unknown" (their order may still turn up). */
+const stillOpen = (record: EntryRecord) => record.status === 'received' || record.status === 'placing' || record.refusal_code === OUTCOME_UNKNOWN
+
 /**
- * Settles records in one batch under their locks: every decision is made first (one read of the records,
- * one of the users' trades), the sends are marked in one statement and committed, the brackets go out in
- * parallel, and the outcomes are written in a few statements. Errors other than the broker's are thrown
+ * Settles records in one batch under their locks. Records whose send may have reached the broker are only
+ * looked for by their tag (no account lock: nothing is decided or sent for them). For the others the
+ * users' accounts are locked (one decision at a time per account), the records and the account rows read,
+ * every decision made (one account's records in order, each send counted as open for the next), the sends
+ * marked in one statement and committed, and the account locks released; then the brackets go out in
+ * parallel and the outcomes are written in a few statements. Errors other than the broker's are thrown
  * after everything else was written (the message is retried; the records they hit are left as they were).
  */
 export async function settleRecords(deps: SettleDeps, refs: readonly { id: number; userId: string }[], lastAttempt: boolean): Promise<RecordOutcome[]> {
   if (refs.length === 0) return []
-  const ids = refs.map((ref) => ref.id)
-  // The users' trades are read beside the locking, on the pool: one round trip less before the sends.
-  const accountRows = loadAccountRows(deps.db, [...new Set(refs.map((ref) => ref.userId))], ids)
-  accountRows.catch(() => undefined)
-  return withRecordLocks(deps.db, ids, async (db, locked) => {
-    const records = (await loadEntryRecords(db, locked)).filter((record) => record.status === 'received' || record.status === 'placing')
-    const accounts = await accountRows
-    const now = deps.now()
-    const memo = new SizingMemo()
+  return withRecordLocks(deps.db, refs.map((ref) => ref.id), async (db, locked) => {
+    const mine = new Set(locked)
     const failures: unknown[] = []
     const guarded = async (work: () => Promise<Plan>, id: number): Promise<Plan> =>
       work().catch((error: unknown) => {
         failures.push(error)
         return { kind: 'retry', id, note: null }
       })
-    const plans = await mapLimited(records, deps.parallelism, (record) => guarded(() => planRecord({ ...deps, accounts, memo, now }, record, lastAttempt), record.id))
-    const sends = plans.flatMap((plan) => (plan.kind === 'send' ? [plan] : []))
-    const marked = await markSending(db, sends.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
-    const sent = await mapLimited(
-      sends.filter((plan) => marked.has(plan.record.id)),
-      deps.parallelism,
-      (plan) => guarded(() => send(plan, lastAttempt), plan.record.id),
-    )
-    const outcomes = [...plans.filter((plan) => plan.kind !== 'send'), ...sent]
+    const userOf = new Map(refs.filter((ref) => mine.has(ref.id)).map((ref) => [ref.id, ref.userId]))
+    const loaded = (await loadEntryRecords(db, [...userOf.keys()])).filter(stillOpen)
+    // A reference naming another user than the record's is not trusted: the record waits for its own.
+    const strays: Plan[] = loaded.filter((record) => userOf.get(record.id) !== record.user_id).map((record) => ({ kind: 'retry', id: record.id, note: null }))
+    const own = loaded.filter((record) => userOf.get(record.id) === record.user_id)
+    const sentBefore = own.filter((record) => record.status !== 'received')
+    const toDecide = own.filter((record) => record.status === 'received')
+    const [reconciled, { plans, sends, released }] = await Promise.all([
+      planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), null),
+      decide(deps, db, toDecide, lastAttempt, guarded),
+    ])
+    const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt), plan.record.id))
+    await released
+    const outcomes = [...strays, ...reconciled, ...plans, ...sent]
     await writeOutcomes(db, outcomes)
+    if (deps.watch) follow(deps.watch, outcomes, userOf)
     for (const plan of outcomes) {
       if (plan.kind === 'decided' && plan.flatten) await deps.flattenAll(plan.flatten.userId, plan.flatten.session)
     }
     if (failures.length > 0) throw failures[0]
-    return outcomes.map((plan) => (plan.kind === 'retry' ? 'retry' : plan.kind === 'waiting' ? 'waiting' : 'settled'))
+    // A record another holder has is theirs to settle; the message comes back until it is (its holder may
+    // hand it back for a retry, which this delivery's ack would otherwise swallow).
+    const held: RecordOutcome[] = refs.filter((ref) => !mine.has(ref.id)).map(() => (lastAttempt ? 'settled' : 'retry'))
+    return [...held, ...outcomes.map((plan): RecordOutcome => (plan.kind === 'retry' || plan.kind === 'unsent' ? 'retry' : plan.kind === 'waiting' ? 'waiting' : 'settled'))]
   })
 }
 
-async function send(plan: Extract<Plan, { kind: 'send' }>, lastAttempt: boolean): Promise<Plan> {
+type Send = Extract<Plan, { kind: 'send' }>
+
+/**
+ * Plans records grouped by account, accounts in parallel, each account's records in id order; with
+ * account rows, a send counts as open for the account's next record.
+ */
+async function planAll(
+  deps: SettleDeps,
+  now: Date | undefined,
+  records: readonly EntryRecord[],
+  plan: (context: PlanContext, record: EntryRecord) => Promise<Plan>,
+  accounts: AccountRows | null,
+): Promise<Plan[]> {
+  if (records.length === 0 || now === undefined) return []
+  const context: PlanContext = { ...deps, accounts: accounts ?? NO_ACCOUNTS, memo: new SizingMemo(), orders: new BrokerOrdersMemo(), now }
+  const byAccount = new Map<string, EntryRecord[]>()
+  for (const record of records) byAccount.set(record.user_id, [...(byAccount.get(record.user_id) ?? []), record])
+  const planned = await mapLimited([...byAccount.values()], deps.parallelism, async (own) => {
+    const plans: Plan[] = []
+    for (const record of own) {
+      const next = await plan(context, record)
+      // The next entry of this account sees this one as open, as a later batch would see it marked.
+      if (next.kind === 'send' && accounts) countAsOpen(accounts, record, next.request.quantity)
+      plans.push(next)
+    }
+    return plans
+  })
+  return planned.flat()
+}
+
+/** Reconciliations read no account state. */
+const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map() }
+
+/**
+ * Under the accounts' locks: the account rows read after the locks are held (on this connection, since a
+ * waiter holds a pool connection of its own; the records read again if the locks had to be waited for, so
+ * their ages are fresh), each account's records decided in id order, and the sends marked (committed)
+ * before the locks are let go. The release is under way while the orders go out (`released`).
+ */
+async function decide(
+  deps: SettleDeps,
+  db: Kysely<Database>,
+  candidates: readonly EntryRecord[],
+  lastAttempt: boolean,
+  guarded: (work: () => Promise<Plan>, id: number) => Promise<Plan>,
+): Promise<{ plans: Plan[]; sends: Send[]; released: Promise<void> }> {
+  if (candidates.length === 0) return { plans: [], sends: [], released: Promise.resolve() }
+  const users = candidates.map((record) => record.user_id)
+  const { waited } = await lockAccounts(db, users)
+  try {
+    const records = waited ? (await loadEntryRecords(db, candidates.map((record) => record.id))).filter((record) => record.status === 'received') : candidates
+    const accounts = await loadAccountRows(db, [...new Set(records.map((record) => record.user_id))], records.map((record) => record.id))
+    const plans = await planAll(deps, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
+    const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
+    const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
+    const released = unlockAccounts(db, users)
+    // Awaited (and its failure thrown) after the sends; not an unhandled rejection meanwhile.
+    released.catch(() => undefined)
+    return { plans: plans.filter((plan) => plan.kind !== 'send'), sends: toSend.filter((plan) => marked.has(plan.record.id)), released }
+  } catch (error) {
+    await unlockAccounts(db, users)
+    throw error
+  }
+}
+
+/** Records waiting on an unknown outcome, or failed so, are watched; any other outcome ends the watch. */
+function follow(watch: NonNullable<SettleDeps['watch']>, outcomes: readonly Plan[], userOf: ReadonlyMap<number, string>): void {
+  for (const plan of outcomes) {
+    const id = plan.kind === 'placed' || plan.kind === 'decided' ? plan.mark.id : plan.kind === 'send' ? plan.record.id : plan.id
+    const userId = userOf.get(id)
+    if (userId === undefined) continue
+    if (plan.kind === 'waiting' || (plan.kind === 'decided' && plan.mark.code === OUTCOME_UNKNOWN)) watch.watch(id, userId)
+    else if (plan.kind === 'placed' || plan.kind === 'decided') watch.forget(id)
+  }
+}
+
+async function send(plan: Send, lastAttempt: boolean): Promise<Plan> {
   try {
     const placed = await plan.session.placeBracket(plan.request)
     return { kind: 'placed', mark: { id: plan.record.id, ...placed } }
@@ -79,13 +165,16 @@ async function send(plan: Extract<Plan, { kind: 'send' }>, lastAttempt: boolean)
 async function writeOutcomes(db: Kysely<Database>, plans: readonly Plan[]): Promise<void> {
   const placed: PlacedMark[] = []
   const decided: DecidedMark[] = []
+  const unsent: { id: number; reason: string }[] = []
   const notes: { id: number; reason: string }[] = []
   for (const plan of plans) {
     if (plan.kind === 'placed') placed.push(plan.mark)
     else if (plan.kind === 'decided') decided.push(plan.mark)
-    else if (plan.kind !== 'send' && plan.note !== null) notes.push({ id: plan.id, reason: plan.note })
+    else if (plan.kind === 'unsent') unsent.push({ id: plan.id, reason: plan.note ?? 'waiting for the broker' })
+    else if ((plan.kind === 'waiting' || plan.kind === 'retry') && plan.note !== null) notes.push({ id: plan.id, reason: plan.note })
   }
   await markPlaced(db, placed)
   await markDecided(db, decided)
+  await markUnsent(db, unsent)
   await noteWaiting(db, notes)
 }

@@ -38,6 +38,8 @@ export interface FeedsPluginOptions {
   /** Settles entry records other instances forward for users whose feeds this one holds. */
   settleEntries(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
   statusRefreshMs: number
+  /** How long a broker request (login, socket) waits for its answer. */
+  brokerTimeoutMs?: number
   /** How long a forwarded command waits for the owner's answer. */
   forwardTimeoutMs: number
 }
@@ -65,6 +67,7 @@ export const feedsPlugin = fp(
       endpoints: (broker, environment) => options.endpoints[broker][environment],
       logger: app.log,
       reconnectMs: options.reconnectMs,
+      connectTimeoutMs: options.brokerTimeoutMs,
       adapter: options.adapter,
       owns,
       instanceId,

@@ -19,19 +19,35 @@ export interface EntryRecord {
   order_tag: string | null
   order_quantity: number | null
   contract: string | null
+  refusal_code: string | null
   /** The user's live_trading setting value ({enabled, autoPlaceOrders, ...}), or null. */
   live_trading: { enabled?: unknown; autoPlaceOrders?: unknown } | null
   /** The user's stored risk-engine configuration, or null (defaults apply). */
   risk_config: unknown
+  /**
+   * Ages on one clock, Postgres' (`now()` of the read): the alert's, from its ingest time but never less
+   * than since Postgres recorded it (an ingest clock running ahead cannot make an alert look younger);
+   * and, for a record whose send was marked, the time since then.
+   */
+  age_ms: number
+  sent_age_ms: number | null
+  /** Postgres' `now()` at the read: the decision's "now" (trading day, sizing). */
+  read_at: Date
 }
+
+/** A record failed because its send's outcome stayed unknown; corrected to `placed` if its order turns up. */
+export const OUTCOME_UNKNOWN = 'outcome_unknown'
 
 /** Records by id, with what deciding on them needs, in one statement. */
 export async function loadEntryRecords(db: Kysely<Database>, ids: readonly number[]): Promise<EntryRecord[]> {
   if (ids.length === 0) return []
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity,
-           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract,
-           s.setting_value AS live_trading, r.config AS risk_config
+           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code,
+           s.setting_value AS live_trading, r.config AS risk_config,
+           (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
+           (extract(epoch FROM now() - COALESCE(a.sent_at, a.received_at)) * 1000)::float8 AS sent_age_ms,
+           now() AS read_at
     FROM alerts a
     LEFT JOIN trading_settings s ON s.user_id = a.user_id AND s.setting_key = 'live_trading'
     LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
@@ -40,11 +56,32 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   return result.rows
 }
 
-/** The user's records whose order may be at the broker or may still be sent (reconciled on a session open). */
-export async function placingRecordIds(db: Kysely<Database>, userId: string): Promise<number[]> {
+/**
+ * The user's records whose order may be at the broker: left `placing`, or failed "outcome unknown" in the
+ * last day (an order that turns up late is still recorded). Reconciled by tag on a session open.
+ */
+export async function reconcilableRecordIds(db: Kysely<Database>, userId: string): Promise<number[]> {
   const result = await sql<{ id: number }>`
-    SELECT id::int AS id FROM alerts WHERE user_id = ${userId} AND status = 'placing' ORDER BY id`.execute(db)
+    SELECT id::int AS id FROM alerts WHERE user_id = ${userId} AND status = 'placing'
+    UNION
+    SELECT id::int FROM alerts WHERE user_id = ${userId} AND status = 'failed' AND refusal_code = ${OUTCOME_UNKNOWN} AND decided_at > now() - interval '1 day'
+    ORDER BY id`.execute(db)
   return result.rows.map((row) => row.id)
+}
+
+/**
+ * Records left unsettled past their time, for the sweep: every `placing` record (settled by its tag or
+ * failed after the grace; a live holder's are skipped by their locks), and `received` ones older than
+ * `receivedAfterMs` on Postgres' clock (their message is gone or overdue). Oldest first, at most `limit`.
+ */
+export async function strandedRecords(db: Kysely<Database>, receivedAfterMs: number, limit: number): Promise<{ id: number; userId: string }[]> {
+  const result = await sql<{ id: number; user_id: string }>`
+    SELECT id::int AS id, user_id FROM alerts
+    WHERE status IN ('received', 'placing') AND NOT is_test
+      AND (status = 'placing' OR LEAST(received_at, created_at) < now() - make_interval(secs => ${receivedAfterMs}::float8 / 1000))
+    ORDER BY id
+    LIMIT ${limit}`.execute(db)
+  return result.rows.map((row) => ({ id: row.id, userId: row.user_id }))
 }
 
 export interface SendMark {
@@ -56,19 +93,32 @@ export interface SendMark {
 
 /**
  * Marks sends about to happen, committed before the orders leave: from here on each record is `placing`
- * with attempts > 0, and nothing is sent again for it without reconciling with the broker first. Returns
- * the ids marked (only those may be sent).
+ * with `sent_at` now, and it is never sent again (only reconciled by its tag) unless the broker answers
+ * that it did not carry the order out (`markUnsent`). Only `received` records are marked. Returns the ids
+ * marked (only those may be sent).
  */
 export async function markSending(db: Kysely<Database>, marks: readonly SendMark[]): Promise<Set<number>> {
   if (marks.length === 0) return new Set()
   const result = await sql<{ id: number }>`
-    UPDATE alerts AS a SET status = 'placing', send_attempts = a.send_attempts + 1, order_tag = m.tag, order_quantity = m.quantity,
+    UPDATE alerts AS a SET status = 'placing', send_attempts = a.send_attempts + 1, sent_at = now(), order_tag = m.tag, order_quantity = m.quantity,
       contract = m.contract, reason = NULL, refusal_code = NULL
     FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.tag)}::text[], ${marks.map((m) => m.quantity)}::int[],
                 ${marks.map((m) => m.contract)}::text[]) AS m(id, tag, quantity, contract)
-    WHERE a.id = m.id AND a.status IN ('received', 'placing')
+    WHERE a.id = m.id AND a.status = 'received'
     RETURNING a.id::int AS id`.execute(db)
   return new Set(result.rows.map((row) => row.id))
+}
+
+/**
+ * The broker answered that it did not carry these sends out (a penalty or 429 it asked us to wait out, or
+ * no connection to send on): back to `received`, with the reason, to be sent again later.
+ */
+export async function markUnsent(db: Kysely<Database>, notes: readonly { id: number; reason: string }[]): Promise<void> {
+  if (notes.length === 0) return
+  await sql`
+    UPDATE alerts AS a SET status = 'received', reason = m.reason
+    FROM unnest(${notes.map((n) => n.id)}::bigint[], ${notes.map((n) => n.reason.slice(0, 2_000))}::text[]) AS m(id, reason)
+    WHERE a.id = m.id AND a.status = 'placing'`.execute(db)
 }
 
 export interface PlacedMark {
@@ -78,15 +128,15 @@ export interface PlacedMark {
   targetOrderId: number | null
 }
 
-/** The records' orders are at the broker. */
+/** The records' orders are at the broker (also for a record failed "outcome unknown" whose order turned up). */
 export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMark[]): Promise<void> {
   if (marks.length === 0) return
   await sql`
     UPDATE alerts AS a SET status = 'placed', entry_order_id = m.entry, stop_order_id = m.stop, target_order_id = m.target,
-      placed_at = now(), decided_at = now(), reason = NULL
+      placed_at = now(), decided_at = now(), reason = NULL, refusal_code = NULL
     FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.entryOrderId)}::bigint[], ${marks.map((m) => m.stopOrderId)}::bigint[],
                 ${marks.map((m) => m.targetOrderId)}::bigint[]) AS m(id, entry, stop, target)
-    WHERE a.id = m.id AND a.status IN ('received', 'placing')`.execute(db)
+    WHERE a.id = m.id AND (a.status IN ('received', 'placing') OR (a.status = 'failed' AND a.refusal_code = ${OUTCOME_UNKNOWN}))`.execute(db)
 }
 
 type FinalStatus = 'refused' | 'failed' | 'not_placed'

@@ -8,7 +8,7 @@ import type { EntryRecord } from '../../src/repositories/entry-records.ts'
 const record: EntryRecord = {
   id: 7, user_id: 'u-0', alert_id: 'a-7', status: 'placing', symbol: 'MNQ1!', root: 'MNQ', action: 'LONG', entry_price: '21000', sl: '20950', tp: '21100',
   alert_quantity: null, raw_data: {}, received_at: new Date('2026-07-01T15:00:00Z'), send_attempts: 1, order_tag: 'sig-7', order_quantity: 5, contract: 'MNQZ6',
-  live_trading: { enabled: true, autoPlaceOrders: true }, risk_config: null,
+  refusal_code: null, live_trading: { enabled: true, autoPlaceOrders: true }, risk_config: null, age_ms: 1_000, sent_age_ms: 500, read_at: new Date('2026-07-01T15:00:01Z'),
 }
 const reasonOf = (plan: Plan) => (plan.kind === 'decided' && plan.mark.status === 'failed' ? plan.mark.reason : `not failed: ${plan.kind}`)
 const refusal = new BrokerError('rejected', 'the broker refused the order: Insufficient margin')
@@ -36,8 +36,20 @@ t.test('no answer on the last delivery of a record never sent: failed, "not plac
   t.equal(reasonOf(brokerFailure(record, waitAsked, true, false)), 'not placed: order/placeOSO: the broker asked us to wait 30 s (HTTP 429)')
 })
 
-t.test('no answer otherwise leaves the outcome open: retried, or waiting once sent', async (t) => {
+t.test('before any send, no answer leaves the outcome open: the message comes back', async (t) => {
   t.same(brokerFailure(record, unreachable, false, false), { kind: 'retry', id: 7, note: 'waiting for the broker: broker unreachable: connection failed' })
-  t.same(brokerFailure(record, waitAsked, false, true), { kind: 'retry', id: 7, note: 'waiting for the broker: order/placeOSO: the broker asked us to wait 30 s (HTTP 429)' })
-  t.same(brokerFailure(record, unreachable, true, true), { kind: 'waiting', id: 7, note: 'waiting for the broker: broker unreachable: connection failed' })
+})
+
+t.test('after a send, an unknown outcome (no answer, 5xx, connection lost) waits, first delivery or last: never sent again', async (t) => {
+  const noAnswer = new BrokerError('unavailable', 'order/placeOSO: the broker did not answer within 10000 ms; the outcome is unknown')
+  const note = 'outcome unknown: order/placeOSO: the broker did not answer within 10000 ms; the outcome is unknown; the order is not sent again, and is looked for by its tag'
+  t.same(brokerFailure(record, noAnswer, false, true), { kind: 'waiting', id: 7, note })
+  t.same(brokerFailure(record, noAnswer, true, true), { kind: 'waiting', id: 7, note })
+})
+
+t.test('after a send the broker did not carry out (a wait it asked for, no connection to send on): back to unsent, or failed on the last delivery', async (t) => {
+  const notConnected = new BrokerError('unavailable', 'order/placeOSO: not connected to the broker (closed)', null, true)
+  t.same(brokerFailure(record, waitAsked, false, true), { kind: 'unsent', id: 7, note: 'waiting for the broker: order/placeOSO: the broker asked us to wait 30 s (HTTP 429)' })
+  t.same(brokerFailure(record, notConnected, false, true), { kind: 'unsent', id: 7, note: 'waiting for the broker: order/placeOSO: not connected to the broker (closed)' })
+  t.equal(reasonOf(brokerFailure(record, notConnected, true, true)), 'not placed: order/placeOSO: not connected to the broker (closed)')
 })

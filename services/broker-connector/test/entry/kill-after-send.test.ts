@@ -8,7 +8,7 @@ import { alertContract, eventually } from '../helper.ts'
 import { exited, spawnConnector } from '../connector-process.ts'
 import { liveTrader, mnqEntry, paperBroker, recordOf, tradeOfRecord } from '../trading-helper.ts'
 
-t.test('killed after the order reached the broker and before it was recorded: on restart it is reconciled, never resent', async (t) => {
+t.test('killed after the order reached the broker and before it was recorded: on restart it is found by its tag, never sent again', async (t) => {
   let orderArrived: () => void = () => undefined
   const arrived = new Promise<void>((resolve) => (orderArrived = resolve))
   const broker = await paperBroker(t, { onRequest: (request) => { if (request.endpoint === 'order/placeOSO') orderArrived() } })
@@ -58,6 +58,7 @@ t.test('killed after the order reached the broker and before it was recorded: on
   t.equal(entries.length, 1, 'exactly one entry order at the broker')
   t.match(record, { status: 'placed', send_attempts: 1, entry_order_id: entries[0]?.id, order_quantity: 5 }, 'recorded as placed with the broker\'s ids, not sent again')
   t.ok(record.stop_order_id && record.target_order_id, 'legs found by their tags')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'order/placeOSO').length, 1, 'the restarted connector sent nothing')
   await eventually(async () => (await tradeOfRecord(db, record.id)) !== undefined, 15_000)
   t.match(await tradeOfRecord(db, record.id), { quantity: '5.0000', entry_price: '21000.00000000', status: 'open' }, 'the trade opened from the fill in the new session\'s snapshot')
 })

@@ -100,7 +100,7 @@ export class TradovateSocket {
   /** Sends `endpoint\nid\nquery\nbody` and resolves with the answer's status and data. */
   request(endpoint: string, body: string, query = ''): Promise<{ s: number; d: unknown }> {
     if (this.#ended !== null || this.#socket.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new BrokerError('unavailable', `${endpoint}: not connected to the broker (${this.#ended ?? 'socket not open'})`))
+      return Promise.reject(new BrokerError('unavailable', `${endpoint}: not connected to the broker (${this.#ended ?? 'socket not open'})`, null, true))
     }
     const id = this.#nextId++
     return new Promise((resolve, reject) => {
