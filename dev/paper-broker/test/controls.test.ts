@@ -80,7 +80,7 @@ t.test('over HTTP: a delay, a count, DELETE clears, and bad controls are a 400 t
   const cleared = await fetch(`${base}/dev/controls`, { method: 'DELETE' })
   t.same(await cleared.json(), { queued: {}, delays: {}, held: {} })
   for (const [body, text] of [
-    [{ endpoint: 'order/placeorder', kind: 'late' }, /^endpoint must be one of order\/placeOSO, /],
+    [{ endpoint: 'order/nothing', kind: 'late' }, /^endpoint must be one of order\/placeOSO, /],
     [{ endpoint: 'order/placeOSO', kind: 'slow' }, 'kind must be one of penalty, captcha, rate_limit, server_error, late, drop, delay'],
     [{ endpoint: 'order/placeOSO', kind: 'penalty' }, 'seconds must be a whole number from 1 to 3600'],
     [{ endpoint: 'order/placeOSO', kind: 'server_error', status: 404 }, 'status must be a whole number from 500 to 599'],
