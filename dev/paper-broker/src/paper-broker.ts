@@ -5,6 +5,7 @@ import { RequestControls, type Interference } from './controls.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
 import { handleRest } from './rest.ts'
+import { QuoteFeed } from './quotes.ts'
 import { PaperSockets } from './socket.ts'
 import { TokenStore } from './tokens.ts'
 
@@ -19,6 +20,12 @@ export interface PaperBrokerOptions {
   heartbeatMs?: number
   /** Access-token lifetime (Tradovate: 80-90 min); short values drive renewal tests. */
   tokenTtlMs?: number
+  /**
+   * While a contract's market goes on quoting, its quote is sent again to market-data subscribers this
+   * often (an open market's quote keeps coming; Tradovate sends one on every change). 0 sends quotes only
+   * when the price changes. Default 1,000 ms.
+   */
+  quoteRefreshMs?: number
   /** Serve `GET|POST /dev/prices` (default true; the price endpoint is the only way to move the market). */
   devEndpoints?: boolean
   /** Called for every request as it arrives, before it is carried out (REST login bodies without the password). */
@@ -31,6 +38,11 @@ export interface PaperBroker {
   restUrl: string
   /** WebSocket URL, as Tradovate's `wss://demo.tradovateapi.com/v1/websocket`. */
   wsUrl: string
+  /**
+   * Market-data WebSocket URL, as Tradovate's `wss://md-demo.tradovateapi.com/v1/websocket`: the same socket
+   * URL here, a socket authorized with the `mdAccessToken` being a market-data socket.
+   */
+  mdUrl: string
   /** Authorized, synchronised real-time sessions, by login name. */
   sessions(): string[]
   /** Access-token requests seen (name and outcome only; never a password). */
@@ -45,14 +57,19 @@ export interface PaperBroker {
   interfere(endpoint: string, interference: Interference, count?: number): void
   /** Answers of `endpoint` wait `ms` (the request itself is carried out at once); 0 removes the delay. */
   delay(endpoint: string, ms: number): void
-  /** Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. */
-  setPrice(symbol: string, price: string): void
+  /**
+   * Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. `quotedAt`: the
+   * quote is a past one and the market stops quoting (a closed or stuck market: stale prices in tests).
+   */
+  setPrice(symbol: string, price: string, options?: { quotedAt?: Date }): void
   price(symbol: string): string | null
   /**
    * Every order, with the `clOrdId` of the command that placed it (null when none was given) for tests'
    * assertions: on the wire an Order has no tag (it is on its `New` command), as at Tradovate.
    */
   orders(): TaggedOrder[]
+  /** Contracts each market-data socket is subscribed to (tests). */
+  quoteSubscriptions(): string[][]
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
   commandEvents(delivery: 'first' | 'late' | 'withheld'): void
   fills(): Fill[]
@@ -66,8 +83,8 @@ export interface PaperBroker {
 /**
  * A development and test simulator of Tradovate's API: logins and token renewal over REST, the real-time
  * socket, and a simulated market behind it (accounts, cash, orders, OSO brackets, fills, positions,
- * liquidation) whose prices are set through `/dev/prices`. Never started in production. See
- * docs/decisions/paper-broker.md.
+ * liquidation) whose prices are set through `/dev/prices`, and its quotes on the market-data socket. Never
+ * started in production. See docs/decisions/paper-broker.md.
  */
 export async function startPaperBroker(options: PaperBrokerOptions): Promise<PaperBroker> {
   const accounts = new Map(options.accounts.map((account) => [account.name, account]))
@@ -85,7 +102,8 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
   const wss = new WebSocketServer({ server, path: '/v1/websocket' })
-  const live = new PaperSockets(wss, { tokens, controls, market, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
+  const quotes = new QuoteFeed(market, options.quoteRefreshMs ?? 1_000)
+  const live = new PaperSockets(wss, { tokens, controls, market, quotes, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
 
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))
@@ -95,6 +113,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     port,
     restUrl: `http://${host}:${port}/v1`,
     wsUrl: `ws://${host}:${port}/v1/websocket`,
+    mdUrl: `ws://${host}:${port}/v1/websocket`,
     sessions: () => live.sessions(),
     tokenRequests,
     requests,
@@ -104,13 +123,14 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     },
     interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
-    setPrice(symbol, price) {
-      const error = market.setPrice(symbol, price)
+    setPrice(symbol, price, setOptions) {
+      const error = market.setPrice(symbol, price, setOptions?.quotedAt)
       if (error) throw new RangeError(error)
       live.broadcast()
     },
     price: (symbol) => market.price(symbol),
     orders: () => market.taggedOrders(),
+    quoteSubscriptions: () => quotes.subscriptions(),
     commandEvents(delivery) {
       live.commandEvents = delivery
     },
@@ -119,6 +139,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     cashBalance: (accountId) => market.cashBalance(accountId),
     balance: (accountId) => market.balanceText(accountId),
     async close() {
+      quotes.stop()
       for (const socket of wss.clients) socket.terminate()
       await new Promise<void>((resolve) => wss.close(() => resolve()))
       await new Promise<void>((resolve) => server.close(() => resolve()))

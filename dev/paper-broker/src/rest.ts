@@ -3,7 +3,7 @@ import { ACCESS_TOKEN_PATH, RENEW_TOKEN_PATH, type AccessTokenRequest, type Acce
 import type { RequestControls } from './controls.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
-import type { TokenStore } from './tokens.ts'
+import type { IssuedTokens, TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface RestContext {
@@ -51,10 +51,10 @@ async function interfered(context: RestContext, endpoint: string, ticket: unknow
   return true
 }
 
-const tokenAnswer = (token: string, expiresAt: number, account: PaperAccount): AccessTokenResponse => ({
+const tokenAnswer = ({ token, mdToken, session }: IssuedTokens, account: PaperAccount): AccessTokenResponse => ({
   accessToken: token,
-  mdAccessToken: `${token}-md`,
-  expirationTime: new Date(expiresAt).toISOString(),
+  mdAccessToken: mdToken,
+  expirationTime: new Date(session.expiresAt).toISOString(),
   userStatus: 'Active',
   userId: account.userId,
   name: account.name,
@@ -79,8 +79,7 @@ async function accessTokenRequest(context: RestContext, request: IncomingMessage
     return send(200, { errorText: 'Incorrect username or password. Please try again.' })
   }
   context.tokenRequests.push({ name: account.name, ok: true })
-  const { token, session } = context.tokens.issue(account)
-  send(200, tokenAnswer(token, session.expiresAt, account))
+  send(200, tokenAnswer(context.tokens.issue(account), account))
 }
 
 async function renewAccessToken(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
@@ -93,7 +92,7 @@ async function renewAccessToken(context: RestContext, request: IncomingMessage, 
   if (await interfered(context, RENEW_TOKEN_PATH, ticket, send)) return
   const renewed = context.tokens.renew(token)
   if (!renewed) return send(401, { errorText: 'Access is denied' })
-  send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.account))
+  send(200, tokenAnswer(renewed, renewed.session.account))
 }
 
 async function devPrices(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {

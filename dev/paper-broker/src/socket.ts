@@ -4,13 +4,15 @@ import { findContract } from './contracts.ts'
 import type { RequestControls } from './controls.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperAccount, SeenRequest } from './paper-account.ts'
-import type { TokenStore } from './tokens.ts'
+import type { QuoteFeed } from './quotes.ts'
+import type { TokenKind, TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface SocketContext {
   tokens: TokenStore
   controls: RequestControls
   market: PaperMarket
+  quotes: QuoteFeed
   heartbeatMs: number
   seen(request: SeenRequest): void
 }
@@ -18,6 +20,8 @@ export interface SocketContext {
 interface Connection {
   socket: WebSocket
   account: PaperAccount | null
+  /** What the socket was authorized for: trading (access token) or market data (`mdAccessToken`). */
+  kind: TokenKind | null
   synced: boolean
   expiryTimer: NodeJS.Timeout | undefined
 }
@@ -77,7 +81,9 @@ function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse 
 /**
  * The real-time socket: `o` on open, `h` heartbeats, `authorize` with an access token, `user/syncrequest`,
  * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the account.
- * A socket is closed (`c[...]` frame) when its login session expires without renewal.
+ * A socket authorized with a market-data token is a market-data socket instead (Tradovate's md host): it
+ * answers `md/*` requests only and receives `md` quote events (quotes.ts). A socket is closed (`c[...]`
+ * frame) when its login session expires without renewal.
  */
 export class PaperSockets {
   readonly #connections = new Set<Connection>()
@@ -95,8 +101,9 @@ export class PaperSockets {
    */
   commandEvents: 'first' | 'late' | 'withheld' = 'first'
 
-  /** Sends the market's queued events, one frame per account, to its synchronised sockets. */
+  /** Sends the market's queued events, one frame per account, to its synchronised sockets; then the quotes. */
   broadcast(): void {
+    this.context.quotes.flush(this.context.market.drainQuoteChanges())
     const byAccount = new Map<number, { events: unknown[]; commands: unknown[] }>()
     for (const { accountId, event } of this.context.market.drainEvents()) {
       const batch = byAccount.get(accountId) ?? { events: [], commands: [] }
@@ -118,7 +125,7 @@ export class PaperSockets {
   }
 
   #accept(socket: WebSocket): void {
-    const connection: Connection = { socket, account: null, synced: false, expiryTimer: undefined }
+    const connection: Connection = { socket, account: null, kind: null, synced: false, expiryTimer: undefined }
     this.#connections.add(connection)
     socket.send(OPEN_FRAME)
     const heartbeat = setInterval(() => socket.send('h'), this.context.heartbeatMs)
@@ -126,6 +133,7 @@ export class PaperSockets {
       clearInterval(heartbeat)
       clearTimeout(connection.expiryTimer)
       this.#connections.delete(connection)
+      this.context.quotes.drop(connection)
     })
     socket.on('message', (data) => {
       const frame = String(data)
@@ -138,7 +146,7 @@ export class PaperSockets {
 
   #watchExpiry(connection: Connection, token: string): void {
     clearTimeout(connection.expiryTimer)
-    const session = this.context.tokens.session(token)
+    const session = this.context.tokens.authorized(token)?.session
     if (!session) return
     const check = () => {
       if (session.expiresAt > Date.now()) {
@@ -174,13 +182,15 @@ export class PaperSockets {
   #respond(connection: Connection, request: WireRequest, body: Record<string, unknown>): Omit<WireResponse, 'i'> {
     if (request.endpoint === ENDPOINTS.authorize) {
       const token = request.body.trim()
-      const session = this.context.tokens.session(token)
-      if (!session) return { s: 401, d: 'Access is denied' }
-      connection.account = session.account
+      const authorized = this.context.tokens.authorized(token)
+      if (!authorized) return { s: 401, d: 'Access is denied' }
+      connection.account = authorized.session.account
+      connection.kind = authorized.kind
       this.#watchExpiry(connection, token)
       return { s: 200 }
     }
     if (!connection.account) return { s: 401, d: 'Not authorized' }
+    if (connection.kind === 'md') return this.context.quotes.handle(connection, request, body)
     const handler = this.#table[request.endpoint]
     if (!handler) return { s: 404, d: `Unknown endpoint ${request.endpoint}` }
     if (request.endpoint === ENDPOINTS.syncRequest) connection.synced = true
