@@ -10,8 +10,11 @@ export type Interference =
   | { kind: 'rate_limit' }
   /** A 5xx. */
   | { kind: 'server_error'; status?: number }
+  /** The command refused in the broker's words: HTTP-level 200 with `failureReason` and `failureText`. */
+  | { kind: 'refusal'; failureReason?: string; failureText: string }
 
-export type Answer = { kind: 'penalty'; body: Record<string, unknown> } | { kind: 'status'; status: number; text: string }
+/** `body`: answered with status 200 and this body (a penalty ticket, a command's refusal). */
+export type Answer = { kind: 'penalty' | 'body'; body: Record<string, unknown> } | { kind: 'status'; status: number; text: string }
 
 /**
  * Test controls shared by the REST and socket sides: interferences queued per endpoint (the next N requests),
@@ -56,6 +59,7 @@ export class RequestControls {
   #answer(interference: Interference): Answer {
     if (interference.kind === 'rate_limit') return { kind: 'status', status: 429, text: 'Too Many Requests' }
     if (interference.kind === 'server_error') return { kind: 'status', status: interference.status ?? 503, text: 'Service Unavailable' }
+    if (interference.kind === 'refusal') return { kind: 'body', body: { failureReason: interference.failureReason ?? 'UnknownReason', failureText: interference.failureText } }
     const ticket = randomBytes(12).toString('base64url')
     if (interference.kind === 'captcha') return { kind: 'penalty', body: { 'p-ticket': ticket, 'p-time': 3600, 'p-captcha': true } }
     this.#tickets.set(ticket, Date.now() + interference.seconds * 1000)

@@ -45,8 +45,8 @@ async function interfered(context: RestContext, endpoint: string, ticket: unknow
   const answer = context.controls.answerFor(endpoint, ticket)
   await sleep(context.controls.delayOf(endpoint))
   if (!answer) return false
-  // Tradovate issues penalty tickets as HTTP 200.
-  if (answer.kind === 'penalty') send(200, answer.body)
+  // Tradovate issues penalty tickets and command refusals as HTTP 200.
+  if (answer.kind !== 'status') send(200, answer.body)
   else send(answer.status, { errorText: answer.text })
   return true
 }

@@ -173,7 +173,7 @@ export class PaperSockets {
     const answer = this.context.controls.answerFor(request.endpoint, body['p-ticket'])
     const result = answer ? null : this.#respond(connection, request, body)
     await sleep(this.context.controls.delayOf(request.endpoint))
-    if (answer?.kind === 'penalty') this.#send(connection, { i: request.id, s: 200, d: answer.body })
+    if (answer && answer.kind !== 'status') this.#send(connection, { i: request.id, s: 200, d: answer.body })
     else if (answer) this.#send(connection, { i: request.id, s: answer.status, d: answer.text })
     else if (result) this.#send(connection, { i: request.id, ...result })
     this.broadcast()

@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 export interface TradingPluginOptions {
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_FORWARD_TIMEOUT_MS'>
+  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_FORWARD_TIMEOUT_MS' | 'MAX_CONTRACTS_PER_ORDER' | 'MARKET_PRICE_MAX_AGE_MS'>
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */

@@ -23,7 +23,7 @@ export interface Trading {
 
 export function createTrading(
   db: Kysely<Database>,
-  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM'>,
+  config: Pick<Config, 'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'MAX_CONTRACTS_PER_ORDER' | 'MARKET_PRICE_MAX_AGE_MS'>,
   sessions: SessionSource,
   logger: Logger,
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
@@ -44,6 +44,8 @@ export function createTrading(
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
     parallelism: config.ENTRY_PARALLELISM,
+    platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
+    marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
   }, router)
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,

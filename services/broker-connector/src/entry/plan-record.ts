@@ -18,6 +18,10 @@ export interface PlanDeps {
   maxAlertAgeMs: number
   /** How long a record waits for the user's broker session before it fails. */
   sessionWaitMs: number
+  /** The platform's ceiling on one order's contracts. */
+  platformMaxContracts: number
+  /** A market price older than this is not used. */
+  marketPriceMaxAgeMs: number
 }
 
 /**
@@ -91,7 +95,8 @@ async function reconcileThenSize(deps: PlanDeps & { accounts: AccountRows; memo:
   } else if (ageMs > deps.maxAlertAgeMs) {
     return decided(record.id, 'failed', `not placed: the alert was ${seconds} s old when it could be placed (limit ${limit} s)`, 'stale_alert')
   }
-  const sized = await sizeOrder({ accounts: deps.accounts, memo: deps.memo, session, cashBalance: deps.cashBalanceOf(record.user_id, session), now: deps.now }, record)
+  const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs } = deps
+  const sized = await sizeOrder({ accounts, memo, session, cashBalance: deps.cashBalanceOf(record.user_id, session), now, platformMaxContracts, marketPriceMaxAgeMs }, record)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
 }

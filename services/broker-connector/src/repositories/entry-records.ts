@@ -23,6 +23,8 @@ export interface EntryRecord {
   live_trading: { enabled?: unknown; autoPlaceOrders?: unknown } | null
   /** The user's stored risk-engine configuration, or null (defaults apply). */
   risk_config: unknown
+  /** The risk strategy's `maxContracts` ("Maximum contracts", a JSON number), or null when not set. */
+  max_contracts: unknown
 }
 
 /** Records by id, with what deciding on them needs, in one statement. */
@@ -31,9 +33,10 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity,
            a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract,
-           s.setting_value AS live_trading, r.config AS risk_config
+           s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts
     FROM alerts a
     LEFT JOIN trading_settings s ON s.user_id = a.user_id AND s.setting_key = 'live_trading'
+    LEFT JOIN trading_settings rs ON rs.user_id = a.user_id AND rs.setting_key = 'risk_strategy'
     LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
     WHERE a.id = ANY(${ids}::bigint[])
     ORDER BY a.id`.execute(db)

@@ -18,7 +18,7 @@ export async function openSession(t: Test, broker: PaperBroker, adapterOptions: 
   const events: BrokerEvent[] = []
   const lost: string[] = []
   const adapter = new TradovateAdapter({ heartbeatMs: 200, silenceMs: 2_000, ...adapterOptions })
-  const session: BrokerSession = await adapter.openSession({ restUrl: broker.restUrl, wsUrl: broker.wsUrl }, login, {
+  const session: BrokerSession = await adapter.openSession({ restUrl: broker.restUrl, wsUrl: broker.wsUrl, mdUrl: broker.mdUrl }, login, {
     onEvent: (event) => events.push(event),
     onLost: (reason) => lost.push(reason),
     timeoutMs: 5_000,
