@@ -53,6 +53,8 @@ export interface PaperBroker {
   readonly renewals: { name: string }[]
   /** Drops every WebSocket (as a broker restart does); clients are expected to reconnect. */
   dropConnections(): void
+  /** Drops the market-data sockets only; the trading sockets stay. */
+  dropMarketData(): void
   /** The next `count` requests to `endpoint` get this answer instead of being carried out. */
   interfere(endpoint: string, interference: Interference, count?: number): void
   /** Answers of `endpoint` wait `ms` (the request itself is carried out at once); 0 removes the delay. */
@@ -121,6 +123,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     dropConnections() {
       for (const socket of wss.clients) socket.terminate()
     },
+    dropMarketData: () => live.dropMarketData(),
     interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
     setPrice(symbol, price, setOptions) {

@@ -119,6 +119,11 @@ export class PaperSockets {
     }
   }
 
+  /** Drops the market-data sockets only (a market-data outage; the trading sockets stay). */
+  dropMarketData(): void {
+    for (const connection of this.#connections) if (connection.kind === 'md') connection.socket.terminate()
+  }
+
   /** Login names of authorized, synchronised sockets. */
   sessions(): string[] {
     return [...this.#connections].filter((c) => c.synced && c.account).map((c) => (c.account as PaperAccount).name)
