@@ -5,10 +5,10 @@ import { refuse, type Refusal } from './refusal.ts'
 import type { SizingInput } from './sizing-types.ts'
 
 /** After an evaluation's target is met, only the trading days are missing: one contract a trade is enough. */
-export const AFTER_TARGET_NOTE = 'The evaluation target is met: one contract a trade until the trading days are done.'
+const AFTER_TARGET_NOTE = 'The evaluation target is met: one contract a trade until the trading days are done.'
 
 /** The most contracts one order may have, and the sentence saying so when it cuts a size. */
-export interface ContractCap {
+interface ContractCap {
   limit: number
   /** The note for a size cut to `limit` from `asked`. */
   note(asked: number): string
