@@ -1,4 +1,4 @@
-import { add, compare, contractSpec, type Decimal, floorDivide, multiply, percentOf, subtract } from '@signals/instruments'
+import { absolute, add, compare, contractSpec, type Decimal, floorDivide, multiply, percentOf, subtract } from '@signals/instruments'
 import type { AccountFigures } from './account-figures.ts'
 import { decimal, money, plain, ZERO } from './money.ts'
 import { refuse, type Refusal } from './refusal.ts'
@@ -52,9 +52,9 @@ function contractCap(input: SizingInput, targetMet: boolean): ContractCap {
   return candidates.reduce((low, next) => (next.limit < low.limit ? next : low))
 }
 
-/** Margin of `quantity` contracts at `price` under the configured percentage of their value. */
+/** Margin of `quantity` contracts at `price` under the configured percentage of their value (a price below zero counts by its size). */
 function marginAt(percent: Decimal, price: Decimal, pointValue: string, quantity: Decimal): Decimal {
-  return percentOf(multiply(multiply(price, decimal(pointValue)), quantity), percent)
+  return percentOf(multiply(multiply(absolute(price), decimal(pointValue)), absolute(quantity)), percent)
 }
 
 /**
@@ -67,8 +67,7 @@ function marginRoom(input: SizingInput, figures: AccountFigures, fill: Decimal):
   const inUse = input.account.openTrades.reduce<Decimal>((sum, trade) => {
     const pointValue = contractSpec(trade.root)?.pointValue
     if (pointValue === undefined) return sum
-    const quantity = decimal(trade.quantity)
-    return add(sum, marginAt(percent, decimal(trade.entryPrice), pointValue, compare(quantity, ZERO) < 0 ? subtract(ZERO, quantity) : quantity))
+    return add(sum, marginAt(percent, decimal(trade.entryPrice), pointValue, decimal(trade.quantity)))
   }, ZERO)
   return {
     perContract: marginAt(percent, fill, input.contract.pointValue, decimal(1)),
@@ -82,9 +81,10 @@ export function orderBounds(input: SizingInput, figures: AccountFigures, fill: D
   return { cap: contractCap(input, targetMet), margin: marginRoom(input, figures, fill), targetMet }
 }
 
-/** The most contracts the margin room takes (may be zero or less). */
+/** The most contracts the margin room takes (zero when there is no room; unbounded at a price of zero). */
 export function marginMost(margin: MarginRoom): number {
   if (compare(margin.available, ZERO) <= 0) return 0
+  if (compare(margin.perContract, ZERO) <= 0) return Number.MAX_SAFE_INTEGER
   return Number(floorDivide(margin.available, margin.perContract))
 }
 
