@@ -22,8 +22,9 @@ export interface PaperBrokerOptions {
   tokenTtlMs?: number
   /**
    * While a contract's market goes on quoting, its quote is sent again to market-data subscribers this
-   * often (an open market's quote keeps coming; Tradovate sends one on every change). 0 sends quotes only
-   * when the price changes. Default 1,000 ms.
+   * often (an open market's quote keeps coming; Tradovate sends one on every change), so a price set by
+   * hand does not turn stale. 0 sends quotes only when the price changes. Default 15 s: well inside the
+   * connector's 60 s age limit, and cheap with a thousand subscribers (the benchmarks run that many).
    */
   quoteRefreshMs?: number
   /** Serve `GET|POST /dev/prices` (default true; the price endpoint is the only way to move the market). */
@@ -104,7 +105,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
   const wss = new WebSocketServer({ server, path: '/v1/websocket' })
-  const quotes = new QuoteFeed(market, options.quoteRefreshMs ?? 1_000)
+  const quotes = new QuoteFeed(market, options.quoteRefreshMs ?? 15_000)
   const live = new PaperSockets(wss, { tokens, controls, market, quotes, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
 
   const host = options.host ?? '127.0.0.1'
