@@ -52,14 +52,21 @@ export class QuoteFeed {
     return { s: 200 }
   }
 
-  /** Sends the quotes owed after subscriptions, and those of the contracts whose price changed. */
+  /**
+   * Sends the quotes owed after subscriptions, and those of the contracts whose price changed. Called after
+   * every request the broker answers: with nothing owed and no price changed it does nothing (a thousand
+   * orders must not walk a thousand subscribers each).
+   */
   flush(changed: readonly string[]): void {
-    for (const [client, names] of this.#subscriptions) {
-      const owed = this.#owed.get(client)
-      this.#owed.delete(client)
-      const send = [...names].filter((name) => changed.includes(name) || owed?.has(name))
-      this.#send(client, send)
+    if (changed.length > 0) {
+      for (const [client, names] of this.#subscriptions) {
+        const owed = this.#owed.get(client)
+        this.#send(client, [...names].filter((name) => changed.includes(name) || owed?.has(name)))
+      }
+    } else {
+      for (const [client, owed] of this.#owed) this.#send(client, [...owed])
     }
+    this.#owed.clear()
   }
 
   drop(client: QuoteClient): void {
