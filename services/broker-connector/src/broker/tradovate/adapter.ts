@@ -76,9 +76,6 @@ export class TradovateAdapter implements BrokerAdapter {
     }
     established = true
     renewal.start(token)
-    // The market-data socket opens beside the session (never holding it up), so a first entry waits only
-    // for its contract's subscription, not for a connection: entries must not wait on a login.
-    marketData.warm()
     return new TradovateSession(snapshot, socket, this.#policy, marketData, () => {
       renewal.stop()
       marketData.close()

@@ -31,8 +31,8 @@ interface Held {
 const none = (reason: string): MarketPrice => ({ kind: 'none', reason })
 
 /**
- * One session's market data (Tradovate's md socket): opened beside the session (`warm`) or on the first
- * price asked for, and again after a loss; authorized with the market-data token, one `md/subscribeQuote` per contract, and the quotes the broker pushes kept by
+ * One session's market data (Tradovate's md socket): opened on the first price asked for, authorized with
+ * the market-data token, one `md/subscribeQuote` per contract, and the quotes the broker pushes kept by
  * contract id. A lost socket forgets its quotes (nothing confirms them any more); the next question opens
  * it again. The trading session does not depend on it: without market data, prices are `none`.
  */
@@ -59,11 +59,6 @@ export class MarketData {
     if (side !== null) return { kind: 'price', price: side, source: action === 'Buy' ? 'offer' : 'bid', at: held.at }
     if (held.last !== null) return { kind: 'price', price: held.last, source: 'last', at: held.at }
     return none(`the broker's quote for ${contract.name} has no ${action === 'Buy' ? 'offer' : 'bid'} and no last trade`)
-  }
-
-  /** Opens the socket now, in the background (a failure is kept for the next question to report). */
-  warm(): void {
-    this.#open().catch(() => undefined)
   }
 
   close(): void {
