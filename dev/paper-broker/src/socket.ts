@@ -87,6 +87,8 @@ function syncSnapshot(market: PaperMarket, account: PaperAccount): SyncResponse 
  */
 export class PaperSockets {
   readonly #connections = new Set<Connection>()
+  /** Synchronised trading sockets by account: where an account's events go. */
+  readonly #synced = new Map<number, Set<Connection>>()
   readonly #table: Record<string, Handler>
 
   constructor(wss: WebSocketServer, private readonly context: SocketContext) {
@@ -112,10 +114,12 @@ export class PaperSockets {
       else if (this.commandEvents === 'late') batch.commands.push({ e: 'props', d: event })
       byAccount.set(accountId, batch)
     }
-    for (const connection of this.#connections) {
-      const batch = connection.synced && connection.account ? byAccount.get(connection.account.accountId) : undefined
-      if (!batch || connection.socket.readyState !== connection.socket.OPEN) continue
-      for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
+    // Only the accounts with events, each to its own synchronised sockets: an answer is not a walk over every socket.
+    for (const [accountId, batch] of byAccount) {
+      for (const connection of this.#synced.get(accountId) ?? []) {
+        if (connection.socket.readyState !== connection.socket.OPEN) continue
+        for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
+      }
     }
   }
 
@@ -138,6 +142,7 @@ export class PaperSockets {
       clearInterval(heartbeat)
       clearTimeout(connection.expiryTimer)
       this.#connections.delete(connection)
+      if (connection.account) this.#synced.get(connection.account.accountId)?.delete(connection)
       this.context.quotes.drop(connection)
     })
     socket.on('message', (data) => {
@@ -198,7 +203,11 @@ export class PaperSockets {
     if (connection.kind === 'md') return this.context.quotes.handle(connection, request, body)
     const handler = this.#table[request.endpoint]
     if (!handler) return { s: 404, d: `Unknown endpoint ${request.endpoint}` }
-    if (request.endpoint === ENDPOINTS.syncRequest) connection.synced = true
+    if (request.endpoint === ENDPOINTS.syncRequest && !connection.synced) {
+      connection.synced = true
+      const account = connection.account.accountId
+      this.#synced.set(account, (this.#synced.get(account) ?? new Set()).add(connection))
+    }
     return handler(connection.account, body, request)
   }
 
