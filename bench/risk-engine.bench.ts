@@ -31,7 +31,9 @@ function sizeForEveryUser(histories: TradeHistory[]): { ms: number; sized: numbe
       config: DEFAULT_RISK_ENGINE_CONFIG,
       account,
       contract: { root: dated?.root ?? 'MNQ', pointValue: '2', tickSize: '0.25' },
-      alert: { side: 'LONG', entryPrice: '21000.25', stopPrice: '20950', targetPrice: '21100.5', quantity: null },
+      alert: { side: 'LONG', orderType: 'market', entryPrice: '21000.25', stopPrice: '20950', targetPrice: '21100.5', quantity: null },
+      market: { price: '21000.25' },
+      caps: { platformMaxContracts: 50, maxContracts: null },
     })
     if (decision.kind === 'size') sized += 1
   }

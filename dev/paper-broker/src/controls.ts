@@ -17,9 +17,12 @@ export type Interference =
   | { kind: 'late'; afterMs?: number }
   /** The connection is cut instead of answering; carried out first unless `carriedOut: false`. Socket endpoints only. */
   | { kind: 'drop'; carriedOut?: boolean }
+  /** The command refused in the broker's words: HTTP-level 200 with `failureReason` and `failureText`. */
+  | { kind: 'refusal'; failureReason?: string; failureText: string }
 
+/** `body`: answered with status 200 and this body (a penalty ticket, a command's refusal). */
 export type Answer =
-  | { kind: 'penalty'; body: Record<string, unknown> }
+  | { kind: 'penalty' | 'body'; body: Record<string, unknown> }
   | { kind: 'status'; status: number; text: string; carriedOut: boolean }
   | { kind: 'late'; afterMs: number | null }
   | { kind: 'drop'; carriedOut: boolean }
@@ -114,6 +117,8 @@ export class RequestControls {
         return { kind: 'late', afterMs: interference.afterMs ?? null }
       case 'drop':
         return { kind: 'drop', carriedOut: interference.carriedOut !== false }
+      case 'refusal':
+        return { kind: 'body', body: { failureReason: interference.failureReason ?? 'UnknownReason', failureText: interference.failureText } }
       case 'captcha':
         return { kind: 'penalty', body: { 'p-ticket': randomBytes(12).toString('base64url'), 'p-time': 3600, 'p-captcha': true } }
       case 'penalty': {

@@ -1,4 +1,4 @@
-import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, TradeDate } from '@signals/tradovate-wire'
+import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, TradeDate } from '@signals/tradovate-wire'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
 import { planOso, planSingle, type OrderPlan } from './oso-request.ts'
@@ -59,6 +59,10 @@ export class PaperMarket {
   readonly #events: MarketEvent[] = []
   /** Contracts each order can fill per price event, by contract name (a test's liquidity rule; none: whole). */
   readonly #liquidity = new Map<string, number>()
+  /** When each contract was last quoted, and whether it goes on quoting (an open market) or stopped then. */
+  readonly #quoted = new Map<string, { at: Date; live: boolean }>()
+  /** Contracts whose price changed since the last `drainQuoteChanges`. */
+  readonly #quoteChanges = new Set<string>()
   readonly #now: () => Date
   #nextId = 1
 
@@ -97,8 +101,12 @@ export class PaperMarket {
     return Object.fromEntries(this.#prices)
   }
 
-  /** Sets a contract's price and fills the working orders it reaches. Returns an error sentence or null. */
-  setPrice(symbol: string, price: string): string | null {
+  /**
+   * Sets a contract's price and fills the working orders it reaches. Returns an error sentence or null.
+   * `quotedAt` makes the quote a past one that is not updated any more (a closed or stuck market, for tests
+   * of stale prices); without it the market goes on quoting at this price.
+   */
+  setPrice(symbol: string, price: string, quotedAt?: Date): string | null {
     const contract = findContract(symbol)
     if (!contract) return `unknown contract ${JSON.stringify(symbol)} (a dated contract such as MNQZ6)`
     let text: string
@@ -110,8 +118,36 @@ export class PaperMarket {
     if (compareDecimal(text, '0') <= 0) return 'price must be above zero'
     if (!onTick(text, contract.spec.tickSize)) return `price ${text} is not on the ${contract.name} tick (${contract.spec.tickSize})`
     this.#prices.set(contract.name, text)
+    this.#quoted.set(contract.name, { at: quotedAt ?? this.#now(), live: quotedAt === undefined })
+    this.#quoteChanges.add(contract.name)
     this.#sweep(contract, true)
     return null
+  }
+
+  /**
+   * The contract's quote as the market-data socket sends it (`md` event), or null before any price. One price
+   * makes the whole quote: bid, offer and last trade are all at it, as a market order fills there. A market
+   * still quoting is stamped now; a stopped one keeps the time it stopped.
+   */
+  quote(contract: PaperContract): Quote | null {
+    const price = this.#prices.get(contract.name)
+    const quoted = this.#quoted.get(contract.name)
+    if (price === undefined || !quoted) return null
+    const at = quoted.live ? this.#now() : quoted.at
+    const level = { price: Number(price) }
+    return { timestamp: at.toISOString(), contractId: contract.id, entries: { Bid: level, Offer: level, Trade: level } }
+  }
+
+  /** Whether the contract's market goes on quoting (false after a `setPrice` with `quotedAt`). */
+  quoting(contract: PaperContract): boolean {
+    return this.#quoted.get(contract.name)?.live ?? false
+  }
+
+  /** Contracts whose price changed since the last call. */
+  drainQuoteChanges(): string[] {
+    const changed = [...this.#quoteChanges]
+    this.#quoteChanges.clear()
+    return changed
   }
 
   account(accountId: number): MarketAccount | undefined {

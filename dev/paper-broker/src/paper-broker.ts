@@ -6,6 +6,7 @@ import { endpointHandlers } from './endpoints.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
 import { loginsOf, type PaperAccount, type SeenRequest } from './paper-account.ts'
 import { handleRest, manualOrder } from './rest.ts'
+import { QuoteFeed } from './quotes.ts'
 import { PaperSockets } from './socket.ts'
 import { TokenStore } from './tokens.ts'
 
@@ -22,7 +23,15 @@ export interface PaperBrokerOptions {
   /** Access-token lifetime (Tradovate: 80-90 min); short values drive renewal tests. */
   tokenTtlMs?: number
   /**
-   * Serve the development endpoints (default true): `GET|POST /dev/prices` (the only way to move the market)
+   * While a contract's market goes on quoting, its quote is sent again to market-data subscribers this
+   * often (an open market's quote keeps coming; Tradovate sends one on every change), so a price set by
+   * hand does not turn stale. 0 sends quotes only when the price changes. Default 15 s: well inside the
+   * connector's 60 s age limit, and cheap with a thousand subscribers (the benchmarks run that many).
+   */
+  quoteRefreshMs?: number
+  /**
+   * Serve the development endpoints (default true): `GET|POST /dev/prices` (the only way to move the market),
+   * `POST /dev/orders`, `POST /dev/liquidity`
    * and `GET|POST|DELETE /dev/controls` (the request controls below, over HTTP).
    */
   devEndpoints?: boolean
@@ -36,6 +45,11 @@ export interface PaperBroker {
   restUrl: string
   /** WebSocket URL, as Tradovate's `wss://demo.tradovateapi.com/v1/websocket`. */
   wsUrl: string
+  /**
+   * Market-data WebSocket URL, as Tradovate's `wss://md-demo.tradovateapi.com/v1/websocket`: the same socket
+   * URL here, a socket authorized with the `mdAccessToken` being a market-data socket.
+   */
+  mdUrl: string
   /** Authorized, synchronised real-time sessions, by login name. */
   sessions(): string[]
   /** Access-token requests seen (name and outcome only; never a password). */
@@ -46,6 +60,8 @@ export interface PaperBroker {
   readonly renewals: { name: string }[]
   /** Drops every WebSocket (as a broker restart does); clients are expected to reconnect. */
   dropConnections(): void
+  /** Drops the market-data sockets only; the trading sockets stay. */
+  dropMarketData(): void
   /**
    * The next `count` requests to `endpoint` are handled as `interference` says: answered instead of carried
    * out (penalty, captcha, 429, 5xx), answered 5xx after being carried out, carried out late, or cut off.
@@ -55,8 +71,11 @@ export interface PaperBroker {
   release(endpoint: string): number
   /** Answers of `endpoint` wait `ms` (the request itself is carried out at once); 0 removes the delay. */
   delay(endpoint: string, ms: number): void
-  /** Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. */
-  setPrice(symbol: string, price: string): void
+  /**
+   * Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. `quotedAt`: the
+   * quote is a past one and the market stops quoting (a closed or stuck market: stale prices in tests).
+   */
+  setPrice(symbol: string, price: string, options?: { quotedAt?: Date }): void
   price(symbol: string): string | null
   /**
    * Every order, with the `clOrdId` of the command that placed it (null when none was given) for tests'
@@ -77,6 +96,8 @@ export interface PaperBroker {
   placeManualOrder(name: string, order: { symbol: string; action: 'Buy' | 'Sell'; qty: number }): number
   /** Each order of the contract fills at most `lots` per price event (`POST /dev/liquidity`); null: in full. */
   setLiquidity(symbol: string, lots: number | null): void
+  /** Contracts each market-data socket is subscribed to (tests). */
+  quoteSubscriptions(): string[][]
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
   commandEvents(delivery: 'first' | 'late' | 'withheld'): void
   fills(): Fill[]
@@ -90,8 +111,8 @@ export interface PaperBroker {
 /**
  * A development and test simulator of Tradovate's API: logins and token renewal over REST, the real-time
  * socket, and a simulated market behind it (accounts, cash, orders, OSO brackets, fills, positions,
- * liquidation) whose prices are set through `/dev/prices`. Never started in production. See
- * docs/decisions/paper-broker.md.
+ * liquidation) whose prices are set through `/dev/prices`, and its quotes on the market-data socket. Never
+ * started in production. See docs/decisions/paper-broker.md.
  */
 export async function startPaperBroker(options: PaperBrokerOptions): Promise<PaperBroker> {
   const logins = loginsOf(options.accounts)
@@ -109,7 +130,8 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     void handleRest(restContext, request, response).then(() => live.broadcast())
   })
   const wss = new WebSocketServer({ server, path: '/v1/websocket' })
-  const live = new PaperSockets(wss, { tokens, controls, market, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
+  const quotes = new QuoteFeed(market, options.quoteRefreshMs ?? 15_000)
+  const live = new PaperSockets(wss, { tokens, controls, market, quotes, heartbeatMs: options.heartbeatMs ?? 2_500, seen })
 
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))
@@ -119,6 +141,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     port,
     restUrl: `http://${host}:${port}/v1`,
     wsUrl: `ws://${host}:${port}/v1/websocket`,
+    mdUrl: `ws://${host}:${port}/v1/websocket`,
     sessions: () => live.sessions(),
     tokenRequests,
     requests,
@@ -126,11 +149,12 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     dropConnections() {
       for (const socket of wss.clients) socket.terminate()
     },
+    dropMarketData: () => live.dropMarketData(),
     interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
     release: (endpoint) => controls.release(endpoint),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
-    setPrice(symbol, price) {
-      const error = market.setPrice(symbol, price)
+    setPrice(symbol, price, setOptions) {
+      const error = market.setPrice(symbol, price, setOptions?.quotedAt)
       if (error) throw new RangeError(error)
       live.broadcast()
     },
@@ -158,6 +182,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
       live.broadcast()
       return result
     },
+    quoteSubscriptions: () => quotes.subscriptions(),
     commandEvents(delivery) {
       live.commandEvents = delivery
     },
@@ -166,6 +191,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     cashBalance: (accountId) => market.cashBalance(accountId),
     balance: (accountId) => market.balanceText(accountId),
     async close() {
+      quotes.stop()
       for (const socket of wss.clients) socket.terminate()
       await new Promise<void>((resolve) => wss.close(() => resolve()))
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -5,7 +5,7 @@ import type { RequestControls } from './controls.ts'
 import type { Handler } from './endpoints.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperAccount, PaperLogin, SeenRequest } from './paper-account.ts'
-import type { TokenStore } from './tokens.ts'
+import type { IssuedTokens, TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface RestContext {
@@ -57,16 +57,16 @@ async function interfered(context: RestContext, endpoint: string, ticket: unknow
     return false
   }
   if (answer.kind === 'drop') request.socket.destroy()
-  // Tradovate issues penalty tickets as HTTP 200.
-  else if (answer.kind === 'penalty') send(200, answer.body)
+  // Tradovate issues penalty tickets and command refusals as HTTP 200.
+  else if (answer.kind !== 'status') send(200, answer.body)
   else send(answer.status, { errorText: answer.text })
   return true
 }
 
-const tokenAnswer = (token: string, expiresAt: number, login: PaperLogin): AccessTokenResponse => ({
+const tokenAnswer = ({ token, mdToken, session }: IssuedTokens, login: PaperLogin): AccessTokenResponse => ({
   accessToken: token,
-  mdAccessToken: `${token}-md`,
-  expirationTime: new Date(expiresAt).toISOString(),
+  mdAccessToken: mdToken,
+  expirationTime: new Date(session.expiresAt).toISOString(),
   userStatus: 'Active',
   userId: login.userId,
   name: login.name,
@@ -91,8 +91,7 @@ async function accessTokenRequest(context: RestContext, request: IncomingMessage
     return send(200, { errorText: 'Incorrect username or password. Please try again.' })
   }
   context.tokenRequests.push({ name: login.name, ok: true })
-  const { token, session } = context.tokens.issue(login)
-  send(200, tokenAnswer(token, session.expiresAt, login))
+  send(200, tokenAnswer(context.tokens.issue(login), login))
 }
 
 async function renewAccessToken(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
@@ -105,7 +104,7 @@ async function renewAccessToken(context: RestContext, request: IncomingMessage, 
   if (await interfered(context, RENEW_TOKEN_PATH, ticket, request, send)) return
   const renewed = context.tokens.renew(token)
   if (!renewed) return send(401, { errorText: 'Access is denied' })
-  send(200, tokenAnswer(renewed.token, renewed.session.expiresAt, renewed.session.login))
+  send(200, tokenAnswer(renewed, renewed.session.login))
 }
 
 /** `POST /dev/orders {name, symbol, action, qty}`: a manual market order on the login's account, without a tag. */

@@ -4,13 +4,15 @@ import type { RequestControls } from './controls.ts'
 import { endpointHandlers, type Handler } from './endpoints.ts'
 import type { PaperMarket } from './market.ts'
 import type { PaperLogin, SeenRequest } from './paper-account.ts'
-import type { TokenStore } from './tokens.ts'
+import type { QuoteFeed } from './quotes.ts'
+import type { TokenKind, TokenStore } from './tokens.ts'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface SocketContext {
   tokens: TokenStore
   controls: RequestControls
   market: PaperMarket
+  quotes: QuoteFeed
   heartbeatMs: number
   seen(request: SeenRequest): void
 }
@@ -18,6 +20,8 @@ export interface SocketContext {
 interface Connection {
   socket: WebSocket
   login: PaperLogin | null
+  /** What the socket was authorized for: trading (access token) or market data (`mdAccessToken`). */
+  kind: TokenKind | null
   synced: boolean
   expiryTimer: NodeJS.Timeout | undefined
 }
@@ -27,9 +31,13 @@ interface Connection {
  * then requests answered `{i, s, d}` and `props` events pushed to every synchronised socket of the login
  * that holds the account (a login with several accounts gets the events of each).
  * A socket is closed (`c[...]` frame) when its login session expires without renewal.
+ * A socket authorized with a market-data token is a market-data socket instead (Tradovate's md host): it
+ * answers `md/*` requests only and receives `md` quote events (quotes.ts).
  */
 export class PaperSockets {
   readonly #connections = new Set<Connection>()
+  /** Synchronised trading sockets by account: where an account's events go. */
+  readonly #synced = new Map<number, Set<Connection>>()
   readonly #table: Record<string, Handler>
 
   constructor(wss: WebSocketServer, private readonly context: SocketContext) {
@@ -44,8 +52,9 @@ export class PaperSockets {
    */
   commandEvents: 'first' | 'late' | 'withheld' = 'first'
 
-  /** Sends the market's queued events, one frame per account, to its synchronised sockets. */
+  /** Sends the market's queued events, one frame per account, to its synchronised sockets; then the quotes. */
   broadcast(): void {
+    this.context.quotes.flush(this.context.market.drainQuoteChanges())
     const byAccount = new Map<number, { events: unknown[]; commands: unknown[] }>()
     for (const { accountId, event } of this.context.market.drainEvents()) {
       const batch = byAccount.get(accountId) ?? { events: [], commands: [] }
@@ -54,13 +63,18 @@ export class PaperSockets {
       else if (this.commandEvents === 'late') batch.commands.push({ e: 'props', d: event })
       byAccount.set(accountId, batch)
     }
-    for (const connection of this.#connections) {
-      if (!connection.synced || !connection.login || connection.socket.readyState !== connection.socket.OPEN) continue
-      for (const account of connection.login.accounts) {
-        const batch = byAccount.get(account.accountId)
-        if (batch) for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
+    // Only the accounts with events, each to the synchronised sockets of its login: an answer is not a walk over every socket.
+    for (const [accountId, batch] of byAccount) {
+      for (const connection of this.#synced.get(accountId) ?? []) {
+        if (connection.socket.readyState !== connection.socket.OPEN) continue
+        for (const frame of [batch.events, batch.commands]) if (frame.length) connection.socket.send(`a${JSON.stringify(frame)}`)
       }
     }
+  }
+
+  /** Drops the market-data sockets only (a market-data outage; the trading sockets stay). */
+  dropMarketData(): void {
+    for (const connection of this.#connections) if (connection.kind === 'md') connection.socket.terminate()
   }
 
   /** Login names of authorized, synchronised sockets. */
@@ -69,7 +83,7 @@ export class PaperSockets {
   }
 
   #accept(socket: WebSocket): void {
-    const connection: Connection = { socket, login: null, synced: false, expiryTimer: undefined }
+    const connection: Connection = { socket, login: null, kind: null, synced: false, expiryTimer: undefined }
     this.#connections.add(connection)
     socket.send(OPEN_FRAME)
     const heartbeat = setInterval(() => socket.send('h'), this.context.heartbeatMs)
@@ -77,6 +91,8 @@ export class PaperSockets {
       clearInterval(heartbeat)
       clearTimeout(connection.expiryTimer)
       this.#connections.delete(connection)
+      for (const { accountId } of connection.login?.accounts ?? []) this.#synced.get(accountId)?.delete(connection)
+      this.context.quotes.drop(connection)
     })
     socket.on('message', (data) => {
       const frame = String(data)
@@ -89,7 +105,7 @@ export class PaperSockets {
 
   #watchExpiry(connection: Connection, token: string): void {
     clearTimeout(connection.expiryTimer)
-    const session = this.context.tokens.session(token)
+    const session = this.context.tokens.authorized(token)?.session
     if (!session) return
     const check = () => {
       if (session.expiresAt > Date.now()) {
@@ -126,7 +142,7 @@ export class PaperSockets {
     const result = carriedOut ? this.#respond(connection, request, body) : null
     await sleep(this.context.controls.delayOf(request.endpoint))
     if (answer?.kind === 'drop') connection.socket.terminate()
-    else if (answer?.kind === 'penalty') this.#send(connection, { i: request.id, s: 200, d: answer.body })
+    else if (answer?.kind === 'penalty' || answer?.kind === 'body') this.#send(connection, { i: request.id, s: 200, d: answer.body })
     else if (answer?.kind === 'status') this.#send(connection, { i: request.id, s: answer.status, d: answer.text })
     else if (result) this.#send(connection, { i: request.id, ...result })
     this.broadcast()
@@ -141,16 +157,22 @@ export class PaperSockets {
   #respond(connection: Connection, request: WireRequest, body: Record<string, unknown>): Omit<WireResponse, 'i'> {
     if (request.endpoint === ENDPOINTS.authorize) {
       const token = request.body.trim()
-      const session = this.context.tokens.session(token)
-      if (!session) return { s: 401, d: 'Access is denied' }
-      connection.login = session.login
+      const authorized = this.context.tokens.authorized(token)
+      if (!authorized) return { s: 401, d: 'Access is denied' }
+      connection.login = authorized.session.login
+      connection.kind = authorized.kind
       this.#watchExpiry(connection, token)
       return { s: 200 }
     }
     if (!connection.login) return { s: 401, d: 'Not authorized' }
+    if (connection.kind === 'md') return this.context.quotes.handle(connection, request, body)
     const handler = this.#table[request.endpoint]
     if (!handler) return { s: 404, d: `Unknown endpoint ${request.endpoint}` }
-    if (request.endpoint === ENDPOINTS.syncRequest) connection.synced = true
+    if (request.endpoint === ENDPOINTS.syncRequest && !connection.synced) {
+      connection.synced = true
+      // Every account of the login: a login with several accounts gets the events of each.
+      for (const { accountId } of connection.login.accounts) this.#synced.set(accountId, (this.#synced.get(accountId) ?? new Set()).add(connection))
+    }
     return handler(connection.login, body, request)
   }
 

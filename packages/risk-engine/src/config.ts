@@ -55,8 +55,12 @@ export const LimitsArea = Area(
     maxRiskPerTradePercent: Percent(0.01, 10, 1, 'largest loss one trade may risk at its stop, as a percentage of the current balance'),
     maxOpenTrades: Count(1, 50, 3, 'trades open at the same time, at most'),
     safetyBufferPercent: Percent(0, 50, 10, 'share of the room left above the drawdown floor that sizing never uses'),
+    maxContractsPerOrder: Count(1, 100, 5, "contracts in one order, at most, in every risk mode (the platform ceiling and the risk strategy's maximum contracts may be lower)"),
+    minStopTicks: Count(1, 1_000, 4, 'a stop closer than this many ticks to the price the entry fills at is refused'),
+    maxEntryDistanceTicks: Count(1, 100_000, 40, "a market entry is refused when the broker's price is more than this many ticks from the alert's entry price"),
+    marginPercent: Percent(0.1, 100, 2, 'margin one contract is taken to need, as a percentage of its value at the entry price (price x point value); the open trades and the entry together may not need more than the equity'),
   },
-  'per-trade risk, open trades and safety buffer',
+  'per-trade risk, open trades, safety buffer and order bounds',
 )
 
 export const RiskModeArea = Area(

@@ -3,11 +3,13 @@ import { decimal, plain } from './money.ts'
 import { refuse, type Refusal } from './refusal.ts'
 import type { ContractTerms, EntryIntent } from './sizing-types.ts'
 
-/** The alert's stop and what one contract loses there. */
+/** The stop and what one contract loses there, measured from the price the entry fills at. */
 export interface StopRisk {
   price: Decimal
-  /** Distance from the entry in points, rounded up to whole ticks (an off-tick price may round away from the entry). */
+  /** Distance from the fill price in points, rounded up to whole ticks (an off-tick price may round away from it). */
   points: Decimal
+  /** The same distance in ticks. */
+  ticks: bigint
   /** Loss of one contract at the stop: points x point value. */
   riskPerContract: Decimal
 }
@@ -15,7 +17,8 @@ export interface StopRisk {
 /** The alert's prices, checked against each other. */
 export interface EntryPrices {
   entry: Decimal | null
-  stop: StopRisk | null
+  stop: Decimal | null
+  target: Decimal | null
 }
 
 /** An alert price that is not a decimal number; the message is the trader's sentence. */
@@ -31,21 +34,21 @@ function parsePrice(value: string | null, label: string): Decimal | null {
   }
 }
 
-export function readEntryPrices(alert: EntryIntent, contract: ContractTerms): EntryPrices | Refusal {
+export function readEntryPrices(alert: EntryIntent): EntryPrices | Refusal {
   try {
-    return checkEntryPrices(alert, contract, parsePrice(alert.entryPrice, 'entry price'), parsePrice(alert.stopPrice, 'stop'), parsePrice(alert.targetPrice, 'target'))
+    return checkEntryPrices(alert, parsePrice(alert.entryPrice, 'entry price'), parsePrice(alert.stopPrice, 'stop'), parsePrice(alert.targetPrice, 'target'))
   } catch (error) {
     if (error instanceof InvalidPriceError) return refuse('invalid_price', error.message)
     throw error
   }
 }
 
-function checkEntryPrices(alert: EntryIntent, contract: ContractTerms, entryPrice: Decimal | null, stopPrice: Decimal | null, targetPrice: Decimal | null): EntryPrices | Refusal {
+function checkEntryPrices(alert: EntryIntent, entryPrice: Decimal | null, stopPrice: Decimal | null, targetPrice: Decimal | null): EntryPrices | Refusal {
   if (entryPrice === null) {
     if (stopPrice !== null || targetPrice !== null) {
       return refuse('no_entry_price', 'The alert has a stop or target but no entry price, so neither can be checked against the entry or sized.')
     }
-    return { entry: null, stop: null }
+    return { entry: null, stop: null, target: null }
   }
   const direction = alert.side === 'LONG' ? 1 : -1
   if (stopPrice !== null && compare(entryPrice, stopPrice) !== direction) {
@@ -54,12 +57,18 @@ function checkEntryPrices(alert: EntryIntent, contract: ContractTerms, entryPric
   if (targetPrice !== null && compare(targetPrice, entryPrice) !== direction) {
     return refuse('target_on_wrong_side', `The target ${plain(targetPrice)} must be ${direction === 1 ? 'above' : 'below'} the ${alert.side} entry ${plain(entryPrice)}.`)
   }
-  if (stopPrice === null) return { entry: entryPrice, stop: null }
-  const points = roundUpToTicks(absolute(subtract(entryPrice, stopPrice)), decimal(contract.tickSize))
-  return { entry: entryPrice, stop: { price: stopPrice, points, riskPerContract: multiply(points, decimal(contract.pointValue)) } }
+  return { entry: entryPrice, stop: stopPrice, target: targetPrice }
 }
 
-function roundUpToTicks(points: Decimal, tick: Decimal): Decimal {
-  const ticks = -floorDivide(negate(points), tick)
-  return multiply({ units: ticks, scale: 0 }, tick)
+/** Whole ticks in a price distance, rounded up. */
+export function ticksIn(points: Decimal, tick: Decimal): bigint {
+  return -floorDivide(negate(points), tick)
+}
+
+/** The stop's distance from the fill price, rounded up to whole ticks, and what one contract loses there. */
+export function stopRiskFrom(fill: Decimal, stop: Decimal, contract: ContractTerms): StopRisk {
+  const tick = decimal(contract.tickSize)
+  const ticks = ticksIn(absolute(subtract(fill, stop)), tick)
+  const points = multiply({ units: ticks, scale: 0 }, tick)
+  return { price: stop, points, ticks, riskPerContract: multiply(points, decimal(contract.pointValue)) }
 }

@@ -41,7 +41,9 @@ export interface AccountState {
 
 export interface EntryIntent {
   side: 'LONG' | 'SHORT'
-  /** The entry price the alert gave (a market order is sized at it). */
+  /** `market` fills at the broker's price (`SizingInput.market`); `limit` at `entryPrice`, the limit price. */
+  orderType: 'market' | 'limit'
+  /** The entry price the alert gave: the limit price of a limit entry; for a market entry only a reference. */
   entryPrice: string | null
   stopPrice: string | null
   targetPrice: string | null
@@ -57,11 +59,28 @@ export interface ContractTerms {
   tickSize: string
 }
 
+/**
+ * The broker's current price of the contract for this entry's side (the price a market order fills at), as
+ * exact decimal text on the tick; or, when there is none the caller trusts (no quote yet, a stale one, the
+ * market-data connection down), why not: a clause without a full stop.
+ */
+export type MarketView = { price: string } | { price: null; reason: string }
+
+/** Contract caps that are not part of the configuration. */
+export interface OrderCaps {
+  /** The platform's ceiling on one order (an operator setting). */
+  platformMaxContracts: number
+  /** The trader's "Maximum contracts" (the legacy risk strategy's `maxContracts`), or null when not set. */
+  maxContracts: number | null
+}
+
 export interface SizingInput {
   config: RiskEngineConfig
   account: AccountState
   alert: EntryIntent
   contract: ContractTerms
+  market: MarketView
+  caps: OrderCaps
 }
 
 /** Machine-readable reason a trade was refused (the record shows `reason` in words). */
@@ -84,6 +103,12 @@ export type RefusalCode =
   | 'profit_target_protection'
   | 'no_quantity'
   | 'invalid_quantity'
+  | 'no_market_price'
+  | 'market_past_stop'
+  | 'market_past_target'
+  | 'market_too_far'
+  | 'stop_too_close'
+  | 'insufficient_margin'
 
 export type SizingDecision =
   | {
@@ -94,7 +119,7 @@ export type SizingDecision =
       budget: string | null
       /** The loss at the stop for this quantity, exact decimal text (null without a stop). */
       riskAtStop: string | null
-      /** One sentence when the size was cut below what the mode asked for (alert quantity capped, one contract after the target); else null. */
+      /** One sentence when the size was cut below what the mode asked for (a contract cap, the margin, alert quantity capped, one contract after the target); else null. */
       note: string | null
     }
   | {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { closedTradingDays, deriveAccountState, drawdownFloor, sizeEntry, type ClosedTradeRecord, type TradeHistory } from '../src/index.ts'
-import { alertWith, configWith, NQ } from './fixtures.ts'
+import { configWith, input } from './fixtures.ts'
 
 const closed = (pnl: string, at: string) => ({ pnl, closedAt: new Date(at) })
 /** A week of trades on a 50,000 account, listed out of order on purpose. */
@@ -61,7 +61,7 @@ t.test('drawdownFloor: peak less the trailing amount, held at stopTrailingAtBala
 
 t.test('a derived state sizes an entry', async (t) => {
   // Balance 50,500, equity 50,850, floor 49,000: room 1,850 less 10% = 1,665; 1% = 505; daily left 1,000 + 550 = 1,550.
-  t.same(sizeEntry({ config: configWith(), account: deriveAccountState(configWith(), history(), NOW), alert: alertWith(), contract: NQ }), {
+  t.same(sizeEntry(input({ account: deriveAccountState(configWith(), history(), NOW) })), {
     kind: 'size',
     quantity: 2,
     budget: '505.00',

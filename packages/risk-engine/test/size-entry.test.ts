@@ -5,8 +5,14 @@ import { accountWith, alertWith, CL, configWith, input, MNQ, NQ } from './fixtur
 t.test('fixed_fraction: floor(budget / (stop distance x point value))', async (t) => {
   // $50,000 x 1% = $500; 10 points x $20 = $200 a contract; 500 / 200 = 2.5 -> 2.
   t.same(sizeEntry(input()), { kind: 'size', quantity: 2, budget: '500.00', riskAtStop: '400.00', note: null })
-  // MNQ: 10 points x $2 = $20 a contract; 500 / 20 = 25.
-  t.same(sizeEntry(input({ contract: MNQ })), { kind: 'size', quantity: 25, budget: '500.00', riskAtStop: '500.00', note: null })
+  // MNQ: 10 points x $2 = $20 a contract; 500 / 20 = 25 (with room for 25 contracts in one order).
+  const roomy = configWith({ limits: { maxContractsPerOrder: 30 } })
+  t.same(sizeEntry(input({ config: roomy, contract: MNQ })), { kind: 'size', quantity: 25, budget: '500.00', riskAtStop: '500.00', note: null })
+  // With the default limit of 5 contracts an order, the 25 the budget allows are cut to 5.
+  t.same(sizeEntry(input({ contract: MNQ })), {
+    kind: 'size', quantity: 5, budget: '500.00', riskAtStop: '100.00',
+    note: "The fixed_fraction size of 25 contracts is cut to 5, the account's limit per order (limits.maxContractsPerOrder).",
+  })
   // Short CL at 71.50, stop 71.80: 0.30 x $1000 = $300; 500 / 300 = 1.67 -> 1.
   const cl = sizeEntry(input({ contract: CL, alert: alertWith({ side: 'SHORT', entryPrice: '71.50', stopPrice: '71.80', targetPrice: '70.90' }) }))
   t.same(cl, { kind: 'size', quantity: 1, budget: '500.00', riskAtStop: '300.00', note: null })

@@ -60,3 +60,13 @@ export {
   type CommandResult,
   type CashBalanceSnapshotRequest,
 } from './orders.ts'
+export {
+  MD_ENDPOINTS,
+  isQuoteEvent,
+  entryPrice,
+  type QuoteSubscription,
+  type QuoteEntry,
+  type QuoteEntryName,
+  type Quote,
+  type QuoteEvent,
+} from './market-data.ts'

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { commandFailure, errorTextOf, isAccessTokenResponse, isPropsEvent, penaltyOf, withTicket } from '../src/index.ts'
+import { commandFailure, entryPrice, errorTextOf, isAccessTokenResponse, isPropsEvent, isQuoteEvent, penaltyOf, withTicket } from '../src/index.ts'
 
 t.test('penalty fields are read from a body; anything else is not a penalty', async (t) => {
   t.same(penaltyOf({ 'p-ticket': 'abc', 'p-time': 7 }), { ticket: 'abc', timeSeconds: 7, captcha: false })
@@ -33,4 +33,17 @@ t.test('props events need an entity type, event type and entity', async (t) => {
   t.notOk(isPropsEvent({ e: 'md', d: { entityType: 'fill', eventType: 'Created', entity: {} } }))
   t.notOk(isPropsEvent({ e: 'props', d: { entityType: 'fill', eventType: 'Created', entity: null } }))
   t.notOk(isPropsEvent({ e: 'props', d: null }))
+})
+
+t.test('md quote events: a quotes array under e "md"; entry prices read when they are numbers', async (t) => {
+  const quote = { timestamp: '2026-11-20T15:00:00.000Z', contractId: 5, entries: { Bid: { price: 21000, size: 3 }, Offer: { size: 2 }, Trade: { price: 21000.25 } } }
+  t.ok(isQuoteEvent({ e: 'md', d: { quotes: [quote] } }))
+  t.notOk(isQuoteEvent({ e: 'md', d: { doms: [] } }), 'a DOM event is not a quote event')
+  t.notOk(isQuoteEvent({ e: 'props', d: { quotes: [] } }))
+  t.equal(entryPrice(quote, 'Bid'), 21000)
+  t.equal(entryPrice(quote, 'Trade'), 21000.25)
+  t.equal(entryPrice(quote, 'Offer'), null, 'an entry with a size and no price has no price')
+  t.equal(entryPrice(quote, 'SettlementPrice'), null, 'an absent entry')
+  t.equal(entryPrice({ entries: { Bid: { price: '21000' } } }, 'Bid'), null, 'a price that is not a JSON number')
+  t.equal(entryPrice(null, 'Bid'), null)
 })

@@ -54,7 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     })
   }
   if (feedsOn) {
-    const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL }
+    const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL, mdUrl: config.PAPER_BROKER_MD_URL ?? config.PAPER_BROKER_WS_URL }
     await app.register(feedsPlugin, {
       credentialsKeyId: config.CREDENTIALS_KEY_ID,
       credentialsKey: config.CREDENTIALS_KEY,
@@ -82,8 +82,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         // The paper broker simulates both environments.
         paper: { demo: paper, live: paper },
         tradovate: {
-          demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL },
-          live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL },
+          demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL, mdUrl: config.TRADOVATE_DEMO_MD_URL },
+          live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL, mdUrl: config.TRADOVATE_LIVE_MD_URL },
         },
       },
     })

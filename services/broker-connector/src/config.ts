@@ -78,9 +78,28 @@ export const ConfigSchema = Type.Object({
   TRADOVATE_DEMO_WS_URL: url(['ws', 'wss'], 'wss://demo.tradovateapi.com/v1/websocket', 'Tradovate demo real-time socket'),
   TRADOVATE_LIVE_URL: url(['http', 'https'], 'https://live.tradovateapi.com/v1', 'Tradovate live REST base'),
   TRADOVATE_LIVE_WS_URL: url(['ws', 'wss'], 'wss://live.tradovateapi.com/v1/websocket', 'Tradovate live real-time socket'),
+  /** Tradovate's market-data hosts (quotes for sizing market entries from the broker's price). */
+  TRADOVATE_DEMO_MD_URL: url(['ws', 'wss'], 'wss://md-demo.tradovateapi.com/v1/websocket', 'Tradovate demo market-data socket'),
+  TRADOVATE_LIVE_MD_URL: url(['ws', 'wss'], 'wss://md.tradovateapi.com/v1/websocket', 'Tradovate live market-data socket'),
   /** The development paper broker (dev/paper-broker), for credentials saved with broker "paper". */
   PAPER_BROKER_URL: url(['http', 'https'], 'http://127.0.0.1:3011/v1', 'paper broker REST base'),
   PAPER_BROKER_WS_URL: url(['ws', 'wss'], 'ws://127.0.0.1:3011/v1/websocket', 'paper broker real-time socket'),
+  /** The paper broker serves market data on its real-time socket URL (a socket authorized with the md token). */
+  PAPER_BROKER_MD_URL: Type.Optional(
+    Type.String({ pattern: '^(ws|wss)://[^\\s]+$', 'x-expected': 'a ws or wss URL', description: 'paper broker market-data socket (default: PAPER_BROKER_WS_URL)' }),
+  ),
+  /**
+   * The platform's ceiling on one order's contracts, whatever a trader's configuration allows (each
+   * trader's own limit, limits.maxContractsPerOrder, is at most 100). 50 is the most contracts a
+   * 50,000 evaluation account is commonly allowed (50 micros); raise it for larger accounts.
+   */
+  MAX_CONTRACTS_PER_ORDER: Type.Integer({ minimum: 1, maximum: 1_000, default: 50, description: "platform ceiling on one order's contracts" }),
+  /**
+   * A market price older than this (the quote's own time, or its arrival if earlier) is not used: the
+   * market entry is refused. An open market quotes many times a second; a minute without one means a
+   * closed or stuck market.
+   */
+  MARKET_PRICE_MAX_AGE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000, description: 'oldest market price a market entry is sized from' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

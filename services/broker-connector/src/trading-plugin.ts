@@ -28,6 +28,8 @@ export interface TradingPluginOptions {
     | 'ENTRY_OUTCOME_GRACE_MS'
     | 'ENTRY_SWEEP_INTERVAL_MS'
     | 'BROKER_REQUEST_TIMEOUT_MS'
+    | 'MAX_CONTRACTS_PER_ORDER'
+    | 'MARKET_PRICE_MAX_AGE_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean

@@ -37,7 +37,14 @@ export interface Trading {
 
 type TradingConfig = Pick<
   Config,
-  'ENTRY_MAX_AGE_MS' | 'ENTRY_SESSION_WAIT_MS' | 'ENTRY_PARALLELISM' | 'ENTRY_OUTCOME_GRACE_MS' | 'ENTRY_SWEEP_INTERVAL_MS' | 'BROKER_REQUEST_TIMEOUT_MS'
+  | 'ENTRY_MAX_AGE_MS'
+  | 'ENTRY_SESSION_WAIT_MS'
+  | 'ENTRY_PARALLELISM'
+  | 'ENTRY_OUTCOME_GRACE_MS'
+  | 'ENTRY_SWEEP_INTERVAL_MS'
+  | 'BROKER_REQUEST_TIMEOUT_MS'
+  | 'MAX_CONTRACTS_PER_ORDER'
+  | 'MARKET_PRICE_MAX_AGE_MS'
 >
 
 /**
@@ -74,6 +81,8 @@ export function createTrading(
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
     outcomeGraceMs: outcomeGraceMs(config),
     parallelism: config.ENTRY_PARALLELISM,
+    platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
+    marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)

@@ -60,7 +60,7 @@ export async function connect(app: App, userId: string) {
 /**
  * The common start of a trading test: a paper broker with MNQZ6 at 21000, the connector with feeds, and
  * trader u-0 (trader0) live with orders placed automatically, its session held. `price: null` leaves
- * MNQZ6 without a market price (the paper broker then refuses market entries).
+ * MNQZ6 without a market price (entries are then refused: no quote to size them from).
  */
 export async function connectedTrader(t: Test, options: { price?: string | null } = {}) {
   const broker = await paperBroker(t)
@@ -72,7 +72,10 @@ export async function connectedTrader(t: Test, options: { price?: string | null 
   return { broker, app, db, config }
 }
 
-/** An MNQ entry: 50 points of stop at $2 a point is $100 a contract, so the default $500 budget buys 5. */
+/**
+ * An MNQ entry: 50 points of stop at $2 a point is $100 a contract, so the default $500 budget buys 5 (the
+ * default limit per order too), with the market where the alert says (21000).
+ */
 export function mnqEntry(overrides: Partial<NormalizedAlert> = {}): NormalizedAlert {
   return makeAlert({ symbol: 'MNQ1!', root: 'MNQ', action: 'LONG', entryPrice: 21000, sl: 20950, tp: 21100, ...overrides })
 }

@@ -141,6 +141,10 @@ const RISK_ENGINE_AREAS = [
     ['maxRiskPerTradePercent', 'Maximum risk per trade (%)', { min: 0.01, max: 10 }],
     ['maxOpenTrades', 'Maximum open trades', { min: 1, max: 50, integer: true }],
     ['safetyBufferPercent', 'Safety buffer (%)', { min: 0, max: 50 }],
+    ['maxContractsPerOrder', 'Contracts per order, at most (every mode)', { min: 1, max: 100, integer: true }],
+    ['minStopTicks', 'Stop at least (ticks from the fill)', { min: 1, max: 1000, integer: true }],
+    ['maxEntryDistanceTicks', "Market at most (ticks from the alert's entry)", { min: 1, max: 100000, integer: true }],
+    ['marginPercent', 'Margin per contract (% of its value)', { min: 0.1, max: 100 }],
   ]],
   ['riskMode', 'Risk mode', [
     ['mode', 'Mode', { options: [['fixed_fraction', 'Fixed fraction'], ['anti_martingale_pyramiding', 'Anti-martingale with pyramiding'], ['fixed_contracts', 'Fixed contracts'], ['alert_quantity', "The alert's quantity"]] }],

@@ -38,6 +38,8 @@ export interface BrokerEndpoints {
   restUrl: string
   /** Real-time WebSocket, e.g. `wss://demo.tradovateapi.com/v1/websocket`. */
   wsUrl: string
+  /** Market-data WebSocket, e.g. `wss://md-demo.tradovateapi.com/v1/websocket`. */
+  mdUrl: string
 }
 
 /** Why a broker call failed, as a type the caller can branch on (never by matching message text). */
@@ -89,6 +91,25 @@ export interface BrokerContract {
 }
 
 type OrderSide = 'Buy' | 'Sell'
+
+/**
+ * The contract's current price from the broker's market data, for an order on one side: the best offer for
+ * a buy, the best bid for a sell (the last trade when the broker sends no such side); or why there is none.
+ */
+export type MarketPrice =
+  | {
+      kind: 'price'
+      /** Exact decimal text, as the broker quoted it. */
+      price: string
+      source: 'offer' | 'bid' | 'last'
+      /** The older of the quote's own time and its arrival: how old the price is known to be at least. */
+      at: Date
+    }
+  | {
+      kind: 'none'
+      /** A clause safe to show the trader (`the broker has sent no quote for MNQZ6 yet`), no full stop. */
+      reason: string
+    }
 
 /** An entry with its stop-loss and take-profit legs (Tradovate `order/placeOSO`). */
 export interface BracketRequest {
@@ -188,6 +209,13 @@ export interface BrokerSession {
   findContract(name: string): Promise<BrokerContract>
   /** The account's cash balance now (exact decimal text). */
   cashBalance(): Promise<string | null>
+  /**
+   * The contract's current market price for an order on `action`'s side, from the session's market-data
+   * subscription. The first call for a contract subscribes (and waits a moment for the first quote); later
+   * calls answer from the quotes the broker pushed, without a round trip. Never throws: a broker that
+   * cannot say is a `none` with the reason.
+   */
+  marketPrice(contract: BrokerContract, action: OrderSide): Promise<MarketPrice>
   /** The account's orders as the broker holds them now (for reconciliation by tag). */
   listOrders(): Promise<BrokerOrder[]>
   /** The account's positions now (Tradovate `position/list`): what a flatten and a reconciliation check against. */

@@ -20,6 +20,10 @@ export interface PlanDeps {
   sessionWaitMs: number
   /** How long a record whose send's outcome is unknown waits for the broker to show the order, then fails. */
   outcomeGraceMs: number
+  /** The platform's ceiling on one order's contracts. */
+  platformMaxContracts: number
+  /** A market price older than this is not used. */
+  marketPriceMaxAgeMs: number
 }
 
 /** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
@@ -97,7 +101,8 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
     const found = await context.orders.bracket(session, record.order_tag ?? orderTagOf(record.id))
     if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
   }
-  const sized = await sizeOrder({ accounts: context.accounts, memo: context.memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), now: context.now }, record)
+  const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs } = context
+  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), now, platformMaxContracts, marketPriceMaxAgeMs }, record)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
 }

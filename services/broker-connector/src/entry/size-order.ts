@@ -1,5 +1,5 @@
 import { contractSpec, frontMonthContract } from '@signals/instruments'
-import { normalizeRiskEngineConfig, sizeEntry, type RefusalCode, type RiskEngineConfig } from '@signals/risk-engine'
+import { normalizeRiskEngineConfig, sizeEntry, type MarketView, type RefusalCode, type RiskEngineConfig } from '@signals/risk-engine'
 import type { BracketRequest, BrokerContract, BrokerSession } from '../broker/broker-adapter.ts'
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
@@ -56,12 +56,31 @@ export interface SizingDeps {
   /** The account's cash balance as the broker last told it, or null. */
   cashBalance: string | null
   now: Date
+  /** The platform's ceiling on one order's contracts (MAX_CONTRACTS_PER_ORDER). */
+  platformMaxContracts: number
+  /** A market price older than this is not used (MARKET_PRICE_MAX_AGE_MS). */
+  marketPriceMaxAgeMs: number
+}
+
+/**
+ * The broker's price for this entry (the side it fills on), from the session's market data; `price: null`
+ * with the reason when there is none or it is older than the age limit (a closed or stuck market).
+ */
+async function marketOf(deps: SizingDeps, contract: BrokerContract, action: 'Buy' | 'Sell'): Promise<MarketView> {
+  const quoted = await deps.session.marketPrice(contract, action)
+  if (quoted.kind === 'none') return { price: null, reason: quoted.reason }
+  const ageMs = deps.now.getTime() - quoted.at.getTime()
+  if (ageMs > deps.marketPriceMaxAgeMs) {
+    return { price: null, reason: `the last quote for ${contract.name} is ${Math.round(ageMs / 1000)} s old, older than the ${Math.round(deps.marketPriceMaxAgeMs / 1000)} s limit` }
+  }
+  return { price: quoted.price }
 }
 
 /**
  * From a complete record (action and symbol present) to the bracket to send, or a refusal: the dated
- * contract at the alert's time, prices on the tick grid, the user's risk configuration (defaults when
- * none was saved) and account state, then the risk engine's size. Every bracket carries a stop.
+ * contract at the alert's time, prices on the tick grid, the broker's current price, the user's risk
+ * configuration (defaults when none was saved), account state and contract caps, then the risk engine's
+ * size. Every bracket carries a stop.
  */
 export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action: 'LONG' | 'SHORT'; symbol: string }): Promise<SizedOrder> {
   const dated = deps.memo.contractOf(record.symbol, record.received_at)
@@ -74,6 +93,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     { side: record.action, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
     spec.tickSize,
   )
+  const action = record.action === 'LONG' ? 'Buy' : 'Sell'
   const config = deps.memo.configOf(record.risk_config)
   const account = accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now)
   const decision = sizeEntry({
@@ -81,12 +101,15 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     account,
     alert: {
       side: record.action,
+      orderType: prices.entryType === 'Limit' ? 'limit' : 'market',
       entryPrice: prices.entryPrice,
       stopPrice: prices.stopPrice,
       targetPrice: prices.targetPrice,
       quantity: record.alert_quantity === null ? null : Number(record.alert_quantity),
     },
     contract: { root: dated.root, pointValue: spec.pointValue, tickSize: spec.tickSize },
+    market: await marketOf(deps, contract, action),
+    caps: { platformMaxContracts: deps.platformMaxContracts, maxContracts: legacyMaxContracts(record.max_contracts) },
   })
   if (decision.kind === 'refuse') return { ...decision, contract: dated.name }
   if (prices.stopPrice === null) {
@@ -97,7 +120,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     request: {
       tag: orderTagOf(record.id),
       contract,
-      action: record.action === 'LONG' ? 'Buy' : 'Sell',
+      action,
       quantity: decision.quantity,
       entryType: prices.entryType,
       entryPrice: prices.entryType === 'Limit' ? prices.entryPrice : null,
@@ -105,4 +128,9 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
       targetPrice: prices.targetPrice,
     },
   }
+}
+
+/** The risk strategy's "Maximum contracts" as stored (a JSON number, or null when no bound is set). */
+function legacyMaxContracts(stored: unknown): number | null {
+  return typeof stored === 'number' && Number.isInteger(stored) && stored >= 1 ? stored : null
 }

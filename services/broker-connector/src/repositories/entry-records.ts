@@ -33,6 +33,8 @@ export interface EntryRecord {
   sent_age_ms: number | null
   /** Postgres' `now()` at the read: the decision's "now" (trading day, sizing). */
   read_at: Date
+  /** The risk strategy's `maxContracts` ("Maximum contracts", a JSON number), or null when not set. */
+  max_contracts: unknown
 }
 
 /** A record failed because its send's outcome stayed unknown; corrected to `placed` if its order turns up. */
@@ -44,12 +46,13 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity,
            a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code,
-           s.setting_value AS live_trading, r.config AS risk_config,
+           s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
            (extract(epoch FROM now() - COALESCE(a.sent_at, a.received_at)) * 1000)::float8 AS sent_age_ms,
            now() AS read_at
     FROM alerts a
     LEFT JOIN trading_settings s ON s.user_id = a.user_id AND s.setting_key = 'live_trading'
+    LEFT JOIN trading_settings rs ON rs.user_id = a.user_id AND rs.setting_key = 'risk_strategy'
     LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
     WHERE a.id = ANY(${ids}::bigint[])
     ORDER BY a.id`.execute(db)

@@ -52,11 +52,11 @@ t.test('a short through its stop closes SL at the stop fill with exact pnl', asy
   const alert = mnqEntry({ action: 'SHORT', entryPrice: 21000, sl: 21040, tp: 20900 })
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
-  t.match(record, { status: 'placed', order_quantity: 6 }, 'floor($500 / (40 points x $2)) = 6')
+  t.match(record, { status: 'placed', order_quantity: 5 }, 'floor($500 / (40 points x $2)) = 6, cut to 5 by the default limit per order')
   await eventually(async () => (await tradeOfRecord(db, record.id)) !== undefined)
   broker.setPrice('MNQZ6', '21050')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
-  t.match(await tradeOfRecord(db, record.id), { result: 'SL', side: 'SHORT', exit_price: '21040.00000000', pnl: '-480.00' })
+  t.match(await tradeOfRecord(db, record.id), { result: 'SL', side: 'SHORT', exit_price: '21040.00000000', pnl: '-400.00' }, '(21000 - 21040) x 5 x $2')
 })
 
 t.test('a result alert Exit flattens at the broker and the trade closes as Session End at the flatten fill; the alert\'s price is kept as the signal\'s', async (t) => {
@@ -108,13 +108,13 @@ t.test('auto-place off keeps the record and places nothing', async (t) => {
 })
 
 t.test('the broker\'s refusal of the order is said once, in its own words', async (t) => {
-  const { app, db } = await connectedTrader(t, { price: null })
-  // No market price yet: the paper broker refuses the market entry, as Tradovate would with its own text.
+  const { broker, app, db } = await connectedTrader(t)
+  broker.interfere('order/placeOSO', { kind: 'refusal', failureText: 'Not enough margin for 5 MNQZ6' })
   const alert = mnqEntry()
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
   t.equal(record.status, 'failed')
-  t.equal(record.reason, 'the broker refused the order: no market price for MNQZ6 yet; set one with POST /dev/prices')
+  t.equal(record.reason, 'the broker refused the order: Not enough margin for 5 MNQZ6')
 })
 
 t.test('a broker refusal is the record\'s reason; no session at all fails as "broker connection not up"', async (t) => {

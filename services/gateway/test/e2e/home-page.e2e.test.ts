@@ -27,7 +27,7 @@ const RISK_ENGINE_CONFIG = {
   account: { startingBalance: 50000 },
   trailingDrawdown: { amount: 2000, mode: 'end_of_day', stopTrailingAtBalance: null },
   dailyLossLimit: { enabled: true, amount: 1000, type: 'soft' },
-  limits: { maxRiskPerTradePercent: 1, maxOpenTrades: 3, safetyBufferPercent: 10 },
+  limits: { maxRiskPerTradePercent: 1, maxOpenTrades: 3, safetyBufferPercent: 10, maxContractsPerOrder: 5, minStopTicks: 4, maxEntryDistanceTicks: 40, marginPercent: 2 },
   riskMode: { mode: 'fixed_fraction', fixedContracts: 1 },
   consistencyRule: { enabled: false, maxBestDayPercent: 30 },
   payoutSecurity: { enabled: false, minBalanceAboveStart: 2100 },
@@ -162,6 +162,8 @@ t.test('the panel loads settings, risk-engine configuration and status, and fill
   t.equal(await page.inputValue('#risk-percent'), '2')
   t.equal(await page.inputValue('#risk-max-contracts'), '', 'no maximum: empty')
   t.equal(await page.inputValue('#risk-engine-limits-maxOpenTrades'), '3')
+  t.equal(await page.inputValue('#risk-engine-limits-maxContractsPerOrder'), '5', 'the order bounds are on the form')
+  t.equal(await page.inputValue('#risk-engine-limits-marginPercent'), '2')
   t.equal(await page.inputValue('#risk-engine-trailingDrawdown-mode'), 'end_of_day')
   t.equal(await page.textContent('#status-trades'), '4')
   t.equal(await page.textContent('#status-account'), 'DEMO-42')
@@ -223,9 +225,11 @@ t.test('a value out of bounds is caught before any call', async (t) => {
   backend.calls = []
   await page.fill('#risk-percent', '')
   await page.fill('#risk-engine-limits-maxOpenTrades', '500')
+  await page.fill('#risk-engine-limits-maxContractsPerOrder', '101')
   await page.click('#save-settings')
   t.equal(await page.locator('#risk-percent:invalid').count(), 1, 'an empty risk percentage is invalid')
   t.equal(await page.locator('#risk-engine-limits-maxOpenTrades:invalid').count(), 1, '500 open trades is over the bound')
+  t.equal(await page.locator('#risk-engine-limits-maxContractsPerOrder:invalid').count(), 1, '101 contracts an order is over the bound')
   t.same(backend.calls, [], 'no call at all')
   t.equal(await page.textContent('#settings-message'), '')
 })

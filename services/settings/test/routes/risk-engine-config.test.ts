@@ -9,7 +9,7 @@ const custom: Config = {
   account: { startingBalance: 100_000 },
   trailingDrawdown: { amount: 3_000, mode: 'intraday_unrealized', stopTrailingAtBalance: 100_100 },
   dailyLossLimit: { enabled: true, amount: 2_000, type: 'hard' },
-  limits: { maxRiskPerTradePercent: 0.5, maxOpenTrades: 2, safetyBufferPercent: 20 },
+  limits: { maxRiskPerTradePercent: 0.5, maxOpenTrades: 2, safetyBufferPercent: 20, maxContractsPerOrder: 10, minStopTicks: 8, maxEntryDistanceTicks: 20, marginPercent: 6 },
   riskMode: { mode: 'anti_martingale_pyramiding', fixedContracts: 2 },
   consistencyRule: { enabled: true, maxBestDayPercent: 40 },
   payoutSecurity: { enabled: true, minBalanceAboveStart: 3_100 },
@@ -65,6 +65,12 @@ t.test('unknown fields and out-of-bounds values get a 400 naming the field; noth
     ['open trades zero', change((c) => { c.limits.maxOpenTrades = 0 }), /limits\.maxOpenTrades must be >= 1/],
     ['open trades fractional', change((c) => { c.limits.maxOpenTrades = 1.5 }), /limits\.maxOpenTrades must be integer/],
     ['safety buffer negative', change((c) => { c.limits.safetyBufferPercent = -1 }), /limits\.safetyBufferPercent must be >= 0/],
+    ['contracts per order zero', change((c) => { c.limits.maxContractsPerOrder = 0 }), /limits\.maxContractsPerOrder must be >= 1/],
+    ['contracts per order above the bound', change((c) => { c.limits.maxContractsPerOrder = 1_000 }), /limits\.maxContractsPerOrder must be <= 100/],
+    ['minimum stop fractional', change((c) => { c.limits.minStopTicks = 2.5 }), /limits\.minStopTicks must be integer/],
+    ['entry distance zero', change((c) => { c.limits.maxEntryDistanceTicks = 0 }), /limits\.maxEntryDistanceTicks must be >= 1/],
+    ['margin share zero', change((c) => { c.limits.marginPercent = 0 }), /limits\.marginPercent must be >= 0\.1/],
+    ['missing order bound (an old client)', change((c) => { delete (c.limits as Partial<Config['limits']>).maxContractsPerOrder }), /limits\.maxContractsPerOrder is required/],
     ['unknown risk mode', change((c) => { (c.riskMode as Record<string, unknown>).mode = 'martingale' }), /riskMode\.mode must be one of "fixed_fraction", "anti_martingale_pyramiding", "fixed_contracts"/],
     ['unknown trailing mode', change((c) => { (c.trailingDrawdown as Record<string, unknown>).mode = 'weekly' }), /trailingDrawdown\.mode must be one of/],
     ['daily loss type', change((c) => { (c.dailyLossLimit as Record<string, unknown>).type = 'maybe' }), /dailyLossLimit\.type must be one of "hard", "soft"/],
@@ -100,7 +106,7 @@ t.test('a stored configuration from an older shape is completed from the default
   const body = (await app.inject({ method: 'GET', url: '/api/risk-engine/config', headers })).json()
   t.equal(body.isDefault, false)
   t.same(body.config.account, { startingBalance: 75_000 })
-  t.same(body.config.limits, { ...DEFAULT_RISK_ENGINE_CONFIG.limits, maxOpenTrades: 4 }, 'known fields kept, unknown dropped')
+  t.same(body.config.limits, { ...DEFAULT_RISK_ENGINE_CONFIG.limits, maxOpenTrades: 4 }, 'known fields kept, unknown dropped, the order bounds at their defaults')
   t.same(body.config.riskMode, DEFAULT_RISK_ENGINE_CONFIG.riskMode, 'an area of the wrong type takes its defaults')
   t.same(body.config.verification, DEFAULT_RISK_ENGINE_CONFIG.verification)
 })

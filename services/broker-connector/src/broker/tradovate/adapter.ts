@@ -2,6 +2,7 @@ import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/trad
 import { BrokerError, isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
 import { AccountScope } from './account-scope.ts'
 import { toSnapshot } from './mapping.ts'
+import { MarketData } from './market-data.ts'
 import { OrderTags } from './order-tags.ts'
 import { renewAccessToken, requestAccessToken } from './rest.ts'
 import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type PenaltyMemo, type RetryPolicy } from './retry-policy.ts'
@@ -20,6 +21,10 @@ export interface TradovateAdapterOptions {
   silenceMs?: number
   /** Renew this long before `expirationTime` (at most a quarter of the token's remaining life). Default 5 min. */
   renewBeforeMs?: number
+  /** How long a new quote subscription waits for its first quote. Default 2 s. */
+  firstQuoteWaitMs?: number
+  /** After the market-data socket could not be opened, how long before it is tried again. Default 5 s. */
+  marketDataReopenMs?: number
 }
 
 /** Tradovate over REST (login, token renewal) and the real-time socket (sync, events, every other request). */
@@ -39,6 +44,7 @@ export class TradovateAdapter implements BrokerAdapter {
     let lostReported = false
     const lose = (reason: string) => {
       renewal.stop()
+      marketData.close()
       if (!established || lostReported) return
       lostReported = true
       options.onLost(reason)
@@ -47,6 +53,7 @@ export class TradovateAdapter implements BrokerAdapter {
       socket.close()
       lose(reason)
     })
+    const marketData = this.#marketData(endpoints, () => renewal.current ?? token, timeoutMs)
     const tags = new OrderTags()
     const fetchCommands = (orderIds: readonly number[]) => commandsOf(socket, this.#policy)(orderIds)
     const fetchOrder = (orderId: number) => orderOf(socket, this.#policy)(orderId)
@@ -75,9 +82,24 @@ export class TradovateAdapter implements BrokerAdapter {
     established = true
     renewal.start(token)
     events.start(synced.scope)
-    return new TradovateSession(synced.snapshot, socket, this.#policy, () => {
+    return new TradovateSession(synced.snapshot, socket, this.#policy, marketData, () => {
       renewal.stop()
+      marketData.close()
       socket.close()
+    })
+  }
+
+  /** The session's market data: its own socket, opened on the first price asked for (market-data.ts). */
+  #marketData(endpoints: BrokerEndpoints, token: () => AccessTokenResponse, timeoutMs: number): MarketData {
+    return new MarketData({
+      url: endpoints.mdUrl,
+      token: () => token().mdAccessToken ?? token().accessToken,
+      policy: this.#policy,
+      timeoutMs,
+      heartbeatMs: this.options.heartbeatMs ?? 2_500,
+      silenceMs: this.options.silenceMs ?? 10_000,
+      firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000,
+      reopenAfterMs: this.options.marketDataReopenMs ?? 5_000,
     })
   }
 

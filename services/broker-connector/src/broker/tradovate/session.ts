@@ -9,10 +9,12 @@ import {
   type BrokerPosition,
   type BrokerSession,
   type BrokerSnapshot,
+  type MarketPrice,
   type PlacedBracket,
 } from '../broker-adapter.ts'
 import { present, toBrokerFill, toBrokerOrder, toBrokerPosition } from './mapping.ts'
 import type { FetchOrder } from './account-scope.ts'
+import type { MarketData } from './market-data.ts'
 import { OrderTags, type FetchCommands } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
@@ -65,6 +67,7 @@ export class TradovateSession implements BrokerSession {
     readonly snapshot: BrokerSnapshot,
     private readonly socket: TradovateSocket,
     private readonly policy: RetryPolicy,
+    private readonly marketData: MarketData,
     private readonly onClose: () => void,
   ) {}
 
@@ -83,6 +86,11 @@ export class TradovateSession implements BrokerSession {
     if (!isObject(snapshot)) return null
     if (typeof snapshot.errorText === 'string' && snapshot.errorText) throw new BrokerError('rejected', `the broker refused the cash balance request: ${snapshot.errorText.slice(0, 200)}`)
     return typeof snapshot.totalCashValue === 'number' ? decimalText(snapshot.totalCashValue) : null
+  }
+
+  /** From the session's market-data socket (market-data.ts): subscribed on first use, then from its quotes. */
+  marketPrice(contract: BrokerContract, action: 'Buy' | 'Sell'): Promise<MarketPrice> {
+    return this.marketData.price(contract, action)
   }
 
   /**

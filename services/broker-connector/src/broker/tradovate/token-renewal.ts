@@ -18,6 +18,7 @@ const RETRY_MS = 1_000
 export class TokenRenewal {
   #timer: NodeJS.Timeout | undefined
   #stopped = false
+  #current: AccessTokenResponse | null = null
 
   constructor(
     private readonly renew: (token: string) => Promise<AccessTokenResponse>,
@@ -25,7 +26,13 @@ export class TokenRenewal {
     private readonly onFailed: (reason: string) => void,
   ) {}
 
+  /** The latest token: the one started with, then each renewal's. */
+  get current(): AccessTokenResponse | null {
+    return this.#current
+  }
+
   start(token: AccessTokenResponse): void {
+    this.#current = token
     this.#schedule(token, renewalDelayMs(Date.parse(token.expirationTime), Date.now(), this.renewBeforeMs))
   }
 

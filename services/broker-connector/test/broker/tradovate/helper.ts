@@ -1,7 +1,7 @@
 import type { Test } from 'tap'
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '@signals/dev-paper-broker'
 import { eventually } from '@signals/test-support'
-import type { BrokerEvent, BrokerLogin, BrokerSession } from '../../../src/broker/broker-adapter.ts'
+import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '../../../src/broker/broker-adapter.ts'
 import { TradovateAdapter, type TradovateAdapterOptions } from '../../../src/broker/tradovate/adapter.ts'
 
 export const ACCOUNT = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 70, accountName: 'DEMO70' }
@@ -13,12 +13,12 @@ export async function paperBroker(t: Test, options: Partial<PaperBrokerOptions> 
   return broker
 }
 
-/** An open session against the paper broker, with the events and losses it reported. */
-export async function openSession(t: Test, broker: PaperBroker, adapterOptions: TradovateAdapterOptions = {}, login: BrokerLogin = LOGIN) {
+/** An open session against the paper broker (or other endpoints), with the events and losses it reported. */
+export async function openSession(t: Test, broker: PaperBroker, adapterOptions: TradovateAdapterOptions = {}, login: BrokerLogin = LOGIN, endpoints: Partial<BrokerEndpoints> = {}) {
   const events: BrokerEvent[] = []
   const lost: string[] = []
   const adapter = new TradovateAdapter({ heartbeatMs: 200, silenceMs: 2_000, ...adapterOptions })
-  const session: BrokerSession = await adapter.openSession({ restUrl: broker.restUrl, wsUrl: broker.wsUrl }, login, {
+  const session: BrokerSession = await adapter.openSession({ restUrl: broker.restUrl, wsUrl: broker.wsUrl, mdUrl: broker.mdUrl, ...endpoints }, login, {
     onEvent: (event) => events.push(event),
     onLost: (reason) => lost.push(reason),
     timeoutMs: 5_000,
