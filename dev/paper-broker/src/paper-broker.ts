@@ -4,7 +4,7 @@ import type { CashBalance, CommandResult, Fill, PlaceOsoResult, Position } from 
 import { RequestControls, type Interference } from './controls.ts'
 import { endpointHandlers } from './endpoints.ts'
 import { PaperMarket, type TaggedOrder } from './market.ts'
-import { loginsOf, type PaperAccount, type SeenRequest } from './paper-account.ts'
+import { loginsOf, type PaperAccount, type PaperLogin, type SeenRequest } from './paper-account.ts'
 import { handleRest, manualOrder } from './rest.ts'
 import { QuoteFeed } from './quotes.ts'
 import { PaperSockets } from './socket.ts'
@@ -114,6 +114,29 @@ export interface PaperBroker {
  * liquidation) whose prices are set through `/dev/prices`, and its quotes on the market-data socket. Never
  * started in production. See docs/decisions/paper-broker.md.
  */
+/** Trading an account by hand, as its trader would on the broker's own platform (tests and `/dev/orders`). */
+function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broadcast: () => void): Pick<PaperBroker, 'placeManualOrder' | 'setLiquidity' | 'placeOso' | 'liquidate'> {
+  const thenBroadcast = <T>(result: T): T => {
+    broadcast()
+    return result
+  }
+  return {
+    placeManualOrder(name, order) {
+      const account = logins.get(name)?.accounts[0]
+      if (!account) throw new RangeError(`no paper login ${name}`)
+      const result = thenBroadcast(market.placeOrder(account.accountId, manualOrder(account, order)))
+      if (result.orderId === undefined) throw new RangeError(result.failureText ?? 'order refused')
+      return result.orderId
+    },
+    setLiquidity(symbol, lots) {
+      const error = market.setLiquidity(symbol, lots)
+      if (error) throw new RangeError(error)
+    },
+    placeOso: (accountId, body) => thenBroadcast(market.placeOso(accountId, body)),
+    liquidate: (accountId, contractId) => thenBroadcast(market.liquidate(accountId, contractId)),
+  }
+}
+
 export async function startPaperBroker(options: PaperBrokerOptions): Promise<PaperBroker> {
   const logins = loginsOf(options.accounts)
   const tokens = new TokenStore(options.tokenTtlMs ?? 80 * 60_000)
@@ -159,29 +182,8 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
       live.broadcast()
     },
     price: (symbol) => market.price(symbol),
-    placeManualOrder(name, order) {
-      const account = logins.get(name)?.accounts[0]
-      if (!account) throw new RangeError(`no paper login ${name}`)
-      const result = market.placeOrder(account.accountId, manualOrder(account, order))
-      live.broadcast()
-      if (result.orderId === undefined) throw new RangeError(result.failureText ?? 'order refused')
-      return result.orderId
-    },
-    setLiquidity(symbol, lots) {
-      const error = market.setLiquidity(symbol, lots)
-      if (error) throw new RangeError(error)
-    },
+    ...handTrading(market, logins, () => live.broadcast()),
     orders: () => market.taggedOrders(),
-    placeOso(accountId, body) {
-      const result = market.placeOso(accountId, body)
-      live.broadcast()
-      return result
-    },
-    liquidate(accountId, contractId) {
-      const result = market.liquidate(accountId, contractId)
-      live.broadcast()
-      return result
-    },
     quoteSubscriptions: () => quotes.subscriptions(),
     commandEvents(delivery) {
       live.commandEvents = delivery

@@ -138,7 +138,7 @@ export class PaperSockets {
       this.context.controls.hold(request.endpoint, () => this.#carryOutLate(connection, request, body), answer.afterMs)
       return
     }
-    const carriedOut = answer === null || (answer.kind !== 'penalty' && answer.carriedOut)
+    const carriedOut = answer === null || ('carriedOut' in answer && answer.carriedOut)
     const result = carriedOut ? this.#respond(connection, request, body) : null
     await sleep(this.context.controls.delayOf(request.endpoint))
     if (answer?.kind === 'drop') connection.socket.terminate()

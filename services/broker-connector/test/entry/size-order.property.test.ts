@@ -46,7 +46,7 @@ function recordOf(c: Case, id: number): EntryRecord & { action: 'LONG' | 'SHORT'
     id, user_id: 'u-prop', alert_id: `a-${id}`, status: 'received', symbol: 'MNQ1!', root: 'MNQ', action: c.side,
     entry_price: price(c.entryTicks), sl: price(c.entryTicks - direction * c.stopTicks), tp: price(c.entryTicks + direction * c.targetTicks),
     alert_quantity: String(c.alertQuantity), raw_data: c.limit ? { orderType: 'limit' } : {}, received_at: new Date(), send_attempts: 0,
-    order_tag: null, order_quantity: null, contract: null, live_trading: { enabled: true, autoPlaceOrders: true },
+    order_tag: null, order_quantity: null, contract: null, refusal_code: null, age_ms: 0, sent_age_ms: null, read_at: new Date(), live_trading: { enabled: true, autoPlaceOrders: true },
     risk_config: { ...DEFAULT_RISK_ENGINE_CONFIG, limits, riskMode: { mode: c.mode, fixedContracts: c.fixedContracts } }, max_contracts: c.maxContracts,
   }
 }

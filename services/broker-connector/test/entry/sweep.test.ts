@@ -48,7 +48,7 @@ async function reserveId(db: Kysely<Database>): Promise<number> {
 async function orderOfGoneInstance(broker: PaperBroker, tag: string) {
   const adapter = new TradovateAdapter({ heartbeatMs: 200 })
   const session = await adapter.openSession(
-    { restUrl: broker.restUrl, wsUrl: broker.wsUrl },
+    { restUrl: broker.restUrl, wsUrl: broker.wsUrl, mdUrl: broker.mdUrl },
     { username: 'trader0', password: PASSWORD, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null, account: 'DEMO9000' },
     { onLost: () => undefined, onEvent: () => undefined },
   )
