@@ -3,7 +3,7 @@ import { sql, type Database, type Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { eventually, publishAlert, type App } from '../helper.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
-import { PASSWORD } from '../feeds/feed-helper.ts'
+import { PASSWORD, saveCredentials } from '../feeds/feed-helper.ts'
 
 /**
  * Issue 20, "Every order bounded", end to end against the paper broker (its market-data socket included):
@@ -34,6 +34,8 @@ async function trader(options: { limits?: Partial<typeof DEFAULT_LIMITS>; riskMo
   const userId = `b-${index}`
   const riskConfig = { limits: { ...DEFAULT_LIMITS, ...options.limits }, ...(options.riskMode ? { riskMode: options.riskMode } : {}) }
   await liveTrader(db, config, { userId, username: `bounds${index}`, riskConfig })
+  // The saved account is the login's own (a session trades only the account named in the credentials).
+  await saveCredentials(db, config, userId, `bounds${index}`, PASSWORD, { account: `BND${9300 + index}` })
   if (options.maxContracts !== undefined) {
     const strategy = { enabled: false, type: 'legacy', portfolioBalance: 50000, riskPercent: 1, maxContracts: options.maxContracts }
     await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES (${userId}, 'risk_strategy', ${JSON.stringify(strategy)}::jsonb)`.execute(db)

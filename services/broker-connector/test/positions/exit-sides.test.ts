@@ -10,11 +10,11 @@ t.test('closes is honoured: exit_long leaves a short alone; exit_short closes it
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await openedTrade(db, record.id)
-  t.equal(netMnq(broker), -6)
+  t.equal(netMnq(broker), -5, 'five contracts: the default per-order cap')
 
   await publishAlert(app, mnqExit({ closes: 'LONG', exitPrice: 20990 }))
   await drained(app, 'ALERTS', Durables.result)
-  t.equal(netMnq(broker), -6, 'exit_long did not flatten the short')
+  t.equal(netMnq(broker), -5, 'exit_long did not flatten the short')
   t.match(await tradeOfRecord(db, record.id), { status: 'open', exit_price: null, exit_requested_at: null }, 'and left its trade open')
   t.equal(broker.orders().filter((order) => order.ordStatus === 'Working').length, 2, 'its stop and target still work')
 
@@ -22,7 +22,7 @@ t.test('closes is honoured: exit_long leaves a short alone; exit_short closes it
   const exit = mnqExit({ closes: 'SHORT', exitPrice: 20990 })
   await publishAlert(app, exit)
   await eventually(() => netMnq(broker) === 0)
-  t.match(await closedTrade(db, record.id), { result: 'Session End', exit_price: '20990.25000000', signal_exit_price: '20990.00000000', pnl: '117.00' }, '-(20990.25 - 21000) x 6 x $2')
+  t.match(await closedTrade(db, record.id), { result: 'Session End', exit_price: '20990.25000000', signal_exit_price: '20990.00000000', pnl: '97.50' }, '-(20990.25 - 21000) x 5 x $2')
 })
 
 t.test('exit_long closes a long', async (t) => {
