@@ -185,6 +185,13 @@ export interface RiskHaltsTable {
   halted_at: ColumnType<Date, Date | string | undefined, never>
 }
 
+/** The highest equity (balance plus open pnl) the risk watchdog saw: an intraday_unrealized floor trails it. */
+export interface EquityPeaksTable {
+  user_id: string
+  peak: Decimal
+  reached_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
 /** A flatten to carry out at the broker for one (user, contract): durable until done. */
 export interface FlattenRequestsTable {
   id: Generated<number>
@@ -282,6 +289,7 @@ export interface Database {
   trade_exit_fills: TradeExitFillsTable
   flatten_requests: FlattenRequestsTable
   risk_halts: RiskHaltsTable
+  equity_peaks: EquityPeaksTable
   intake_log: IntakeLogTable
   admin_audit_log: AdminAuditLogTable
   feed_commands: FeedCommandsTable

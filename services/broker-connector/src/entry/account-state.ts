@@ -9,6 +9,8 @@ export interface AccountRows {
   closedDays: Map<string, ClosedTradingDay[]>
   /** When a hard daily-loss refusal or the risk watchdog last halted the user, if ever (the watchdog says why). */
   lastHalt: Map<string, { at: Date; reason: string | null }>
+  /** The highest equity the risk watchdog saw (an intraday_unrealized floor trails it). */
+  equityPeak: Map<string, string>
   /** The dated contracts the user's open trades are in (the broker positions whose open pnl counts). */
   heldContracts: Map<string, HeldContract[]>
 }
@@ -35,17 +37,20 @@ export async function loadAccountRows(db: Kysely<Database>, userIds: readonly st
     days: [string, string, string, string, string][]
     halts: [string, number, string | null][]
     held: [string, string, number, string][]
+    peaks: [string, string][]
   }>`
     SELECT
       (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding)}) AS o) AS open,
       (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
       (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.halted_at) * 1000)::float8, h.reason)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts,
-      (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(userIds)}) AS c) AS held`.execute(db)
-  const row = rows[0] ?? { open: [], days: [], halts: [], held: [] }
+      (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(userIds)}) AS c) AS held,
+      (SELECT COALESCE(json_agg(json_build_array(p.user_id, p.peak::text)), '[]'::json) FROM equity_peaks p WHERE p.user_id = ANY(${userIds}::text[])) AS peaks`.execute(db)
+  const row = rows[0] ?? { open: [], days: [], halts: [], held: [], peaks: [] }
   return {
     openTrades: groupByUser(row.open, ([, root, symbol, side, quantity, entryPrice]) => ({ root: root ?? rootOf(symbol) ?? symbol, side, quantity, entryPrice })),
     closedDays: groupByUser(row.days, ([, day, pnl, highestRunningPnl, results]) => ({ day, pnl, highestRunningPnl, results })),
     lastHalt: new Map(row.halts.map(([userId, at, reason]) => [userId, { at: new Date(at), reason }])),
+    equityPeak: new Map(row.peaks),
     heldContracts: groupByUser(row.held, ([, contract, contractId, root]) => ({ contract, contractId, root: rootOf(root) ?? root })),
   }
 }
@@ -77,6 +82,7 @@ export function accountStateOf(rows: AccountRows, userId: string, config: RiskEn
       haltedForSession: halted,
       haltReason: halted ? lastHalt.reason : null,
       openPnl,
+      recordedPeakBalance: config.trailingDrawdown.mode === 'intraday_unrealized' ? (rows.equityPeak.get(userId) ?? null) : null,
     },
     now,
   )

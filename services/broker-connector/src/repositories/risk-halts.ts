@@ -34,3 +34,17 @@ export async function noteCloseReason(db: Kysely<Database>, userId: string, reas
     .where('exit_requested_at', 'is', null)
     .execute()
 }
+
+/** The equity seen now raises the user's recorded peak (never lowers it). */
+export async function raiseEquityPeak(db: Kysely<Database>, userId: string, equity: string): Promise<void> {
+  await db
+    .insertInto('equity_peaks')
+    .values({ user_id: userId, peak: equity })
+    .onConflict((conflict) =>
+      conflict
+        .column('user_id')
+        .doUpdateSet({ peak: (eb) => eb.ref('excluded.peak'), reached_at: sql<Date>`now()` })
+        .where('excluded.peak', '>', (eb) => eb.ref('equity_peaks.peak')),
+    )
+    .execute()
+}

@@ -1,5 +1,5 @@
-import { tradingDayOf } from '@signals/instruments'
-import { normalizeRiskEngineConfig, positionBreach } from '@signals/risk-engine'
+import { add, parseDecimal, toFixed, tradingDayOf } from '@signals/instruments'
+import { normalizeRiskEngineConfig, positionBreach, type AccountState } from '@signals/risk-engine'
 import type { Database, Kysely } from '@signals/db'
 import type { BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
@@ -10,7 +10,7 @@ import { SweepTimer } from '../entry/sweep-timer.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 import { openTradeContracts } from '../repositories/broker-trades.ts'
 import { requestFlattens } from '../repositories/flatten-requests.ts'
-import { noteCloseReason, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
+import { noteCloseReason, raiseEquityPeak, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
 import { markOpenPnl } from './open-pnl.ts'
 
 export interface RiskWatchdogDeps {
@@ -71,8 +71,13 @@ export class RiskWatchdog {
       return 'unpriced'
     }
     const config = normalizeRiskEngineConfig(account.risk_config)
-    const breach = positionBreach(config, accountStateOf(rows, userId, config, this.deps.cashBalanceOf(userId, session), now, open.openPnl))
-    if (breach === null) return 'calm'
+    const state = accountStateOf(rows, userId, config, this.deps.cashBalanceOf(userId, session), now, open.openPnl)
+    const breach = positionBreach(config, state)
+    if (breach === null) {
+      // A floor trailing open profit follows the highest equity seen, not only the equity of the moment.
+      if (config.trailingDrawdown.mode === 'intraday_unrealized') await raiseEquityPeak(db, userId, equityOf(state))
+      return 'calm'
+    }
     await recordHalt(db, { userId, code: breach.code, reason: breach.cause, openPnl: open.openPnl })
     logger.warn({ userId, code: breach.code, openPnl: open.openPnl }, `risk watchdog: ${breach.reason}`)
     await this.#flatten(userId, session, breach.reason)
@@ -89,3 +94,5 @@ export class RiskWatchdog {
     await this.deps.flattens.run(userId, { session, force: true })
   }
 }
+
+const equityOf = (state: AccountState) => toFixed(add(parseDecimal(state.balance), parseDecimal(state.openPnl)), 2)
