@@ -86,7 +86,7 @@ t.test('soft daily loss limit reached by an open loss: the position is kept, the
 })
 
 t.test('intraday_unrealized floor: the equity peak an open profit reached is trailed, and an open loss through it flattens and halts', async (t) => {
-  const { broker, db, watchdog, openTrade, netPosition, nextEntry } = await trading(t, { trailingDrawdown: { mode: 'intraday_unrealized', amount: 600 } })
+  const { broker, db, openTrade, netPosition, nextEntry } = await trading(t, { trailingDrawdown: { mode: 'intraday_unrealized', amount: 600 } })
   const tradeRecord = await openTrade()
   broker.setPrice('MNQZ6', '21060') // +600 open: equity 50,600, the floor follows to 50,000
   await eventually(async () => (await db.selectFrom('equity_peaks').select('peak').where('user_id', '=', 'u-0').executeTakeFirst())?.peak === '50600.00')
