@@ -102,6 +102,15 @@ t.test('intraday_unrealized floor: the equity peak an open profit reached is tra
   t.match(await nextEntry(), { status: 'refused', refusal_code: 'daily_loss_limit_hard', reason: /^Trading is halted for this session: the account's equity of \$49,900\.00/ })
 })
 
+t.test('a trade open in a halted session (decided as the halt was written) is flattened on the next pass', async (t) => {
+  const { db, openTrade, netPosition } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
+  const tradeRecord = await openTrade()
+  await db.insertInto('risk_halts').values({ user_id: 'u-0', code: 'drawdown_floor', reason: 'the floor was reached', open_pnl: '-10' }).execute()
+  await eventually(async () => (await tradeOfRecord(db, tradeRecord))?.status === 'closed')
+  t.match(await tradeOfRecord(db, tradeRecord), { close_reason: 'Trading is halted for this session (the floor was reached): a trade opened meanwhile is flattened.' })
+  t.equal(netPosition(), 0, 'flat at the broker')
+})
+
 t.test('an open position without a fresh quote: the watchdog leaves it, and an entry is refused saying why', async (t) => {
   const { broker, app, db, watchdog, openTrade, netPosition, quoted } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
   await openTrade()
