@@ -1,6 +1,6 @@
 import { add, contractSpec, parseDecimal, toPlain, type Decimal } from '@signals/instruments'
 import { closingAction, positionOpenPnl } from '@signals/risk-engine'
-import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
+import type { BrokerSession } from '../broker/broker-adapter.ts'
 import type { HeldContract } from '../entry/account-state.ts'
 
 /** The open pnl of the broker's positions, or why it is not known (a clause without a full stop). */
@@ -21,13 +21,8 @@ export interface MarkOptions {
  */
 export async function markOpenPnl(session: BrokerSession, held: readonly HeldContract[], options: MarkOptions): Promise<MarkedOpenPnl> {
   if (held.length === 0) return { kind: 'known', openPnl: '0', positions: 0 }
-  let positions
-  try {
-    positions = await session.listPositions()
-  } catch (error) {
-    if (error instanceof BrokerError) return { kind: 'unknown', reason: `the broker's positions could not be read (${error.message})` }
-    throw error
-  }
+  // A BrokerError is the caller's: an entry is retried as for any broker failure, the watchdog waits.
+  const positions = await session.listPositions()
   let total: Decimal = parseDecimal(0)
   let count = 0
   for (const contract of held) {

@@ -1,7 +1,7 @@
 import { add, parseDecimal, toFixed, tradingDayOf } from '@signals/instruments'
 import { normalizeRiskEngineConfig, positionBreach, type AccountState } from '@signals/risk-engine'
 import type { Database, Kysely } from '@signals/db'
-import type { BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { accountStateOf, loadAccountRows } from '../entry/account-state.ts'
 import { mapLimited } from '../entry/map-limited.ts'
@@ -65,7 +65,10 @@ export class RiskWatchdog {
       await this.#flatten(userId, session, `Trading is halted for this session (${why}): a trade opened meanwhile is flattened.`)
       return 'flattened'
     }
-    const open = await markOpenPnl(session, rows.heldContracts.get(userId) ?? [], { now, maxPriceAgeMs: this.deps.maxPriceAgeMs })
+    const open = await markOpenPnl(session, rows.heldContracts.get(userId) ?? [], { now, maxPriceAgeMs: this.deps.maxPriceAgeMs }).catch((error: unknown) => {
+      if (error instanceof BrokerError) return { kind: 'unknown' as const, reason: `the broker's positions could not be read (${error.message})` }
+      throw error
+    })
     if (open.kind === 'unknown') {
       logger.warn({ userId, reason: open.reason }, 'risk watchdog: open positions cannot be priced; limits checked again on the next pass')
       return 'unpriced'
