@@ -159,6 +159,8 @@ export interface TradesTable {
   parent_trade_id: BrokerId
   /** The order whose fills closed this row. */
   exit_order_id: BrokerId
+  /** Why the platform closed it when no signal did (the risk watchdog's sentence), kept once closed. */
+  close_reason: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Each broker fill that closed (part of) a trade, by quantity (a replayed fill is allocated once). */
@@ -170,6 +172,24 @@ export interface TradeExitFillsTable {
   quantity: number
   price: Decimal
   filled_at: Timestamp
+}
+
+/** A session halted by the risk watchdog (open loss through the hard daily loss limit or the floor). */
+export interface RiskHaltsTable {
+  id: Generated<number>
+  user_id: string
+  code: 'daily_loss_limit_hard' | 'drawdown_floor'
+  /** What was breached, with the figures: a clause the halted refusal quotes. */
+  reason: string
+  open_pnl: Decimal
+  halted_at: ColumnType<Date, Date | string | undefined, never>
+}
+
+/** The highest equity (balance plus open pnl) the risk watchdog saw: an intraday_unrealized floor trails it. */
+export interface EquityPeaksTable {
+  user_id: string
+  peak: Decimal
+  reached_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 /** A flatten to carry out at the broker for one (user, contract): durable until done. */
@@ -268,6 +288,8 @@ export interface Database {
   trades: TradesTable
   trade_exit_fills: TradeExitFillsTable
   flatten_requests: FlattenRequestsTable
+  risk_halts: RiskHaltsTable
+  equity_peaks: EquityPeaksTable
   intake_log: IntakeLogTable
   admin_audit_log: AdminAuditLogTable
   feed_commands: FeedCommandsTable

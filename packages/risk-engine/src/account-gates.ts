@@ -16,7 +16,8 @@ export function accountGate(config: RiskEngineConfig, account: AccountState, fig
 function dailyLossGate(config: RiskEngineConfig, account: AccountState, figures: AccountFigures): Refusal | null {
   const { enabled, amount, type } = config.dailyLossLimit
   if (account.haltedForSession) {
-    return refuse('daily_loss_limit_hard', `Trading is halted for this session: the hard daily loss limit of ${money(decimal(amount))} was reached; entries resume next session.`, true)
+    const why = account.haltReason ?? `the hard daily loss limit of ${money(decimal(amount))} was reached`
+    return refuse('daily_loss_limit_hard', `Trading is halted for this session: ${why}; entries resume next session.`, true)
   }
   if (!enabled || figures.dailyLeft === null || compare(figures.dailyLeft, ZERO) > 0) return null
   const loss = money(negate(figures.todayPnl))

@@ -13,6 +13,13 @@ export interface TradeHistory {
   openTrades: readonly OpenTradeState[]
   /** Set by the caller when a hard daily loss limit halted the current session. */
   haltedForSession?: boolean
+  /** Why the session was halted, when the halt recorded it (a clause: the risk watchdog's breach). */
+  haltReason?: string | null
+  /**
+   * The open pnl of the broker's positions, when the caller marked them (exact decimal text): it is the
+   * account's open pnl. Without it, the sum of the open trades' `openPnl`.
+   */
+  openPnl?: string | null
   /** A peak the caller tracked itself in the configured mode (e.g. intraday equity highs); never lowers the peak. */
   recordedPeakBalance?: string | null
 }
@@ -45,7 +52,7 @@ export function deriveAccountState(config: RiskEngineConfig, history: TradeHisto
   const days = history.closedDays
     .map((day) => ({ day: day.day, pnl: decimal(day.pnl), highestRunningPnl: decimal(day.highestRunningPnl), results: day.results }))
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))
-  const openPnls = history.openTrades.flatMap((trade) => (trade.openPnl ? [decimal(trade.openPnl)] : []))
+  const openPnls = history.openPnl !== null && history.openPnl !== undefined ? [decimal(history.openPnl)] : history.openTrades.flatMap((trade) => (trade.openPnl ? [decimal(trade.openPnl)] : []))
   const fixed = [config.account.startingBalance, history.brokerBalance, history.recordedPeakBalance].flatMap((value) => (value === null || value === undefined ? [] : [decimal(value)]))
   const ledger = new Ledger([...days.flatMap((day) => [day.pnl, day.highestRunningPnl]), ...openPnls, ...fixed])
   const start = ledger.units(decimal(config.account.startingBalance))
@@ -67,6 +74,7 @@ export function deriveAccountState(config: RiskEngineConfig, history: TradeHisto
     openTrades: history.openTrades,
     closedResults: days.map((day) => day.results).join(''),
     haltedForSession: history.haltedForSession ?? false,
+    ...(history.haltReason ? { haltReason: history.haltReason } : {}),
     dailyPnl: days.map((day) => ledger.text(ledger.units(day.pnl))).reverse(),
     tradingDays: days.length,
   }

@@ -33,6 +33,8 @@ export interface AccountState {
   closedResults: string
   /** The trading session's daily loss limit was hit with a hard limit: no trading until the next session. */
   haltedForSession: boolean
+  /** Why the session was halted, when that was recorded (a clause, e.g. the risk watchdog's breach). */
+  haltReason?: string
   /** Realized pnl per trading day (newest first), for the status page (the engine reads today from todayRealizedPnl). */
   dailyPnl: readonly string[]
   /** Distinct trading days with a closed trade (verification). */

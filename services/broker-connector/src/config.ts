@@ -100,6 +100,11 @@ export const ConfigSchema = Type.Object({
    * closed or stuck market.
    */
   MARKET_PRICE_MAX_AGE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000, description: 'oldest market price a market entry is sized from' }),
+  /**
+   * How often the risk watchdog checks the accounts with open trades held here against the hard daily loss
+   * limit and the trailing floor, with their open pnl (one indexed query a pass when nobody holds a trade).
+   */
+  RISK_WATCHDOG_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2_000, description: 'risk watchdog interval over open positions' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -8,12 +8,15 @@ import { entryRouter } from './ownership/entry-relay.ts'
 import { flattenRouter } from './ownership/flatten-relay.ts'
 import { waitForSession } from './positions/flatten-runner.ts'
 import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
+import { RiskWatchdog } from './risk/risk-watchdog.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     trading: Trading & {
       /** A result alert's flattens, handed to the instance holding each user's session. */
       flattenDispatch: FlattenDispatch
+      /** Open positions against the hard limits (null in an instance without feeds). */
+      watchdog: RiskWatchdog | null
     }
   }
 }
@@ -30,6 +33,7 @@ export interface TradingPluginOptions {
     | 'BROKER_REQUEST_TIMEOUT_MS'
     | 'MAX_CONTRACTS_PER_ORDER'
     | 'MARKET_PRICE_MAX_AGE_MS'
+    | 'RISK_WATCHDOG_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -57,11 +61,25 @@ export const tradingPlugin = fp(
       waitForSession: (userIds) => waitForSession(app.db, userIds),
       logger: app.log,
     })
-    app.decorate('trading', { ...trading, flattenDispatch })
+    // Open positions against the hard daily loss limit and the floor (docs/decisions/risk-engine.md); only
+    // an instance holding feeds holds sessions.
+    const watchdog = options.feeds
+      ? new RiskWatchdog(
+          { db: app.db, sessions, flattens: trading.flattens, logger: app.log, maxPriceAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS, cashBalanceOf: (userId, session) => trading.keeper.cashBalanceOf(userId, session) },
+          options.config.RISK_WATCHDOG_MS,
+        )
+      : null
+    app.decorate('trading', { ...trading, flattenDispatch, watchdog })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
-    app.addHook('onReady', async () => trading.sweep?.start())
+    app.addHook('onReady', async () => {
+      trading.sweep?.start()
+      watchdog?.timer.start()
+    })
     // onClose hooks run in reverse registration order: stopped before the db plugin closes.
-    app.addHook('onClose', async () => trading.sweep?.stop())
+    app.addHook('onClose', async () => {
+      await trading.sweep?.stop()
+      await watchdog?.timer.stop()
+    })
   },
   { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
 )

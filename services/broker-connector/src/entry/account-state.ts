@@ -7,8 +7,20 @@ export interface AccountRows {
   openTrades: Map<string, OpenTradeState[]>
   /** The user's closed trades summed per trading day: bounded by days traded, not by trades. */
   closedDays: Map<string, ClosedTradingDay[]>
-  /** When a hard daily-loss refusal last halted the user, if ever. */
-  lastHalt: Map<string, Date>
+  /** When a hard daily-loss refusal or the risk watchdog last halted the user, if ever (the watchdog says why). */
+  lastHalt: Map<string, { at: Date; reason: string | null }>
+  /** The highest equity the risk watchdog saw (an intraday_unrealized floor trails it). */
+  equityPeak: Map<string, string>
+  /** The dated contracts the user's open trades are in (the broker positions whose open pnl counts). */
+  heldContracts: Map<string, HeldContract[]>
+}
+
+/** A contract the user's open trades are in, as the broker names it. */
+export interface HeldContract {
+  contract: string
+  contractId: number
+  /** Contract root (`MNQ`): its point value prices the position. */
+  root: string
 }
 
 /**
@@ -20,16 +32,26 @@ export interface AccountRows {
  * Decimals travel as text inside the JSON, never as JSON numbers.
  */
 export async function loadAccountRows(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<AccountRows> {
-  const { rows } = await sql<{ open: [string, string | null, string, 'LONG' | 'SHORT', string, string][]; days: [string, string, string, string, string][]; halts: [string, number][] }>`
+  const { rows } = await sql<{
+    open: [string, string | null, string, 'LONG' | 'SHORT', string, string][]
+    days: [string, string, string, string, string][]
+    halts: [string, number, string | null][]
+    held: [string, string, number, string][]
+    peaks: [string, string][]
+  }>`
     SELECT
       (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding)}) AS o) AS open,
       (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
-      (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.decided_at) * 1000)::float8)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts`.execute(db)
-  const row = rows[0] ?? { open: [], days: [], halts: [] }
+      (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.halted_at) * 1000)::float8, h.reason)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts,
+      (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(userIds)}) AS c) AS held,
+      (SELECT COALESCE(json_agg(json_build_array(p.user_id, p.peak::text)), '[]'::json) FROM equity_peaks p WHERE p.user_id = ANY(${userIds}::text[])) AS peaks`.execute(db)
+  const row = rows[0] ?? { open: [], days: [], halts: [], held: [], peaks: [] }
   return {
     openTrades: groupByUser(row.open, ([, root, symbol, side, quantity, entryPrice]) => ({ root: root ?? rootOf(symbol) ?? symbol, side, quantity, entryPrice })),
     closedDays: groupByUser(row.days, ([, day, pnl, highestRunningPnl, results]) => ({ day, pnl, highestRunningPnl, results })),
-    lastHalt: new Map(row.halts.map(([userId, at]) => [userId, new Date(at)])),
+    lastHalt: new Map(row.halts.map(([userId, at, reason]) => [userId, { at: new Date(at), reason }])),
+    equityPeak: new Map(row.peaks),
+    heldContracts: groupByUser(row.held, ([, contract, contractId, root]) => ({ contract, contractId, root: rootOf(root) ?? root })),
   }
 }
 
@@ -44,16 +66,23 @@ export function countAsOpen(rows: AccountRows, record: { user_id: string; root: 
   rows.openTrades.set(record.user_id, [...(rows.openTrades.get(record.user_id) ?? []), trade])
 }
 
-/** The engine's account state of one user, with the broker's cash balance when the session told one. */
-export function accountStateOf(rows: AccountRows, userId: string, config: RiskEngineConfig, cashBalance: string | null, now: Date): AccountState {
+/**
+ * The engine's account state of one user, with the broker's cash balance when the session told one and the
+ * open pnl of the broker's positions when they were marked (`markOpenPnl`).
+ */
+export function accountStateOf(rows: AccountRows, userId: string, config: RiskEngineConfig, cashBalance: string | null, now: Date, openPnl: string | null = null): AccountState {
   const lastHalt = rows.lastHalt.get(userId)
+  const halted = lastHalt !== undefined && tradingDayOf(lastHalt.at) === tradingDayOf(now)
   return deriveAccountState(
     config,
     {
       brokerBalance: cashBalance,
       closedDays: rows.closedDays.get(userId) ?? [],
       openTrades: rows.openTrades.get(userId) ?? [],
-      haltedForSession: lastHalt !== undefined && tradingDayOf(lastHalt) === tradingDayOf(now),
+      haltedForSession: halted,
+      haltReason: halted ? lastHalt.reason : null,
+      openPnl,
+      recordedPeakBalance: config.trailingDrawdown.mode === 'intraday_unrealized' ? (rows.equityPeak.get(userId) ?? null) : null,
     },
     now,
   )
@@ -91,11 +120,25 @@ function closedDays(userIds: readonly string[]) {
     ) AS d`
 }
 
+/** Each user's latest halt: a hard daily-loss refusal of an alert record, or the risk watchdog's (with its reason). */
 function lastHalts(userIds: readonly string[]) {
   return sql`
-    SELECT user_id, max(decided_at) AS decided_at FROM alerts
-    WHERE user_id = ANY(${userIds}::text[]) AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
-    GROUP BY user_id`
+    SELECT DISTINCT ON (user_id) user_id, halted_at, reason FROM (
+      SELECT user_id, max(decided_at) AS halted_at, NULL::text AS reason FROM alerts
+      WHERE user_id = ANY(${userIds}::text[]) AND refusal_code = 'daily_loss_limit_hard' AND decided_at IS NOT NULL
+      GROUP BY user_id
+      UNION ALL
+      SELECT DISTINCT ON (user_id) user_id, halted_at, reason FROM risk_halts
+      WHERE user_id = ANY(${userIds}::text[]) ORDER BY user_id, halted_at DESC
+    ) AS halts
+    ORDER BY user_id, halted_at DESC`
+}
+
+function heldContracts(userIds: readonly string[]) {
+  return sql`
+    SELECT user_id, contract, broker_contract_id, max(COALESCE(root, symbol)) AS root FROM trades
+    WHERE user_id = ANY(${userIds}::text[]) AND status = 'open' AND contract IS NOT NULL AND broker_contract_id IS NOT NULL
+    GROUP BY 1, 2, 3`
 }
 
 function groupByUser<Row extends readonly [string, ...unknown[]], Item>(rows: readonly Row[], item: (row: Row) => Item): Map<string, Item[]> {

@@ -107,7 +107,7 @@ async function planAll(
 }
 
 /** Reconciliations read no account state. */
-const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map() }
+const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map() }
 
 /**
  * Under the accounts' locks: the account rows read after the locks are held (on this connection, since a

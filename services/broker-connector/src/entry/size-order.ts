@@ -4,6 +4,7 @@ import type { BracketRequest, BrokerContract, BrokerSession } from '../broker/br
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
 import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
+import { markOpenPnl } from '../risk/open-pnl.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
 type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract'
@@ -95,7 +96,12 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
   )
   const action = record.action === 'LONG' ? 'Buy' : 'Sell'
   const config = deps.memo.configOf(record.risk_config)
-  const account = accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now)
+  // Open pnl counts towards the daily loss limit and the floor; a position that cannot be priced refuses.
+  const open = await markOpenPnl(deps.session, deps.accounts.heldContracts.get(record.user_id) ?? [], { now: deps.now, maxPriceAgeMs: deps.marketPriceMaxAgeMs })
+  if (open.kind === 'unknown') {
+    return { kind: 'refuse', code: 'no_market_price', reason: `${open.reason}, so today's loss and the drawdown floor cannot be checked`, flatten: false, contract: dated.name }
+  }
+  const account = accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now, open.openPnl)
   const decision = sizeEntry({
     config,
     account,

@@ -146,6 +146,7 @@ export async function listUserTrades(db: Kysely<Database>, page: TradePage) {
       'id', 'symbol', 'root', 'side', 'quantity', 'entry_price', 'exit_price', 'status', 'result', 'pnl', 'close_alert_id',
       'opened_at', 'closed_at', 'alert_record_id', 'contract', 'broker_account_id', 'entry_order_id', 'stop_order_id',
       'target_order_id', 'broker_exit_price', 'signal_exit_price', 'exit_requested_at', 'exit_note', 'parent_trade_id',
+      'close_reason',
     ])
     .where('user_id', '=', page.userId)
     .orderBy('id', 'desc')

@@ -57,6 +57,7 @@ export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           exitRequestedAt: isoOrNull(row.exit_requested_at),
           exitNote: row.exit_note,
           parentTradeId: idText(row.parent_trade_id),
+          closeReason: row.close_reason,
         })),
         nextCursor: nextCursorOf(rows, limit),
       }

@@ -33,6 +33,7 @@ const TradeBody = Type.Object({
   }),
   exitNote: Type.Union([Type.String(), Type.Null()], { description: 'where the exit stands, for the trader: why it waits, or what the broker did' }),
   parentTradeId: Type.Union([Type.String(), Type.Null()], { description: 'a part of a trade closed by a fill of part of its quantity: the trade it came from' }),
+  closeReason: Type.Union([Type.String(), Type.Null()], { description: 'why the platform closed it when no signal did (the risk watchdog: hard daily loss limit or drawdown floor)' }),
 })
 
 export const TradesQuery = Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus) }, { additionalProperties: false })

@@ -18,7 +18,8 @@ t.before(async () => {
   broker = await paperBroker(t)
   broker.setPrice('MNQZ6', '21000')
   broker.setPrice('ESZ6', '6000')
-  ;({ app, db, config } = await tradingApp(t, broker))
+  // The entry's own refusals: the risk watchdog (test/risk) would otherwise race the hard-limit case's entry.
+  ;({ app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000' }))
 })
 
 /** A connected trader (trader0..3 are the broker's logins; each case re-uses one after the previous is done). */

@@ -1,0 +1,101 @@
+import { add, parseDecimal, toFixed, tradingDayOf } from '@signals/instruments'
+import { normalizeRiskEngineConfig, positionBreach, type AccountState } from '@signals/risk-engine'
+import type { Database, Kysely } from '@signals/db'
+import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
+import type { Logger } from '../consumers/close-trades.ts'
+import { accountStateOf, loadAccountRows } from '../entry/account-state.ts'
+import { mapLimited } from '../entry/map-limited.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
+import { SweepTimer } from '../entry/sweep-timer.ts'
+import type { FlattenRunner } from '../positions/flatten-runner.ts'
+import { openTradeContracts } from '../repositories/broker-trades.ts'
+import { requestFlattens } from '../repositories/flatten-requests.ts'
+import { noteCloseReason, raiseEquityPeak, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
+import { markOpenPnl } from './open-pnl.ts'
+
+export interface RiskWatchdogDeps {
+  db: Kysely<Database>
+  sessions: SessionSource
+  flattens: FlattenRunner
+  logger: Logger
+  /** The account's cash balance as the broker last told it, or null. */
+  cashBalanceOf(userId: string, session: BrokerSession): string | null
+  /** A quote older than this does not price a position (MARKET_PRICE_MAX_AGE_MS). */
+  maxPriceAgeMs: number
+}
+
+/** What one look at an account did. */
+export type WatchOutcome = 'calm' | 'flattened' | 'unpriced'
+
+/**
+ * The risk watchdog (issue 20, item 6): every `RISK_WATCHDOG_MS`, for each account with open trades whose
+ * session this instance holds, the risk engine's limits with the open pnl of the broker's positions. An
+ * open loss that reaches the hard daily loss limit, or takes equity to the trailing floor, flattens every
+ * position the platform's trades are in (durable flatten requests) and halts the session until 17:00
+ * Chicago; the trades closed say why. A trade opened in a halted session is flattened too. A soft limit
+ * flattens nothing: the next entry is refused with the open loss counted. Positions that cannot be priced
+ * are left alone (flattening on a guess is worse) and logged; entries are refused meanwhile.
+ */
+export class RiskWatchdog {
+  readonly timer: SweepTimer
+
+  constructor(
+    private readonly deps: RiskWatchdogDeps,
+    intervalMs: number,
+  ) {
+    this.timer = new SweepTimer(() => this.pass(), intervalMs, deps.logger, 'risk watchdog pass')
+  }
+
+  /** One look at every watched account held here: one query when nobody holds a trade. */
+  async pass(now = new Date()): Promise<WatchOutcome[]> {
+    const held = (await watchedAccounts(this.deps.db)).flatMap((account) => {
+      const session = this.deps.sessions.session(account.user_id)
+      return session ? [{ account, session }] : []
+    })
+    return mapLimited(held, 8, ({ account, session }) => this.#watch(account, session, now))
+  }
+
+  async #watch(account: WatchedAccount, session: BrokerSession, now: Date): Promise<WatchOutcome> {
+    const { db, logger } = this.deps
+    const userId = account.user_id
+    const rows = await loadAccountRows(db, [userId], [])
+    const halt = rows.lastHalt.get(userId)
+    if (halt && tradingDayOf(halt.at) === tradingDayOf(now)) {
+      const why = halt.reason ?? 'the hard daily loss limit was reached'
+      await this.#flatten(userId, session, `Trading is halted for this session (${why}): a trade opened meanwhile is flattened.`)
+      return 'flattened'
+    }
+    const open = await markOpenPnl(session, rows.heldContracts.get(userId) ?? [], { now, maxPriceAgeMs: this.deps.maxPriceAgeMs }).catch((error: unknown) => {
+      if (error instanceof BrokerError) return { kind: 'unknown' as const, reason: `the broker's positions could not be read (${error.message})` }
+      throw error
+    })
+    if (open.kind === 'unknown') {
+      logger.warn({ userId, reason: open.reason }, 'risk watchdog: open positions cannot be priced; limits checked again on the next pass')
+      return 'unpriced'
+    }
+    const config = normalizeRiskEngineConfig(account.risk_config)
+    const state = accountStateOf(rows, userId, config, this.deps.cashBalanceOf(userId, session), now, open.openPnl)
+    const breach = positionBreach(config, state)
+    if (breach === null) {
+      // A floor trailing open profit follows the highest equity seen, not only the equity of the moment.
+      if (config.trailingDrawdown.mode === 'intraday_unrealized') await raiseEquityPeak(db, userId, equityOf(state))
+      return 'calm'
+    }
+    await recordHalt(db, { userId, code: breach.code, reason: breach.cause, openPnl: open.openPnl })
+    logger.warn({ userId, code: breach.code, openPnl: open.openPnl }, `risk watchdog: ${breach.reason}`)
+    await this.#flatten(userId, session, breach.reason)
+    return 'flattened'
+  }
+
+  /** Every contract of the user's open trades flattened durably, now, with why kept on the trades. */
+  async #flatten(userId: string, session: BrokerSession, reason: string): Promise<void> {
+    const { db } = this.deps
+    const signalAt = new Date().toISOString()
+    await noteCloseReason(db, userId, reason)
+    const contracts = await openTradeContracts(db, userId)
+    await requestFlattens(db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
+    await this.deps.flattens.run(userId, { session, force: true })
+  }
+}
+
+const equityOf = (state: AccountState) => toFixed(add(parseDecimal(state.balance), parseDecimal(state.openPnl)), 2)
