@@ -119,6 +119,14 @@ export const Env = {
     description: 'fanout: every live user; targeted: only the payload user',
   }),
 
+  /**
+   * Time-outs of the public servers (gateway, ingest; docs/decisions/deployment.md). Fastify's default
+   * request time-out is none: a client sending one body byte every few seconds held a connection for ever.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000, description: 'most time to receive a whole request, body included (408 after)' }),
+  HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000, description: "most time to receive a request's headers (at most HTTP_REQUEST_TIMEOUT_MS)" }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 72_000, description: 'how long an idle keep-alive connection stays open (above a load balancer\'s idle time-out)' }),
+
   GATEWAY_PORT: port(3000, 'gateway (public)'),
   INGEST_PORT: port(3001, 'ingest (public)'),
   AUTH_PORT: port(3002, 'auth (internal)'),

@@ -7,6 +7,7 @@ import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
 import type { InternalSurfaces } from './internal-token.ts'
 import { schemaErrorFormatter } from './validation/schema-error-formatter.ts'
+import { serverTimeoutOptions, type ServerTimeouts } from './server-timeouts.ts'
 import { createValidatorCompiler } from './validation/validator-compiler.ts'
 
 declare module 'fastify' {
@@ -31,6 +32,8 @@ export interface ServiceAppOptions {
   logRedaction?: LogRedaction
   /** How 5xx answers read (see ErrorHandlerOptions). */
   errors?: ErrorHandlerOptions
+  /** Time-outs of a public server (HTTP_*_TIMEOUT_MS); unset: Fastify's defaults (no request time-out). */
+  timeouts?: ServerTimeouts
 }
 
 /**
@@ -47,6 +50,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     schemaErrorFormatter,
+    ...(options.timeouts ? serverTimeoutOptions(options.timeouts) : {}),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(createValidatorCompiler())
