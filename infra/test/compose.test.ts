@@ -230,3 +230,16 @@ t.test('every variable a platform service is given is one its configuration (or 
     }
   }
 })
+
+t.test('the image: built in stages on Node 24, production dependencies only, compiled, unprivileged (issue 21)', async (t) => {
+  const dockerfile = readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8')
+  const stages = [...dockerfile.matchAll(/^FROM (\S+)(?: AS (\S+))?$/gm)].map((match) => ({ image: match[1], name: match[2] }))
+  t.same(stages.map((stage) => stage.name), ['build', 'dev', 'runtime'], 'build, dev, then the runtime (the default target) last')
+  for (const stage of stages.filter((stage) => stage.name !== 'dev')) t.match(stage.image, /^node:24-slim$/, `${stage.name} is on node:24-slim`)
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'))
+  t.match(dockerfile, /pnpm install --prod --frozen-lockfile/, 'the runtime tree gets production dependencies only')
+  t.match(runtime, /COPY --from=build \/out \/app/, 'the runtime copies only the assembled tree')
+  t.match(runtime, /NODE_OPTIONS=--conditions=compiled/, 'packages resolve to dist/')
+  t.match(runtime, /^USER node$/m, 'runs as node')
+  t.notMatch(runtime, /tsx/, 'no tsx at run time')
+})
