@@ -125,6 +125,7 @@ export const Env = {
    */
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000, description: 'most time to receive a whole request, body included (408 after)' }),
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000, description: "most time to receive a request's headers (at most HTTP_REQUEST_TIMEOUT_MS)" }),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: 'open connections one client address may hold (0 = no limit: behind a proxy every client shares its address)' }),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 72_000, description: 'how long an idle keep-alive connection stays open (above a load balancer\'s idle time-out)' }),
 
   GATEWAY_PORT: port(3000, 'gateway (public)'),

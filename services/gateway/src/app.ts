@@ -32,6 +32,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     internalSurfaces: { token: config.METRICS_TOKEN },
     timeouts: serverTimeouts(config),
+    maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   const settings = sessionSettings(config)

@@ -19,6 +19,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     internalSurfaces: { token: config.METRICS_TOKEN },
     timeouts: serverTimeouts(config),
+    maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
