@@ -4,7 +4,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/.tap/**', '**/public/**', 'coverage/**', '.dev/**'] },
+  { ignores: ['**/node_modules/**', '**/.tap/**', '**/public/**', 'coverage/**', '.dev/**', '**/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureDatabase, migrateToLatest } from '@signals/db'
-import { Env, loadConfigOrExit, Type } from '@signals/config'
+import { ConfigError, Env, loadConfigOrExit, refuseSharedPorts, Type } from '@signals/config'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const production = process.env.NODE_ENV === 'production'
@@ -54,7 +54,27 @@ const parts: Part[] = [
   { name: 'gateway', entry: 'services/gateway/src/main.ts' },
 ]
 
-const config = loadConfigOrExit('start', Type.Object({ DATABASE_URL: Env.DATABASE_URL, PUBLIC_URL: Env.PUBLIC_URL, INGEST_PORT: Env.INGEST_PORT }))
+const config = loadConfigOrExit(
+  'start',
+  Type.Object({
+    DATABASE_URL: Env.DATABASE_URL,
+    PUBLIC_URL: Env.PUBLIC_URL,
+    GATEWAY_PORT: Env.GATEWAY_PORT,
+    INGEST_PORT: Env.INGEST_PORT,
+    AUTH_PORT: Env.AUTH_PORT,
+    SETTINGS_PORT: Env.SETTINGS_PORT,
+    ADMIN_PORT: Env.ADMIN_PORT,
+    BROKER_CONNECTOR_PORT: Env.BROKER_CONNECTOR_PORT,
+  }),
+)
+try {
+  const { DATABASE_URL: _database, PUBLIC_URL: _public, ...ports } = config
+  refuseSharedPorts(ports)
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  process.stderr.write(`start: ${error.message}\n`)
+  process.exit(78)
+}
 await ensureDatabase(config.DATABASE_URL)
 const migration = await migrateToLatest(config.DATABASE_URL)
 if (migration.error) {

@@ -4,8 +4,9 @@ import { parseDocument, type Document } from 'yaml'
 
 export interface ComposeService {
   image?: string
-  build?: { context: string; dockerfile: string; args?: Record<string, string> }
+  build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string> }
   command?: string[]
+  deploy?: { resources?: { limits?: { cpus?: string; memory?: string } } }
   profiles?: string[]
   healthcheck?: { test: string[] }
   environment?: Record<string, string>

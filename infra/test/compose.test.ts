@@ -20,7 +20,7 @@ t.test('the compose file parses and names every service in services/', async (t)
   for (const folder of folders) {
     const service = compose.services[folder]
     t.ok(service, `${folder} is in docker-compose.yml`)
-    t.equal(service?.build?.args?.SERVICE, folder, `${folder} builds its own entry point`)
+    t.same(service?.command, ['node', `services/${folder}/dist/main.js`], `${folder} runs its compiled entry point`)
     t.ok(existsSync(path.join(root, 'services', folder, 'src', 'main.ts')), `${folder} has src/main.ts`)
   }
 })
@@ -28,7 +28,7 @@ t.test('the compose file parses and names every service in services/', async (t)
 t.test('Postgres, Redis and NATS (JetStream on) are included, and every container has a health check', async (t) => {
   t.match(compose.services.postgres?.image, /^postgres:15/)
   t.match(compose.services.redis?.image, /^redis:7/)
-  t.match(compose.services.nats?.image, /^nats:2\.9/)
+  t.match(compose.services.nats?.image, /^nats:2\.(1\d|[2-9]\d)/, 'NATS 2.10 or later (2.9 is out of support)')
   t.ok((compose.services.nats as { command?: string[] }).command?.includes('-js'), 'JetStream is enabled')
   for (const [name, service] of Object.entries(compose.services)) {
     if (name === 'migrate' || name === 'dev-secrets') continue // one-shot jobs
@@ -36,14 +36,42 @@ t.test('Postgres, Redis and NATS (JetStream on) are included, and every containe
   }
 })
 
-t.test('every build uses a Dockerfile under infra/ that exists', async (t) => {
+t.test('every build uses a Dockerfile under infra/ that exists, and every command a compiled entry point', async (t) => {
   for (const [name, service] of Object.entries(compose.services)) {
     if (!service.build) continue
     t.match(service.build.dockerfile, /^infra\//, `${name} builds from infra/`)
     t.ok(existsSync(path.join(root, service.build.dockerfile)), `${service.build.dockerfile} exists`)
-    const kind = service.build.args?.KIND ?? 'services'
-    const entry = path.join(root, kind, service.build.args?.SERVICE ?? '', 'src', kind === 'packages' ? 'migrate-cli.ts' : 'main.ts')
-    t.ok(existsSync(entry) || kind === 'dev', `${name}: ${path.relative(root, entry)} exists`)
+    const [program, entry = ''] = service.command ?? []
+    t.equal(program, 'node', `${name} runs plain node (no tsx)`)
+    t.match(entry, /^(services|packages|dev)\/[a-z-]+\/dist\/[a-z-]+\.js$/, `${name} runs a file from dist/`)
+    const source = entry.replace('/dist/', '/src/').replace(/\.js$/, '.ts')
+    t.ok(existsSync(path.join(root, source)), `${name}: ${source} exists (pnpm build compiles it to ${entry})`)
+  }
+})
+
+t.test('one production image for the platform, one development image for the dev parts, each built once', async (t) => {
+  const images = new Map<string, Set<string>>()
+  for (const [name, service] of Object.entries(composeModel(root, ['docker-compose.yml'], ['cluster']).services)) {
+    if (!service.build) continue
+    t.ok(service.image, `${name} names the image it builds`)
+    const builds = images.get(service.image ?? '') ?? new Set<string>()
+    builds.add(JSON.stringify(service.build))
+    images.set(service.image ?? '', builds)
+  }
+  t.same([...images.keys()].sort(), ['signals-platform-dev:local', 'signals-platform:local'])
+  for (const [image, builds] of images) t.equal(builds.size, 1, `every service naming ${image} builds it the same way`)
+  for (const folder of ['gateway', 'auth', 'settings', 'admin', 'ingest', 'broker-connector', 'migrate']) {
+    const service = compose.services[folder]
+    t.equal(service?.image, 'signals-platform:local', `${folder} runs the production image`)
+    t.equal(service?.build?.target, 'runtime', `${folder}: its runtime stage (no dev dependencies)`)
+  }
+})
+
+t.test('every long-running container has CPU and memory limits', async (t) => {
+  for (const [name, service] of Object.entries(composeModel(root, ['docker-compose.yml'], ['cluster']).services)) {
+    if (['migrate', 'dev-secrets', 'ingest-balancer'].includes(name)) continue
+    const limits = service.deploy?.resources?.limits
+    t.ok(limits?.cpus && limits.memory, `${name} is limited (${JSON.stringify(limits)})`)
   }
 })
 
@@ -94,12 +122,13 @@ const defaultPlatform = composeModel(root, ['docker-compose.yml'])
 const cluster = composeModel(root, CLUSTER_FILES, ['cluster'])
 const NATS_NODES = ['nats', 'nats-2', 'nats-3']
 const ONE_SHOT = new Set(['migrate', 'dev-secrets'])
-const servicesBuilding = (model: typeof cluster, folder: string) =>
-  Object.entries(model.services).filter(([, service]) => service.build?.args?.SERVICE === folder && (service.build.args.KIND ?? 'services') === 'services')
+/** The services/ folder a compose service runs (its command names services/<folder>/dist/main.js). */
+const serviceFolder = (service: ComposeService) => /^services\/([a-z-]+)\/dist\/main\.js$/.exec(service.command?.[1] ?? '')?.[1]
+const servicesBuilding = (model: typeof cluster, folder: string) => Object.entries(model.services).filter(([, service]) => serviceFolder(service) === folder)
 
-t.test('the default platform (no profile) is what it was: one NATS 2.9 node, one ingest, one connector', async (t) => {
+t.test('the default platform (no profile): one NATS node (2.10 or later), one ingest, one connector', async (t) => {
   t.same(Object.keys(defaultPlatform.services).sort(), ['admin', 'auth', 'broker-connector', 'dev-secrets', 'gateway', 'ingest', 'migrate', 'nats', 'oidc', 'paper-broker', 'postgres', 'redis', 'settings'])
-  t.match(defaultPlatform.services.nats?.image, /^nats:2\.9/)
+  t.match(defaultPlatform.services.nats?.image, /^nats:2\.10/)
   t.same(defaultPlatform.services.nats?.command, ['-js', '-sd', '/data', '-m', '8222'])
   t.equal(defaultPlatform.services.gateway?.environment?.NATS_URL, 'nats://nats:4222')
   t.equal(defaultPlatform.services.gateway?.environment?.INGEST_URL, 'http://ingest:3001')
@@ -142,7 +171,7 @@ t.test('the cluster: three NATS >= 2.10 nodes with JetStream, fsync before every
 })
 
 t.test('the cluster: every bus user lists the three servers, three replicas, and waits for the nodes', async (t) => {
-  const busUsers = Object.entries(cluster.services).filter(([, service]) => ['gateway', 'settings', 'ingest', 'broker-connector'].includes(service.build?.args?.SERVICE ?? ''))
+  const busUsers = Object.entries(cluster.services).filter(([, service]) => ['gateway', 'settings', 'ingest', 'broker-connector'].includes(serviceFolder(service) ?? ''))
   t.equal(busUsers.length, 6, 'gateway, settings, two ingest, two connectors')
   for (const [name, service] of busUsers) {
     const servers = (service.environment?.NATS_URL ?? '').split(',').map((server) => new URL(server).hostname)
@@ -191,7 +220,7 @@ t.test('every variable a platform service is given is one its configuration (or 
   for (const variable of shared) t.ok(knownToAny(base(variable)), `shared ${variable} is read by some service`)
   for (const [label, model] of [['default', defaultPlatform], ['cluster', cluster]] as const) {
     for (const [name, service] of Object.entries(model.services)) {
-      const folder = service.build?.args?.SERVICE
+      const folder = serviceFolder(service)
       const known = folder ? schemas.get(folder) : undefined
       if (!known) continue
       for (const variable of Object.keys(service.environment ?? {})) {
@@ -200,4 +229,17 @@ t.test('every variable a platform service is given is one its configuration (or 
       }
     }
   }
+})
+
+t.test('the image: built in stages on Node 24, production dependencies only, compiled, unprivileged (issue 21)', async (t) => {
+  const dockerfile = readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8')
+  const stages = [...dockerfile.matchAll(/^FROM (\S+)(?: AS (\S+))?$/gm)].map((match) => ({ image: match[1], name: match[2] }))
+  t.same(stages.map((stage) => stage.name), ['build', 'dev', 'runtime'], 'build, dev, then the runtime (the default target) last')
+  for (const stage of stages.filter((stage) => stage.name !== 'dev')) t.match(stage.image, /^node:24-slim$/, `${stage.name} is on node:24-slim`)
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'))
+  t.match(dockerfile, /pnpm install --prod --frozen-lockfile/, 'the runtime tree gets production dependencies only')
+  t.match(runtime, /COPY --from=build \/out \/app/, 'the runtime copies only the assembled tree')
+  t.match(runtime, /NODE_OPTIONS=--conditions=compiled/, 'packages resolve to dist/')
+  t.match(runtime, /^USER node$/m, 'runs as node')
+  t.notMatch(runtime, /tsx/, 'no tsx at run time')
 })

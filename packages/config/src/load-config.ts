@@ -11,7 +11,8 @@ type Environment = Record<string, string | undefined>
  * validates. Every offending variable is reported at once in one ConfigError.
  * With NODE_ENV=production, secrets (`x-secret`) get no default: they must be set, and unsafe settings are
  * refused (`production-rules.ts`). A variable may instead be read from the file `<NAME>_FILE` names
- * (docker compose generates its development secrets into files).
+ * (docker compose generates its development secrets into files). A service URL left unset follows its
+ * service's port variable when that is set (`AUTH_URL` from `AUTH_PORT`, see `variables.ts`).
  */
 export function loadConfig<S extends TObject>(schema: S, env: Environment = process.env): Static<S> {
   const production = env.NODE_ENV === 'production'
@@ -24,6 +25,11 @@ export function loadConfig<S extends TObject>(schema: S, env: Environment = proc
       input[name] = raw
       continue
     }
+    const followed = followedPort(property, env)
+    if (followed !== undefined) {
+      input[name] = `http://127.0.0.1:${followed}`
+      continue
+    }
     if (property['x-secret'] === true) {
       if (production) offenders.push({ variable: name, problem: 'is required in production (no default for secrets)' })
       else input[name] = property['x-dev-default']
@@ -32,15 +38,30 @@ export function loadConfig<S extends TObject>(schema: S, env: Environment = proc
 
   const value = Value.Convert(schema, Value.Default(schema, input)) as Record<string, unknown>
   const seen = new Set(offenders.map((o) => o.variable))
-  for (const error of Value.Errors(schema, value)) {
-    const variable = error.instancePath.split('/')[1] ?? missingProperty(error.params)
-    if (!variable || seen.has(variable)) continue
+  // Each variable checked against its own schema: checked as one object, the first variable failing a
+  // union (an enumerated one) stopped the report, hiding every other bad variable.
+  const required = new Set<string>((schema as TObject & { required?: string[] }).required ?? [])
+  for (const [variable, property] of Object.entries(schema.properties) as [string, TSchema][]) {
+    if (seen.has(variable)) continue
+    const problem =
+      value[variable] === undefined
+        ? required.has(variable) ? 'is required' : undefined
+        : firstError(property, value[variable], env[variable])
+    if (problem === undefined) continue
     seen.add(variable)
-    offenders.push({ variable, problem: describe(schema.properties[variable], env[variable], error.message) })
+    offenders.push({ variable, problem })
   }
   if (production) offenders.push(...productionOffenders(schema, value, env).filter((offender) => !seen.has(offender.variable)))
   if (offenders.length > 0) throw new ConfigError(offenders)
   return value as Static<S>
+}
+
+/** The port a `*_URL` left unset follows (`x-port-variable`), when that port variable is set to a number. */
+function followedPort(property: Record<string, unknown>, env: Environment): string | undefined {
+  const variable = property['x-port-variable']
+  if (typeof variable !== 'string') return undefined
+  const port = env[variable]?.trim()
+  return port && /^\d+$/.test(port) ? port : undefined
 }
 
 /** The content of the file `<name>_FILE` names (trailing newline dropped), or undefined. */
@@ -55,16 +76,26 @@ function fromFile(name: string, env: Environment, offenders: Offender[]): string
   }
 }
 
-function missingProperty(params: unknown): string | undefined {
-  const required = (params as { requiredProperties?: string[] } | undefined)?.requiredProperties
-  return required?.[0]
+/** What is wrong with one variable's converted value, or undefined when it is valid. */
+function firstError(property: TSchema, converted: unknown, raw: string | undefined): string | undefined {
+  for (const error of Value.Errors(property, converted)) return describe(property, raw, error.message)
+  return undefined
 }
 
-function describe(property: TSchema | undefined, raw: string | undefined, message: string): string {
+function describe(property: TSchema, raw: string | undefined, message: string): string {
   if (raw === undefined || raw === '') return 'is required'
-  const expected = (property as Record<string, unknown> | undefined)?.['x-expected']
-  const shown = (property as Record<string, unknown> | undefined)?.['x-sensitive'] === true ? '(hidden)' : JSON.stringify(withoutCredentials(raw))
+  const annotations = property as TSchema & Record<string, unknown>
+  const allowed = allowedValues(property)
+  const expected = allowed ? `one of ${allowed.join(', ')}` : annotations['x-expected']
+  const shown = annotations['x-sensitive'] === true ? '(hidden)' : JSON.stringify(withoutCredentials(raw))
   return `${shown} is not valid: ${typeof expected === 'string' ? `expected ${expected}` : message}`
+}
+
+/** The values an enumerated variable (a union of literals) allows, or undefined for any other kind. */
+function allowedValues(property: TSchema): string[] | undefined {
+  const members = (property as { anyOf?: { const?: unknown }[] }).anyOf
+  if (!members?.length || !members.every((member) => member.const !== undefined)) return undefined
+  return members.map((member) => String(member.const))
 }
 
 /** A URL's user part (`scheme://user:password@host`) as `[hidden]`, wherever it appears in the value. */

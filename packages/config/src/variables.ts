@@ -20,6 +20,13 @@ export const url = (protocols: readonly string[], fallback: string, description:
     'x-expected': `a ${protocols.join(' or ')} URL`,
   })
 
+/**
+ * Where one service reaches another (`http://127.0.0.1:<port>`). Unless set, it follows that service's
+ * port variable (`x-port-variable`), so moving the ports alone cannot cross-wire the platform.
+ */
+const serviceUrl = (portVariable: string, fallbackPort: number, description: string) =>
+  Type.String({ ...url(['http', 'https'], `http://127.0.0.1:${fallbackPort}`, description), 'x-port-variable': portVariable })
+
 const devSecret = (devDefault: string, minLength: number, description: string) =>
   Type.String({ minLength, 'x-secret': true, 'x-sensitive': true, 'x-dev-default': devDefault, description })
 
@@ -112,17 +119,26 @@ export const Env = {
     description: 'fanout: every live user; targeted: only the payload user',
   }),
 
+  /**
+   * Time-outs of the public servers (gateway, ingest; docs/decisions/deployment.md). Fastify's default
+   * request time-out is none: a client sending one body byte every few seconds held a connection for ever.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000, description: 'most time to receive a whole request, body included (408 after)' }),
+  HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 10_000, description: "most time to receive a request's headers (at most HTTP_REQUEST_TIMEOUT_MS)" }),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: 'open connections one client address may hold (0 = no limit: behind a proxy every client shares its address)' }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 72_000, description: 'how long an idle keep-alive connection stays open (above a load balancer\'s idle time-out)' }),
+
   GATEWAY_PORT: port(3000, 'gateway (public)'),
   INGEST_PORT: port(3001, 'ingest (public)'),
   AUTH_PORT: port(3002, 'auth (internal)'),
   SETTINGS_PORT: port(3003, 'settings (internal)'),
   ADMIN_PORT: port(3004, 'admin (internal)'),
   BROKER_CONNECTOR_PORT: port(3005, 'broker connector (internal)'),
-  AUTH_URL: url(['http', 'https'], 'http://127.0.0.1:3002', 'where the gateway reaches auth'),
-  SETTINGS_URL: url(['http', 'https'], 'http://127.0.0.1:3003', 'where the gateway reaches settings'),
-  ADMIN_URL: url(['http', 'https'], 'http://127.0.0.1:3004', 'where the gateway reaches admin'),
-  INGEST_URL: url(['http', 'https'], 'http://127.0.0.1:3001', 'where the gateway reaches ingest'),
-  BROKER_CONNECTOR_URL: url(['http', 'https'], 'http://127.0.0.1:3005', 'where the gateway reaches the connector'),
+  AUTH_URL: serviceUrl('AUTH_PORT', 3002, 'where the gateway reaches auth (default: AUTH_PORT on 127.0.0.1)'),
+  SETTINGS_URL: serviceUrl('SETTINGS_PORT', 3003, 'where the gateway reaches settings (default: SETTINGS_PORT on 127.0.0.1)'),
+  ADMIN_URL: serviceUrl('ADMIN_PORT', 3004, 'where the gateway reaches admin (default: ADMIN_PORT on 127.0.0.1)'),
+  INGEST_URL: serviceUrl('INGEST_PORT', 3001, 'where the gateway and admin reach ingest (default: INGEST_PORT on 127.0.0.1)'),
+  BROKER_CONNECTOR_URL: serviceUrl('BROKER_CONNECTOR_PORT', 3005, 'where the gateway reaches the connector (default: BROKER_CONNECTOR_PORT on 127.0.0.1)'),
 } as const
 
 export type EnvName = keyof typeof Env

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, Env, Type, listOf, loadConfig } from '../src/index.ts'
+import { ConfigError, Env, Type, listOf, loadConfig, refuseSharedPorts } from '../src/index.ts'
 
 const Schema = Type.Object({
   NODE_ENV: Env.NODE_ENV,
@@ -81,4 +81,43 @@ t.test('BUS_REPLICAS defaults to 1 and takes 1 to 5', async (t) => {
   t.throws(() => loadConfig(ReplicaSchema, { BUS_REPLICAS: '0' }), /BUS_REPLICAS/)
   t.throws(() => loadConfig(ReplicaSchema, { BUS_REPLICAS: '6' }), /BUS_REPLICAS/)
   t.throws(() => loadConfig(ReplicaSchema, { BUS_REPLICAS: 'three' }), /BUS_REPLICAS/)
+})
+
+t.test('every bad variable is reported at once, enumerated ones with their allowed values (issue 21 item 4)', async (t) => {
+  const schema = Type.Object({ NODE_ENV: Env.NODE_ENV, LOG_LEVEL: Env.LOG_LEVEL, ALERT_ROUTING: Env.ALERT_ROUTING, GATEWAY_PORT: Env.GATEWAY_PORT, AUTH_URL: Env.AUTH_URL, BUS_REPLICAS: Env.BUS_REPLICAS })
+  const error = t.throws(() =>
+    loadConfig(schema, { NODE_ENV: 'prod', LOG_LEVEL: 'loud', ALERT_ROUTING: 'all', GATEWAY_PORT: 'eighty', AUTH_URL: 'ftp://auth', BUS_REPLICAS: '9' }),
+  ) as ConfigError
+  t.same([...error.offenders].sort(), ['ALERT_ROUTING', 'AUTH_URL', 'BUS_REPLICAS', 'GATEWAY_PORT', 'LOG_LEVEL', 'NODE_ENV'], 'a bad enumerated variable hides none of the others')
+  t.match(error.message, /NODE_ENV: "prod" is not valid: expected one of development, test, production/)
+  t.match(error.message, /LOG_LEVEL: "loud" is not valid: expected one of fatal, error, warn, info, debug, trace, silent/)
+  t.match(error.message, /ALERT_ROUTING: "all" is not valid: expected one of fanout, targeted/)
+  t.match(error.message, /AUTH_URL: "ftp:\/\/auth" is not valid: expected a http or https URL/)
+})
+
+t.test("each service URL left unset follows its service's port; a URL that is set wins (issue 21 item 4)", async (t) => {
+  const schema = Type.Object({ AUTH_URL: Env.AUTH_URL, SETTINGS_URL: Env.SETTINGS_URL, ADMIN_URL: Env.ADMIN_URL, INGEST_URL: Env.INGEST_URL, BROKER_CONNECTOR_URL: Env.BROKER_CONNECTOR_URL })
+  t.same(loadConfig(schema, {}), {
+    AUTH_URL: 'http://127.0.0.1:3002',
+    SETTINGS_URL: 'http://127.0.0.1:3003',
+    ADMIN_URL: 'http://127.0.0.1:3004',
+    INGEST_URL: 'http://127.0.0.1:3001',
+    BROKER_CONNECTOR_URL: 'http://127.0.0.1:3005',
+  })
+  const moved = { AUTH_PORT: '4002', SETTINGS_PORT: '4003', ADMIN_PORT: '4004', INGEST_PORT: '4001', BROKER_CONNECTOR_PORT: '4005' }
+  t.same(loadConfig(schema, moved), {
+    AUTH_URL: 'http://127.0.0.1:4002',
+    SETTINGS_URL: 'http://127.0.0.1:4003',
+    ADMIN_URL: 'http://127.0.0.1:4004',
+    INGEST_URL: 'http://127.0.0.1:4001',
+    BROKER_CONNECTOR_URL: 'http://127.0.0.1:4005',
+  })
+  t.equal(loadConfig(schema, { ...moved, AUTH_URL: 'http://auth:3002' }).AUTH_URL, 'http://auth:3002', 'an explicit URL is kept')
+})
+
+t.test('two services on one port are refused, each named (issue 21 item 4)', async (t) => {
+  t.doesNotThrow(() => refuseSharedPorts({ GATEWAY_PORT: 3000, INGEST_PORT: 3001, AUTH_PORT: 3002 }))
+  const error = t.throws(() => refuseSharedPorts({ GATEWAY_PORT: 3000, INGEST_PORT: 3001, AUTH_PORT: 3001 })) as ConfigError
+  t.same([...error.offenders], ['INGEST_PORT', 'AUTH_PORT'])
+  t.match(error.message, /INGEST_PORT: 3001 is also AUTH_PORT/)
 })

@@ -4,18 +4,22 @@ import path from 'node:path'
 import pg from 'pg'
 import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely'
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url))
+// From source, the TypeScript folder beside src/; compiled (dist/migrate.js), the JavaScript the build
+// wrote to dist/migrations/. A migration's name is its file name without the extension either way.
+const COMPILED = import.meta.url.endsWith('.js')
+export const MIGRATIONS_DIR = fileURLToPath(new URL(COMPILED ? './migrations/' : '../migrations/', import.meta.url))
+const MIGRATION_FILE = COMPILED ? /^\d{14}_[a-z0-9_]+\.js$/ : /^\d{14}_[a-z0-9_]+\.ts$/
 
-/** Loads every `YYYYMMDDHHMMSS_name.ts` file in the migrations folder, in name order. */
+/** Loads every `YYYYMMDDHHMMSS_name.ts` (compiled: `.js`) file in the migrations folder, in name order. */
 class FolderMigrationProvider implements MigrationProvider {
   constructor(private readonly folder: string) {}
 
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(this.folder)).filter((file) => /^\d{14}_[a-z0-9_]+\.ts$/.test(file)).sort()
+    const files = (await readdir(this.folder)).filter((file) => MIGRATION_FILE.test(file)).sort()
     const migrations: Record<string, Migration> = {}
     for (const file of files) {
       const module = (await import(pathToFileURL(path.join(this.folder, file)).href)) as Migration
-      migrations[file.replace(/\.ts$/, '')] = module
+      migrations[file.replace(/\.[jt]s$/, '')] = module
     }
     return migrations
   }

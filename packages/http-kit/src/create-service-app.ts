@@ -7,6 +7,8 @@ import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
 import type { InternalSurfaces } from './internal-token.ts'
 import { schemaErrorFormatter } from './validation/schema-error-formatter.ts'
+import { serverTimeoutOptions, type ServerTimeouts } from './server-timeouts.ts'
+import { limitConnectionsPerAddress } from './connection-limit.ts'
 import { createValidatorCompiler } from './validation/validator-compiler.ts'
 
 declare module 'fastify' {
@@ -31,6 +33,10 @@ export interface ServiceAppOptions {
   logRedaction?: LogRedaction
   /** How 5xx answers read (see ErrorHandlerOptions). */
   errors?: ErrorHandlerOptions
+  /** Time-outs of a public server (HTTP_*_TIMEOUT_MS); unset: Fastify's defaults (no request time-out). */
+  timeouts?: ServerTimeouts
+  /** Open connections one client address may hold (HTTP_MAX_CONNECTIONS_PER_ADDRESS); unset or 0: no limit. */
+  maxConnectionsPerAddress?: number
 }
 
 /**
@@ -47,8 +53,10 @@ export async function createServiceApp(options: ServiceAppOptions) {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     schemaErrorFormatter,
+    ...(options.timeouts ? serverTimeoutOptions(options.timeouts) : {}),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  limitConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? 0)
   app.setValidatorCompiler(createValidatorCompiler())
   app.decorate('serviceName', options.service)
   await app.register(errorHandlerPlugin, options.errors ?? {})

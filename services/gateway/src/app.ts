@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import websocket from '@fastify/websocket'
-import { busPlugin, natsCredentials, createServiceApp } from '@signals/http-kit'
+import { busPlugin, natsCredentials, createServiceApp, serverTimeouts } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import { trustProxyOption, type Config } from './config.ts'
 import { authProxy } from './routes/auth-proxy.ts'
@@ -31,6 +31,8 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     loggerStream: options.loggerStream,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     internalSurfaces: { token: config.METRICS_TOKEN },
+    timeouts: serverTimeouts(config),
+    maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   const settings = sessionSettings(config)

@@ -20,6 +20,11 @@ export const ConfigSchema = Type.Object({
   /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
   METRICS_TOKEN: Env.METRICS_TOKEN,
   PUBLIC_URL: Env.PUBLIC_URL,
+  /** The public server's time-outs and connection limit per client address (docs/decisions/deployment.md). */
+  HTTP_REQUEST_TIMEOUT_MS: Env.HTTP_REQUEST_TIMEOUT_MS,
+  HTTP_HEADERS_TIMEOUT_MS: Env.HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: Env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
   SESSION_SECRET: Env.SESSION_SECRET,
   SESSION_IDLE_MINUTES: SessionEnv.SESSION_IDLE_MINUTES,
   SESSION_ABSOLUTE_HOURS: SessionEnv.SESSION_ABSOLUTE_HOURS,

@@ -1,4 +1,4 @@
-import { createServiceApp, busPlugin, natsCredentials } from '@signals/http-kit'
+import { createServiceApp, busPlugin, natsCredentials, serverTimeouts } from '@signals/http-kit'
 import { listOf } from '@signals/config'
 import type { Config } from './config.ts'
 import { rawBodyPlugin } from './http/raw-body.ts'
@@ -18,6 +18,8 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     bodyLimit: config.INGEST_BODY_LIMIT,
     trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     internalSurfaces: { token: config.METRICS_TOKEN },
+    timeouts: serverTimeouts(config),
+    maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
   await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })

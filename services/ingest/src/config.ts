@@ -15,6 +15,9 @@ import { Env, loadConfig, Type, type Static } from '@signals/config'
  * - ALLOW_OPEN_WEBHOOK: `true` lets production run without WEBHOOK_SECRET (read by the config loader's
  *   production rules; refused otherwise).
  * - INTERNAL_AUTH_SECRET: checks the client address the gateway signs (X-Signals-Client-Address).
+ * - HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_MAX_CONNECTIONS_PER_ADDRESS:
+ *   the public server's time-outs and connection limit (packages/config/src/variables.ts;
+ *   docs/decisions/deployment.md).
  * - ALERT_MAX_AGE_SECONDS: refuse an alert whose own timestamp (`time`, `timenow`, `timestamp`) is older;
  *   unset = no age check.
  */
@@ -40,6 +43,10 @@ export const ConfigSchema = Type.Object({
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   /** `/metrics` and `/ready` detail need `Authorization: Bearer <METRICS_TOKEN>` (unset: never served). */
   METRICS_TOKEN: Env.METRICS_TOKEN,
+  HTTP_REQUEST_TIMEOUT_MS: Env.HTTP_REQUEST_TIMEOUT_MS,
+  HTTP_HEADERS_TIMEOUT_MS: Env.HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: Env.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
   INGEST_BODY_LIMIT: Type.Integer({ minimum: 1024, maximum: 1024 * 1024, default: 64 * 1024, description: 'largest webhook body in bytes' }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 0,
