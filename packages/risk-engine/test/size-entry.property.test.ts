@@ -34,7 +34,9 @@ t.test("a sized order's loss at its stop never exceeds its budget, nor the room 
     }),
     RUNS,
   )
-  t.ok(sizedWithBudget > 100, `the property met budget-sized orders (${sizedWithBudget})`)
+  // How many inputs are budget-sized varies with the seed (85 to 200 of 3000 seen): the bar says the property
+  // was exercised, not how often.
+  t.ok(sizedWithBudget > 25, `the property met budget-sized orders (${sizedWithBudget})`)
 })
 
 t.test('fixed_fraction never risks more than maxRiskPerTradePercent of the balance', async (t) => {
