@@ -75,7 +75,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
           await trading.onSessionOpen(userId, session, venue)
           await options.feedHooks?.onSessionOpen?.(userId, session, venue)
         },
-        statusNote: (userId) => trading.keeper.statusNote(userId),
+        statusNote: (userId) => trading.statusNote(userId),
         onSessionStopping: (userId, session) => trading.onSessionStopping(userId, session),
       },
       endpoints: {

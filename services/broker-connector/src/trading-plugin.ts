@@ -30,6 +30,7 @@ export interface TradingPluginOptions {
     | 'BROKER_REQUEST_TIMEOUT_MS'
     | 'MAX_CONTRACTS_PER_ORDER'
     | 'MARKET_PRICE_MAX_AGE_MS'
+    | 'POSITION_RECONCILE_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -60,8 +61,13 @@ export const tradingPlugin = fp(
     app.decorate('trading', { ...trading, flattenDispatch })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => trading.sweep?.start())
+    // The reconciliation with the broker (same document, "Reconciliation"): only an instance with sessions.
+    if (options.feeds) app.addHook('onReady', async () => trading.reconcileTimer.start())
     // onClose hooks run in reverse registration order: stopped before the db plugin closes.
-    app.addHook('onClose', async () => trading.sweep?.stop())
+    app.addHook('onClose', async () => {
+      await trading.sweep?.stop()
+      await trading.reconcileTimer.stop()
+    })
   },
   { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
 )

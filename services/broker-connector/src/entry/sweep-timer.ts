@@ -10,6 +10,8 @@ export class SweepTimer {
     private readonly pass: () => Promise<unknown>,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    /** What a pass does, for the log line of a failed one. */
+    private readonly what = 'sweep of entry records',
   ) {}
 
   start(): void {
@@ -23,7 +25,7 @@ export class SweepTimer {
       this.#pass = this.pass()
         .then(
           () => undefined,
-          (error: unknown) => this.logger.warn({ err: error }, 'sweep of entry records failed; tried again on the next pass'),
+          (error: unknown) => this.logger.warn({ err: error }, `${this.what} failed; tried again on the next pass`),
         )
         .finally(() => this.#next())
     }, this.intervalMs)
