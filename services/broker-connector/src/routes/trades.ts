@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { listUserTrades } from '../repositories/trades.ts'
-import { listDiscrepancies } from '../repositories/position-discrepancies.ts'
-import { DiscrepanciesList, DiscrepanciesQuery, TradesPage, TradesQuery } from '../schemas/trades.ts'
+import { TradesPage, TradesQuery } from '../schemas/trades.ts'
 import { isoOrNull, nextCursorOf } from '@signals/http-kit'
 
 const idText = (id: number | null) => (id === null ? null : String(id))
 
-/** `GET /api/trades`: the caller's own trades, newest first, optionally of one status; `GET /api/trades/discrepancies`: the reconciliation's findings. */
+/** `GET /api/trades`: the caller's own trades, newest first, optionally of one status. */
 export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/trades',
@@ -60,38 +59,6 @@ export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           parentTradeId: idText(row.parent_trade_id),
         })),
         nextCursor: nextCursorOf(rows, limit),
-      }
-    },
-  )
-
-  app.get(
-    '/api/trades/discrepancies',
-    {
-      schema: {
-        summary: "Differences found between the broker's positions and working orders and the user's trades, newest first",
-        tags: ['trades'],
-        querystring: DiscrepanciesQuery,
-        response: { 200: DiscrepanciesList, 400: ErrorBody, 401: ErrorBody },
-      },
-    },
-    async (request) => {
-      const rows = await listDiscrepancies(app.db, request.identity.userId, request.query.limit)
-      return {
-        success: true as const,
-        discrepancies: rows.map((row) => ({
-          id: String(row.id),
-          contract: row.contract,
-          accountId: String(row.broker_account_id),
-          kind: row.kind,
-          brokerQty: row.broker_qty,
-          ourQty: row.our_qty,
-          orderId: idText(row.order_id),
-          action: row.action,
-          reason: row.reason,
-          foundAt: row.found_at.toISOString(),
-          lastSeenAt: row.last_seen_at.toISOString(),
-          resolvedAt: isoOrNull(row.resolved_at),
-        })),
       }
     },
   )

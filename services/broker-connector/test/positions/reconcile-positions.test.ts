@@ -37,6 +37,29 @@ t.test('the timer finds a position opened by hand while the session is open and 
   t.match(await discrepancies(db), [{ kind: 'untracked_position', broker_qty: -3, our_qty: 0 }])
 })
 
+t.test('a position opened by hand with its own stop is left, told, and blocks new entries in the contract until it is gone', async (t) => {
+  const { broker, app, db } = await reconcilingTrader(t)
+  const placed = broker.placeOso(ACCOUNT, {
+    accountSpec: 'DEMO9000', accountId: ACCOUNT, action: 'Buy', symbol: 'MNQZ6', orderQty: 2, orderType: 'Market', isAutomated: false,
+    bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 20900 },
+  })
+  const contractId = broker.orders().find((order) => order.id === placed.orderId)?.contractId as number
+  await eventually(async () => (await discrepancies(db)).length === 1, 10_000)
+  const [found] = await discrepancies(db)
+  t.match(found, { kind: 'untracked_position', broker_qty: 2, our_qty: 0, resolved_at: null, action: /^left as it is: 1 working order\(s\) at the broker close it/ })
+  t.equal(netPosition(broker, contractId), 2, 'nothing changed at the broker')
+  t.match(await statusSaying(app, /broker and trades differ/), /broker and trades differ: the broker holds \+2 contract \d+ and none of our open trades is in it \(left as it is/)
+
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  t.match(await settledRecord(db, entry.alertId), { status: 'refused', refusal_code: 'position_differs', reason: /^not placed: the broker holds \+2 contract \d+ and none of our open trades is in it; new entries in MNQZ6 wait/ })
+  t.equal(netPosition(broker, contractId), 2, 'nothing stacked on it')
+
+  broker.liquidate(ACCOUNT, contractId)
+  await eventually(async () => (await discrepancies(db))[0]?.resolved_at != null, 10_000)
+  t.pass('resolved once the position is gone')
+})
+
 t.test('a trade the broker holds no position for is ended with the reason and no made-up price, and shown', async (t) => {
   const { app, db } = await reconcilingTrader(t)
   const contract = await app.feeds.session('u-0')!.findContract('MNQZ6')
@@ -71,8 +94,10 @@ t.test("a trade's bracket left working after the trade closed is cancelled", asy
   t.pass('nothing left standing')
   const strays = (await discrepancies(db)).filter((row) => row.kind === 'stray_order')
   for (const leg of legs()) {
-    t.match(strays.find((row) => row.order_id === leg.id && row.action === 'cancelled at the broker'), { reason: `order ${leg.clOrdId} (${leg.id}) was working at the broker although its trade is closed`, contract: 'MNQZ6' }, 'each leg is told')
+    t.match(strays.find((row) => row.order_id === leg.id), { reason: `order ${leg.clOrdId} (${leg.id}) was working at the broker although its trade is closed`, contract: 'MNQZ6' }, 'each leg is told')
   }
+  // The legs are one-cancels-other at the broker: one cancel may take both.
+  t.ok(strays.some((row) => row.action === 'cancelled at the broker'), 'cancelled by the reconciliation')
   t.match(await statusSaying(app, /reconciled with the broker/), /was working at the broker although its trade is closed \(cancelled at the broker\)/)
 })
 
