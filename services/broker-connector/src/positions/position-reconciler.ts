@@ -17,6 +17,8 @@ const sentence = (found: Discrepancy) => `${found.reason} (${found.action})`
  */
 export class PositionReconciler {
   readonly #held = new Map<string, HeldSession>()
+  /** Users whose session is being opened (not handed out yet, so not the feed manager's current one). */
+  readonly #opening = new Set<string>()
   readonly #queues = new Map<string, Promise<unknown>>()
   readonly #standing = new Map<string, string[]>()
   readonly #repairs = new Map<string, string[]>()
@@ -29,13 +31,31 @@ export class PositionReconciler {
     this.#held.set(held.userId, held)
     this.#repairs.delete(held.userId)
     this.#standing.delete(held.userId)
-    await this.#pass(held)
+    this.#opening.add(held.userId)
+    try {
+      await this.#pass(held)
+    } finally {
+      this.#opening.delete(held.userId)
+    }
   }
 
-  /** A timer tick: every session this instance holds now, a few users at a time. */
+  /**
+   * A timer tick: every session this instance holds now, a few users at a time. A session no longer held
+   * (stopped, lost, moved to another instance) is let go; its next open registers it again.
+   */
   async reconcileAll(): Promise<void> {
-    const current = [...this.#held.values()].filter((held) => this.deps.sessions.session(held.userId) === held.session)
+    const current: HeldSession[] = []
+    for (const [userId, held] of this.#held) {
+      if (this.deps.sessions.session(userId) === held.session) current.push(held)
+      else if (!this.#opening.has(userId)) this.#forget(userId)
+    }
     await Promise.all(current.map((held) => this.#limit.run(() => this.#pass(held))))
+  }
+
+  #forget(userId: string): void {
+    this.#held.delete(userId)
+    this.#standing.delete(userId)
+    this.#repairs.delete(userId)
   }
 
   /** The feed status's sentence about reconciliation for the user, or null when there is nothing to tell. */

@@ -79,7 +79,7 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
 const POSITION_KINDS: readonly DiscrepancyKind[] = ['untracked_position', 'broker_flat', 'quantity_differs']
 
 /** How the trader reads a contract: its name, or the broker's id for one we never traded. */
-export const contractLabel = (contract: { id: number; name: string | null }) => contract.name ?? `contract ${contract.id}`
+const contractLabel = (contract: { id: number; name: string | null }) => contract.name ?? `contract ${contract.id}`
 
 /** One contract: null when the broker and our trades agree, else the difference and what was done. */
 async function compareContract(
