@@ -58,7 +58,7 @@ export const ConfigSchema = Type.Object({
   /**
    * How often each instance reconciles the broker's positions and working orders with our open trades and
    * records, for every session it holds (also done when a session opens). Differences are repaired where the
-   * rule is clear and always shown to the trader (docs/decisions/broker-connector.md, "Reconciliation").
+   * rule is clear and always shown to the trader (docs/decisions/broker-connector.md, "Reconciliation with the broker").
    */
   POSITION_RECONCILE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000, description: 'reconciliation of positions with the broker' }),
   /** Hold a share of the per-user broker feeds in this instance (instances share users by shard leases). */

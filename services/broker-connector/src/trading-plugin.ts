@@ -61,7 +61,7 @@ export const tradingPlugin = fp(
     app.decorate('trading', { ...trading, flattenDispatch })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => trading.sweep?.start())
-    // The reconciliation with the broker (same document, "Reconciliation"): only an instance with sessions.
+    // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
     if (options.feeds) app.addHook('onReady', async () => trading.reconcileTimer.start())
     // onClose hooks run in reverse registration order: stopped before the db plugin closes.
     app.addHook('onClose', async () => {

@@ -91,7 +91,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     return { kind: 'refuse', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${record.symbol}`, flatten: false, contract: null }
   }
   const contract = await findContractOnce(deps.session, dated.name)
-  // Never stacked on a position our trades do not account for (docs/decisions/broker-connector.md, "Reconciliation").
+  // Never stacked on a position our trades do not account for (docs/decisions/broker-connector.md, "Reconciliation with the broker").
   const difference = (await deps.positionDifference?.(contract)) ?? null
   if (difference !== null) {
     const reason = `not placed: ${difference}; new entries in ${dated.name} wait until the broker and our trades agree`

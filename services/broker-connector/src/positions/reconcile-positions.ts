@@ -37,7 +37,7 @@ const netOf = (positions: readonly BrokerPosition[], contractId: number) => posi
 /**
  * Compares the broker's positions and working orders with our open trades and records for one session's
  * account, contract by contract, repairs what has a clear rule and returns every difference found, with
- * what was done and why (docs/decisions/broker-connector.md, "Reconciliation"). The broker's positions are
+ * what was done and why (docs/decisions/broker-connector.md, "Reconciliation with the broker"). The broker's positions are
  * read before and after our side (the fills it lists applied first, then our trades read): a contract
  * whose position moved meanwhile is left to the next pass, so a fill on its way is never taken for a
  * difference. Broker failures are thrown (the pass is tried again on the next open or timer tick).
