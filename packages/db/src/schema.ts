@@ -278,6 +278,37 @@ export interface BrokerEventsSetAsideTable {
   times: ColumnType<number, number | undefined, number>
 }
 
+/** What a reconciliation pass found the broker and our trades disagreeing on, and what it did about it. */
+export type DiscrepancyKind = 'untracked_position' | 'broker_flat' | 'quantity_differs' | 'stray_order'
+
+/**
+ * A difference between the broker's position or working orders and our open trades and records, per account
+ * and contract, shown to the trader with what was done and why. Open (resolved_at null) while it stands.
+ */
+export interface PositionDiscrepanciesTable {
+  id: Generated<number>
+  user_id: string
+  broker: BrokerName
+  environment: BrokerEnvironment
+  broker_account_id: number
+  broker_contract_id: number
+  /** The dated contract (`MNQZ6`) when one of our trades names it; null for a contract we never traded. */
+  contract: string | null
+  kind: DiscrepancyKind
+  /** Signed: positive long, negative short. */
+  broker_qty: number
+  /** Our open trades' signed quantity in the contract. */
+  our_qty: number
+  /** The broker order concerned (a stray order cancelled). */
+  order_id: number | null
+  /** What was done, in words for the trader. */
+  action: string
+  reason: string
+  found_at: Timestamp
+  last_seen_at: Timestamp
+  resolved_at: NullableTimestamp
+}
+
 export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
@@ -294,6 +325,7 @@ export interface Database {
   admin_audit_log: AdminAuditLogTable
   feed_commands: FeedCommandsTable
   broker_events_set_aside: BrokerEventsSetAsideTable
+  position_discrepancies: PositionDiscrepanciesTable
 }
 
 export type User = Selectable<UsersTable>

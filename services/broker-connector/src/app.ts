@@ -5,6 +5,7 @@ import type { EntryFlow } from './entry-flow.ts'
 import { tradingPlugin } from './trading-plugin.ts'
 import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
+import { discrepancyRoutes } from './routes/discrepancies.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
@@ -40,6 +41,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   })
   await app.register(alertRoutes)
   await app.register(tradeRoutes)
+  await app.register(discrepancyRoutes)
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
   await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
   const trading = app.trading
@@ -75,7 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
           await trading.onSessionOpen(userId, session, venue)
           await options.feedHooks?.onSessionOpen?.(userId, session, venue)
         },
-        statusNote: (userId) => trading.keeper.statusNote(userId),
+        statusNote: (userId) => trading.statusNote(userId),
         onSessionStopping: (userId, session) => trading.onSessionStopping(userId, session),
       },
       endpoints: {

@@ -55,6 +55,12 @@ export const ConfigSchema = Type.Object({
   ENTRY_OUTCOME_GRACE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 60_000, description: 'wait for an unknown order outcome' }),
   /** How often each instance looks for records left `received` or `placing` past their time (the sweep). */
   ENTRY_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 5_000, description: 'sweep of stranded entry records' }),
+  /**
+   * How often each instance reconciles the broker's positions and working orders with our open trades and
+   * records, for every session it holds (also done when a session opens). Differences are repaired where the
+   * rule is clear and always shown to the trader (docs/decisions/broker-connector.md, "Reconciliation with the broker").
+   */
+  POSITION_RECONCILE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000, description: 'reconciliation of positions with the broker' }),
   /** Hold a share of the per-user broker feeds in this instance (instances share users by shard leases). */
   FEEDS_ENABLED: Type.Boolean({ default: true, description: 'hold per-user broker feeds in this instance' }),
   /**

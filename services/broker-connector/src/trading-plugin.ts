@@ -34,6 +34,7 @@ export interface TradingPluginOptions {
     | 'MAX_CONTRACTS_PER_ORDER'
     | 'MARKET_PRICE_MAX_AGE_MS'
     | 'RISK_WATCHDOG_MS'
+    | 'POSITION_RECONCILE_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -74,11 +75,14 @@ export const tradingPlugin = fp(
     app.addHook('onReady', async () => {
       trading.sweep?.start()
       watchdog?.timer.start()
+      // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
+      if (options.feeds) trading.reconcileTimer.start()
     })
     // onClose hooks run in reverse registration order: stopped before the db plugin closes.
     app.addHook('onClose', async () => {
       await trading.sweep?.stop()
       await watchdog?.timer.stop()
+      await trading.reconcileTimer.stop()
     })
   },
   { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },

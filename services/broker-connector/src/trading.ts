@@ -6,10 +6,12 @@ import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from 
 import type { RecordOutcome } from './entry/settle-records.ts'
 import type { SessionSource } from './entry/plan-record.ts'
 import { openTradeContracts } from './repositories/broker-trades.ts'
+import { openDiscrepancyIn } from './repositories/position-discrepancies.ts'
 import { requestFlattens, tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
 import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
 import { SweepTimer } from './entry/sweep-timer.ts'
+import { PositionReconciler } from './positions/position-reconciler.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -33,6 +35,12 @@ export interface Trading {
   settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
   /** The sweep of records left unsettled (null when the live entry flow is replaced: tests of intake alone). */
   sweep: SweepTimer | null
+  /** Reconciles the broker's positions and working orders with our trades (on session open and on its timer). */
+  reconciler: PositionReconciler
+  /** The timer of the reconciliation (every `POSITION_RECONCILE_MS`). */
+  reconcileTimer: SweepTimer
+  /** The feed status's sentence for the user (events set aside, differences with the broker), or null. */
+  statusNote(userId: string): string | null
 }
 
 type TradingConfig = Pick<
@@ -45,6 +53,7 @@ type TradingConfig = Pick<
   | 'BROKER_REQUEST_TIMEOUT_MS'
   | 'MAX_CONTRACTS_PER_ORDER'
   | 'MARKET_PRICE_MAX_AGE_MS'
+  | 'POSITION_RECONCILE_MS'
 >
 
 /**
@@ -65,6 +74,7 @@ export function createTrading(
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
   const flattens = new FlattenRunner({ db, logger, sessions })
+  const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills) })
   const live = new LiveEntryFlow({
     db,
     sessions,
@@ -83,6 +93,7 @@ export function createTrading(
     parallelism: config.ENTRY_PARALLELISM,
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
+    positionDifference: (userId, accountId, contractId) => openDiscrepancyIn(db, userId, accountId, contractId),
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)
@@ -96,10 +107,18 @@ export function createTrading(
     },
     settle: (records, lastAttempt) => live.settle(records, lastAttempt),
     sweep: makeEntryFlow ? null : new SweepTimer(() => live.sweep(receivedAfterMs), config.ENTRY_SWEEP_INTERVAL_MS, logger),
+    reconciler,
+    reconcileTimer: new SweepTimer(() => reconciler.reconcileAll(), config.POSITION_RECONCILE_MS, logger, 'reconciliation of positions'),
+    statusNote(userId) {
+      const notes = [keeper.statusNote(userId), reconciler.statusNote(userId)].filter((note) => note !== null)
+      return notes.length === 0 ? null : notes.join('; ')
+    },
     async onSessionOpen(userId, session, venue) {
       await keeper.sessionOpened(userId, session, venue)
       await flattens.run(userId, { session, force: true })
       await live.reconcileUser(userId, session)
+      // Last: the exits and records above have settled what they can, so what differs now is a difference.
+      await reconciler.sessionOpened({ userId, session, scope: { ...venue, accountId: session.snapshot.account.id } })
     },
     async onSessionStopping(userId, session) {
       // The exits are sent, then their fills awaited (the session is about to close), within one bound.

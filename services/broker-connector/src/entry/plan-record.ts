@@ -24,6 +24,8 @@ export interface PlanDeps {
   platformMaxContracts: number
   /** A market price older than this is not used. */
   marketPriceMaxAgeMs: number
+  /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */
+  positionDifference?(userId: string, accountId: number, contractId: number): Promise<string | null>
 }
 
 /** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
@@ -101,8 +103,9 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
     const found = await context.orders.bracket(session, record.order_tag ?? orderTagOf(record.id))
     if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
   }
-  const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs } = context
-  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), now, platformMaxContracts, marketPriceMaxAgeMs }, record)
+  const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
+  const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, session.snapshot.account.id, contract.id))
+  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
 }

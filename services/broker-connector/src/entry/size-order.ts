@@ -7,7 +7,7 @@ import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
 import { markOpenPnl } from '../risk/open-pnl.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
-type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract'
+type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract' | 'position_differs'
 
 export type SizedOrder =
   | { kind: 'order'; request: BracketRequest }
@@ -61,6 +61,8 @@ export interface SizingDeps {
   platformMaxContracts: number
   /** A market price older than this is not used (MARKET_PRICE_MAX_AGE_MS). */
   marketPriceMaxAgeMs: number
+  /** Why the broker's position in the contract and our trades differ (entries wait until they agree), or null. */
+  positionDifference?(contract: BrokerContract): Promise<string | null>
 }
 
 /**
@@ -90,6 +92,12 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     return { kind: 'refuse', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${record.symbol}`, flatten: false, contract: null }
   }
   const contract = await findContractOnce(deps.session, dated.name)
+  // Never stacked on a position our trades do not account for (docs/decisions/broker-connector.md, "Reconciliation with the broker").
+  const difference = (await deps.positionDifference?.(contract)) ?? null
+  if (difference !== null) {
+    const reason = `not placed: ${difference}; new entries in ${dated.name} wait until the broker and our trades agree`
+    return { kind: 'refuse', code: 'position_differs', reason, flatten: false, contract: dated.name }
+  }
   const prices = planPrices(
     { side: record.action, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
     spec.tickSize,

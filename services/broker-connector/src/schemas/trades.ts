@@ -38,3 +38,21 @@ const TradeBody = Type.Object({
 
 export const TradesQuery = Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus) }, { additionalProperties: false })
 export const TradesPage = Type.Object({ success: Type.Literal(true), trades: Type.Array(TradeBody), nextCursor: NextCursor })
+
+const DiscrepancyBody = Type.Object({
+  id: Type.String(),
+  contract: Type.Union([Type.String(), Type.Null()], { description: 'the dated contract, when one of our trades names it' }),
+  accountId: Type.String({ description: "the broker's account id" }),
+  kind: Type.Union([Type.Literal('untracked_position'), Type.Literal('broker_flat'), Type.Literal('quantity_differs'), Type.Literal('stray_order')]),
+  brokerQty: Type.Integer({ description: "the broker's position, signed (long positive)" }),
+  ourQty: Type.Integer({ description: "our open trades' quantity in the contract, signed" }),
+  orderId: BrokerId,
+  action: Type.String({ description: 'what was done about it' }),
+  reason: Type.String(),
+  foundAt: Type.String({ format: 'date-time' }),
+  lastSeenAt: Type.String({ format: 'date-time' }),
+  resolvedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null while the difference stands' }),
+})
+
+export const DiscrepanciesQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false })
+export const DiscrepanciesList = Type.Object({ success: Type.Literal(true), discrepancies: Type.Array(DiscrepancyBody) })

@@ -21,6 +21,8 @@ interface UserBook {
   orders: Map<number, BrokerOrder>
   /** Orders with a fill applied while still held: a `Filled` update for one of these needs no more waiting. */
   filled: Set<number>
+  /** Fills applied (or set aside) in this session: a reconciliation's `fill/list` applies only the others. */
+  seenFills: Set<number>
   cashBalance: string | null
 }
 
@@ -54,7 +56,7 @@ export class TradeKeeper {
   sessionOpened(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void> {
     const { snapshot } = session
     const scope = { ...venue, accountId: snapshot.account.id }
-    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), cashBalance: snapshot.cashBalance }
+    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), seenFills: new Set(), cashBalance: snapshot.cashBalance }
     this.#books.set(userId, book)
     const fills = [...snapshot.fills, ...(this.#early.get(userId) ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
     this.#early.delete(userId)
@@ -62,6 +64,19 @@ export class TradeKeeper {
       for (const fill of fills) await this.#applyOrSetAside(userId, book, fill)
       // The snapshot lists the day's done orders too: those whose fills are applied are dropped at once.
       for (const order of [...book.orders.values()]) this.#prune(book, order.id)
+    })
+  }
+
+  /**
+   * Fills the broker lists now (a reconciliation's `fill/list`) that this session has not applied yet (a
+   * fill whose event never came): applied in order behind the user's other events; resolves when done.
+   */
+  applyListedFills(userId: string, fills: readonly BrokerFill[]): Promise<void> {
+    const book = this.#books.get(userId)
+    if (!book) return Promise.resolve()
+    const unseen = fills.filter((fill) => !book.seenFills.has(fill.id)).sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
+    return this.#serial(userId, async () => {
+      for (const fill of unseen) await this.#applyOrSetAside(userId, book, fill)
     })
   }
 
@@ -185,13 +200,16 @@ export class TradeKeeper {
 
   /** Applies a fill; one that can never be applied is kept aside with the reason (a dependency down is thrown). */
   async #applyOrSetAside(userId: string, book: UserBook, fill: BrokerFill): Promise<void> {
+    if (book.seenFills.has(fill.id)) return
     try {
       await this.#applyFill(userId, book.scope, fill)
+      book.seenFills.add(fill.id)
     } catch (error) {
       if (isOutage(error)) throw error
       const reason = error instanceof Error ? error.message : String(error)
       await setAsideEvent(this.options.db, { userId, scope: book.scope, entityType: 'fill', entityId: fill.id, orderId: fill.orderId, event: fill, reason })
       book.setAside++
+      book.seenFills.add(fill.id)
       this.options.logger.warn({ userId, fillId: fill.id, orderId: fill.orderId, accountId: book.scope.accountId, reason }, 'broker event set aside')
       this.#fillApplied(userId, fill.orderId)
     }

@@ -68,6 +68,8 @@ t.test('feed commands stop, start and restart a user\'s session; a dropped sessi
   await saveCredentials(db, config, 'live-0', 'trader1', PASSWORD)
   await command(app, 'live-0', 'restart')
   await eventually(() => broker.sessions().join() === 'trader1')
+  // The broker authorizes the session before the connector has reconciled it and says connected.
+  await eventually(async () => (await statusOf(app, 'live-0'))?.state === 'connected')
   t.match(await statusOf(app, 'live-0'), { state: 'connected', detail: 'account DEMO9001' })
 
   broker.dropConnections()

@@ -1,0 +1,98 @@
+import { BrokerError } from '../broker/broker-adapter.ts'
+import { ConcurrencyLimit } from '../concurrency-limit.ts'
+import type { SessionSource } from '../entry/plan-record.ts'
+import type { Discrepancy } from '../repositories/position-discrepancies.ts'
+import { reconcilePositions, type HeldSession, type ReconcileDeps } from './reconcile-positions.ts'
+
+/** Repairs of a session the status keeps telling (the latest ones; the trades API lists them all). */
+const REPAIRS_SHOWN = 3
+
+/** A finding in words for the feed status. */
+const sentence = (found: Discrepancy) => `${found.reason} (${found.action})`
+
+/**
+ * Reconciles each session this instance holds with the broker: when it opens (before it is handed out) and
+ * on the timer. One user's passes go one after another. What a pass finds is kept for the feed status: the
+ * differences still standing, and the latest repairs of the session.
+ */
+export class PositionReconciler {
+  readonly #held = new Map<string, HeldSession>()
+  /** Users whose session is being opened (not handed out yet, so not the feed manager's current one). */
+  readonly #opening = new Set<string>()
+  readonly #queues = new Map<string, Promise<unknown>>()
+  readonly #standing = new Map<string, string[]>()
+  readonly #repairs = new Map<string, string[]>()
+  readonly #limit = new ConcurrencyLimit(4)
+
+  constructor(private readonly deps: ReconcileDeps & { sessions: SessionSource }) {}
+
+  /** A new session: reconciled now. A broker that does not answer leaves it to the timer; the session opens. */
+  async sessionOpened(held: HeldSession): Promise<void> {
+    this.#held.set(held.userId, held)
+    this.#repairs.delete(held.userId)
+    this.#standing.delete(held.userId)
+    this.#opening.add(held.userId)
+    try {
+      await this.#pass(held)
+    } finally {
+      this.#opening.delete(held.userId)
+    }
+  }
+
+  /**
+   * A timer tick: every session this instance holds now, a few users at a time. A session no longer held
+   * (stopped, lost, moved to another instance) is let go; its next open registers it again.
+   */
+  async reconcileAll(): Promise<void> {
+    const current: HeldSession[] = []
+    for (const [userId, held] of this.#held) {
+      if (this.deps.sessions.session(userId) === held.session) current.push(held)
+      else if (!this.#opening.has(userId)) this.#forget(userId)
+    }
+    await Promise.all(current.map((held) => this.#limit.run(() => this.#pass(held))))
+  }
+
+  #forget(userId: string): void {
+    this.#held.delete(userId)
+    this.#standing.delete(userId)
+    this.#repairs.delete(userId)
+  }
+
+  /** The feed status's sentence about reconciliation for the user, or null when there is nothing to tell. */
+  statusNote(userId: string): string | null {
+    const standing = this.#standing.get(userId) ?? []
+    const repairs = this.#repairs.get(userId) ?? []
+    const parts = [
+      ...(standing.length > 0 ? [`broker and trades differ: ${standing.join('; ')}`] : []),
+      ...(repairs.length > 0 ? [`reconciled with the broker: ${repairs.join('; ')}`] : []),
+    ]
+    return parts.length === 0 ? null : parts.join('; ')
+  }
+
+  /** Waits for the passes under way (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#queues.values()])
+  }
+
+  #pass(held: HeldSession): Promise<void> {
+    const { userId } = held
+    const work = async () => {
+      try {
+        const found = await reconcilePositions(this.deps, held)
+        this.#standing.set(userId, found.filter((item) => !item.resolved).map(sentence))
+        const repairs = [...(this.#repairs.get(userId) ?? []), ...found.filter((item) => item.resolved).map(sentence)]
+        this.#repairs.set(userId, repairs.slice(-REPAIRS_SHOWN))
+      } catch (error) {
+        if (!(error instanceof BrokerError)) throw error
+        this.deps.logger.warn({ userId, kind: error.kind, reason: error.message }, 'positions not reconciled with the broker; tried again on the next pass')
+      }
+    }
+    const next = (this.#queues.get(userId) ?? Promise.resolve()).then(work, work)
+    const settled = next.catch(() => undefined)
+    this.#queues.set(userId, settled)
+    void settled.finally(() => {
+      if (this.#queues.get(userId) === settled) this.#queues.delete(userId)
+    })
+    return next
+  }
+}

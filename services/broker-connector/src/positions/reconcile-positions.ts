@@ -1,0 +1,167 @@
+import type { Database, DiscrepancyKind, Kysely } from '@signals/db'
+import { BrokerError, isDone, type BrokerOrder, type BrokerPosition, type BrokerSession } from '../broker/broker-adapter.ts'
+import type { Logger } from '../consumers/close-trades.ts'
+import { parseOrderTag } from '../entry/order-plan.ts'
+import { OUTCOME_UNKNOWN } from '../repositories/entry-records.ts'
+import type { BrokerScope } from '../repositories/broker-trades.ts'
+import {
+  closeUnbacked,
+  contractNames,
+  openDiscrepancyContracts,
+  openTradeBooks,
+  recordDiscrepancy,
+  resolveDiscrepancies,
+  taggedRecords,
+  type ContractBook,
+  type Discrepancy,
+} from '../repositories/position-discrepancies.ts'
+import { cancelQuietly } from './carry-out.ts'
+
+export interface ReconcileDeps {
+  db: Kysely<Database>
+  logger: Logger
+  /** Applies the fills the broker lists that the session has not applied (the trade keeper). */
+  applyListedFills(userId: string, fills: Awaited<ReturnType<BrokerSession['listFills']>>): Promise<void>
+}
+
+/** One user's session to reconcile: whose, and where its broker ids live. */
+export interface HeldSession {
+  userId: string
+  session: BrokerSession
+  scope: BrokerScope
+}
+
+const signed = (quantity: number) => (quantity > 0 ? `+${quantity}` : String(quantity))
+const netOf = (positions: readonly BrokerPosition[], contractId: number) => positions.find((position) => position.contractId === contractId)?.netPos ?? 0
+
+/**
+ * Compares the broker's positions and working orders with our open trades and records for one session's
+ * account, contract by contract, repairs what has a clear rule and returns every difference found, with
+ * what was done and why (docs/decisions/broker-connector.md, "Reconciliation with the broker"). The broker's positions are
+ * read before and after our side (the fills it lists applied first, then our trades read): a contract
+ * whose position moved meanwhile is left to the next pass, so a fill on its way is never taken for a
+ * difference. Broker failures are thrown (the pass is tried again on the next open or timer tick).
+ */
+export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession): Promise<Discrepancy[]> {
+  const { db } = deps
+  const { userId, session, scope } = held
+  const before = await session.listPositions()
+  await deps.applyListedFills(userId, await session.listFills())
+  const books = await openTradeBooks(db, userId, scope)
+  const listed = (await session.listOrders()).filter((order) => !isDone(order.status))
+  const after = await session.listPositions()
+  const strays = await strayOrders(deps, held, listed)
+  const working = listed.filter((order) => !strays.some((stray) => stray.orderId === order.id))
+  const open = await openDiscrepancyContracts(db, userId, scope)
+  const contractIds = [...new Set([...after.filter((position) => position.netPos !== 0).map((position) => position.contractId), ...books.map((book) => book.broker_contract_id), ...open.map((row) => row.contractId)])]
+  const names = await contractNames(db, userId, [...contractIds, ...strays.map((stray) => stray.contractId)])
+  const found: Discrepancy[] = strays.map((stray) => ({ ...stray, contract: names.get(stray.contractId) ?? null }))
+  for (const contractId of contractIds) {
+    const brokerQty = netOf(after, contractId)
+    if (brokerQty !== netOf(before, contractId)) continue
+    const book = books.find((candidate) => candidate.broker_contract_id === contractId)
+    const contract = { id: contractId, name: book?.contract ?? names.get(contractId) ?? null }
+    const difference = await compareContract(deps, held, contract, brokerQty, book, working)
+    if (difference === null || difference.resolved) await resolveDiscrepancies(db, userId, scope, contractId, POSITION_KINDS)
+    if (difference !== null) found.push(difference)
+  }
+  // A stray order not found again is gone (cancelled, or its record settled).
+  for (const { contractId } of open.filter((row) => row.kind === 'stray_order' && !strays.some((stray) => !stray.resolved && stray.contractId === row.contractId))) {
+    await resolveDiscrepancies(db, userId, scope, contractId, ['stray_order'])
+  }
+  for (const difference of found) {
+    const id = await recordDiscrepancy(db, userId, scope, difference)
+    deps.logger.warn({ userId, discrepancyId: id, accountId: scope.accountId, ...difference }, 'broker and trades differ')
+  }
+  return found
+}
+
+const POSITION_KINDS: readonly DiscrepancyKind[] = ['untracked_position', 'broker_flat', 'quantity_differs']
+
+/** How the trader reads a contract: its name, or the broker's id for one we never traded. */
+const contractLabel = (contract: { id: number; name: string | null }) => contract.name ?? `contract ${contract.id}`
+
+/** One contract: null when the broker and our trades agree, else the difference and what was done. */
+async function compareContract(
+  deps: ReconcileDeps,
+  held: HeldSession,
+  contract: { id: number; name: string | null },
+  brokerQty: number,
+  book: ContractBook | undefined,
+  working: readonly BrokerOrder[],
+): Promise<Discrepancy | null> {
+  const ourQty = book?.quantity ?? 0
+  if (brokerQty === ourQty) return null
+  const base = { contractId: contract.id, contract: contract.name, brokerQty, ourQty, orderId: null }
+  const label = contractLabel(contract)
+  if (brokerQty === 0 && book) {
+    const note = `ended by reconciliation: the broker holds no ${label} position and lists no fill that closed this trade, so no exit price or PnL is known`
+    const ended = await closeUnbacked(deps.db, book.trade_ids, note)
+    return { ...base, kind: 'broker_flat', action: `${ended.length} open trade(s) ended as cancelled, without an exit price or PnL`, reason: `the broker holds no ${label} position while our trades held ${signed(ourQty)}`, resolved: true }
+  }
+  if (ourQty === 0) return untrackedPosition(held, base, label, working)
+  return {
+    ...base,
+    kind: 'quantity_differs',
+    action: `nothing changed at the broker; new entries in ${label} are refused until the broker and our trades agree`,
+    reason: `the broker holds ${signed(brokerQty)} ${label} while our open trades hold ${signed(ourQty)}`,
+    resolved: false,
+  }
+}
+
+/**
+ * A position none of our trades is in. With a working order on its closing side at the broker (a stop the
+ * trader placed, a leg), someone protects it: it is left, and the trader told. With none, nobody does: it
+ * is flattened (where a stop would go cannot be known without guessing).
+ */
+async function untrackedPosition(held: HeldSession, base: Omit<Discrepancy, 'kind' | 'action' | 'reason' | 'resolved'>, label: string, working: readonly BrokerOrder[]): Promise<Discrepancy> {
+  const closing = base.brokerQty > 0 ? 'Sell' : 'Buy'
+  const reason = `the broker holds ${signed(base.brokerQty)} ${label} and none of our open trades is in it`
+  const protectors = working.filter((order) => order.contractId === base.contractId && order.action === closing)
+  if (protectors.length > 0) {
+    const action = `left as it is: ${protectors.length} working order(s) at the broker close it (order ${protectors.map((order) => order.id).join(', ')}); new entries in ${label} are refused until it is gone`
+    return { ...base, kind: 'untracked_position', action, reason, resolved: false }
+  }
+  try {
+    await held.session.liquidatePosition(base.contractId)
+    return { ...base, kind: 'untracked_position', action: `flattened at the broker: no working order protected it`, reason, resolved: true }
+  } catch (error) {
+    if (!(error instanceof BrokerError)) throw error
+    const action = `flatten refused by the broker (${error.message}); tried again on the next pass, and new entries in ${label} are refused meanwhile`
+    return { ...base, kind: 'untracked_position', action, reason, resolved: false }
+  }
+}
+
+/** Why a working order of ours has no business at the broker any more, or null while its record may still want it. */
+function strayReason(record: { status: string; refusal_code: string | null; trade_status: string | null } | undefined): string | null {
+  if (!record) return null
+  if (record.trade_status === 'closed' || record.trade_status === 'cancelled') return `its trade is ${record.trade_status}`
+  // A record failed "outcome unknown" is turned placed when its order turns up: the entry flow settles it.
+  if (record.trade_status === null && (record.status === 'refused' || record.status === 'not_placed' || (record.status === 'failed' && record.refusal_code !== OUTCOME_UNKNOWN))) {
+    return `its alert record is ${record.status.replace('_', ' ')}`
+  }
+  return null
+}
+
+/** Our working orders (by tag) whose trade is closed or whose record was never placed: cancelled. */
+async function strayOrders(deps: ReconcileDeps, held: HeldSession, working: readonly BrokerOrder[]): Promise<Discrepancy[]> {
+  const tagged = working.flatMap((order) => {
+    const tag = parseOrderTag(order.tag)
+    return tag ? [{ order, ...tag }] : []
+  })
+  const records = await taggedRecords(deps.db, held.userId, [...new Set(tagged.map((entry) => entry.recordId))])
+  const found: Discrepancy[] = []
+  for (const { order, recordId } of tagged) {
+    const why = strayReason(records.get(recordId))
+    if (why === null) continue
+    const base = { kind: 'stray_order' as const, contractId: order.contractId, contract: null, brokerQty: 0, ourQty: 0, orderId: order.id, reason: `order ${order.tag} (${order.id}) was working at the broker although ${why}` }
+    try {
+      const cancelled = await cancelQuietly(held.session, order.id)
+      found.push({ ...base, action: cancelled ? 'cancelled at the broker' : 'the broker had finished it meanwhile', resolved: true })
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error
+      found.push({ ...base, action: `cancel refused by the broker (${error.message}); tried again on the next pass`, resolved: false })
+    }
+  }
+  return found
+}
