@@ -42,7 +42,8 @@ export interface OsoBracket {
   text?: string
 }
 
-export interface PlaceOsoRequest {
+/** What every order request names: the account, the contract, the side, the quantity and the prices. */
+interface OrderRequestFields {
   accountSpec: string
   accountId: number
   clOrdId?: string
@@ -52,6 +53,9 @@ export interface PlaceOsoRequest {
   orderType: OrderType
   price?: number
   stopPrice?: number
+}
+
+export interface PlaceOsoRequest extends OrderRequestFields {
   timeInForce: TimeInForce
   /** Must be true for an order not entered by a human (CME rule; Tradovate requires a boolean). */
   isAutomated: boolean
@@ -85,16 +89,7 @@ export interface PlaceOsoResult {
 }
 
 /** Body of `order/placeorder` (partner.tradovate.com .../orders/place-order). */
-export interface PlaceOrderRequest {
-  accountSpec: string
-  accountId: number
-  clOrdId?: string
-  action: Action
-  symbol: string
-  orderQty: number
-  orderType: OrderType
-  price?: number
-  stopPrice?: number
+export interface PlaceOrderRequest extends OrderRequestFields {
   timeInForce?: TimeInForce
   isAutomated: boolean
 }
