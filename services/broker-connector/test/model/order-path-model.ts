@@ -48,23 +48,30 @@ type Root = keyof typeof MARKETS
 type Side = 'LONG' | 'SHORT'
 
 /** Misbehaviour of the broker's next answer to an endpoint (its request controls, over HTTP). */
-const FAULTS = ['slow', 'timeout', 'server_error', 'server_error_carried_out', 'late', 'drop_before', 'drop_after'] as const
+const FAULTS = ['slow', 'timeout', 'server_error', 'server_error_carried_out', 'late', 'held', 'drop_before', 'drop_after'] as const
 type Fault = (typeof FAULTS)[number]
 const FAULT_ENDPOINTS = ['order/placeOSO', 'order/liquidateposition', 'order/cancelorder'] as const
 
 export type Command =
-  /** A new entry alert; `copies: 2` also publishes the same content under another alert id at the same instant. */
-  | { kind: 'entry'; root: Root; side: Side; order: 'market' | 'limit'; copies: 1 | 2 }
+  /**
+   * A new entry alert; `copies: 2` also publishes the same content under another alert id at the same
+   * instant; `fault`: the broker misbehaves on the next order (set up just before the alert is published).
+   */
+  | { kind: 'entry'; root: Root; side: Side; order: 'market' | 'limit'; copies: 1 | 2; fault: Fault | null }
   /** An earlier entry alert published again (a redelivery under another message id). */
   | { kind: 'duplicate'; which: number }
-  /** A result alert for the contract. */
-  | { kind: 'exit'; root: Root; result: 'TP' | 'SL' | 'Exit'; closes: Side | null }
+  /** A result alert for the contract (`last`: the last entry's). */
+  | { kind: 'exit'; root: Root | 'last'; result: 'TP' | 'SL' | 'Exit'; closes: Side | null }
   /** The market moves by `steps` quarter stop distances (stops, targets and limits may fill). */
   | { kind: 'price'; root: Root; steps: number }
+  /** Orders of the contract fill at most `lots` per price event from now on (partial fills), or in full (null). */
+  | { kind: 'liquidity'; root: Root; lots: number | null }
   | { kind: 'fault'; endpoint: (typeof FAULT_ENDPOINTS)[number]; fault: Fault }
   /** The connector instance is closed and a new one built on the same database and bus. */
   | { kind: 'restart'; instance: number }
   | { kind: 'wait'; ms: number }
+  /** Requests the broker holds (`held` faults) are carried out now. */
+  | { kind: 'release' }
   /** Waits until no record is `received` or `placing` (the next command meets a settled account). */
   | { kind: 'quiet' }
 
@@ -76,20 +83,28 @@ export interface Scenario {
 const root = fc.constantFrom<Root>('MNQ', 'MES')
 const side = fc.constantFrom<Side>('LONG', 'SHORT')
 
+const entryArbitrary = fc.record({
+  kind: fc.constant('entry' as const), root, side, order: fc.constantFrom('market' as const, 'limit' as const), copies: fc.constantFrom<1 | 2>(1, 1, 2),
+  fault: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constantFrom(...FAULTS) }),
+})
+
 const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('entry' as const), root, side, order: fc.constantFrom('market' as const, 'limit' as const), copies: fc.constantFrom<1 | 2>(1, 1, 2) }) },
+  { weight: 5, arbitrary: entryArbitrary },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), which: fc.nat(20) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('exit' as const), root, result: fc.constantFrom('TP' as const, 'SL' as const, 'Exit' as const), closes: fc.constantFrom<Side | null>('LONG', 'SHORT', null) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('price' as const), root, steps: fc.integer({ min: -6, max: 6 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('exit' as const), root: fc.constantFrom<Root | 'last'>('last', 'last', 'MNQ', 'MES'), result: fc.constantFrom('TP' as const, 'SL' as const, 'Exit' as const), closes: fc.constantFrom<Side | null>('LONG', 'SHORT', null, null) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('price' as const), root, steps: fc.integer({ min: -8, max: 8 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('liquidity' as const), root, lots: fc.constantFrom<number | null>(1, 2, null) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('fault' as const), endpoint: fc.constantFrom(...FAULT_ENDPOINTS, 'order/placeOSO', 'order/placeOSO'), fault: fc.constantFrom(...FAULTS) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), instance: fc.nat(1) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), instance: fc.nat(1) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 2_500 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('quiet' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const) }) },
 )
 
 export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
   instances: fc.constantFrom<1 | 2>(1, 2),
-  commands: fc.array(commandArbitrary, { minLength: 4, maxLength: 16 }),
+  // Every run starts with an entry (a run with none tests little).
+  commands: fc.tuple(entryArbitrary, fc.array(commandArbitrary, { minLength: 5, maxLength: 16 })).map(([first, rest]) => [first, ...rest]),
 })
 
 const feedCommands = contract(FeedCommandV1)
@@ -101,6 +116,7 @@ export class OrderPathWorld {
   readonly #prices = new Map<Root, number>()
   /** When the last request a `late` fault holds is carried out. */
   #lateUntil = 0
+  #lastRoot: Root = 'MNQ'
 
   private constructor(
     readonly broker: PaperBroker,
@@ -176,9 +192,10 @@ export class OrderPathWorld {
         return
       }
       case 'exit': {
-        const market = MARKETS[command.root]
+        const root = command.root === 'last' ? this.#lastRoot : command.root
+        const market = MARKETS[root]
         const exit = makeAlert({
-          kind: 'result', symbol: market.symbol, root: command.root, result: command.result, closes: command.closes, exitPrice: this.#price(command.root),
+          kind: 'result', symbol: market.symbol, root, result: command.result, closes: command.closes, exitPrice: this.#price(root),
           action: null, entryPrice: null, sl: null, tp: null, userId: null,
         })
         return this.#publish(exit)
@@ -187,6 +204,8 @@ export class OrderPathWorld {
         const price = this.#price(command.root) + command.steps * MARKETS[command.root].step
         return this.#setPrice(command.root, price)
       }
+      case 'liquidity':
+        return this.broker.setLiquidity(MARKETS[command.root].contract, command.lots)
       case 'fault':
         return this.#fault(command.endpoint, command.fault)
       case 'restart':
@@ -196,11 +215,14 @@ export class OrderPathWorld {
         return
       case 'quiet':
         return this.#recordsSettled(20_000)
+      case 'release':
+        return this.#release()
     }
   }
 
   async #entry(command: Extract<Command, { kind: 'entry' }>) {
     const market = MARKETS[command.root]
+    this.#lastRoot = command.root
     const sign = command.side === 'LONG' ? 1 : -1
     // A limit entry waits half a stop distance away from the market (below it for a long).
     const entryPrice = this.#price(command.root) - (command.order === 'limit' ? sign * 2 * market.step : 0)
@@ -210,6 +232,7 @@ export class OrderPathWorld {
       raw: { action: command.side === 'LONG' ? 'Buy' : 'Sell', symbol: market.symbol, entryPrice, orderType: command.order },
     })
     this.alerts.push(alert)
+    if (command.fault) await this.#fault('order/placeOSO', command.fault)
     if (command.copies === 1) return this.#publish(alert)
     // The same content with other whitespace is another alert id at ingest: both arrive at once.
     const copy = { ...alert, alertId: randomUUID() }
@@ -222,7 +245,7 @@ export class OrderPathWorld {
   }
 
   async #fault(endpoint: string, fault: Fault) {
-    const late = 200 + Math.floor(Math.random() * 2_000)
+    const late = 200 + Math.floor(Math.random() * 4_000)
     const controls: Record<Fault, Record<string, unknown>> = {
       // Slower than usual, but within the connector's wait; then slower than its wait (an unknown outcome).
       slow: { kind: 'delay', ms: 600 },
@@ -230,11 +253,17 @@ export class OrderPathWorld {
       server_error: { kind: 'server_error' },
       server_error_carried_out: { kind: 'server_error', carriedOut: true },
       late: { kind: 'late', afterMs: late },
+      // Carried out only when released (a `release` command, or when the run settles), maybe after the grace.
+      held: { kind: 'late' },
       drop_before: { kind: 'drop', carriedOut: false },
       drop_after: { kind: 'drop', carriedOut: true },
     }
     if (fault === 'late') this.#lateUntil = Math.max(this.#lateUntil, Date.now() + late)
     await brokerControl(this.broker, { endpoint, ...controls[fault] })
+  }
+
+  async #release() {
+    for (const endpoint of FAULT_ENDPOINTS) await brokerControl(this.broker, { endpoint }, '/dev/controls/release')
   }
 
   async #restart(index: number) {
@@ -251,6 +280,7 @@ export class OrderPathWorld {
   async settle(): Promise<void> {
     const response = await fetch(`${this.broker.restUrl.replace(/\/v1$/, '')}/dev/controls`, { method: 'DELETE' })
     if (response.status !== 200) throw new Error(`DELETE /dev/controls answered ${response.status}`)
+    await this.#release()
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.#lateUntil - Date.now())))
     await eventually(() => this.#sessionsHeldOnce(), 30_000).catch(() => {
       throw new Error('not every trader has one broker session after the run')
@@ -265,9 +295,13 @@ export class OrderPathWorld {
   }
 
   async #recordsSettled(timeoutMs: number): Promise<void> {
+    // Every entry published has its record per trader (the consumer may not have got to the last ones yet), and none is unsettled.
+    const alertIds = this.alerts.map((alert) => alert.alertId)
     await eventually(async () => {
-      const open = await sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status IN ('received', 'placing')`.execute(this.db)
-      return open.rows[0]?.count === 0
+      const { rows } = await sql<{ records: number; open: number }>`
+        SELECT count(*)::int AS records, count(*) FILTER (WHERE status IN ('received', 'placing'))::int AS open
+        FROM alerts WHERE alert_id = ANY(${alertIds}::text[])`.execute(this.db)
+      return rows[0]?.records === alertIds.length * TRADERS.length && rows[0].open === 0
     }, timeoutMs).catch(() => {
       throw new Error(`records still received or placing after ${timeoutMs / 1000} s`)
     })

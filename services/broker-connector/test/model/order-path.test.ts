@@ -39,7 +39,8 @@ t.test(`${RUNS} random runs of the order path keep its invariants`, async (t) =>
   const seed = process.env.MODEL_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.MODEL_SEED)
   const started = Date.now()
   // No shrinking: one run takes seconds, and the seed and path replay the failing case as it was.
-  const details = await fc.check(property, { numRuns: RUNS, seed, endOnFailure: true })
+  const details = await fc.check(property, { numRuns: RUNS, seed, path: process.env.MODEL_PATH, endOnFailure: true })
   t.comment(`${details.numRuns} runs in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`)
-  t.notOk(details.failed, details.failed ? fc.defaultReportMessage(details) ?? 'failed' : 'every run kept the invariants')
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
+  t.notOk(details.failed, details.failed ? `seed ${details.seed}, path "${details.counterexamplePath}": ${error}\n${JSON.stringify(details.counterexample)}` : 'every run kept the invariants')
 })
