@@ -10,7 +10,13 @@ import { OrderPathWorld, scenarioArbitrary, summary, violations, type Scenario }
 // REGRESSIONS, which are replayed first, every time.
 
 /** Cases that once failed, replayed before the random runs (fast-check `seed` and `path`). */
-const REGRESSIONS: readonly { seed: number; path: string; what: string }[] = []
+const REGRESSIONS: readonly { seed: number; path: string; what: string }[] = [
+  {
+    seed: 120708239,
+    path: '21',
+    what: 'an order held by the broker until after its record failed "outcome unknown" and a restart: the record stayed failed with the order at the broker (fixed: watched again on session open)',
+  },
+]
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 4)
 
@@ -31,7 +37,7 @@ const property = fc.asyncProperty(scenarioArbitrary, holds)
 
 for (const regression of REGRESSIONS) {
   t.test(`regression seed ${regression.seed} path ${regression.path}: ${regression.what}`, async (t) => {
-    await t.resolves(fc.assert(property, { seed: regression.seed, path: regression.path, endOnFailure: true }))
+    await t.resolves(fc.assert(property, { seed: regression.seed, path: regression.path, numRuns: 1, endOnFailure: true }))
   })
 }
 
