@@ -50,7 +50,7 @@ type Side = 'LONG' | 'SHORT'
 /** Misbehaviour of the broker's next answer to an endpoint (its request controls, over HTTP). */
 const FAULTS = ['slow', 'timeout', 'server_error', 'server_error_carried_out', 'late', 'held', 'drop_before', 'drop_after'] as const
 type Fault = (typeof FAULTS)[number]
-const FAULT_ENDPOINTS = ['order/placeOSO', 'order/liquidateposition', 'order/cancelorder'] as const
+const FAULT_ENDPOINTS = ['order/placeOSO', 'order/liquidateposition', 'order/cancelorder', 'order/list', 'order/modifyorder'] as const
 
 export type Command =
   /**
@@ -91,9 +91,9 @@ const entryArbitrary = fc.record({
 const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: entryArbitrary },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), which: fc.nat(20) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('exit' as const), root: fc.constantFrom<Root | 'last'>('last', 'last', 'MNQ', 'MES'), result: fc.constantFrom('TP' as const, 'SL' as const, 'Exit' as const), closes: fc.constantFrom<Side | null>('LONG', 'SHORT', null, null) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('exit' as const), root: fc.constantFrom<Root | 'last'>('last', 'last', 'MNQ', 'MES'), result: fc.constantFrom('TP' as const, 'SL' as const, 'Exit' as const), closes: fc.constantFrom<Side | null>('LONG', 'SHORT', null, null) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('price' as const), root, steps: fc.integer({ min: -8, max: 8 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('liquidity' as const), root, lots: fc.constantFrom<number | null>(1, 2, null) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('liquidity' as const), root, lots: fc.constantFrom<number | null>(1, 2, null) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('fault' as const), endpoint: fc.constantFrom(...FAULT_ENDPOINTS, 'order/placeOSO', 'order/placeOSO'), fault: fc.constantFrom(...FAULTS) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), instance: fc.nat(1) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 2_500 }) }) },
