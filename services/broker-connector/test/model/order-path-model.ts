@@ -32,6 +32,8 @@ const TIMINGS = {
   FEED_SHARDS: '2',
   FEED_LEASE_TTL_MS: '3000',
   FEED_STATUS_REFRESH_MS: '500',
+  // The reconciliation with the broker runs often, so a run meets it racing the order path.
+  POSITION_RECONCILE_MS: '2000',
 }
 
 const TRADERS = [
@@ -386,5 +388,8 @@ async function check({ broker, db }: OrderPathWorld): Promise<string[]> {
     const tag = `sig-${record.id}`
     if (record.status !== 'placed' && entries.has(tag)) found.push(`(d) record ${record.id} is ${record.status} ("${record.reason ?? ''}") but ${tag} is at the broker`)
   }
+  // (e) Nobody traded by hand: any difference the reconciliation found was made by the order path itself.
+  const discrepancies = await db.selectFrom('position_discrepancies').select(['user_id', 'contract', 'kind', 'broker_qty', 'our_qty', 'action', 'reason']).execute()
+  for (const row of discrepancies) found.push(`(e) the reconciliation found ${row.kind} for ${row.user_id} ${row.contract ?? '?'} (broker ${row.broker_qty}, ours ${row.our_qty}): ${row.action}; ${row.reason}`)
   return found
 }
