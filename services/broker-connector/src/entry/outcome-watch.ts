@@ -10,7 +10,8 @@ interface Watched {
 /**
  * Records this instance left waiting on an unknown outcome (or failed "outcome unknown"): an order event
  * under one of their tags (the entry or a leg) has the record reconciled by its tag at once, rather than at
- * the sweep's next pass. Memory only: after a restart the sweep and the session-open reconciliation find them.
+ * the sweep's next pass. Memory only: after a restart the session-open reconciliation looks for them by
+ * their tags and watches those still without an order again (and the sweep settles the `placing` ones).
  */
 export class OutcomeWatch {
   readonly #watched = new Map<number, Watched>()

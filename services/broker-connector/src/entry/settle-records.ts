@@ -147,7 +147,9 @@ function follow(watch: NonNullable<SettleDeps['watch']>, outcomes: readonly Plan
     const id = plan.kind === 'placed' || plan.kind === 'decided' ? plan.mark.id : plan.kind === 'send' ? plan.record.id : plan.id
     const userId = userOf.get(id)
     if (userId === undefined) continue
-    if (plan.kind === 'waiting' || (plan.kind === 'decided' && plan.mark.code === OUTCOME_UNKNOWN)) watch.watch(id, userId)
+    // `none`: a record failed "outcome unknown" whose order is still not listed (a session open after a
+    // restart looked for it): watched again, so an order that turns up later still corrects it.
+    if (plan.kind === 'waiting' || plan.kind === 'none' || (plan.kind === 'decided' && plan.mark.code === OUTCOME_UNKNOWN)) watch.watch(id, userId)
     else if (plan.kind === 'placed' || plan.kind === 'decided') watch.forget(id)
   }
 }

@@ -1,0 +1,395 @@
+import fc from 'fast-check'
+import { randomUUID } from 'node:crypto'
+import { connectBus, type Bus } from '@signals/bus'
+import { loadConfig } from '@signals/config'
+import { FeedCommandV1, contract, type NormalizedAlert } from '@signals/contracts'
+import { sql, type Database, type Kysely } from '@signals/db'
+import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
+import { createTestDatabase, deleteNamespaceStreams, testNamespace, TEST_NATS_URL, type TestDatabase } from '@signals/test-support'
+import { buildApp } from '../../src/app.ts'
+import { ConfigSchema, type Config } from '../../src/config.ts'
+import { brokerControl } from '../broker-controls.ts'
+import { PASSWORD } from '../feeds/feed-helper.ts'
+import { alertContract, eventually, makeAlert, type App } from '../helper.ts'
+import { liveTrader } from '../trading-helper.ts'
+
+// The model test of the whole order path (issue 20, item 8): random sequences of entries, duplicates,
+// exits, price moves, broker misbehaviour and connector restarts, with one or two connector instances,
+// against the paper broker; the invariants are checked once everything has settled.
+
+/** The trader's own per-order cap (limits.maxContractsPerOrder): no order at the broker may be larger. */
+export const ORDER_CAP = 3
+
+/** Short timings so a run settles in seconds (every unknown outcome is settled by its tag or failed within the grace). */
+const TIMINGS = {
+  BROKER_REQUEST_TIMEOUT_MS: '1000',
+  ENTRY_MAX_AGE_MS: '6000',
+  ENTRY_OUTCOME_GRACE_MS: '6000',
+  ENTRY_SWEEP_INTERVAL_MS: '300',
+  ENTRY_SESSION_WAIT_MS: '3000',
+  CONSUMER_ACK_WAIT_MS: '2000',
+  FLATTEN_SWEEP_MS: '500',
+  FEED_SHARDS: '2',
+  FEED_LEASE_TTL_MS: '3000',
+  FEED_STATUS_REFRESH_MS: '500',
+  // The reconciliation with the broker runs often, so a run meets it racing the order path.
+  POSITION_RECONCILE_MS: '2000',
+}
+
+const TRADERS = [
+  { userId: 'u-0', username: 'trader0', accountId: 9000 },
+  { userId: 'u-1', username: 'trader1', accountId: 9001 },
+] as const
+
+/** Per contract: where its market starts, and one "step" of the model (a quarter of the entries' stop distance). */
+const MARKETS = {
+  MNQ: { symbol: 'MNQ1!', contract: 'MNQZ6', start: 21000, step: 12.5 },
+  MES: { symbol: 'MES1!', contract: 'MESZ6', start: 6000, step: 2.5 },
+} as const
+type Root = keyof typeof MARKETS
+type Side = 'LONG' | 'SHORT'
+
+/** Misbehaviour of the broker's next answer to an endpoint (its request controls, over HTTP). */
+const FAULTS = ['slow', 'timeout', 'server_error', 'server_error_carried_out', 'late', 'held', 'drop_before', 'drop_after'] as const
+type Fault = (typeof FAULTS)[number]
+const FAULT_ENDPOINTS = ['order/placeOSO', 'order/liquidateposition', 'order/cancelorder', 'order/list', 'order/modifyorder'] as const
+
+export type Command =
+  /**
+   * A new entry alert; `copies: 2` also publishes the same content under another alert id at the same
+   * instant; `fault`: the broker misbehaves on the next order (set up just before the alert is published).
+   */
+  | { kind: 'entry'; root: Root; side: Side; order: 'market' | 'limit'; copies: 1 | 2; fault: Fault | null }
+  /** An earlier entry alert published again (a redelivery under another message id). */
+  | { kind: 'duplicate'; which: number }
+  /** A result alert for the contract (`last`: the last entry's). */
+  | { kind: 'exit'; root: Root | 'last'; result: 'TP' | 'SL' | 'Exit'; closes: Side | null }
+  /** The market moves by `steps` quarter stop distances (stops, targets and limits may fill). */
+  | { kind: 'price'; root: Root; steps: number }
+  /** Orders of the contract fill at most `lots` per price event from now on (partial fills), or in full (null). */
+  | { kind: 'liquidity'; root: Root; lots: number | null }
+  | { kind: 'fault'; endpoint: (typeof FAULT_ENDPOINTS)[number]; fault: Fault }
+  /** The connector instance is closed and a new one built on the same database and bus. */
+  | { kind: 'restart'; instance: number }
+  | { kind: 'wait'; ms: number }
+  /** Requests the broker holds (`held` faults) are carried out now. */
+  | { kind: 'release' }
+  /** Waits until no record is `received` or `placing` (the next command meets a settled account). */
+  | { kind: 'quiet' }
+
+export interface Scenario {
+  instances: 1 | 2
+  commands: Command[]
+}
+
+const root = fc.constantFrom<Root>('MNQ', 'MES')
+const side = fc.constantFrom<Side>('LONG', 'SHORT')
+
+const entryArbitrary = fc.record({
+  kind: fc.constant('entry' as const), root, side, order: fc.constantFrom('market' as const, 'limit' as const), copies: fc.constantFrom<1 | 2>(1, 1, 2),
+  fault: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constantFrom(...FAULTS) }),
+})
+
+const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 5, arbitrary: entryArbitrary },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), which: fc.nat(20) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('exit' as const), root: fc.constantFrom<Root | 'last'>('last', 'last', 'MNQ', 'MES'), result: fc.constantFrom('TP' as const, 'SL' as const, 'Exit' as const), closes: fc.constantFrom<Side | null>('LONG', 'SHORT', null, null) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('price' as const), root, steps: fc.integer({ min: -8, max: 8 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('liquidity' as const), root, lots: fc.constantFrom<number | null>(1, 2, null) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('fault' as const), endpoint: fc.constantFrom(...FAULT_ENDPOINTS, 'order/placeOSO', 'order/placeOSO'), fault: fc.constantFrom(...FAULTS) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('restart' as const), instance: fc.nat(1) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 2_500 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('quiet' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const) }) },
+)
+
+export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
+  instances: fc.constantFrom<1 | 2>(1, 2),
+  // Every run starts with an entry (a run with none tests little).
+  commands: fc.tuple(entryArbitrary, fc.array(commandArbitrary, { minLength: 5, maxLength: 16 })).map(([first, rest]) => [first, ...rest]),
+})
+
+const feedCommands = contract(FeedCommandV1)
+
+/** The world of one run: a paper broker, a database, a bus namespace, and the connector instances on them. */
+export class OrderPathWorld {
+  readonly apps: (App | null)[] = []
+  readonly alerts: NormalizedAlert[] = []
+  readonly #prices = new Map<Root, number>()
+  /** When the last request a `late` fault holds is carried out. */
+  #lateUntil = 0
+  #lastRoot: Root = 'MNQ'
+
+  private constructor(
+    readonly broker: PaperBroker,
+    readonly database: TestDatabase,
+    readonly namespace: string,
+    readonly config: Config,
+    readonly bus: Bus,
+  ) {}
+
+  static async open(instances: 1 | 2): Promise<OrderPathWorld> {
+    const broker = await startPaperBroker({
+      accounts: TRADERS.map((trader, i) => ({ name: trader.username, password: PASSWORD, userId: 100 + i, accountId: trader.accountId, accountName: `DEMO${trader.accountId}` })),
+      heartbeatMs: 200,
+    })
+    const database = await createTestDatabase()
+    const namespace = testNamespace()
+    const config: Config = loadConfig(ConfigSchema, {
+      ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace,
+      PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, ...TIMINGS,
+    })
+    const bus = await connectBus({ url: TEST_NATS_URL, name: 'order-path-model', namespace })
+    const world = new OrderPathWorld(broker, database, namespace, config, bus)
+    for (const [root, market] of Object.entries(MARKETS) as [Root, (typeof MARKETS)[Root]][]) world.#setPrice(root, market.start)
+    for (let i = 0; i < instances; i++) world.apps.push(await world.#startInstance())
+    const db = world.db
+    for (const trader of TRADERS) {
+      await liveTrader(db, config, { ...trader, riskConfig: { limits: { maxContractsPerOrder: ORDER_CAP, maxOpenTrades: 10 }, dailyLossLimit: { enabled: false } } })
+    }
+    for (const trader of TRADERS) await world.#feedCommand(trader.userId, 'start')
+    await eventually(() => world.#sessionsHeldOnce(), 20_000)
+    return world
+  }
+
+  get db(): Kysely<Database> {
+    const app = this.apps.find((candidate) => candidate !== null)
+    if (!app) throw new Error('no connector instance is running')
+    return app.db
+  }
+
+  async #startInstance(): Promise<App> {
+    const app = await buildApp(this.config, { feeds: true })
+    await app.ready()
+    return app
+  }
+
+  #feedCommand(userId: string, action: 'start' | 'stop') {
+    const commandId = randomUUID()
+    return this.bus.publish(`feeds.${action}`, feedCommands, { version: 1, commandId, userId, action, reason: 'model test', requestedAt: new Date().toISOString() }, { messageId: commandId })
+  }
+
+  /** Every trader's session is held by exactly one running instance. */
+  #sessionsHeldOnce(): boolean {
+    const running = this.apps.filter((app): app is App => app !== null)
+    return TRADERS.every((trader) => running.filter((app) => app.feeds.session(trader.userId) !== null).length === 1)
+  }
+
+  #setPrice(root: Root, price: number) {
+    this.#prices.set(root, price)
+    this.broker.setPrice(MARKETS[root].contract, price.toFixed(2))
+  }
+
+  #price(root: Root): number {
+    return this.#prices.get(root) as number
+  }
+
+  async run(command: Command): Promise<void> {
+    switch (command.kind) {
+      case 'entry':
+        return this.#entry(command)
+      case 'duplicate': {
+        const alert = this.alerts[command.which % Math.max(1, this.alerts.length)]
+        if (alert) await this.#publish(alert, `${alert.alertId}-again-${randomUUID()}`)
+        return
+      }
+      case 'exit': {
+        const root = command.root === 'last' ? this.#lastRoot : command.root
+        const market = MARKETS[root]
+        const exit = makeAlert({
+          kind: 'result', symbol: market.symbol, root, result: command.result, closes: command.closes, exitPrice: this.#price(root),
+          action: null, entryPrice: null, sl: null, tp: null, userId: null,
+        })
+        return this.#publish(exit)
+      }
+      case 'price': {
+        const price = this.#price(command.root) + command.steps * MARKETS[command.root].step
+        return this.#setPrice(command.root, price)
+      }
+      case 'liquidity':
+        return this.broker.setLiquidity(MARKETS[command.root].contract, command.lots)
+      case 'fault':
+        return this.#fault(command.endpoint, command.fault)
+      case 'restart':
+        return this.#restart(command.instance % this.apps.length)
+      case 'wait':
+        await new Promise((resolve) => setTimeout(resolve, command.ms))
+        return
+      case 'quiet':
+        return this.#recordsSettled(20_000)
+      case 'release':
+        return this.#release()
+    }
+  }
+
+  async #entry(command: Extract<Command, { kind: 'entry' }>) {
+    const market = MARKETS[command.root]
+    this.#lastRoot = command.root
+    const sign = command.side === 'LONG' ? 1 : -1
+    // A limit entry waits half a stop distance away from the market (below it for a long).
+    const entryPrice = this.#price(command.root) - (command.order === 'limit' ? sign * 2 * market.step : 0)
+    const alert = makeAlert({
+      symbol: market.symbol, root: command.root, action: command.side, entryPrice,
+      sl: entryPrice - sign * 4 * market.step, tp: entryPrice + sign * 8 * market.step,
+      raw: { action: command.side === 'LONG' ? 'Buy' : 'Sell', symbol: market.symbol, entryPrice, orderType: command.order },
+    })
+    this.alerts.push(alert)
+    if (command.fault) await this.#fault('order/placeOSO', command.fault)
+    if (command.copies === 1) return this.#publish(alert)
+    // The same content with other whitespace is another alert id at ingest: both arrive at once.
+    const copy = { ...alert, alertId: randomUUID() }
+    this.alerts.push(copy)
+    await Promise.all([this.#publish(alert), this.#publish(copy)])
+  }
+
+  async #publish(alert: NormalizedAlert, messageId = alert.alertId) {
+    await this.bus.publish(`alerts.${alert.kind}`, alertContract, alert, { messageId })
+  }
+
+  async #fault(endpoint: string, fault: Fault) {
+    const late = 200 + Math.floor(Math.random() * 4_000)
+    const controls: Record<Fault, Record<string, unknown>> = {
+      // Slower than usual, but within the connector's wait; then slower than its wait (an unknown outcome).
+      slow: { kind: 'delay', ms: 600 },
+      timeout: { kind: 'delay', ms: 1_500 },
+      server_error: { kind: 'server_error' },
+      server_error_carried_out: { kind: 'server_error', carriedOut: true },
+      late: { kind: 'late', afterMs: late },
+      // Carried out only when released (a `release` command, or when the run settles), maybe after the grace.
+      held: { kind: 'late' },
+      drop_before: { kind: 'drop', carriedOut: false },
+      drop_after: { kind: 'drop', carriedOut: true },
+    }
+    if (fault === 'late') this.#lateUntil = Math.max(this.#lateUntil, Date.now() + late)
+    await brokerControl(this.broker, { endpoint, ...controls[fault] })
+  }
+
+  async #release() {
+    for (const endpoint of FAULT_ENDPOINTS) await brokerControl(this.broker, { endpoint }, '/dev/controls/release')
+  }
+
+  async #restart(index: number) {
+    const app = this.apps[index]
+    this.apps[index] = null
+    await app?.close()
+    this.apps[index] = await this.#startInstance()
+  }
+
+  /**
+   * Lets the broker behave again and waits until everything has settled: no request held, every record out
+   * of `received` / `placing`, every flatten done, every session held once.
+   */
+  async settle(): Promise<void> {
+    const response = await fetch(`${this.broker.restUrl.replace(/\/v1$/, '')}/dev/controls`, { method: 'DELETE' })
+    if (response.status !== 200) throw new Error(`DELETE /dev/controls answered ${response.status}`)
+    await this.#release()
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.#lateUntil - Date.now())))
+    await eventually(() => this.#sessionsHeldOnce(), 30_000).catch(() => {
+      throw new Error('not every trader has one broker session after the run')
+    })
+    await this.#recordsSettled(40_000)
+    await eventually(async () => {
+      const due = await sql<{ count: number }>`SELECT count(*)::int AS count FROM flatten_requests WHERE done_at IS NULL`.execute(this.db)
+      return due.rows[0]?.count === 0
+    }, 30_000).catch(() => {
+      throw new Error('flatten requests still not done 30 s after the run')
+    })
+  }
+
+  async #recordsSettled(timeoutMs: number): Promise<void> {
+    // Every entry published has its record per trader (the consumer may not have got to the last ones yet), and none is unsettled.
+    const alertIds = this.alerts.map((alert) => alert.alertId)
+    await eventually(async () => {
+      const { rows } = await sql<{ records: number; open: number }>`
+        SELECT count(*)::int AS records, count(*) FILTER (WHERE status IN ('received', 'placing'))::int AS open
+        FROM alerts WHERE alert_id = ANY(${alertIds}::text[])`.execute(this.db)
+      return rows[0]?.records === alertIds.length * TRADERS.length && rows[0].open === 0
+    }, timeoutMs).catch(() => {
+      throw new Error(`records still received or placing after ${timeoutMs / 1000} s`)
+    })
+  }
+
+  async close(): Promise<void> {
+    for (const app of this.apps) await app?.close().catch(() => undefined)
+    await this.bus.close().catch(() => undefined)
+    await this.broker.close()
+    await deleteNamespaceStreams(this.namespace).catch(() => undefined)
+    await this.database.drop()
+  }
+}
+
+/** What a run did, for the log: records by status, entry orders, fills, open positions. */
+export async function summary(world: OrderPathWorld): Promise<string> {
+  const records = await world.db.selectFrom('alerts').select(['status', 'reason']).where('is_test', '=', false).execute()
+  const byStatus = new Map<string, number>()
+  for (const record of records) byStatus.set(record.status, (byStatus.get(record.status) ?? 0) + 1)
+  const orders = world.broker.orders()
+  const entries = orders.filter((order) => order.clOrdId !== null && /^sig-\d+$/.test(order.clOrdId)).length
+  const statuses = [...byStatus].map(([status, count]) => `${status} ${count}`).join(', ')
+  const reasons = [...new Set(records.map((record) => record.reason).filter((reason) => reason !== null))].map((reason) => reason.slice(0, 70))
+  return `records: ${statuses || 'none'}; entry orders ${entries}, orders ${orders.length}, fills ${world.broker.fills().length}, positions ${brokerBook(world.broker).size}; reasons: ${reasons.join(' | ')}`
+}
+
+/** Net contracts per `account:contract` (broker ids), long positive. */
+type Book = Map<string, number>
+
+/** The broker's positions. */
+function brokerBook(broker: PaperBroker): Book {
+  const book: Book = new Map()
+  for (const position of broker.positions()) if (position.netPos !== 0) book.set(`${position.accountId}:${position.contractId}`, position.netPos)
+  return book
+}
+
+/** Our open trades' signed quantities; a trade without broker ids counts under `?` (it cannot match the broker). */
+async function tradeBook(db: Kysely<Database>): Promise<Book> {
+  const rows = await db.selectFrom('trades').select(['broker_account_id', 'broker_contract_id', 'side', 'quantity']).where('status', '=', 'open').execute()
+  const book: Book = new Map()
+  for (const row of rows) {
+    const key = `${row.broker_account_id ?? '?'}:${row.broker_contract_id ?? '?'}`
+    book.set(key, (book.get(key) ?? 0) + (row.side === 'LONG' ? 1 : -1) * Number(row.quantity))
+  }
+  for (const [key, net] of book) if (net === 0) book.delete(key)
+  return book
+}
+
+function bookDifferences(broker: Book, trades: Book): string[] {
+  const keys = new Set([...broker.keys(), ...trades.keys()])
+  return [...keys].filter((key) => (broker.get(key) ?? 0) !== (trades.get(key) ?? 0)).map((key) => `${key}: broker ${broker.get(key) ?? 0}, open trades ${trades.get(key) ?? 0}`)
+}
+
+/**
+ * The invariants, after `settle`: (a) per account and contract the broker's net position equals our open
+ * trades; (b) at most one entry order per record; (c) no order above the cap; (d) every record not placed
+ * says why, and has no order at the broker. Fills and late orders reach the trades and records through the
+ * feed, so they are given up to 15 s to agree; returns what still broke then, in words.
+ */
+export async function violations(world: OrderPathWorld): Promise<string[]> {
+  let found: string[] = []
+  await eventually(async () => {
+    found = await check(world)
+    return found.length === 0
+  }, 15_000).catch(() => undefined)
+  return found
+}
+
+async function check({ broker, db }: OrderPathWorld): Promise<string[]> {
+  const found = bookDifferences(brokerBook(broker), await tradeBook(db)).map((difference) => `(a) position differs from open trades at ${difference}`)
+  const entries = new Map<string, number>()
+  for (const order of broker.orders()) {
+    if (order.clOrdId !== null && /^sig-\d+$/.test(order.clOrdId)) entries.set(order.clOrdId, (entries.get(order.clOrdId) ?? 0) + 1)
+    if (order.orderQty > ORDER_CAP) found.push(`(c) order ${order.id} (${order.clOrdId ?? 'untagged'}, ${order.action}) for ${order.orderQty} contracts, above the cap of ${ORDER_CAP}`)
+  }
+  for (const [tag, count] of entries) if (count > 1) found.push(`(b) ${count} entry orders under ${tag}`)
+
+  const records = await db.selectFrom('alerts').select(['id', 'user_id', 'status', 'reason']).where('is_test', '=', false).execute()
+  for (const record of records) {
+    if (record.status !== 'placed' && (record.reason === null || record.reason.trim() === '')) found.push(`(d) record ${record.id} (${record.user_id}) is ${record.status} without a reason`)
+    // What the trader reads must be what the broker holds: a record not placed has no order at the broker.
+    const tag = `sig-${record.id}`
+    if (record.status !== 'placed' && entries.has(tag)) found.push(`(d) record ${record.id} is ${record.status} ("${record.reason ?? ''}") but ${tag} is at the broker`)
+  }
+  // (e) Nobody traded by hand: any difference the reconciliation found was made by the order path itself.
+  const discrepancies = await db.selectFrom('position_discrepancies').select(['user_id', 'contract', 'kind', 'broker_qty', 'our_qty', 'action', 'reason']).execute()
+  for (const row of discrepancies) found.push(`(e) the reconciliation found ${row.kind} for ${row.user_id} ${row.contract ?? '?'} (broker ${row.broker_qty}, ours ${row.our_qty}): ${row.action}; ${row.reason}`)
+  return found
+}
