@@ -11,7 +11,7 @@ export { isDependencyDown, type ErrorHandlerOptions } from './plugins/error-hand
 export { IDENTITY_HEADER, identityPath, signIdentity, verifyIdentity, type IdentityBinding } from './internal-identity.ts'
 export { internalIdentityPlugin, type InternalIdentityOptions } from './plugins/internal-identity.ts'
 export { busPlugin, natsCredentials, type BusPluginOptions } from './plugins/bus.ts'
-export { openapiPlugin, type OpenApiOptions } from './plugins/openapi.ts'
+export { openapiPlugin, type OpenApiDocumentObject, type OpenApiOptions } from './plugins/openapi.ts'
 export { createValidatorCompiler } from './validation/validator-compiler.ts'
 export { describeSchemaErrors, schemaErrorFormatter } from './validation/schema-error-formatter.ts'
 export { PageQuery, NextCursor, nextCursorOf, beforeIdOf, TimeKeyPageQuery, nextTimeKeyCursorOf, timeKeyOf, isoOrNull, type TimeKey } from './paging.ts'
