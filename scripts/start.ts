@@ -1,6 +1,8 @@
 // `pnpm start`: migrates the database and runs the whole platform in the foreground, one child process per
 // service, development parts (the local OpenID Connect provider, the paper broker) included unless
 // NODE_ENV=production. Ctrl-C stops everything; a service that dies stops everything too (fail fast).
+// `pnpm dev` (--watch): each service runs under `tsx watch` and restarts when its code changes; a service
+// that crashes then waits for the fix instead of stopping the platform.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -11,6 +13,7 @@ import { ConfigError, Env, loadConfigOrExit, refuseSharedPorts, Type } from '@si
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const production = process.env.NODE_ENV === 'production'
+const watch = process.argv.includes('--watch')
 
 /** Development secrets are generated once and kept in .dev/secrets.env (git-ignored), so sessions and stored
  * broker credentials survive a restart. Production must set them. */
@@ -34,7 +37,12 @@ function developmentSecrets(): Record<string, string> {
   )
 }
 
-const env: NodeJS.ProcessEnv = { ...(production ? {} : developmentSecrets()), ...process.env }
+const env: NodeJS.ProcessEnv = {
+  ...(production ? {} : developmentSecrets()),
+  // The children write into pipes: they pretty-print their logs when this terminal is one (see prettyLogs).
+  ...(process.stdout.isTTY && !production ? { LOG_PRETTY: '1' } : {}),
+  ...process.env,
+}
 
 interface Part {
   name: string
@@ -118,7 +126,8 @@ for (const part of parts) {
   if (part.developmentOnly && production) continue
   if (!existsSync(path.join(root, part.entry))) continue
   // Own process group: a terminal's Ctrl-C reaches only this supervisor, which stops each child once.
-  const child = spawn(process.execPath, ['--import', 'tsx', part.entry], {
+  const args = watch ? [fileURLToPath(import.meta.resolve('tsx/cli')), 'watch', '--clear-screen=false', part.entry] : ['--import', 'tsx', part.entry]
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { lazyChildLoggerFactory } from './lazy-child-logger.ts'
-import { loggerOptions, type LogRedaction } from './logger.ts'
+import { loggerOptions, prettyLogs, type LogRedaction } from './logger.ts'
 import { errorHandlerPlugin, type ErrorHandlerOptions } from './plugins/error-handler.ts'
 import { healthPlugin } from './plugins/health.ts'
 import { metricsPlugin } from './plugins/metrics.ts'
@@ -44,7 +44,8 @@ export interface ServiceAppOptions {
  * handler, `/health`, `/ready` and `/metrics`. Each service's `buildApp(config)` starts from this.
  */
 export async function createServiceApp(options: ServiceAppOptions) {
-  const logger = loggerOptions({ service: options.service, level: options.logLevel, redaction: options.logRedaction })
+  const pretty = !options.loggerStream && prettyLogs()
+  const logger = loggerOptions({ service: options.service, level: options.logLevel, redaction: options.logRedaction, pretty })
   const app = Fastify({
     logger: options.loggerStream ? { ...logger, stream: options.loggerStream } : logger,
     childLoggerFactory: lazyChildLoggerFactory,

@@ -66,7 +66,21 @@ export interface LoggerSettings {
   service: string
   level: string
   redaction?: LogRedaction
+  /** Lines through pino-pretty (see prettyLogs); never with a stream of the caller's. */
+  pretty?: boolean
 }
+
+/**
+ * Readable lines for a developer at a terminal: outside production, when stdout is a terminal or the
+ * supervisor (`pnpm start`/`pnpm dev`, whose children write into a pipe) says its own is (LOG_PRETTY=1).
+ * pino-pretty is a development dependency, loaded only as a transport then, so production never needs it.
+ */
+export function prettyLogs(env: NodeJS.ProcessEnv = process.env, stdoutIsTTY = process.stdout.isTTY === true): boolean {
+  if (env.NODE_ENV === 'production') return false
+  return stdoutIsTTY || env.LOG_PRETTY === '1'
+}
+
+const PRETTY_TRANSPORT = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', messageKey: 'msg' } }
 
 /** pino options shared by every service: service name, secret redaction, URLs without secrets. */
 export function loggerOptions(settings: LoggerSettings): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
@@ -74,6 +88,7 @@ export function loggerOptions(settings: LoggerSettings): Exclude<FastifyServerOp
   return {
     level: settings.level,
     base: { service: settings.service },
+    ...(settings.pretty === true ? { transport: PRETTY_TRANSPORT } : {}),
     redact: { paths: [...REDACT_PATHS, ...(settings.redaction?.paths ?? [])], censor: '[redacted]' },
     serializers: {
       req(request: { method: string; url: string; ip?: string; id?: string }) {

@@ -1,6 +1,11 @@
 import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 
+/** The one line a service logs once it listens: name, address, environment and Node version. */
+function startupSummary(service: string, address: string, env: NodeJS.ProcessEnv = process.env): string {
+  return `${service} listening on ${address} (${env.NODE_ENV ?? 'development'}, Node ${process.version})`
+}
+
 /** For `main.ts`: closes the app cleanly on SIGINT/SIGTERM or a fatal error, then listens. */
 export async function runService(app: FastifyInstance, listen: { host: string; port: number }): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
@@ -8,5 +13,10 @@ export async function runService(app: FastifyInstance, listen: { host: string; p
     else app.log.info({ signal }, 'closing')
     await app.close()
   })
-  await app.listen(listen)
+  await listenWithSummary(app, listen)
+}
+
+/** Listens, with Fastify's own "Server listening at" line turned into the start-up summary. */
+export async function listenWithSummary(app: FastifyInstance, listen: { host: string; port: number }): Promise<string> {
+  return app.listen({ ...listen, listenTextResolver: (address) => startupSummary(app.serviceName, address) })
 }

@@ -1,6 +1,6 @@
 import { adminEmailSet, listOf } from '@signals/config'
 import { dbPlugin } from '@signals/db'
-import { createServiceApp, internalIdentityPlugin } from '@signals/http-kit'
+import { createServiceApp, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { redisPlugin, sessionPlugin, sessionSettings } from '@signals/sessions'
 import type { Config } from './config.ts'
 import { createOidcClient, type OidcClient } from './oidc/client.ts'
@@ -44,6 +44,11 @@ export async function buildApp(config: Config, options: AuthAppOptions = {}) {
       log: app.log,
     })
   const adminEmails = adminEmailSet(config.ADMIN_EMAIL)
+  await app.register(openapiPlugin, {
+    title: 'Signals sign-in',
+    description: 'Sign-in with the OpenID Connect provider, the session, sign-out. Public: these set or end the session.',
+    prefixes: ['/auth/'],
+  })
   await app.register(googleRoutes, { db: app.db, redis: app.redis, settings, adminEmails, oidcClient, publicUrl: config.PUBLIC_URL })
   await app.register(sessionRoutes, { settings })
   // Warm discovery up without waiting for it: a provider that starts later is found on first sign-in.

@@ -73,6 +73,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
       { service: 'broker-connector', url: config.BROKER_CONNECTOR_URL },
       { service: 'admin', url: config.ADMIN_URL },
       { service: 'ingest', url: config.INGEST_URL },
+      { service: 'auth', url: config.AUTH_URL },
     ],
   })
   return app

@@ -1,4 +1,4 @@
-import { createServiceApp, busPlugin, natsCredentials, serverTimeouts } from '@signals/http-kit'
+import { createServiceApp, busPlugin, natsCredentials, openapiPlugin, serverTimeouts } from '@signals/http-kit'
 import { listOf } from '@signals/config'
 import type { Config } from './config.ts'
 import { rawBodyPlugin } from './http/raw-body.ts'
@@ -6,6 +6,7 @@ import { clientAddressPlugin } from './plugins/client-address.ts'
 import { intakeLogPlugin } from './plugins/intake-log.ts'
 import { rateLimitPlugin } from './plugins/rate-limit.ts'
 import { webhookRoutes } from './routes/webhook.ts'
+import { describeWebhook } from './schemas/webhook-docs.ts'
 import { SecretRedactor } from './webhook-secret.ts'
 
 /** Builds the ingest service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -24,6 +25,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   })
   await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await app.register(rawBodyPlugin, { bodyLimit: config.INGEST_BODY_LIMIT })
+  await app.register(openapiPlugin, { title: 'Signals webhook', description: 'Alerts from TradingView and other platforms.', prefixes: ['/webhook/'], extend: describeWebhook })
   // One scope for the webhook: its hooks (client address, intake log, rate limit) never see /health or /metrics.
   await app.register(async (webhook) => {
     const redactor = new SecretRedactor(config.WEBHOOK_SECRET === undefined ? [] : [config.WEBHOOK_SECRET])

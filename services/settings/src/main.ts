@@ -1,5 +1,5 @@
 import { ConfigError, loadConfigOrExit } from '@signals/config'
-import { runService } from '@signals/http-kit'
+import { buildOrExplain, dependenciesOf, runService } from '@signals/http-kit'
 import { buildApp } from './app.ts'
 import { ConfigSchema, credentialsCipherFrom } from './config.ts'
 
@@ -11,5 +11,5 @@ try {
   process.stderr.write(`settings: ${error.message}\n`)
   process.exit(78)
 }
-const app = await buildApp(config)
+const app = await buildOrExplain('settings', dependenciesOf(config), () => buildApp(config))
 await runService(app, { host: config.SETTINGS_HOST, port: config.SETTINGS_PORT })

@@ -1,3 +1,5 @@
+import { GATEWAY_PATHS, withOperationIds } from './gateway-paths.ts'
+
 /** An OpenAPI 3 document, as far as merging needs to know it. */
 export interface OpenApiDocument {
   openapi: string
@@ -46,7 +48,7 @@ export function createDocsAggregator(sources: readonly DocSource[], publicUrl: s
   async function rebuild(): Promise<OpenApiDocument> {
     const documents = await Promise.all(sources.map(async (source) => [source, await fetchDocument(source)] as const))
     const unavailable: string[] = []
-    const paths: Record<string, unknown> = {}
+    const paths: Record<string, unknown> = { ...GATEWAY_PATHS }
     const schemas: Record<string, unknown> = {}
     const tags = new Map<string, { name: string; description?: string }>()
     for (const [source, fresh] of documents) {
@@ -67,14 +69,14 @@ export function createDocsAggregator(sources: readonly DocSource[], publicUrl: s
         title: 'Signals API',
         version: '1.0.0',
         description:
-          'Every /api call needs a signed-in, approved session (the `signals.sid` cookie set by /auth/google); ' +
+          'The webhook (`/webhook/alert`) and sign-in (`/auth/*`) are public. Every other /api call needs a signed-in, approved session (the `signals.sid` cookie set by /auth/google); ' +
           'without one it answers 401 `{success:false, error:"Authentication required"}`, and 403 ' +
           '`{success:false, error:"Account pending approval"}` until an administrator approves the account. ' +
           'Calls that change state must come from the site itself (same origin).' +
           note,
       },
       servers: [{ url: publicUrl }],
-      paths,
+      paths: withOperationIds(paths),
       components: { schemas, securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'signals.sid' } } },
       security: [{ session: [] }],
       tags: [...tags.values()],
