@@ -29,14 +29,6 @@ export const dbPlugin = fp(
       logger: app.log,
       applicationName: app.serviceName,
     })
-    // Unreachable at start: the start fails with the connection error (main.ts says it in one sentence, see
-    // buildOrExplain) rather than a service that answers 503 to everything.
-    try {
-      await db.selectNoFrom((eb) => eb.val(1).as('one')).execute()
-    } catch (error) {
-      await db.destroy()
-      throw error
-    }
     app.decorate('db', db)
     app.addReadinessCheck('postgres', () => isDatabaseReachable(db))
     app.addHook('onClose', async () => {

@@ -22,35 +22,21 @@ declare module 'fastify' {
   }
 }
 
-/**
- * One Redis connection per app, checked by /ready, closed on close. Unreachable at start: the start fails with
- * the connection error; later connection errors are logged, not thrown (the client reconnects).
- */
+/** One Redis connection per app, checked by /ready, closed on close. Connection errors are logged, not thrown. */
 export const redisPlugin = fp(
   async (app: FastifyInstance, options: { url: string }) => {
     const client = createRedisClient(options.url)
     let lastError = ''
-    let started = false
-    // Unreachable at start: the first error fails the start (main.ts turns it into one sentence, see
-    // buildOrExplain) instead of reconnecting forever behind a plugin time-out.
-    const unreachableAtStart = new Promise<never>((_resolve, reject) => client.once('error', reject))
-    unreachableAtStart.catch(() => undefined)
     client.on('error', (error: Error) => {
       // Reconnection repeats the same error many times a second: log each kind once per outage.
-      if (!started || error.message === lastError) return
+      if (error.message === lastError) return
       lastError = error.message
       app.log.warn({ err: error }, 'redis connection error')
     })
     client.on('ready', () => {
       lastError = ''
     })
-    try {
-      await Promise.race([client.connect(), unreachableAtStart])
-    } catch (error) {
-      client.destroy()
-      throw error
-    }
-    started = true
+    await client.connect()
     app.decorate('redis', client)
     app.addReadinessCheck('redis', async () => (await client.ping()) === 'PONG')
     app.addHook('onClose', async () => {
