@@ -5,6 +5,7 @@ import type { SessionSource } from '../entry/plan-record.ts'
 import { isLive } from '../repositories/feeds.ts'
 import { LIVE_TRADING_OFF, flattenDone, flattenWaits, flattensWaitFor, pendingFlattens, type PendingFlatten } from '../repositories/flatten-requests.ts'
 import { ConcurrencyLimit } from '../concurrency-limit.ts'
+import { SerialQueues } from '../serial-queues.ts'
 import { carryOutFlatten } from './carry-out.ts'
 
 /** done: nothing of the user's is left to flatten; waiting: some flatten waits (its reason is kept). */
@@ -37,7 +38,7 @@ function waitAfter(error: BrokerError, attempts: number): { reason: string; wait
  * waits on the trades it concerns.
  */
 export class FlattenRunner {
-  readonly #queues = new Map<string, Promise<unknown>>()
+  readonly #queues = new SerialQueues()
   /** Users' runs at once (each mostly waits on its broker; a thousand at once would drain the database pool). */
   readonly #limit: ConcurrencyLimit
 
@@ -51,13 +52,7 @@ export class FlattenRunner {
    */
   run(userId: string, options: { session?: BrokerSession | null; force?: boolean } = {}): Promise<FlattenRun> {
     const work = () => this.#limit.run(() => this.#run(userId, options.session ?? this.deps.sessions.session(userId), options.force ?? false))
-    const next = (this.#queues.get(userId) ?? Promise.resolve()).then(work, work)
-    const settled = next.catch(() => undefined)
-    this.#queues.set(userId, settled)
-    void settled.finally(() => {
-      if (this.#queues.get(userId) === settled) this.#queues.delete(userId)
-    })
-    return next
+    return this.#queues.run(userId, work)
   }
 
   async #run(userId: string, session: BrokerSession | null, force: boolean): Promise<FlattenRun> {
@@ -94,6 +89,6 @@ export class FlattenRunner {
 
   /** Waits for every run started so far (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.#queues.values()])
+    await this.#queues.idle()
   }
 }

@@ -3,6 +3,7 @@ import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import type { Discrepancy } from '../repositories/position-discrepancies.ts'
 import { reconcilePositions, type HeldSession, type ReconcileDeps } from './reconcile-positions.ts'
+import { SerialQueues } from '../serial-queues.ts'
 
 /** Repairs of a session the status keeps telling (the latest ones; the trades API lists them all). */
 const REPAIRS_SHOWN = 3
@@ -19,7 +20,7 @@ export class PositionReconciler {
   readonly #held = new Map<string, HeldSession>()
   /** Users whose session is being opened (not handed out yet, so not the feed manager's current one). */
   readonly #opening = new Set<string>()
-  readonly #queues = new Map<string, Promise<unknown>>()
+  readonly #queues = new SerialQueues()
   readonly #standing = new Map<string, string[]>()
   readonly #repairs = new Map<string, string[]>()
   readonly #limit = new ConcurrencyLimit(4)
@@ -71,7 +72,7 @@ export class PositionReconciler {
 
   /** Waits for the passes under way (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.#queues.values()])
+    await this.#queues.idle()
   }
 
   #pass(held: HeldSession): Promise<void> {
@@ -87,12 +88,6 @@ export class PositionReconciler {
         this.deps.logger.warn({ userId, kind: error.kind, reason: error.message }, 'positions not reconciled with the broker; tried again on the next pass')
       }
     }
-    const next = (this.#queues.get(userId) ?? Promise.resolve()).then(work, work)
-    const settled = next.catch(() => undefined)
-    this.#queues.set(userId, settled)
-    void settled.finally(() => {
-      if (this.#queues.get(userId) === settled) this.#queues.delete(userId)
-    })
-    return next
+    return this.#queues.run(userId, work)
   }
 }

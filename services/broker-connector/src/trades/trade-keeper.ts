@@ -10,6 +10,7 @@ import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
+import { SerialQueues } from '../serial-queues.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -37,7 +38,7 @@ interface UserBook {
  */
 export class TradeKeeper {
   readonly #books = new Map<string, UserBook>()
-  readonly #queues = new Map<string, Promise<void>>()
+  readonly #queues = new SerialQueues()
   /** Fills that arrived before their session was handed over: applied right after its snapshot. */
   readonly #early = new Map<string, BrokerFill[]>()
 
@@ -135,17 +136,11 @@ export class TradeKeeper {
 
   /** Waits for every event handed over so far (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.#queues.values()])
+    await this.#queues.idle()
   }
 
   #serial(userId: string, work: () => Promise<void>): Promise<void> {
-    const next = (this.#queues.get(userId) ?? Promise.resolve()).then(work, work)
-    const settled = next.catch(() => undefined)
-    this.#queues.set(userId, settled)
-    void settled.finally(() => {
-      if (this.#queues.get(userId) === settled) this.#queues.delete(userId)
-    })
-    return next
+    return this.#queues.run(userId, work)
   }
 
   /**
