@@ -7,6 +7,7 @@ import type { BrokerScope } from '../repositories/broker-trades.ts'
 import {
   closeUnbacked,
   contractNames,
+  entryInFlight,
   openDiscrepancyContracts,
   openTradeBooks,
   recordDiscrepancy,
@@ -50,7 +51,7 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
   const books = await openTradeBooks(db, userId, scope)
   const listed = (await session.listOrders()).filter((order) => !isDone(order.status))
   const after = await session.listPositions()
-  const strays = await strayOrders(deps, held, listed)
+  const strays = await strayOrders(deps, held, listed, (contractId) => netOf(after, contractId) === (books.find((book) => book.broker_contract_id === contractId)?.quantity ?? 0))
   const working = listed.filter((order) => !strays.some((stray) => stray.orderId === order.id))
   const open = await openDiscrepancyContracts(db, userId, scope)
   const contractIds = [...new Set([...after.filter((position) => position.netPos !== 0).map((position) => position.contractId), ...books.map((book) => book.broker_contract_id), ...open.map((row) => row.contractId)])]
@@ -99,7 +100,7 @@ async function compareContract(
     const ended = await closeUnbacked(deps.db, book.trade_ids, note)
     return { ...base, kind: 'broker_flat', action: `${ended.length} open trade(s) ended as cancelled, without an exit price or PnL`, reason: `the broker holds no ${label} position while our trades held ${signed(ourQty)}`, resolved: true }
   }
-  if (ourQty === 0) return untrackedPosition(held, base, label, working)
+  if (ourQty === 0) return untrackedPosition(deps, held, base, label, working)
   return {
     ...base,
     kind: 'quantity_differs',
@@ -114,7 +115,7 @@ async function compareContract(
  * trader placed, a leg), someone protects it: it is left, and the trader told. With none, nobody does: it
  * is flattened (where a stop would go cannot be known without guessing).
  */
-async function untrackedPosition(held: HeldSession, base: Omit<Discrepancy, 'kind' | 'action' | 'reason' | 'resolved'>, label: string, working: readonly BrokerOrder[]): Promise<Discrepancy> {
+async function untrackedPosition(deps: ReconcileDeps, held: HeldSession, base: Omit<Discrepancy, 'kind' | 'action' | 'reason' | 'resolved'>, label: string, working: readonly BrokerOrder[]): Promise<Discrepancy> {
   const closing = base.brokerQty > 0 ? 'Sell' : 'Buy'
   const reason = `the broker holds ${signed(base.brokerQty)} ${label} and none of our open trades is in it`
   const protectors = working.filter((order) => order.contractId === base.contractId && order.action === closing)
@@ -122,7 +123,13 @@ async function untrackedPosition(held: HeldSession, base: Omit<Discrepancy, 'kin
     const action = `left as it is: ${protectors.length} working order(s) at the broker close it (order ${protectors.map((order) => order.id).join(', ')}); new entries in ${label} are refused until it is gone`
     return { ...base, kind: 'untracked_position', action, reason, resolved: false }
   }
+  // An entry of ours on its way (sent, outcome unknown) may be this very position: never flattened on a
+  // guess; the next pass sees its trade. The position is read again just before the flatten, so a fill
+  // that arrived during this pass is not flattened either.
+  const wait = (why: string) => ({ ...base, kind: 'untracked_position' as const, action: `left for the next pass: ${why}; new entries in ${label} are refused meanwhile`, reason, resolved: false })
+  if (await entryInFlight(deps.db, held.userId)) return wait('an entry of ours is on its way to the broker')
   try {
+    if (netOf(await held.session.listPositions(), base.contractId) !== base.brokerQty) return wait('the position changed during this pass')
     await held.session.liquidatePosition(base.contractId)
     return { ...base, kind: 'untracked_position', action: `flattened at the broker: no working order protected it`, reason, resolved: true }
   } catch (error) {
@@ -143,8 +150,12 @@ function strayReason(record: { status: string; refusal_code: string | null; trad
   return null
 }
 
-/** Our working orders (by tag) whose trade is closed or whose record was never placed: cancelled. */
-async function strayOrders(deps: ReconcileDeps, held: HeldSession, working: readonly BrokerOrder[]): Promise<Discrepancy[]> {
+/**
+ * Our working orders (by tag) whose trade is closed or whose record was never placed: cancelled, but only
+ * where the broker's position in the contract agrees with our trades. Where it does not, the order may be
+ * all that protects a position we have lost track of: it is left working and told.
+ */
+async function strayOrders(deps: ReconcileDeps, held: HeldSession, working: readonly BrokerOrder[], agrees: (contractId: number) => boolean): Promise<Discrepancy[]> {
   const tagged = working.flatMap((order) => {
     const tag = parseOrderTag(order.tag)
     return tag ? [{ order, ...tag }] : []
@@ -155,6 +166,10 @@ async function strayOrders(deps: ReconcileDeps, held: HeldSession, working: read
     const why = strayReason(records.get(recordId))
     if (why === null) continue
     const base = { kind: 'stray_order' as const, contractId: order.contractId, contract: null, brokerQty: 0, ourQty: 0, orderId: order.id, reason: `order ${order.tag} (${order.id}) was working at the broker although ${why}` }
+    if (!agrees(order.contractId)) {
+      found.push({ ...base, action: 'left working: the broker\'s position in its contract differs from our trades, and the order may be what protects it', resolved: false })
+      continue
+    }
     try {
       const cancelled = await cancelQuietly(held.session, order.id)
       found.push({ ...base, action: cancelled ? 'cancelled at the broker' : 'the broker had finished it meanwhile', resolved: true })

@@ -10,9 +10,13 @@ export interface ContractBook {
   trade_ids: number[]
 }
 
-/** Trades of the session's account and venue (a trade from before venues were recorded counts as the account's). */
-const inScope = (scope: BrokerScope) =>
-  sql`(t.broker_account_id = ${scope.accountId} OR t.broker_account_id IS NULL) AND (t.broker IS NULL OR (t.broker = ${scope.broker} AND t.environment = ${scope.environment}))`
+/**
+ * Trades of the session's account and venue, exactly. A trade from before accounts were recorded is not
+ * counted: the reconciler acts on what it compares (ends trades, cancels legs), and such a trade may belong
+ * to another account of the user, whose session would be wronged. Its position shows as one none of our
+ * trades is in (protected by its legs, so left and told).
+ */
+const inScope = (scope: BrokerScope) => sql`t.broker_account_id = ${scope.accountId} AND t.broker = ${scope.broker} AND t.environment = ${scope.environment}`
 
 /** The user's open broker-backed trades on the account, summed per contract. */
 export async function openTradeBooks(db: Kysely<Database>, userId: string, scope: BrokerScope): Promise<ContractBook[]> {
@@ -143,4 +147,10 @@ export async function listDiscrepancies(db: Kysely<Database>, userId: string, li
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()
+}
+
+/** Whether an entry of the user's is on its way to the broker (sent, its outcome not known yet). */
+export async function entryInFlight(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE user_id = ${userId} AND status = 'placing'`.execute(db)
+  return (result.rows[0]?.n ?? 0) > 0
 }

@@ -25,7 +25,7 @@ export interface RiskWatchdogDeps {
 }
 
 /** What one look at an account did. */
-export type WatchOutcome = 'calm' | 'flattened' | 'unpriced'
+export type WatchOutcome = 'calm' | 'flattened' | 'unpriced' | 'failed'
 
 /**
  * The risk watchdog (issue 20, item 6): every `RISK_WATCHDOG_MS`, for each account with open trades whose
@@ -52,7 +52,14 @@ export class RiskWatchdog {
       const session = this.deps.sessions.session(account.user_id)
       return session ? [{ account, session }] : []
     })
-    return mapLimited(held, 8, ({ account, session }) => this.#watch(account, session, now))
+    // One account's failure is logged and left to the next pass: it never ends the pass early, so a pass is
+    // over only when every account's watch is (two passes never act on one user at once).
+    return mapLimited(held, 8, ({ account, session }) =>
+      this.#watch(account, session, now).catch((error: unknown): WatchOutcome => {
+        this.deps.logger.warn({ err: error, userId: account.user_id }, 'risk watchdog: account not checked; tried again on the next pass')
+        return 'failed'
+      }),
+    )
   }
 
   async #watch(account: WatchedAccount, session: BrokerSession, now: Date): Promise<WatchOutcome> {
