@@ -5,9 +5,8 @@ import type { Config } from './config.ts'
 import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from './entry-flow.ts'
 import type { RecordOutcome } from './entry/settle-records.ts'
 import type { SessionSource } from './entry/plan-record.ts'
-import { openTradeContracts } from './repositories/broker-trades.ts'
 import { openDiscrepancyIn } from './repositories/position-discrepancies.ts'
-import { requestFlattens, tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
+import { tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
 import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
 import { SweepTimer } from './entry/sweep-timer.ts'
@@ -82,10 +81,7 @@ export function createTrading(
     cashBalanceOf: (userId, session) => keeper.cashBalanceOf(userId, session),
     // A hard daily-loss refusal: every contract the user holds open trades in is flattened (durably).
     flattenAll: async (userId, session) => {
-      const signalAt = new Date().toISOString()
-      const contracts = await openTradeContracts(db, userId)
-      await requestFlattens(db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
-      await flattens.run(userId, { session, force: true })
+      await flattens.flattenEverything(userId, session)
     },
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,

@@ -3,7 +3,8 @@ import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { isLive } from '../repositories/feeds.ts'
-import { LIVE_TRADING_OFF, flattenDone, flattenWaits, flattensWaitFor, pendingFlattens, type PendingFlatten } from '../repositories/flatten-requests.ts'
+import { openTradeContracts } from '../repositories/broker-trades.ts'
+import { LIVE_TRADING_OFF, flattenDone, flattenWaits, flattensWaitFor, pendingFlattens, requestFlattens, type PendingFlatten } from '../repositories/flatten-requests.ts'
 import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { SerialQueues } from '../serial-queues.ts'
 import { carryOutFlatten } from './carry-out.ts'
@@ -44,6 +45,17 @@ export class FlattenRunner {
 
   constructor(private readonly deps: { db: Kysely<Database>; logger: Logger; sessions: SessionSource; now?: () => Date; maxConcurrent?: number }) {
     this.#limit = new ConcurrencyLimit(deps.maxConcurrent ?? 16)
+  }
+
+  /**
+   * Every contract the user holds open trades in is flattened: durably asked (result `Session End`), then
+   * carried out now with `session`. A hard daily-loss refusal and the risk watchdog's halt both end here.
+   */
+  async flattenEverything(userId: string, session: BrokerSession): Promise<FlattenRun> {
+    const signalAt = new Date().toISOString()
+    const contracts = await openTradeContracts(this.deps.db, userId)
+    await requestFlattens(this.deps.db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
+    return this.run(userId, { session, force: true })
   }
 
   /**

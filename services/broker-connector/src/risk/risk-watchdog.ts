@@ -8,8 +8,6 @@ import { mapLimited } from '../entry/map-limited.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { SweepTimer } from '../entry/sweep-timer.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
-import { openTradeContracts } from '../repositories/broker-trades.ts'
-import { requestFlattens } from '../repositories/flatten-requests.ts'
 import { noteCloseReason, raiseEquityPeak, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
 import { markOpenPnl } from './open-pnl.ts'
 
@@ -96,12 +94,8 @@ export class RiskWatchdog {
 
   /** Every contract of the user's open trades flattened durably, now, with why kept on the trades. */
   async #flatten(userId: string, session: BrokerSession, reason: string): Promise<void> {
-    const { db } = this.deps
-    const signalAt = new Date().toISOString()
-    await noteCloseReason(db, userId, reason)
-    const contracts = await openTradeContracts(db, userId)
-    await requestFlattens(db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
-    await this.deps.flattens.run(userId, { session, force: true })
+    await noteCloseReason(this.deps.db, userId, reason)
+    await this.deps.flattens.flattenEverything(userId, session)
   }
 }
 
