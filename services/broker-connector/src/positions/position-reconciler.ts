@@ -78,6 +78,7 @@ export class PositionReconciler {
     const standing = this.#standing.get(userId) ?? []
     const repairs = this.#repairs.get(userId) ?? []
     const parts = [
+      ...(this.#held.has(userId) && !this.#reconciled.has(userId) ? ['positions not yet reconciled with the broker (tried again on the timer; entries wait)'] : []),
       ...(standing.length > 0 ? [`broker and trades differ: ${standing.join('; ')}`] : []),
       ...(repairs.length > 0 ? [`reconciled with the broker: ${repairs.join('; ')}`] : []),
     ]

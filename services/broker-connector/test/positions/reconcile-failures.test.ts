@@ -12,13 +12,13 @@ import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradingApp }
 t.test('a reconciliation failing on the database does not stop the session from opening; entries wait until a pass succeeds', async (t) => {
   const broker = await paperBroker(t)
   broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker, { POSITION_RECONCILE_MS: '300' })
+  const { app, db, config } = await tradingApp(t, broker, { POSITION_RECONCILE_MS: '300', FEED_STATUS_REFRESH_MS: '500' })
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   // The reconciliation's own table gone: every pass fails on Postgres.
   await sql`ALTER TABLE position_discrepancies RENAME TO position_discrepancies_away`.execute(db)
   await connect(app, 'u-0')
   await eventually(async () => (await statusOf(app, 'u-0'))?.state === 'connected')
-  t.pass('the session opened and the feed is connected')
+  t.match((await statusOf(app, 'u-0'))?.detail, /^account DEMO9000; positions not yet reconciled with the broker \(tried again on the timer; entries wait\)/, 'the session opened, the feed is connected, and the status tells why entries wait')
 
   const refused = mnqEntry()
   await publishAlert(app, refused)
@@ -30,4 +30,6 @@ t.test('a reconciliation failing on the database does not stop the session from 
   await eventually(() => app.trading.reconciler.reconciled('u-0'), 10_000)
   await publishAlert(app, placed)
   t.match(await settledRecord(db, placed.alertId), { status: 'placed' }, 'placed once a pass has succeeded')
+  await eventually(async () => !/not yet reconciled/.test((await statusOf(app, 'u-0'))?.detail ?? 'not yet reconciled'), 10_000)
+  t.pass('the status no longer says so')
 })
