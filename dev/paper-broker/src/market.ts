@@ -1,9 +1,14 @@
-import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, TradeDate } from '@signals/tradovate-wire'
+import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, QuoteEntryName, TradeDate } from '@signals/tradovate-wire'
+import { tradingDayOf } from '@signals/instruments'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
 import { planOso, planSingle, type OrderPlan } from './oso-request.ts'
 import { offTick, planModify } from './modify-request.ts'
 import { applyFill, netPos, netPrice, type PositionState } from './position-book.ts'
+
+/** The entries of a paper quote: one price makes each of them. */
+export type QuotedEntry = Extract<QuoteEntryName, 'Bid' | 'Offer' | 'Trade'>
+const QUOTED_ENTRIES: readonly QuotedEntry[] = ['Bid', 'Offer', 'Trade']
 
 export interface MarketAccount {
   accountId: number
@@ -55,12 +60,16 @@ export class PaperMarket {
   readonly #commands: Command[] = []
   readonly #fills: Fill[] = []
   readonly #positions = new Map<string, PositionState & { id: number }>()
-  readonly #cash = new Map<number, { id: number; amount: string; realizedPnL: string }>()
+  /** Each account's cash, and its realized pnl of the trading day `day` (Tradovate's is per trade date). */
+  readonly #cash = new Map<number, { id: number; amount: string; realizedPnL: string; day: string }>()
   readonly #events: MarketEvent[] = []
   /** Contracts each order can fill per price event, by contract name (a test's liquidity rule; none: whole). */
   readonly #liquidity = new Map<string, number>()
-  /** When each contract was last quoted, and whether it goes on quoting (an open market) or stopped then. */
-  readonly #quoted = new Map<string, { at: Date; live: boolean }>()
+  /**
+   * When each contract was last quoted, whether it goes on quoting (an open market) or stopped then, and
+   * the entries its quotes carry.
+   */
+  readonly #quoted = new Map<string, { at: Date; live: boolean; entries: readonly QuotedEntry[] }>()
   /** Contracts whose price changed since the last `drainQuoteChanges`. */
   readonly #quoteChanges = new Set<string>()
   readonly #now: () => Date
@@ -70,7 +79,7 @@ export class PaperMarket {
     this.#now = now
     for (const account of accounts) {
       this.#accounts.set(account.accountId, account)
-      this.#cash.set(account.accountId, { id: this.#id(), amount: normalizeDecimal(startingBalance), realizedPnL: '0' })
+      this.#cash.set(account.accountId, { id: this.#id(), amount: normalizeDecimal(startingBalance), realizedPnL: '0', day: tradingDayOf(this.#now()) })
     }
   }
 
@@ -87,9 +96,10 @@ export class PaperMarket {
     return this.#events.splice(0)
   }
 
+  /** The CME trading day (it starts at 17:00 Chicago), as Tradovate dates fills, positions and cash. */
   #tradeDate(): TradeDate {
-    const now = this.#now()
-    return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() }
+    const [year, month, day] = tradingDayOf(this.#now()).split('-').map(Number) as [number, number, number]
+    return { year, month, day }
   }
 
   price(symbol: string): string | null {
@@ -104,9 +114,11 @@ export class PaperMarket {
   /**
    * Sets a contract's price and fills the working orders it reaches. Returns an error sentence or null.
    * `quotedAt` makes the quote a past one that is not updated any more (a closed or stuck market, for tests
-   * of stale prices); without it the market goes on quoting at this price.
+   * of stale prices); without it the market goes on quoting at this price. `entries`: which entries the
+   * quotes carry from now on (default all three; Tradovate sends a quote with any entry absent, so a test
+   * can leave one side out and let it go stale while the others tick).
    */
-  setPrice(symbol: string, price: string, quotedAt?: Date): string | null {
+  setPrice(symbol: string, price: string, quotedAt?: Date, entries: readonly QuotedEntry[] = QUOTED_ENTRIES): string | null {
     const contract = findContract(symbol)
     if (!contract) return `unknown contract ${JSON.stringify(symbol)} (a dated contract such as MNQZ6)`
     let text: string
@@ -118,7 +130,7 @@ export class PaperMarket {
     if (compareDecimal(text, '0') <= 0) return 'price must be above zero'
     if (!onTick(text, contract.spec.tickSize)) return `price ${text} is not on the ${contract.name} tick (${contract.spec.tickSize})`
     this.#prices.set(contract.name, text)
-    this.#quoted.set(contract.name, { at: quotedAt ?? this.#now(), live: quotedAt === undefined })
+    this.#quoted.set(contract.name, { at: quotedAt ?? this.#now(), live: quotedAt === undefined, entries })
     this.#quoteChanges.add(contract.name)
     this.#sweep(contract, true)
     return null
@@ -135,7 +147,7 @@ export class PaperMarket {
     if (price === undefined || !quoted) return null
     const at = quoted.live ? this.#now() : quoted.at
     const level = { price: Number(price) }
-    return { timestamp: at.toISOString(), contractId: contract.id, entries: { Bid: level, Offer: level, Trade: level } }
+    return { timestamp: at.toISOString(), contractId: contract.id, entries: Object.fromEntries(quoted.entries.map((name) => [name, level])) }
   }
 
   /** Whether the contract's market goes on quoting (false after a `setPrice` with `quotedAt`). */
@@ -364,7 +376,7 @@ export class PaperMarket {
     const realized = applyFill(state, action, qty, price, contract.spec.pointValue)
     this.#emit(accountId, 'position', 'Updated', this.#positionEntity(state))
     if (compareDecimal(realized, '0') === 0) return
-    const cash = this.#cash.get(accountId)
+    const cash = this.#todaysCash(accountId)
     if (!cash) return
     cash.amount = normalizeDecimal(add(cash.amount, realized))
     cash.realizedPnL = normalizeDecimal(add(cash.realizedPnL, realized))
@@ -458,8 +470,16 @@ export class PaperMarket {
     return [...this.#positions.values()].filter((state) => accountId === undefined || state.accountId === accountId).map((state) => this.#positionEntity(state))
   }
 
-  cashBalance(accountId: number): CashBalance | null {
+  /** The account's cash, its realized pnl started again at 0 when a new trading day began. */
+  #todaysCash(accountId: number) {
     const cash = this.#cash.get(accountId)
+    const today = tradingDayOf(this.#now())
+    if (cash && cash.day !== today) Object.assign(cash, { day: today, realizedPnL: '0' })
+    return cash
+  }
+
+  cashBalance(accountId: number): CashBalance | null {
+    const cash = this.#todaysCash(accountId)
     if (!cash) return null
     return { id: cash.id, accountId, timestamp: this.#now().toISOString(), tradeDate: this.#tradeDate(), currencyId: 1, amount: Number(cash.amount), realizedPnL: Number(cash.realizedPnL), weekRealizedPnL: Number(cash.realizedPnL) }
   }
@@ -470,7 +490,7 @@ export class PaperMarket {
   }
 
   cashSnapshot(accountId: number): CashBalanceSnapshot {
-    const cash = this.#cash.get(accountId)
+    const cash = this.#todaysCash(accountId)
     if (!cash) return { errorText: `account ${accountId} not found` }
     return { totalCashValue: Number(cash.amount), realizedPnL: Number(cash.realizedPnL), weekRealizedPnL: Number(cash.realizedPnL), netLiq: Number(cash.amount) }
   }

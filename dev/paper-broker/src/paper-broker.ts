@@ -3,7 +3,7 @@ import { WebSocketServer } from 'ws'
 import type { CashBalance, CommandResult, Fill, PlaceOsoResult, Position } from '@signals/tradovate-wire'
 import { RequestControls, type Interference } from './controls.ts'
 import { endpointHandlers } from './endpoints.ts'
-import { PaperMarket, type TaggedOrder } from './market.ts'
+import { PaperMarket, type QuotedEntry, type TaggedOrder } from './market.ts'
 import { loginsOf, type PaperAccount, type PaperLogin, type SeenRequest } from './paper-account.ts'
 import { handleRest, manualOrder } from './rest.ts'
 import { QuoteFeed } from './quotes.ts'
@@ -74,8 +74,10 @@ export interface PaperBroker {
   /**
    * Sets a contract's price (as `POST /dev/prices`); throws with the reason when refused. `quotedAt`: the
    * quote is a past one and the market stops quoting (a closed or stuck market: stale prices in tests).
+   * `entries`: the entries its quotes carry from now on (default Bid, Offer and Trade): a side left out
+   * keeps the time it was last quoted at the client, as at Tradovate, where any entry may be absent.
    */
-  setPrice(symbol: string, price: string, options?: { quotedAt?: Date }): void
+  setPrice(symbol: string, price: string, options?: { quotedAt?: Date; entries?: readonly QuotedEntry[] }): void
   price(symbol: string): string | null
   /**
    * Every order, with the `clOrdId` of the command that placed it (null when none was given) for tests'
@@ -177,7 +179,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     release: (endpoint) => controls.release(endpoint),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
     setPrice(symbol, price, setOptions) {
-      const error = market.setPrice(symbol, price, setOptions?.quotedAt)
+      const error = market.setPrice(symbol, price, setOptions?.quotedAt, setOptions?.entries)
       if (error) throw new RangeError(error)
       live.broadcast()
     },

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { PaperMarket } from '../src/index.ts'
+import { PaperMarket, findContract } from '../src/index.ts'
 
 const ACCOUNT = { accountId: 70, userId: 7, accountName: 'DEMO70' }
 const market = () => new PaperMarket([ACCOUNT], '50000', () => new Date('2026-11-23T10:00:00Z'))
@@ -240,4 +240,25 @@ t.test('order/placeorder: one order; a manual market order has no tag and fills 
   t.same(fillPrices(m), ['Sell 1@21000'])
   t.match(m.taggedOrders(70).at(-1), { id: placed.orderId, clOrdId: null, ordStatus: 'Filled' })
   t.match(m.placeOrder(70, { accountSpec: 'DEMO70', accountId: 70, action: 'Buy', symbol: 'MNQZ6', orderQty: 1, orderType: 'Limit', isAutomated: true }), { failureReason: 'InvalidPrice' })
+})
+
+t.test("the cash balance's realizedPnL is the trading day's (CME: from 17:00 Chicago), as Tradovate's tradeDate", async (t) => {
+  let now = new Date('2026-11-23T21:00:00Z') // 15:00 Chicago: trading day of the 23rd
+  const m = new PaperMarket([ACCOUNT], '50000', () => now)
+  m.setPrice('MNQZ6', '21000')
+  m.placeOso(70, oso({ orderType: 'Market', price: undefined, bracket2: undefined }))
+  m.setPrice('MNQZ6', '20990') // the stop: -$20
+  t.match(m.cashBalance(70), { amount: 49980, realizedPnL: -20, tradeDate: { year: 2026, month: 11, day: 23 } })
+  now = new Date('2026-11-23T23:30:00Z') // 17:30 Chicago: the next trading day, though the same UTC date
+  t.match(m.cashBalance(70), { amount: 49980, realizedPnL: 0, tradeDate: { year: 2026, month: 11, day: 24 } }, 'the balance stays; the day figure starts again')
+  t.match(m.cashSnapshot(70), { totalCashValue: 49980, realizedPnL: 0 })
+})
+
+t.test('a quote carries the entries set: a side left out is absent (Tradovate: any entry may be absent)', async (t) => {
+  const m = market()
+  const contract = findContract('MNQZ6')!
+  m.setPrice('MNQZ6', '21000')
+  t.same(Object.keys(m.quote(contract)?.entries ?? {}), ['Bid', 'Offer', 'Trade'])
+  m.setPrice('MNQZ6', '21000.25', undefined, ['Bid', 'Trade'])
+  t.same(m.quote(contract)?.entries, { Bid: { price: 21000.25 }, Trade: { price: 21000.25 } })
 })

@@ -10,7 +10,7 @@ import { tradesAwaitingExitFill } from './repositories/flatten-requests.ts'
 import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
 import { SweepTimer } from './entry/sweep-timer.ts'
-import { PositionReconciler } from './positions/position-reconciler.ts'
+import { NOT_RECONCILED, PositionReconciler } from './positions/position-reconciler.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -79,6 +79,7 @@ export function createTrading(
     sessions,
     logger,
     cashBalanceOf: (userId, session) => keeper.cashBalanceOf(userId, session),
+    realizedPnlOf: (userId, session) => keeper.realizedPnlOf(userId, session),
     // A hard daily-loss refusal: every contract the user holds open trades in is flattened (durably).
     flattenAll: async (userId, session) => {
       await flattens.flattenEverything(userId, session)
@@ -89,7 +90,8 @@ export function createTrading(
     parallelism: config.ENTRY_PARALLELISM,
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
-    positionDifference: (userId, accountId, contractId) => openDiscrepancyIn(db, userId, accountId, contractId),
+    // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
+    positionDifference: async (userId, accountId, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, accountId, contractId) : NOT_RECONCILED),
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)

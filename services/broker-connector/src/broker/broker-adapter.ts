@@ -102,7 +102,10 @@ export type MarketPrice =
       /** Exact decimal text, as the broker quoted it. */
       price: string
       source: 'offer' | 'bid' | 'last'
-      /** The older of the quote's own time and its arrival: how old the price is known to be at least. */
+      /**
+       * Of this side (`source`) only: the older of its last quote's own time and that quote's arrival. A
+       * side the later quotes left out keeps its time, however fresh the others are.
+       */
       at: Date
     }
   | {
@@ -177,12 +180,23 @@ export interface BrokerPosition {
   netPrice: string | null
 }
 
+/**
+ * The account's realized pnl of one trading day as the broker counts it (Tradovate's cash balance
+ * `realizedPnL` of its `tradeDate`): every close of the day, those outside our trades included.
+ */
+export interface DayRealizedPnl {
+  /** The CME trading day it is of, `YYYY-MM-DD`. */
+  tradeDate: string
+  /** Exact decimal text. */
+  pnl: string
+}
+
 /** What the broker pushes after the snapshot (Tradovate `props` events). */
 export type BrokerEvent =
   | { type: 'order'; eventType: 'Created' | 'Updated' | 'Deleted'; order: BrokerOrder }
   | { type: 'fill'; fill: BrokerFill }
   | { type: 'position'; position: BrokerPosition }
-  | { type: 'cashBalance'; accountId: number; amount: string }
+  | { type: 'cashBalance'; accountId: number; amount: string; realizedPnl: DayRealizedPnl | null }
 
 /** The state the broker reported when the session synchronised. */
 export interface BrokerSnapshot {
@@ -192,6 +206,8 @@ export interface BrokerSnapshot {
   positions: BrokerPosition[]
   /** Cash balance of the account, exact decimal text, or null when the broker sent none. */
   cashBalance: string | null
+  /** The day's realized pnl the cash balance carried, or null when it carried none. */
+  realizedPnl: DayRealizedPnl | null
 }
 
 export interface SessionOptions {

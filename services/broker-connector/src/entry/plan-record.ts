@@ -1,4 +1,4 @@
-import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
 import { OUTCOME_UNKNOWN, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
 import type { AccountRows } from './account-state.ts'
 import { orderTagOf } from './order-plan.ts'
@@ -14,6 +14,8 @@ export interface PlanDeps {
   sessions: SessionSource
   /** The account's cash balance as the broker last told it, or null. */
   cashBalanceOf(userId: string, session: BrokerSession): string | null
+  /** The account's realized pnl of the day as the broker last told it, or null (a loss outside our trades counts). */
+  realizedPnlOf?(userId: string, session: BrokerSession): DayRealizedPnl | null
   /** An entry older than this is never sent. */
   maxAlertAgeMs: number
   /** How long a record waits for the user's broker session before it fails. */
@@ -105,7 +107,7 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
   }
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
   const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, session.snapshot.account.id, contract.id))
-  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)
+  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), realizedPnl: context.realizedPnlOf?.(record.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
 }

@@ -1,9 +1,10 @@
 import { contractSpec, frontMonthContract } from '@signals/instruments'
 import { normalizeRiskEngineConfig, sizeEntry, type MarketView, type RefusalCode, type RiskEngineConfig } from '@signals/risk-engine'
-import type { BracketRequest, BrokerContract, BrokerSession } from '../broker/broker-adapter.ts'
+import type { BracketRequest, BrokerContract, BrokerSession, DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
 import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
+import { countBrokerRealized } from '../risk/day-realized.ts'
 import { markOpenPnl } from '../risk/open-pnl.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
@@ -56,6 +57,8 @@ export interface SizingDeps {
   session: BrokerSession
   /** The account's cash balance as the broker last told it, or null. */
   cashBalance: string | null
+  /** The account's realized pnl of the day as the broker last told it (`countBrokerRealized`), or null. */
+  realizedPnl?: DayRealizedPnl | null
   now: Date
   /** The platform's ceiling on one order's contracts (MAX_CONTRACTS_PER_ORDER). */
   platformMaxContracts: number
@@ -109,7 +112,8 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
   if (open.kind === 'unknown') {
     return { kind: 'refuse', code: 'no_market_price', reason: `${open.reason}, so today's loss and the drawdown floor cannot be checked`, flatten: false, contract: dated.name }
   }
-  const account = accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now, open.openPnl)
+  // A loss the broker realized outside our trades (a position closed by the reconciliation) counts too.
+  const account = countBrokerRealized(accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now, open.openPnl), deps.realizedPnl ?? null, deps.now)
   const decision = sizeEntry({
     config,
     account,

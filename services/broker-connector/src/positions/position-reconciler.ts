@@ -8,13 +8,18 @@ import { SerialQueues } from '../serial-queues.ts'
 /** Repairs of a session the status keeps telling (the latest ones; the trades API lists them all). */
 const REPAIRS_SHOWN = 3
 
+/** Why an entry waits while the account's session has not been reconciled once (the entry flow's refusal). */
+export const NOT_RECONCILED = 'positions not yet reconciled with the broker on this connection (the comparison failed; it is tried again on the reconciliation timer)'
+
 /** A finding in words for the feed status. */
 const sentence = (found: Discrepancy) => `${found.reason} (${found.action})`
 
 /**
  * Reconciles each session this instance holds with the broker: when it opens (before it is handed out) and
  * on the timer. One user's passes go one after another. What a pass finds is kept for the feed status: the
- * differences still standing, and the latest repairs of the session.
+ * differences still standing, and the latest repairs of the session. A pass that fails (the broker or
+ * Postgres) is logged and left to the timer; it never stops the session from opening. Until one pass of
+ * the session has succeeded, `reconciled` says no (the entry flow refuses the account's entries).
  */
 export class PositionReconciler {
   readonly #held = new Map<string, HeldSession>()
@@ -23,15 +28,18 @@ export class PositionReconciler {
   readonly #queues = new SerialQueues()
   readonly #standing = new Map<string, string[]>()
   readonly #repairs = new Map<string, string[]>()
+  /** Users whose current session has had a pass that succeeded. */
+  readonly #reconciled = new Set<string>()
   readonly #limit = new ConcurrencyLimit(4)
 
   constructor(private readonly deps: ReconcileDeps & { sessions: SessionSource }) {}
 
-  /** A new session: reconciled now. A broker that does not answer leaves it to the timer; the session opens. */
+  /** A new session: reconciled now. A pass that fails leaves it to the timer; the session opens all the same. */
   async sessionOpened(held: HeldSession): Promise<void> {
     this.#held.set(held.userId, held)
     this.#repairs.delete(held.userId)
     this.#standing.delete(held.userId)
+    this.#reconciled.delete(held.userId)
     this.#opening.add(held.userId)
     try {
       await this.#pass(held)
@@ -57,6 +65,12 @@ export class PositionReconciler {
     this.#held.delete(userId)
     this.#standing.delete(userId)
     this.#repairs.delete(userId)
+    this.#reconciled.delete(userId)
+  }
+
+  /** Whether a pass of the user's session (the one held now) has succeeded: its positions were compared once. */
+  reconciled(userId: string): boolean {
+    return this.#reconciled.has(userId)
   }
 
   /** The feed status's sentence about reconciliation for the user, or null when there is nothing to tell. */
@@ -64,6 +78,7 @@ export class PositionReconciler {
     const standing = this.#standing.get(userId) ?? []
     const repairs = this.#repairs.get(userId) ?? []
     const parts = [
+      ...(this.#held.has(userId) && !this.#reconciled.has(userId) ? ['positions not yet reconciled with the broker (tried again on the timer; entries wait)'] : []),
       ...(standing.length > 0 ? [`broker and trades differ: ${standing.join('; ')}`] : []),
       ...(repairs.length > 0 ? [`reconciled with the broker: ${repairs.join('; ')}`] : []),
     ]
@@ -83,9 +98,11 @@ export class PositionReconciler {
         this.#standing.set(userId, found.filter((item) => !item.resolved).map(sentence))
         const repairs = [...(this.#repairs.get(userId) ?? []), ...found.filter((item) => item.resolved).map(sentence)]
         this.#repairs.set(userId, repairs.slice(-REPAIRS_SHOWN))
+        this.#reconciled.add(userId)
       } catch (error) {
-        if (!(error instanceof BrokerError)) throw error
-        this.deps.logger.warn({ userId, kind: error.kind, reason: error.message }, 'positions not reconciled with the broker; tried again on the next pass')
+        // Issue 20, item 5: one failure is logged and left to the next pass, never a session that cannot open.
+        if (error instanceof BrokerError) this.deps.logger.warn({ userId, kind: error.kind, reason: error.message }, 'positions not reconciled with the broker; tried again on the next pass')
+        else this.deps.logger.warn({ userId, err: error }, 'positions not reconciled with the broker (not a broker failure); tried again on the next pass')
       }
     }
     return this.#queues.run(userId, work)

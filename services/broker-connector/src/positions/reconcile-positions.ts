@@ -113,12 +113,13 @@ async function compareContract(
 /**
  * A position none of our trades is in. With a working order on its closing side at the broker (a stop the
  * trader placed, a leg), someone protects it: it is left, and the trader told. With none, nobody does: it
- * is flattened (where a stop would go cannot be known without guessing).
+ * is flattened (where a stop would go cannot be known without guessing). Only a `Working` order protects:
+ * a leg held `Suspended` until its entry fills (an OSO's bracket) or one not accepted yet closes nothing.
  */
 async function untrackedPosition(deps: ReconcileDeps, held: HeldSession, base: Omit<Discrepancy, 'kind' | 'action' | 'reason' | 'resolved'>, label: string, working: readonly BrokerOrder[]): Promise<Discrepancy> {
   const closing = base.brokerQty > 0 ? 'Sell' : 'Buy'
   const reason = `the broker holds ${signed(base.brokerQty)} ${label} and none of our open trades is in it`
-  const protectors = working.filter((order) => order.contractId === base.contractId && order.action === closing)
+  const protectors = working.filter((order) => order.contractId === base.contractId && order.action === closing && order.status === 'Working')
   if (protectors.length > 0) {
     const action = `left as it is: ${protectors.length} working order(s) at the broker close it (order ${protectors.map((order) => order.id).join(', ')}); new entries in ${label} are refused until it is gone`
     return { ...base, kind: 'untracked_position', action, reason, resolved: false }

@@ -1,7 +1,7 @@
 import { add, parseDecimal, toFixed, tradingDayOf } from '@signals/instruments'
 import { normalizeRiskEngineConfig, positionBreach, type AccountState } from '@signals/risk-engine'
 import type { Database, Kysely } from '@signals/db'
-import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { accountStateOf, loadAccountRows } from '../entry/account-state.ts'
 import { mapLimited } from '../entry/map-limited.ts'
@@ -9,6 +9,7 @@ import type { SessionSource } from '../entry/plan-record.ts'
 import { SweepTimer } from '../entry/sweep-timer.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 import { noteCloseReason, raiseEquityPeak, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
+import { countBrokerRealized } from './day-realized.ts'
 import { markOpenPnl } from './open-pnl.ts'
 
 export interface RiskWatchdogDeps {
@@ -18,6 +19,8 @@ export interface RiskWatchdogDeps {
   logger: Logger
   /** The account's cash balance as the broker last told it, or null. */
   cashBalanceOf(userId: string, session: BrokerSession): string | null
+  /** The account's realized pnl of the day as the broker last told it, or null (`countBrokerRealized`). */
+  realizedPnlOf?(userId: string, session: BrokerSession): DayRealizedPnl | null
   /** A quote older than this does not price a position (MARKET_PRICE_MAX_AGE_MS). */
   maxPriceAgeMs: number
 }
@@ -79,7 +82,7 @@ export class RiskWatchdog {
       return 'unpriced'
     }
     const config = normalizeRiskEngineConfig(account.risk_config)
-    const state = accountStateOf(rows, userId, config, this.deps.cashBalanceOf(userId, session), now, open.openPnl)
+    const state = countBrokerRealized(accountStateOf(rows, userId, config, this.deps.cashBalanceOf(userId, session), now, open.openPnl), this.deps.realizedPnlOf?.(userId, session) ?? null, now)
     const breach = positionBreach(config, state)
     if (breach === null) {
       // A floor trailing open profit follows the highest equity seen, not only the equity of the moment.

@@ -1,6 +1,6 @@
 import type { Database, Kysely } from '@signals/db'
 import { isDependencyDown } from '@signals/http-kit'
-import { BrokerError, isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
+import { BrokerError, isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue, type DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { applyEntryFill, type BrokerScope } from '../repositories/broker-trades.ts'
@@ -25,6 +25,8 @@ interface UserBook {
   /** Fills applied (or set aside) in this session: a reconciliation's `fill/list` applies only the others. */
   seenFills: Set<number>
   cashBalance: string | null
+  /** The day's realized pnl as the broker last told it (with the cash balance). */
+  realizedPnl: DayRealizedPnl | null
 }
 
 /**
@@ -57,7 +59,7 @@ export class TradeKeeper {
   sessionOpened(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void> {
     const { snapshot } = session
     const scope = { ...venue, accountId: snapshot.account.id }
-    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), seenFills: new Set(), cashBalance: snapshot.cashBalance }
+    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), seenFills: new Set(), cashBalance: snapshot.cashBalance, realizedPnl: snapshot.realizedPnl }
     this.#books.set(userId, book)
     const fills = [...snapshot.fills, ...(this.#early.get(userId) ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
     this.#early.delete(userId)
@@ -101,6 +103,12 @@ export class TradeKeeper {
     return this.#books.get(userId)?.cashBalance ?? session.snapshot.cashBalance
   }
 
+  /** The account's realized pnl of a trading day as the broker last told it, or null (the daily loss limit counts it). */
+  realizedPnlOf(userId: string, session: BrokerSession): DayRealizedPnl | null {
+    const book = this.#books.get(userId)
+    return book ? book.realizedPnl : session.snapshot.realizedPnl
+  }
+
   onEvent(userId: string, event: BrokerEvent): void {
     const book = this.#books.get(userId)
     // The adapter passes on the session's account only; an event naming another is never applied.
@@ -116,7 +124,10 @@ export class TradeKeeper {
       return
     }
     if (event.type === 'cashBalance') {
-      if (book) book.cashBalance = event.amount
+      if (book) {
+        book.cashBalance = event.amount
+        book.realizedPnl = event.realizedPnl ?? book.realizedPnl
+      }
       return
     }
     if (event.type !== 'fill') return

@@ -133,6 +133,23 @@ t.test('no usable market price: no quote yet, or the last one too old; refused, 
   t.pass('placed once the market quotes again')
 })
 
+t.test('a stale offer is not made fresh by a ticking bid and last trade: a long market entry is refused as stale', async (t) => {
+  broker.setPrice('MNQZ6', '21000', { quotedAt: new Date(Date.now() - 120_000) })
+  const { userId } = await trader()
+  const session = app.feeds.session(userId)
+  if (!session) throw new Error('the trader is connected')
+  const contract = await session.findContract('MNQZ6')
+  t.match(await session.marketPrice(contract, 'Buy'), { kind: 'price', source: 'offer' }, 'the offer quoted two minutes ago')
+  // From now on the quotes carry the bid and the last trade only, stamped now: the offer is not updated.
+  broker.setPrice('MNQZ6', '21000.25', { entries: ['Bid', 'Trade'] })
+  await eventually(async () => {
+    const bid = await session.marketPrice(contract, 'Sell')
+    return bid.kind === 'price' && bid.price === '21000.25' && Date.now() - bid.at.getTime() < 10_000
+  })
+  t.match(await entry(t, userId, mnqEntry({ userId })), { status: 'refused', refusal_code: 'no_market_price', reason: /the last quote for MNQZ6 is 1[23]\d s old, older than the 60 s limit/ }, "a buy fills at the offer: the offer's own age counts")
+  broker.setPrice('MNQZ6', '21000')
+})
+
 t.test('a limit entry is sized at its limit, wherever the market is above the stop', async (t) => {
   broker.setPrice('MNQZ6', '21060')
   const { userId, accountId } = await trader()

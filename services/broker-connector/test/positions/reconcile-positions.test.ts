@@ -127,3 +127,24 @@ t.test('a position larger than our trades is told, left alone, and blocks new en
   await statusSaying(app, /^account DEMO9000$/)
   t.pass('the status no longer tells a difference once they agree')
 })
+
+// Review of the reconciliation: the legs of an entry that has not filled yet (an OSO's brackets, held
+// `Suspended` at the broker until the entry fills) were counted as protecting a position, so a position
+// nobody protected was left open. Only a working order protects.
+t.test("a limit entry's suspended legs do not protect a position none of our trades is in: it is flattened", async (t) => {
+  const { broker, app, db } = await reconcilingTrader(t)
+  // A long limit entry below the market: placed and waiting, its Sell stop and target suspended.
+  const entry = mnqEntry({ entryPrice: 20995, sl: 20990, tp: 21050, raw: { orderType: 'limit' } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.equal(record.status, 'placed', 'the limit entry is placed')
+  const stop = broker.orders().find((order) => order.clOrdId === `sig-${record.id}.sl`)
+  t.equal(stop?.ordStatus, 'Suspended', 'its stop waits for the entry to fill')
+  const contractId = stop?.contractId as number
+
+  // A long bought by hand: the only Sell orders in the contract are the suspended legs.
+  broker.placeManualOrder('trader0', { symbol: 'MNQZ6', action: 'Buy', qty: 2 })
+  await eventually(async () => (await discrepancies(db)).some((row) => row.kind === 'untracked_position' && row.resolved_at !== null), 10_000)
+  t.equal(netPosition(broker, contractId), 0, 'flattened at the broker')
+  t.match((await discrepancies(db)).find((row) => row.kind === 'untracked_position'), { broker_qty: 2, our_qty: 0, action: /^flattened at the broker: no working order protected it/ })
+})

@@ -1,6 +1,6 @@
 import type { Fill, Order, Position, PropsEvent, SyncResponse } from '@signals/tradovate-wire'
 import { decimalText } from '../../decimal-text.ts'
-import type { BrokerAccount, BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, OrderStatus } from '../broker-adapter.ts'
+import type { BrokerAccount, BrokerEvent, BrokerFill, BrokerOrder, BrokerPosition, BrokerSnapshot, DayRealizedPnl, OrderStatus } from '../broker-adapter.ts'
 import type { AccountScope } from './account-scope.ts'
 import type { OrderTags } from './order-tags.ts'
 import { int, isObject } from './wire-values.ts'
@@ -89,7 +89,7 @@ export function toBrokerEvent(event: PropsEvent['d'], tags: OrderTags): BrokerEv
   }
   if (entityType === 'cashBalance' && isObject(entity)) {
     const accountId = int(entity.accountId)
-    return accountId !== null && typeof entity.amount === 'number' ? { type: 'cashBalance', accountId, amount: decimalText(entity.amount) } : null
+    return accountId !== null && typeof entity.amount === 'number' ? { type: 'cashBalance', accountId, amount: decimalText(entity.amount), realizedPnl: dayRealizedPnl(entity) } : null
   }
   return null
 }
@@ -109,5 +109,16 @@ export function toSnapshot(value: unknown, tags: OrderTags, account: BrokerAccou
     fills: list(sync.fills).map(toBrokerFill).filter(present).filter((fill) => scope.ownsOrder(fill.orderId) === true),
     positions: list(sync.positions).map(toBrokerPosition).filter(present).filter((position) => position.accountId === account.id),
     cashBalance: cash && typeof cash.amount === 'number' ? decimalText(cash.amount) : null,
+    realizedPnl: cash ? dayRealizedPnl(cash) : null,
   }
+}
+
+/** A cash balance's `realizedPnL` with its `tradeDate` (`{year, month, day}`), or null when either is missing. */
+function dayRealizedPnl(cash: Record<string, unknown>): DayRealizedPnl | null {
+  const date = cash.tradeDate
+  if (typeof cash.realizedPnL !== 'number' || !Number.isFinite(cash.realizedPnL) || !isObject(date)) return null
+  const { year, month, day } = date
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return null
+  const two = (value: unknown) => String(value).padStart(2, '0')
+  return { tradeDate: `${String(year)}-${two(month)}-${two(day)}`, pnl: decimalText(cash.realizedPnL) }
 }

@@ -20,12 +20,21 @@ export interface MarketDataOptions {
   reopenAfterMs: number
 }
 
-/** What the quotes told of one contract: each side's latest price, and when. */
-interface Held {
-  bid: string | null
-  offer: string | null
-  last: string | null
+/** One side of a contract's quote: its latest price, and when the quote that carried it was made. */
+interface Side {
+  price: string
   at: Date
+}
+
+/**
+ * What the quotes told of one contract, each side with its own time: a quote may carry only some of the
+ * entries (the others unchanged), so one side can be old while another ticks. The freshness gates read
+ * the time of the side the price comes from.
+ */
+interface Held {
+  bid: Side | null
+  offer: Side | null
+  last: Side | null
 }
 
 const none = (reason: string): MarketPrice => ({ kind: 'none', reason })
@@ -56,8 +65,8 @@ export class MarketData {
     const held = this.#quotes.get(contract.id)
     if (!held) return none(`the broker has sent no quote for ${contract.name} yet`)
     const side = action === 'Buy' ? held.offer : held.bid
-    if (side !== null) return { kind: 'price', price: side, source: action === 'Buy' ? 'offer' : 'bid', at: held.at }
-    if (held.last !== null) return { kind: 'price', price: held.last, source: 'last', at: held.at }
+    if (side !== null) return { kind: 'price', price: side.price, source: action === 'Buy' ? 'offer' : 'bid', at: side.at }
+    if (held.last !== null) return { kind: 'price', price: held.last.price, source: 'last', at: held.last.at }
     return none(`the broker's quote for ${contract.name} has no ${action === 'Buy' ? 'offer' : 'bid'} and no last trade`)
   }
 
@@ -141,20 +150,17 @@ export class MarketData {
 
   #receive(quote: Quote): void {
     if (!isObject(quote) || typeof quote.contractId !== 'number') return
-    const price = (name: 'Bid' | 'Offer' | 'Trade') => {
-      const value = entryPrice(quote, name)
-      return value === null ? null : decimalText(value)
-    }
     const arrived = new Date()
     const stamped = typeof quote.timestamp === 'string' ? new Date(quote.timestamp) : arrived
-    // Each quote is the contract's whole quote (the tutorial redraws every entry from each one): a side it
-    // lacks is gone, not kept from an earlier quote.
-    this.#quotes.set(quote.contractId, {
-      bid: price('Bid'),
-      offer: price('Offer'),
-      last: price('Trade'),
-      at: Number.isNaN(stamped.getTime()) || stamped > arrived ? arrived : stamped,
-    })
+    const at = Number.isNaN(stamped.getTime()) || stamped > arrived ? arrived : stamped
+    const earlier = this.#quotes.get(quote.contractId)
+    // "Any of entries may be absent" (Tradovate): a side this quote lacks keeps its earlier price with its
+    // earlier time, so it turns stale on its own instead of looking as fresh as the side that ticked.
+    const side = (name: 'Bid' | 'Offer' | 'Trade', before: Side | null | undefined): Side | null => {
+      const value = entryPrice(quote, name)
+      return value === null ? (before ?? null) : { price: decimalText(value), at }
+    }
+    this.#quotes.set(quote.contractId, { bid: side('Bid', earlier?.bid), offer: side('Offer', earlier?.offer), last: side('Trade', earlier?.last) })
     for (const done of this.#waiting.get(quote.contractId) ?? []) done()
   }
 

@@ -51,7 +51,12 @@ t.test('props events: fills, positions and cash with exact decimal text; other e
   t.match(toBrokerEvent({ entityType: 'fill', eventType: 'Created', entity: { id: 1, orderId: 5, contractId: 9, action: 'Sell', qty: 2, price: 21050.5, timestamp: 'x' } }, tags), { type: 'fill', fill: { quantity: 2, price: '21050.5' } })
   t.match(toBrokerEvent({ entityType: 'position', eventType: 'Updated', entity: { accountId: 70, contractId: 9, netPos: -1, netPrice: 1.0855 } }, tags), { type: 'position', position: { netPos: -1, netPrice: '1.0855' } })
   t.match(toBrokerEvent({ entityType: 'position', eventType: 'Updated', entity: { accountId: 70, contractId: 9, netPos: 0, netPrice: 1 } }, tags), { position: { netPrice: null } }, 'a flat position has no price')
-  t.same(toBrokerEvent({ entityType: 'cashBalance', eventType: 'Updated', entity: { accountId: 70, amount: 50068.75 } }, tags), { type: 'cashBalance', accountId: 70, amount: '50068.75' })
+  t.same(toBrokerEvent({ entityType: 'cashBalance', eventType: 'Updated', entity: { accountId: 70, amount: 50068.75 } }, tags), { type: 'cashBalance', accountId: 70, amount: '50068.75', realizedPnl: null })
+  // The day's realized pnl with the trade date it is of (the daily loss limit counts a loss outside our trades).
+  t.same(
+    toBrokerEvent({ entityType: 'cashBalance', eventType: 'Updated', entity: { accountId: 70, amount: 48800, realizedPnL: -1200.5, tradeDate: { year: 2026, month: 3, day: 9 } } }, tags),
+    { type: 'cashBalance', accountId: 70, amount: '48800', realizedPnl: { tradeDate: '2026-03-09', pnl: '-1200.5' } },
+  )
   t.match(toBrokerEvent({ entityType: 'order', eventType: 'Updated', entity: order }, tags), { type: 'order', eventType: 'Updated', order: { tag: 'tag-1' } })
   t.equal(toBrokerEvent({ entityType: 'orderVersion', eventType: 'Created', entity: { id: 1 } }, tags), null)
   t.equal(toBrokerEvent({ entityType: 'command', eventType: 'Created', entity: command(9, 'x') }, tags), null, 'commands only teach tags (TaggedEvents)')
@@ -62,7 +67,7 @@ t.test("the snapshot is the saved account's state: orders, positions and cash by
   const scope = new AccountScope(70)
   const sync = {
     accounts: [{ id: 1, name: 'OTHER', active: true }, { id: 70, name: 'DEMO70', active: true }],
-    cashBalances: [{ accountId: 1, amount: 5 }, { accountId: 70, amount: 50000 }],
+    cashBalances: [{ accountId: 1, amount: 5, realizedPnL: 9, tradeDate: { year: 2026, month: 11, day: 26 } }, { accountId: 70, amount: 50000, realizedPnL: -25, tradeDate: { year: 2026, month: 11, day: 26 } }],
     orders: [order, { ...order, id: 6, accountId: 1 }],
     positions: [{ accountId: 1, contractId: 9, netPos: -3, netPrice: 20000 }, { accountId: 70, contractId: 9, netPos: 1, netPrice: 21000 }],
     fills: [5, 6, 7].map((orderId) => ({ id: 100 + orderId, orderId, contractId: 9, action: 'Buy', qty: 1, price: 21000, timestamp: 'x' })),
@@ -71,10 +76,11 @@ t.test("the snapshot is the saved account's state: orders, positions and cash by
   const snapshot = toSnapshot(sync, tags, { id: 70, name: 'DEMO70' }, scope)
   t.same(snapshot.account, { id: 70, name: 'DEMO70' })
   t.equal(snapshot.cashBalance, '50000')
+  t.same(snapshot.realizedPnl, { tradeDate: '2026-11-26', pnl: '-25' }, "the saved account's day figure")
   t.same(snapshot.orders.map((o) => o.id), [5], "another account's orders are left out")
   t.same(snapshot.positions.map((p) => p.netPos), [1])
   t.same(snapshot.fills.map((f) => f.orderId), [5], "another account's fill and a fill of an order not known are left out")
-  t.same(toSnapshot('nope', tags, { id: 70, name: 'DEMO70' }, scope), { account: { id: 70, name: 'DEMO70' }, orders: [], fills: [], positions: [], cashBalance: null })
+  t.same(toSnapshot('nope', tags, { id: 70, name: 'DEMO70' }, scope), { account: { id: 70, name: 'DEMO70' }, orders: [], fills: [], positions: [], cashBalance: null, realizedPnl: null })
 })
 
 t.test('the saved account: by name or id, exactly; none, two or a closed one is refused with the active names', async (t) => {

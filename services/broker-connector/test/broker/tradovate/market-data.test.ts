@@ -45,6 +45,26 @@ t.test('a stopped market keeps the time of its last quote', async (t) => {
   t.equal(price.kind === 'price' ? price.at.toISOString() : null, stoppedAt.toISOString(), 'the quote says how old it is; the entry flow decides it is too old')
 })
 
+t.test('each side keeps the time it was last quoted: a quote without an offer leaves the old offer, with its old time', async (t) => {
+  const broker = await paperBroker(t, { quoteRefreshMs: 0 })
+  const offeredAt = new Date(Date.now() - 300_000)
+  broker.setPrice('MNQZ6', '21000', { quotedAt: offeredAt })
+  const { session } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  t.match(await session.marketPrice(contract, 'Buy'), { kind: 'price', price: '21000', source: 'offer' })
+  // The bid and the last trade tick on; the offer is not in the quotes any more (Tradovate: any entry may be absent).
+  broker.setPrice('MNQZ6', '21000.25', { entries: ['Bid', 'Trade'] })
+  await until(async () => {
+    const bid = await session.marketPrice(contract, 'Sell')
+    return bid.kind === 'price' && bid.price === '21000.25'
+  })
+  const bid = await session.marketPrice(contract, 'Sell')
+  t.ok(bid.kind === 'price' && Date.now() - bid.at.getTime() < 10_000, 'the bid is fresh')
+  const offer = await session.marketPrice(contract, 'Buy')
+  t.match(offer, { kind: 'price', price: '21000', source: 'offer' }, 'the offer as last quoted')
+  t.equal(offer.kind === 'price' ? offer.at.toISOString() : null, offeredAt.toISOString(), 'with the time it was quoted, not the fresh quote\'s')
+})
+
 t.test('a lost market-data socket forgets its quotes; the next price opens it again, and the trading session never noticed', async (t) => {
   const broker = await paperBroker(t, { quoteRefreshMs: 0 })
   broker.setPrice('MNQZ6', '21000')
