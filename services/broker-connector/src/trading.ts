@@ -11,6 +11,8 @@ import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
 import { SweepTimer } from './entry/sweep-timer.ts'
 import { PositionReconciler } from './positions/position-reconciler.ts'
+import type { BrokerScope } from './repositories/broker-trades.ts'
+import { SessionScopes } from './session-scopes.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -19,6 +21,8 @@ const STOP_FLATTEN_WAIT_MS = 10_000
 export interface Trading {
   entryFlow: EntryFlow
   keeper: TradeKeeper
+  /** Where a session's broker ids live (its venue and account): what it reads and acts on is that account's. */
+  scopeOf(session: BrokerSession): BrokerScope
   /** Carries out the users' pending flattens with this instance's sessions. */
   flattens: FlattenRunner
   /**
@@ -72,16 +76,19 @@ export function createTrading(
   router: EntryRouter | null = null,
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
-  const flattens = new FlattenRunner({ db, logger, sessions })
+  const scopes = new SessionScopes()
+  const scopeOf = (session: BrokerSession) => scopes.of(session)
+  const flattens = new FlattenRunner({ db, logger, sessions, scopeOf })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills) })
   const live = new LiveEntryFlow({
     db,
     sessions,
     logger,
+    scopeOf,
     cashBalanceOf: (userId, session) => keeper.cashBalanceOf(userId, session),
-    // A hard daily-loss refusal: every contract the user holds open trades in is flattened (durably).
-    flattenAll: async (userId, session) => {
-      await flattens.flattenEverything(userId, session)
+    // A hard daily-loss refusal halts the account: working entries cancelled, every contract of its open trades flattened (durably).
+    flattenAll: async (userId, session, cause) => {
+      await flattens.flattenEverything(userId, session, cause)
     },
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
@@ -89,13 +96,14 @@ export function createTrading(
     parallelism: config.ENTRY_PARALLELISM,
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
-    positionDifference: (userId, accountId, contractId) => openDiscrepancyIn(db, userId, accountId, contractId),
+    positionDifference: (userId, scope, contractId) => openDiscrepancyIn(db, userId, scope, contractId),
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
+    scopeOf,
     flattens,
     onEvent(userId, event) {
       keeper.onEvent(userId, event)
@@ -110,11 +118,12 @@ export function createTrading(
       return notes.length === 0 ? null : notes.join('; ')
     },
     async onSessionOpen(userId, session, venue) {
+      const scope = scopes.opened(session, venue)
       await keeper.sessionOpened(userId, session, venue)
       await flattens.run(userId, { session, force: true })
       await live.reconcileUser(userId, session)
       // Last: the exits and records above have settled what they can, so what differs now is a difference.
-      await reconciler.sessionOpened({ userId, session, scope: { ...venue, accountId: session.snapshot.account.id } })
+      await reconciler.sessionOpened({ userId, session, scope })
     },
     async onSessionStopping(userId, session) {
       // The exits are sent, then their fills awaited (the session is about to close), within one bound.
