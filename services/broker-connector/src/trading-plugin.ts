@@ -73,6 +73,7 @@ export const tradingPlugin = fp(
             logger: app.log,
             maxPriceAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS,
             scopeOf: trading.scopeOf,
+            haltedEntries: trading.haltedEntries,
             cashBalanceOf: (userId, session) => trading.keeper.cashBalanceOf(userId, session),
           },
           options.config.RISK_WATCHDOG_MS,

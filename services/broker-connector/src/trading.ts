@@ -13,6 +13,7 @@ import { SweepTimer } from './entry/sweep-timer.ts'
 import { PositionReconciler } from './positions/position-reconciler.ts'
 import type { BrokerScope } from './repositories/broker-trades.ts'
 import { SessionScopes } from './session-scopes.ts'
+import { HaltedEntries } from './risk/halt-entries.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -23,6 +24,8 @@ export interface Trading {
   keeper: TradeKeeper
   /** Where a session's broker ids live (its venue and account): what it reads and acts on is that account's. */
   scopeOf(session: BrokerSession): BrokerScope
+  /** A halt's cancellation of the account's working entries, looked at again while an entry is on its way. */
+  haltedEntries: HaltedEntries
   /** Carries out the users' pending flattens with this instance's sessions. */
   flattens: FlattenRunner
   /**
@@ -78,7 +81,8 @@ export function createTrading(
   const keeper = new TradeKeeper({ db, logger })
   const scopes = new SessionScopes()
   const scopeOf = (session: BrokerSession) => scopes.of(session)
-  const flattens = new FlattenRunner({ db, logger, sessions, scopeOf })
+  const haltedEntries = new HaltedEntries({ db, logger, sessions })
+  const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills) })
   const live = new LiveEntryFlow({
     db,
@@ -104,6 +108,7 @@ export function createTrading(
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
     scopeOf,
+    haltedEntries,
     flattens,
     onEvent(userId, event) {
       keeper.onEvent(userId, event)

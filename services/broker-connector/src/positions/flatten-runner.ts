@@ -7,7 +7,7 @@ import { openTradeContracts, type BrokerScope } from '../repositories/broker-tra
 import { LIVE_TRADING_OFF, flattenDone, flattenWaits, flattensWaitFor, pendingFlattens, requestFlattens, type PendingFlatten } from '../repositories/flatten-requests.ts'
 import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { SerialQueues } from '../serial-queues.ts'
-import { cancelEntriesOnHalt } from '../risk/halt-entries.ts'
+import type { HaltedEntries } from '../risk/halt-entries.ts'
 import { carryOutFlatten } from './carry-out.ts'
 
 /** done: nothing of the user's is left to flatten; waiting: some flatten waits (its reason is kept). */
@@ -45,7 +45,15 @@ export class FlattenRunner {
   readonly #limit: ConcurrencyLimit
 
   constructor(
-    private readonly deps: { db: Kysely<Database>; logger: Logger; sessions: SessionSource; scopeOf(session: BrokerSession): BrokerScope; now?: () => Date; maxConcurrent?: number },
+    private readonly deps: {
+      db: Kysely<Database>
+      logger: Logger
+      sessions: SessionSource
+      scopeOf(session: BrokerSession): BrokerScope
+      haltedEntries: HaltedEntries
+      now?: () => Date
+      maxConcurrent?: number
+    },
   ) {
     this.#limit = new ConcurrencyLimit(deps.maxConcurrent ?? 16)
   }
@@ -54,15 +62,11 @@ export class FlattenRunner {
    * A halt of the session's account (a hard daily-loss refusal, the risk watchdog's): our entry orders still
    * working there are cancelled in every contract, their records saying `risk halt: <cause>` (a limit entry
    * must not fill after it); then every contract the user holds open trades in on the account is flattened:
-   * durably asked (result `Session End`), and carried out now with `session`. Entries not cancelled because
-   * the broker failed are logged: the flattens are written all the same, and cancel the entries of their
-   * contracts.
+   * durably asked (result `Session End`), and carried out now with `session` (`HaltedEntries` follows up
+   * on entries still on their way).
    */
   async flattenEverything(userId: string, session: BrokerSession, cause: string): Promise<FlattenRun> {
-    await cancelEntriesOnHalt(this.deps.db, session, userId, cause).catch((error: unknown) => {
-      if (!(error instanceof BrokerError)) throw error
-      this.deps.logger.warn({ userId, kind: error.kind, reason: error.message }, 'working entry orders not cancelled at the halt')
-    })
+    await this.deps.haltedEntries.halted(userId, session, cause)
     const signalAt = new Date().toISOString()
     const contracts = await openTradeContracts(this.deps.db, userId, this.deps.scopeOf(session))
     await requestFlattens(this.deps.db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))

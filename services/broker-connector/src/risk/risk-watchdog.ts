@@ -11,6 +11,7 @@ import { SweepTimer } from '../entry/sweep-timer.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { noteCloseReason, raiseEquityPeak, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
+import type { HaltedEntries } from './halt-entries.ts'
 import { markOpenPnl } from './open-pnl.ts'
 
 export interface RiskWatchdogDeps {
@@ -20,6 +21,8 @@ export interface RiskWatchdogDeps {
   logger: Logger
   /** Where a session's broker ids live: its venue and account (noted as it opened). */
   scopeOf(session: BrokerSession): BrokerScope
+  /** Halted accounts with an entry on its way are looked at again each pass. */
+  haltedEntries: HaltedEntries
   /** The account's cash balance as the broker last told it, or null. */
   cashBalanceOf(userId: string, session: BrokerSession): string | null
   /** A quote older than this does not price a position (MARKET_PRICE_MAX_AGE_MS). */
@@ -37,7 +40,9 @@ export type WatchOutcome = 'calm' | 'flattened' | 'unpriced' | 'failed'
  * session until 17:00 Chicago (written under the account's lock, in turn with its entry decisions), cancels
  * the account's working entry orders and flattens every position its trades are in (durable flatten
  * requests); the trades closed and the entries cancelled say why. A trade opened in a halted session is
- * flattened too. A soft limit flattens nothing: the next entry is refused with the open loss counted.
+ * flattened too, and a halted account with an entry on its way (sent just before the halt) is looked at
+ * again each pass (`HaltedEntries`). A soft limit flattens nothing: the next entry is refused with the open
+ * loss counted.
  * Positions that cannot be priced are left alone (flattening on a guess is worse) and logged; entries are
  * refused meanwhile.
  */
@@ -59,12 +64,14 @@ export class RiskWatchdog {
     })
     // One account's failure is logged and left to the next pass: it never ends the pass early, so a pass is
     // over only when every account's watch is (two passes never act on one user at once).
-    return mapLimited(held, 8, ({ account, session }) =>
+    const outcomes = await mapLimited(held, 8, ({ account, session }) =>
       this.#watch(account, session, now).catch((error: unknown): WatchOutcome => {
         this.deps.logger.warn({ err: error, userId: account.user_id }, 'risk watchdog: account not checked; tried again on the next pass')
         return 'failed'
       }),
     )
+    await this.deps.haltedEntries.recheck().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'risk watchdog: halted accounts\' entries not looked at; tried again on the next pass'))
+    return outcomes
   }
 
   async #watch(account: WatchedAccount, session: BrokerSession, now: Date): Promise<WatchOutcome> {

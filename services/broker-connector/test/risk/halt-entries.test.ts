@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { sql } from '@signals/db'
 import { eventually, makeAlert, publishAlert } from '../helper.ts'
 import { lockAccounts, unlockAccounts } from '../../src/entry/record-lock.ts'
-import { settledRecord, tradeOfRecord } from '../trading-helper.ts'
+import { recordOf, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { watchedTrader } from './watchdog-helper.ts'
 
 // Review of the risk watchdog (issue 20, item 6): its halt was written outside the account lock the entry
@@ -80,4 +80,31 @@ t.test('a hard daily-loss refusal halts the same way: the account\'s working ent
     status: 'placed',
     reason: /^risk halt: Today's loss of \$1,000\.00 reached the hard daily loss limit of \$1,000\.00.*; the entry order was cancelled before it filled$/,
   })
+})
+
+t.test('an entry decided just before the halt that reaches the broker only after it is cancelled by the next pass', async (t) => {
+  const { broker, app, db, watchdog, closedLoss, openTrade, quoted } = await watchedTrader(t, HARD_1000, { watchdogMs: '600000' })
+  await openTrade()
+  broker.setPrice('ESZ6', '6000')
+  // The ES limit entry is decided and sent, but the broker carries the placeOSO out (and answers) only when released.
+  broker.interfere('order/placeOSO', { kind: 'late' })
+  const alert = makeAlert({ userId: 'u-0', symbol: 'ES1!', root: 'ES', action: 'LONG', entryPrice: 5990, sl: 5985, tp: 6020 })
+  await publishAlert(app, { ...alert, raw: { ...(alert.raw as object), orderType: 'limit' } })
+  const status = async () => (await db.selectFrom('alerts').select('status').where('alert_id', '=', alert.alertId).executeTakeFirst())?.status
+  await eventually(async () => (await status()) === 'placing')
+  const tag = `sig-${(await recordOf(db, alert.alertId)).id}`
+
+  await closedLoss('-900')
+  broker.setPrice('MNQZ6', '20980')
+  await quoted('20980')
+  t.same(await watchdog.pass(), ['flattened'], 'halted while the ES entry is on its way')
+  t.notOk(broker.orders().some((order) => order.clOrdId === tag), 'the ES entry is not at the broker yet')
+
+  t.equal(broker.release('order/placeOSO'), 1)
+  const working = () => broker.orders().find((order) => order.clOrdId === tag)
+  t.equal(working()?.ordStatus, 'Working', 'it reaches the broker after the halt')
+  await eventually(async () => (await status()) === 'placed')
+  t.same(await watchdog.pass(), [], 'no open trade left to watch')
+  t.equal(working()?.ordStatus, 'Canceled', 'the late entry is cancelled')
+  t.match(await recordOf(db, alert.alertId), { status: 'placed', reason: /^risk halt: today's loss of \$1,100\.00 .*; the entry order was cancelled before it filled$/ })
 })
