@@ -32,7 +32,7 @@ interface Read {
 
 /** Now: one row per user and trading day. */
 async function readDays(db: Kysely<Database>): Promise<Read> {
-  const raw = await loadAccountRows(db, userIds, [])
+  const raw = await loadAccountRows(db, userIds, [], new Map())
   return {
     rows: [...raw.closedDays.values()].reduce((sum, days) => sum + days.length, 0),
     raw,

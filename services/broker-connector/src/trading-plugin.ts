@@ -66,7 +66,17 @@ export const tradingPlugin = fp(
     // an instance holding feeds holds sessions.
     const watchdog = options.feeds
       ? new RiskWatchdog(
-          { db: app.db, sessions, flattens: trading.flattens, logger: app.log, maxPriceAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS, cashBalanceOf: (userId, session) => trading.keeper.cashBalanceOf(userId, session), realizedPnlOf: (userId, session) => trading.keeper.realizedPnlOf(userId, session) },
+          {
+            db: app.db,
+            sessions,
+            flattens: trading.flattens,
+            logger: app.log,
+            maxPriceAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS,
+            scopeOf: trading.scopeOf,
+            haltedEntries: trading.haltedEntries,
+            cashBalanceOf: (userId, session) => trading.keeper.cashBalanceOf(userId, session),
+            realizedPnlOf: (userId, session) => trading.keeper.realizedPnlOf(userId, session),
+          },
           options.config.RISK_WATCHDOG_MS,
         )
       : null

@@ -11,6 +11,9 @@ import { FlattenRunner } from './positions/flatten-runner.ts'
 import { TradeKeeper } from './trades/trade-keeper.ts'
 import { SweepTimer } from './entry/sweep-timer.ts'
 import { NOT_RECONCILED, PositionReconciler } from './positions/position-reconciler.ts'
+import type { BrokerScope } from './repositories/broker-trades.ts'
+import { SessionScopes } from './session-scopes.ts'
+import { HaltedEntries } from './risk/halt-entries.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -19,6 +22,10 @@ const STOP_FLATTEN_WAIT_MS = 10_000
 export interface Trading {
   entryFlow: EntryFlow
   keeper: TradeKeeper
+  /** Where a session's broker ids live (its venue and account): what it reads and acts on is that account's. */
+  scopeOf(session: BrokerSession): BrokerScope
+  /** A halt's cancellation of the account's working entries, looked at again while an entry is on its way. */
+  haltedEntries: HaltedEntries
   /** Carries out the users' pending flattens with this instance's sessions. */
   flattens: FlattenRunner
   /**
@@ -72,17 +79,21 @@ export function createTrading(
   router: EntryRouter | null = null,
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
-  const flattens = new FlattenRunner({ db, logger, sessions })
+  const scopes = new SessionScopes()
+  const scopeOf = (session: BrokerSession) => scopes.of(session)
+  const haltedEntries = new HaltedEntries({ db, logger, sessions })
+  const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills) })
   const live = new LiveEntryFlow({
     db,
     sessions,
     logger,
+    scopeOf,
     cashBalanceOf: (userId, session) => keeper.cashBalanceOf(userId, session),
     realizedPnlOf: (userId, session) => keeper.realizedPnlOf(userId, session),
-    // A hard daily-loss refusal: every contract the user holds open trades in is flattened (durably).
-    flattenAll: async (userId, session) => {
-      await flattens.flattenEverything(userId, session)
+    // A hard daily-loss refusal halts the account: working entries cancelled, every contract of its open trades flattened (durably).
+    flattenAll: async (userId, session, cause) => {
+      await flattens.flattenEverything(userId, session, cause)
     },
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
@@ -91,13 +102,15 @@ export function createTrading(
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
     // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
-    positionDifference: async (userId, accountId, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, accountId, contractId) : NOT_RECONCILED),
+    positionDifference: async (userId, scope, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED),
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)
   return {
     entryFlow: makeEntryFlow ? makeEntryFlow(db) : live,
     keeper,
+    scopeOf,
+    haltedEntries,
     flattens,
     onEvent(userId, event) {
       keeper.onEvent(userId, event)
@@ -112,11 +125,12 @@ export function createTrading(
       return notes.length === 0 ? null : notes.join('; ')
     },
     async onSessionOpen(userId, session, venue) {
+      const scope = scopes.opened(session, venue)
       await keeper.sessionOpened(userId, session, venue)
       await flattens.run(userId, { session, force: true })
       await live.reconcileUser(userId, session)
       // Last: the exits and records above have settled what they can, so what differs now is a difference.
-      await reconciler.sessionOpened({ userId, session, scope: { ...venue, accountId: session.snapshot.account.id } })
+      await reconciler.sessionOpened({ userId, session, scope })
     },
     async onSessionStopping(userId, session) {
       // The exits are sent, then their fills awaited (the session is about to close), within one bound.

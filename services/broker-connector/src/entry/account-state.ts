@@ -1,6 +1,7 @@
 import { deriveAccountState, tradingDayOf, type AccountState, type ClosedTradingDay, type OpenTradeState, type RiskEngineConfig } from '@signals/risk-engine'
 import { rootOf } from '@signals/instruments'
 import { sql, type Database, type Kysely } from '@signals/db'
+import type { BrokerScope } from '../repositories/broker-trades.ts'
 
 /** What the account state of each user is derived from, read for many users at once. */
 export interface AccountRows {
@@ -11,7 +12,7 @@ export interface AccountRows {
   lastHalt: Map<string, { at: Date; reason: string | null }>
   /** The highest equity the risk watchdog saw (an intraday_unrealized floor trails it). */
   equityPeak: Map<string, string>
-  /** The dated contracts the user's open trades are in (the broker positions whose open pnl counts). */
+  /** The dated contracts the user's open trades on the session's account are in (the broker positions whose open pnl counts). */
   heldContracts: Map<string, HeldContract[]>
 }
 
@@ -29,9 +30,17 @@ export interface HeldContract {
  * sent in the last minutes whose fill has not opened their trade yet (counted as open: two alerts in quick
  * succession must not both pass the open-trade and pyramiding rules), except the records being decided
  * now; closed trades as Postgres sums them per trading day; and each user's last hard daily-loss halt.
- * Decimals travel as text inside the JSON, never as JSON numbers.
+ * The contracts whose open pnl counts are those of the user's open trades on the account and venue of the
+ * session deciding (`scopes`; a user without one holds none here): a trade of the user's on another account
+ * or venue does not make this account's position in its contract ours. Decimals travel as text inside the
+ * JSON, never as JSON numbers.
  */
-export async function loadAccountRows(db: Kysely<Database>, userIds: readonly string[], deciding: readonly number[]): Promise<AccountRows> {
+export async function loadAccountRows(
+  db: Kysely<Database>,
+  userIds: readonly string[],
+  deciding: readonly number[],
+  scopes: ReadonlyMap<string, BrokerScope>,
+): Promise<AccountRows> {
   const { rows } = await sql<{
     open: [string, string | null, string, 'LONG' | 'SHORT', string, string][]
     days: [string, string, string, string, string][]
@@ -43,7 +52,7 @@ export async function loadAccountRows(db: Kysely<Database>, userIds: readonly st
       (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding)}) AS o) AS open,
       (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
       (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.halted_at) * 1000)::float8, h.reason)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts,
-      (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(userIds)}) AS c) AS held,
+      (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(scopes)}) AS c) AS held,
       (SELECT COALESCE(json_agg(json_build_array(p.user_id, p.peak::text)), '[]'::json) FROM equity_peaks p WHERE p.user_id = ANY(${userIds}::text[])) AS peaks`.execute(db)
   const row = rows[0] ?? { open: [], days: [], halts: [], held: [], peaks: [] }
   return {
@@ -134,10 +143,14 @@ function lastHalts(userIds: readonly string[]) {
     ORDER BY user_id, halted_at DESC`
 }
 
-function heldContracts(userIds: readonly string[]) {
+function heldContracts(scopes: ReadonlyMap<string, BrokerScope>) {
+  const held = [...scopes]
   return sql`
-    SELECT user_id, contract, broker_contract_id, max(COALESCE(root, symbol)) AS root FROM trades
-    WHERE user_id = ANY(${userIds}::text[]) AND status = 'open' AND contract IS NOT NULL AND broker_contract_id IS NOT NULL
+    SELECT t.user_id, t.contract, t.broker_contract_id, max(COALESCE(t.root, t.symbol)) AS root
+    FROM unnest(${held.map(([userId]) => userId)}::text[], ${held.map(([, scope]) => scope.broker)}::text[],
+                ${held.map(([, scope]) => scope.environment)}::text[], ${held.map(([, scope]) => scope.accountId)}::bigint[]) AS s(user_id, broker, environment, account_id)
+    JOIN trades t ON t.user_id = s.user_id AND t.broker = s.broker AND t.environment = s.environment AND t.broker_account_id = s.account_id
+    WHERE t.status = 'open' AND t.contract IS NOT NULL AND t.broker_contract_id IS NOT NULL
     GROUP BY 1, 2, 3`
 }
 

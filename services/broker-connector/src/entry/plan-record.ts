@@ -1,4 +1,5 @@
 import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
+import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { OUTCOME_UNKNOWN, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
 import type { AccountRows } from './account-state.ts'
 import { orderTagOf } from './order-plan.ts'
@@ -26,8 +27,10 @@ export interface PlanDeps {
   platformMaxContracts: number
   /** A market price older than this is not used. */
   marketPriceMaxAgeMs: number
+  /** Where a session's broker ids live: its venue and account (noted as it opened). */
+  scopeOf(session: BrokerSession): BrokerScope
   /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */
-  positionDifference?(userId: string, accountId: number, contractId: number): Promise<string | null>
+  positionDifference?(userId: string, scope: BrokerScope, contractId: number): Promise<string | null>
 }
 
 /** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
@@ -106,7 +109,7 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
     if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
   }
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
-  const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, session.snapshot.account.id, contract.id))
+  const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, context.scopeOf(session), contract.id))
   const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), realizedPnl: context.realizedPnlOf?.(record.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }

@@ -52,3 +52,18 @@ export async function unlockAccounts(connection: Kysely<Database>, userIds: read
   const users = [...new Set(userIds)]
   if (users.length > 0) await sql`SELECT pg_advisory_unlock(${accountKey}) FROM unnest(${users}::text[]) AS user_id`.execute(connection)
 }
+
+/**
+ * Runs `work` on a connection of its own holding the account's lock (`lockAccounts`): in turn with the
+ * account's entry decisions, so a decision either sees what `work` wrote or was marked before it.
+ */
+export async function withAccountLock<T>(db: Kysely<Database>, userId: string, work: (connection: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await lockAccounts(connection, [userId])
+    try {
+      return await work(connection)
+    } finally {
+      await unlockAccounts(connection, [userId])
+    }
+  })
+}

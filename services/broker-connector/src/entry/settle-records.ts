@@ -11,8 +11,8 @@ import { SizingMemo } from './size-order.ts'
 
 export interface SettleDeps extends PlanDeps {
   db: Kysely<Database>
-  /** Flattens every position of the user (a hard daily-loss refusal). */
-  flattenAll(userId: string, session: BrokerSession): Promise<void>
+  /** Halts the account: its working entries cancelled and every position flattened (a hard daily-loss refusal, with its reason). */
+  flattenAll(userId: string, session: BrokerSession, cause: string): Promise<void>
   logger: Logger
   /** Records decided, and orders sent, at once. */
   parallelism: number
@@ -66,7 +66,7 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     await writeOutcomes(db, outcomes)
     if (deps.watch) follow(deps.watch, outcomes, userOf)
     for (const plan of outcomes) {
-      if (plan.kind === 'decided' && plan.flatten) await deps.flattenAll(plan.flatten.userId, plan.flatten.session)
+      if (plan.kind === 'decided' && plan.flatten) await deps.flattenAll(plan.flatten.userId, plan.flatten.session, plan.mark.reason)
     }
     if (failures.length > 0) throw failures[0]
     // A record another holder has is theirs to settle; the message comes back until it is (its holder may
@@ -127,8 +127,12 @@ async function decide(
   const { waited } = await lockAccounts(db, users)
   try {
     const records = waited ? (await loadEntryRecords(db, candidates.map((record) => record.id))).filter((record) => record.status === 'received') : candidates
-    const accounts = await loadAccountRows(db, [...new Set(records.map((record) => record.user_id))], records.map((record) => record.id))
-    const plans = await planAll(deps, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
+    // Each user's session is taken once: the account rows are its account's, and its records are decided with it.
+    const sessions = new Map([...new Set(records.map((record) => record.user_id))].map((userId) => [userId, deps.sessions.session(userId)]))
+    const scopes = new Map([...sessions].flatMap(([userId, session]) => (session ? [[userId, deps.scopeOf(session)] as const] : [])))
+    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes)
+    const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
+    const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
     const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
     const released = unlockAccounts(db, users)

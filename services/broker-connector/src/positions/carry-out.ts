@@ -1,6 +1,7 @@
 import type { Database, Kysely } from '@signals/db'
 import { BrokerError, isDone, type BrokerSession } from '../broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
+import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { mayHaveWorkingEntries, noteEntriesCancelled, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../repositories/flatten-requests.ts'
 
@@ -48,13 +49,14 @@ async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]
  * One flatten at the broker, in order: our working entries of the exit's records are cancelled; trades of
  * those records that opened meanwhile are asked to exit too; then, checked against the broker's position,
  * the contract is flattened (`order/liquidateposition`, which cancels the remaining legs) when the broker
- * holds it on the side the exit closes and some of our trades are in it. A short is never flattened by an
- * exit of the long side, and a position none of our trades is in is left to the trader. Returns what was
- * done, in words for the trader; a BrokerError leaves the request waiting.
+ * holds it on the side the exit closes and some of our trades on the session's account are in it. A short
+ * is never flattened by an exit of the long side, and a position none of our trades is in (the user's trades
+ * on other accounts and venues included) is left to the trader. Returns what was done, in words for the
+ * trader; a BrokerError leaves the request waiting.
  */
-export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten): Promise<string> {
+export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten): Promise<string> {
   const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
-  const scope: ExitScope = { userId: flatten.user_id, contractId, side: flatten.side, signalAt: flatten.signal_at }
+  const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at }
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])

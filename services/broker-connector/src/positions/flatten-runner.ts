@@ -3,10 +3,11 @@ import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { isLive } from '../repositories/feeds.ts'
-import { openTradeContracts } from '../repositories/broker-trades.ts'
+import { openTradeContracts, type BrokerScope } from '../repositories/broker-trades.ts'
 import { LIVE_TRADING_OFF, flattenDone, flattenWaits, flattensWaitFor, pendingFlattens, requestFlattens, type PendingFlatten } from '../repositories/flatten-requests.ts'
 import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { SerialQueues } from '../serial-queues.ts'
+import type { HaltedEntries } from '../risk/halt-entries.ts'
 import { carryOutFlatten } from './carry-out.ts'
 
 /** done: nothing of the user's is left to flatten; waiting: some flatten waits (its reason is kept). */
@@ -43,17 +44,31 @@ export class FlattenRunner {
   /** Users' runs at once (each mostly waits on its broker; a thousand at once would drain the database pool). */
   readonly #limit: ConcurrencyLimit
 
-  constructor(private readonly deps: { db: Kysely<Database>; logger: Logger; sessions: SessionSource; now?: () => Date; maxConcurrent?: number }) {
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>
+      logger: Logger
+      sessions: SessionSource
+      scopeOf(session: BrokerSession): BrokerScope
+      haltedEntries: HaltedEntries
+      now?: () => Date
+      maxConcurrent?: number
+    },
+  ) {
     this.#limit = new ConcurrencyLimit(deps.maxConcurrent ?? 16)
   }
 
   /**
-   * Every contract the user holds open trades in is flattened: durably asked (result `Session End`), then
-   * carried out now with `session`. A hard daily-loss refusal and the risk watchdog's halt both end here.
+   * A halt of the session's account (a hard daily-loss refusal, the risk watchdog's): our entry orders still
+   * working there are cancelled in every contract, their records saying `risk halt: <cause>` (a limit entry
+   * must not fill after it); then every contract the user holds open trades in on the account is flattened:
+   * durably asked (result `Session End`), and carried out now with `session` (`HaltedEntries` follows up
+   * on entries still on their way).
    */
-  async flattenEverything(userId: string, session: BrokerSession): Promise<FlattenRun> {
+  async flattenEverything(userId: string, session: BrokerSession, cause: string): Promise<FlattenRun> {
+    await this.deps.haltedEntries.halted(userId, session, cause)
     const signalAt = new Date().toISOString()
-    const contracts = await openTradeContracts(this.deps.db, userId)
+    const contracts = await openTradeContracts(this.deps.db, userId, this.deps.scopeOf(session))
     await requestFlattens(this.deps.db, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
     return this.run(userId, { session, force: true })
   }
@@ -86,7 +101,7 @@ export class FlattenRunner {
 
   async #attempt(session: BrokerSession, flatten: PendingFlatten): Promise<boolean> {
     try {
-      const outcome = await carryOutFlatten(this.deps.db, session, flatten)
+      const outcome = await carryOutFlatten(this.deps.db, session, this.deps.scopeOf(session), flatten)
       await flattenDone(this.deps.db, flatten, outcome)
       this.deps.logger.info({ userId: flatten.user_id, contract: flatten.contract, outcome }, 'flatten carried out')
       return true

@@ -44,10 +44,14 @@ export async function applyEntryFill(db: Kysely<Database>, fill: EntryFill): Pro
   return result.rows[0]?.id ?? null
 }
 
-/** Contracts the user holds open broker-backed trades in (a hard daily-loss refusal flattens each). */
-export async function openTradeContracts(db: Kysely<Database>, userId: string): Promise<{ contract: string; broker_contract_id: number }[]> {
+/**
+ * Contracts the user holds open broker-backed trades in on the session's account and venue (a hard
+ * daily-loss refusal and the watchdog's halt flatten each); the user's trades elsewhere are not this session's.
+ */
+export async function openTradeContracts(db: Kysely<Database>, userId: string, scope: BrokerScope): Promise<{ contract: string; broker_contract_id: number }[]> {
   const result = await sql<{ contract: string; broker_contract_id: number }>`
     SELECT DISTINCT contract, broker_contract_id FROM trades
-    WHERE user_id = ${userId} AND status = 'open' AND broker_contract_id IS NOT NULL AND contract IS NOT NULL`.execute(db)
+    WHERE user_id = ${userId} AND status = 'open' AND broker_contract_id IS NOT NULL AND contract IS NOT NULL
+      AND broker = ${scope.broker} AND environment = ${scope.environment} AND broker_account_id = ${scope.accountId}`.execute(db)
   return result.rows
 }

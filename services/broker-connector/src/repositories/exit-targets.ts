@@ -1,8 +1,11 @@
 import { sql, type Database, type Kysely, type Side } from '@signals/db'
+import type { BrokerScope } from './broker-trades.ts'
 
 /** What a flatten acts on: one user's contract, one side (or either), for entries received up to a time. */
 export interface ExitScope {
   userId: string
+  /** The session's account and venue: the user's trades elsewhere are not this session's to close. */
+  account: BrokerScope
   contractId: number
   side: Side | null
   /** Entries received up to this time are the exit's (later ones are new signals). */
@@ -24,12 +27,13 @@ export interface TargetTrade {
 const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`
 const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = ${side}`)
 
-/** Our open trades in the contract the exit closes. */
+/** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
   const result = await sql<TargetTrade>`
     SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.exit_requested_at IS NULL AS late
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
+      AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}
       AND ${enteredBy(scope.signalAt)}
     ORDER BY t.id`.execute(db)
   return result.rows

@@ -122,14 +122,17 @@ export async function resolveDiscrepancies(db: Kysely<Database>, userId: string,
 
 /**
  * Why new entries in the contract must wait: the account's open difference there (a position of the
- * broker's that our trades do not account for), as its reason, or null.
+ * broker's that our trades do not account for), as its reason, or null. The account of the session's venue
+ * only: account ids are unique per broker and environment, not across them.
  */
-export async function openDiscrepancyIn(db: Kysely<Database>, userId: string, accountId: number, contractId: number): Promise<string | null> {
+export async function openDiscrepancyIn(db: Kysely<Database>, userId: string, scope: BrokerScope, contractId: number): Promise<string | null> {
   const row = await db
     .selectFrom('position_discrepancies')
     .select('reason')
     .where('user_id', '=', userId)
-    .where('broker_account_id', '=', accountId)
+    .where('broker', '=', scope.broker)
+    .where('environment', '=', scope.environment)
+    .where('broker_account_id', '=', scope.accountId)
     .where('broker_contract_id', '=', contractId)
     .where('resolved_at', 'is', null)
     .where('kind', 'in', ['untracked_position', 'quantity_differs'])

@@ -1,19 +1,27 @@
 import { sql, type Database, type Kysely } from '@signals/db'
+import type { BrokerScope } from './broker-trades.ts'
 
-/** A user the risk watchdog looks at: open trades at the broker not yet on their way out. */
+/** An account the risk watchdog looks at: open trades at the broker not yet on their way out. */
 export interface WatchedAccount {
   user_id: string
+  /** Where those trades are: the user's session watches them only when it is of this account and venue. */
+  scope: BrokerScope
   risk_config: unknown
 }
 
 /**
- * Users with an open broker trade not yet asked to exit and no flatten pending (a pending one is being
- * carried out, with its own retries). An index on the open broker trades keeps it cheap when none are.
+ * Accounts (user, broker, environment, account) with an open broker trade not yet asked to exit, whose
+ * user has no flatten pending (a pending one is being carried out, with its own retries). An index on the
+ * open broker trades keeps it cheap when none are.
  */
 export async function watchedAccounts(db: Kysely<Database>): Promise<WatchedAccount[]> {
   const result = await sql<WatchedAccount>`
-    SELECT u.user_id, r.config AS risk_config
-    FROM (SELECT DISTINCT user_id FROM trades WHERE status = 'open' AND broker_contract_id IS NOT NULL AND exit_requested_at IS NULL) AS u
+    SELECT u.user_id, json_build_object('broker', u.broker, 'environment', u.environment, 'accountId', u.broker_account_id) AS scope, r.config AS risk_config
+    FROM (
+      SELECT DISTINCT user_id, broker, environment, broker_account_id::int AS broker_account_id FROM trades
+      WHERE status = 'open' AND broker_contract_id IS NOT NULL AND exit_requested_at IS NULL
+        AND broker IS NOT NULL AND environment IS NOT NULL AND broker_account_id IS NOT NULL
+    ) AS u
     LEFT JOIN risk_engine_configs r ON r.user_id = u.user_id
     WHERE NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = u.user_id AND f.done_at IS NULL)`.execute(db)
   return result.rows
@@ -24,14 +32,35 @@ export async function recordHalt(db: Kysely<Database>, halt: { userId: string; c
   await db.insertInto('risk_halts').values({ user_id: halt.userId, code: halt.code, reason: halt.reason, open_pnl: halt.openPnl }).execute()
 }
 
-/** The user's open trades not yet asked to exit keep why the platform closes them. */
-export async function noteCloseReason(db: Kysely<Database>, userId: string, reason: string): Promise<void> {
+/** The user's open trades on the account not yet asked to exit keep why the platform closes them. */
+export async function noteCloseReason(db: Kysely<Database>, userId: string, scope: BrokerScope, reason: string): Promise<void> {
   await db
     .updateTable('trades')
     .set({ close_reason: reason })
     .where('user_id', '=', userId)
+    .where('broker', '=', scope.broker)
+    .where('environment', '=', scope.environment)
+    .where('broker_account_id', '=', scope.accountId)
     .where('status', '=', 'open')
     .where('exit_requested_at', 'is', null)
+    .execute()
+}
+
+/** Of these entry records, the user's (an order's tag names its record; the record names its user). */
+export async function entryRecordsOf(db: Kysely<Database>, userId: string, recordIds: readonly number[]): Promise<Set<number>> {
+  if (recordIds.length === 0) return new Set()
+  const rows = await db.selectFrom('alerts').select('id').where('id', 'in', recordIds).where('user_id', '=', userId).execute()
+  return new Set(rows.map((row) => Number(row.id)))
+}
+
+/** Entry records whose working orders a halt cancelled say so (they stay `placed`: the order was at the broker). */
+export async function noteEntriesHalted(db: Kysely<Database>, recordIds: readonly number[], reason: string): Promise<void> {
+  if (recordIds.length === 0) return
+  await db
+    .updateTable('alerts')
+    .set({ reason })
+    .where('id', 'in', recordIds)
+    .where('status', 'in', ['placing', 'placed'])
     .execute()
 }
 

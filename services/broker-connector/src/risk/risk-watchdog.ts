@@ -5,11 +5,14 @@ import { BrokerError, type BrokerSession, type DayRealizedPnl } from '../broker/
 import type { Logger } from '../consumers/close-trades.ts'
 import { accountStateOf, loadAccountRows } from '../entry/account-state.ts'
 import { mapLimited } from '../entry/map-limited.ts'
+import { withAccountLock } from '../entry/record-lock.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { SweepTimer } from '../entry/sweep-timer.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
+import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { noteCloseReason, raiseEquityPeak, recordHalt, watchedAccounts, type WatchedAccount } from '../repositories/risk-halts.ts'
 import { countBrokerRealized } from './day-realized.ts'
+import type { HaltedEntries } from './halt-entries.ts'
 import { markOpenPnl } from './open-pnl.ts'
 
 export interface RiskWatchdogDeps {
@@ -17,6 +20,10 @@ export interface RiskWatchdogDeps {
   sessions: SessionSource
   flattens: FlattenRunner
   logger: Logger
+  /** Where a session's broker ids live: its venue and account (noted as it opened). */
+  scopeOf(session: BrokerSession): BrokerScope
+  /** Halted accounts with an entry on its way are looked at again each pass. */
+  haltedEntries: HaltedEntries
   /** The account's cash balance as the broker last told it, or null. */
   cashBalanceOf(userId: string, session: BrokerSession): string | null
   /** The account's realized pnl of the day as the broker last told it, or null (`countBrokerRealized`). */
@@ -30,12 +37,17 @@ export type WatchOutcome = 'calm' | 'flattened' | 'unpriced' | 'failed'
 
 /**
  * The risk watchdog (issue 20, item 6): every `RISK_WATCHDOG_MS`, for each account with open trades whose
- * session this instance holds, the risk engine's limits with the open pnl of the broker's positions. An
- * open loss that reaches the hard daily loss limit, or takes equity to the trailing floor, flattens every
- * position the platform's trades are in (durable flatten requests) and halts the session until 17:00
- * Chicago; the trades closed say why. A trade opened in a halted session is flattened too. A soft limit
- * flattens nothing: the next entry is refused with the open loss counted. Positions that cannot be priced
- * are left alone (flattening on a guess is worse) and logged; entries are refused meanwhile.
+ * session this instance holds (that session's account and venue: the user's trades elsewhere are not
+ * priced, closed or flattened by it), the risk engine's limits with the open pnl of the broker's positions.
+ * An open loss that reaches the hard daily loss limit, or takes equity to the trailing floor, halts the
+ * session until 17:00 Chicago (written under the account's lock, in turn with its entry decisions), cancels
+ * the account's working entry orders and flattens every position its trades are in (durable flatten
+ * requests); the trades closed and the entries cancelled say why. A trade opened in a halted session is
+ * flattened too, and a halted account with an entry on its way (sent just before the halt) is looked at
+ * again each pass (`HaltedEntries`). A soft limit flattens nothing: the next entry is refused with the open
+ * loss counted.
+ * Positions that cannot be priced are left alone (flattening on a guess is worse) and logged; entries are
+ * refused meanwhile.
  */
 export class RiskWatchdog {
   readonly timer: SweepTimer
@@ -51,26 +63,28 @@ export class RiskWatchdog {
   async pass(now = new Date()): Promise<WatchOutcome[]> {
     const held = (await watchedAccounts(this.deps.db)).flatMap((account) => {
       const session = this.deps.sessions.session(account.user_id)
-      return session ? [{ account, session }] : []
+      return session && sameScope(this.deps.scopeOf(session), account.scope) ? [{ account, session }] : []
     })
     // One account's failure is logged and left to the next pass: it never ends the pass early, so a pass is
     // over only when every account's watch is (two passes never act on one user at once).
-    return mapLimited(held, 8, ({ account, session }) =>
+    const outcomes = await mapLimited(held, 8, ({ account, session }) =>
       this.#watch(account, session, now).catch((error: unknown): WatchOutcome => {
         this.deps.logger.warn({ err: error, userId: account.user_id }, 'risk watchdog: account not checked; tried again on the next pass')
         return 'failed'
       }),
     )
+    await this.deps.haltedEntries.recheck().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'risk watchdog: halted accounts\' entries not looked at; tried again on the next pass'))
+    return outcomes
   }
 
   async #watch(account: WatchedAccount, session: BrokerSession, now: Date): Promise<WatchOutcome> {
     const { db, logger } = this.deps
-    const userId = account.user_id
-    const rows = await loadAccountRows(db, [userId], [])
+    const { user_id: userId, scope } = account
+    const rows = await loadAccountRows(db, [userId], [], new Map([[userId, scope]]))
     const halt = rows.lastHalt.get(userId)
     if (halt && tradingDayOf(halt.at) === tradingDayOf(now)) {
       const why = halt.reason ?? 'the hard daily loss limit was reached'
-      await this.#flatten(userId, session, `Trading is halted for this session (${why}): a trade opened meanwhile is flattened.`)
+      await this.#flatten({ userId, session, scope }, why, `Trading is halted for this session (${why}): a trade opened meanwhile is flattened.`)
       return 'flattened'
     }
     const open = await markOpenPnl(session, rows.heldContracts.get(userId) ?? [], { now, maxPriceAgeMs: this.deps.maxPriceAgeMs }).catch((error: unknown) => {
@@ -89,17 +103,24 @@ export class RiskWatchdog {
       if (config.trailingDrawdown.mode === 'intraday_unrealized') await raiseEquityPeak(db, userId, equityOf(state))
       return 'calm'
     }
-    await recordHalt(db, { userId, code: breach.code, reason: breach.cause, openPnl: open.openPnl })
+    // In turn with the account's entry decisions: one decided after the halt sees it and is refused.
+    await withAccountLock(db, userId, (connection) => recordHalt(connection, { userId, code: breach.code, reason: breach.cause, openPnl: open.openPnl }))
     logger.warn({ userId, code: breach.code, openPnl: open.openPnl }, `risk watchdog: ${breach.reason}`)
-    await this.#flatten(userId, session, breach.reason)
+    await this.#flatten({ userId, session, scope }, breach.cause, breach.reason)
     return 'flattened'
   }
 
-  /** Every contract of the user's open trades flattened durably, now, with why kept on the trades. */
-  async #flatten(userId: string, session: BrokerSession, reason: string): Promise<void> {
-    await noteCloseReason(this.deps.db, userId, reason)
-    await this.deps.flattens.flattenEverything(userId, session)
+  /**
+   * The account's working entries cancelled (none may fill after the halt), then every contract of its open
+   * trades flattened durably, now, with why kept on the records and the trades.
+   */
+  async #flatten(held: { userId: string; session: BrokerSession; scope: BrokerScope }, cause: string, closeReason: string): Promise<void> {
+    const { userId, session, scope } = held
+    await noteCloseReason(this.deps.db, userId, scope, closeReason)
+    await this.deps.flattens.flattenEverything(userId, session, cause)
   }
 }
+
+const sameScope = (a: BrokerScope, b: BrokerScope) => a.broker === b.broker && a.environment === b.environment && a.accountId === b.accountId
 
 const equityOf = (state: AccountState) => toFixed(add(parseDecimal(state.balance), parseDecimal(state.openPnl)), 2)

@@ -64,7 +64,7 @@ t.test('loadAccountRows: Postgres sums the closed trades per day exactly as clos
     .execute()
   await db.insertInto('trades').values({ user_id: 'trader-1', symbol: 'CME_MINI:ES1!', root: null, side: 'SHORT', quantity: '2', entry_price: '6000.25', status: 'open', opened_at: now }).execute()
 
-  const rows = await loadAccountRows(db, users, [])
+  const rows = await loadAccountRows(db, users, [], new Map())
   for (const userId of users) {
     const own = inserted.filter((trade) => trade.user_id === userId).sort((a, b) => a.id - b.id)
     const expected = closedTradingDays(own.map((trade) => ({ pnl: String(trade.pnl), closedAt: trade.closed_at as Date })))
@@ -84,7 +84,7 @@ t.test('loadAccountRows: Postgres sums the closed trades per day exactly as clos
 t.test('a user with no trades has no days and the starting balance', async (t) => {
   const db = await testDb(t)
   const [userId] = await seedUsers(db, 1, { prefix: 'new' })
-  const rows = await loadAccountRows(db, [userId as string], [])
+  const rows = await loadAccountRows(db, [userId as string], [], new Map())
   t.equal(rows.closedDays.size, 0)
   t.match(accountStateOf(rows, userId as string, DEFAULT_RISK_ENGINE_CONFIG, null, new Date()), { balance: '50000.00', tradingDays: 0, closedResults: '' })
 })

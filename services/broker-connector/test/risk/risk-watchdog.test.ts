@@ -1,53 +1,10 @@
-import t, { type Test } from 'tap'
-import { sql } from '@signals/db'
+import t from 'tap'
 import { eventually, identityHeaders, makeAlert, publishAlert } from '../helper.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
-
-/**
- * The risk watchdog against the paper broker: a price move against an open trade, with no alert, is
- * checked against the hard daily loss limit and the drawdown floor with the open pnl. Each case has its
- * own broker (prices are the broker's) and connector; trader u-0 is trader0 with the case's risk config.
- */
-async function trading(t: Test, riskConfig: unknown) {
-  const broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  const { app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '100' })
-  await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig })
-  await connect(app, 'u-0')
-  const watchdog = app.trading.watchdog
-  if (!watchdog) throw new Error('an instance with feeds runs the risk watchdog')
-  /** An MNQ long of 5 at 21000 (stop 20950, target 21100), filled and open. */
-  const openTrade = async () => {
-    const entry = mnqEntry({ userId: 'u-0' })
-    await publishAlert(app, entry)
-    const record = await settledRecord(db, entry.alertId)
-    t.equal(record.status, 'placed', 'the entry is placed')
-    await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'open')
-    t.match(await tradeOfRecord(db, record.id), { quantity: '5', entry_price: '21000.00000000' })
-    return record.id
-  }
-  /** A trade closed today at a loss, outside the broker (the day's realized pnl). */
-  const closedLoss = (pnl: string) =>
-    sql`INSERT INTO trades (user_id, symbol, root, side, quantity, entry_price, exit_price, status, result, pnl, closed_at)
-      VALUES ('u-0', 'MNQ1!', 'MNQ', 'LONG', 1, 21000, 20000, 'closed', 'SL', ${pnl}, now())`.execute(db)
-  const netPosition = () => broker.positions().find((position) => position.accountId === 9000)?.netPos ?? 0
-  const nextEntry = async () => {
-    const entry = mnqEntry({ userId: 'u-0' })
-    await publishAlert(app, entry)
-    return settledRecord(db, entry.alertId)
-  }
-  /** Waits until the session's market data holds the MNQZ6 quote the broker was set to (it is pushed). */
-  const quoted = (price: string, quotedBefore = Infinity) =>
-    eventually(async () => {
-      const session = app.feeds.session('u-0')
-      const quote = session ? await session.marketPrice(await session.findContract('MNQZ6'), 'Sell') : null
-      return quote?.kind === 'price' && Number(quote.price) === Number(price) && quote.at.getTime() < quotedBefore
-    })
-  return { broker, app, db, config, watchdog, openTrade, closedLoss, netPosition, nextEntry, quoted }
-}
+import { settledRecord, tradeOfRecord } from '../trading-helper.ts'
+import { watchedTrader } from './watchdog-helper.ts'
 
 t.test('hard daily loss limit reached by an open loss: flattened at the broker, the trade closed with why, the session halted', async (t) => {
-  const { broker, app, db, config, watchdog, openTrade, closedLoss, netPosition, nextEntry } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
+  const { broker, app, db, config, watchdog, openTrade, closedLoss, netPosition, nextEntry } = await watchedTrader(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
   const tradeRecord = await openTrade()
   await closedLoss('-900')
   t.same(await watchdog.pass(), ['calm'], '900 lost today and the position flat: within the limit')
@@ -74,7 +31,7 @@ t.test('hard daily loss limit reached by an open loss: flattened at the broker, 
 })
 
 t.test('soft daily loss limit reached by an open loss: the position is kept, the next entry refused counting it', async (t) => {
-  const { broker, watchdog, openTrade, closedLoss, netPosition, nextEntry, quoted } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'soft' } })
+  const { broker, watchdog, openTrade, closedLoss, netPosition, nextEntry, quoted } = await watchedTrader(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'soft' } })
   await openTrade()
   await closedLoss('-900')
   broker.setPrice('MNQZ6', '20980')
@@ -86,7 +43,7 @@ t.test('soft daily loss limit reached by an open loss: the position is kept, the
 })
 
 t.test('intraday_unrealized floor: the equity peak an open profit reached is trailed, and an open loss through it flattens and halts', async (t) => {
-  const { broker, db, openTrade, netPosition, nextEntry } = await trading(t, { trailingDrawdown: { mode: 'intraday_unrealized', amount: 600 } })
+  const { broker, db, openTrade, netPosition, nextEntry } = await watchedTrader(t, { trailingDrawdown: { mode: 'intraday_unrealized', amount: 600 } })
   const tradeRecord = await openTrade()
   broker.setPrice('MNQZ6', '21060') // +600 open: equity 50,600, the floor follows to 50,000
   await eventually(async () => (await db.selectFrom('equity_peaks').select('peak').where('user_id', '=', 'u-0').executeTakeFirst())?.peak === '50600.00')
@@ -103,7 +60,7 @@ t.test('intraday_unrealized floor: the equity peak an open profit reached is tra
 })
 
 t.test('a trade open in a halted session (decided as the halt was written) is flattened on the next pass', async (t) => {
-  const { db, openTrade, netPosition } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
+  const { db, openTrade, netPosition } = await watchedTrader(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
   const tradeRecord = await openTrade()
   await db.insertInto('risk_halts').values({ user_id: 'u-0', code: 'drawdown_floor', reason: 'the floor was reached', open_pnl: '-10' }).execute()
   await eventually(async () => (await tradeOfRecord(db, tradeRecord))?.status === 'closed')
@@ -112,7 +69,7 @@ t.test('a trade open in a halted session (decided as the halt was written) is fl
 })
 
 t.test('an open position without a fresh quote: the watchdog leaves it, and an entry is refused saying why', async (t) => {
-  const { broker, app, db, watchdog, openTrade, netPosition, quoted } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
+  const { broker, app, db, watchdog, openTrade, netPosition, quoted } = await watchedTrader(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
   await openTrade()
   broker.setPrice('ESZ6', '6000')
   const anHourAgo = Date.now() - 3_600_000
@@ -126,7 +83,7 @@ t.test('an open position without a fresh quote: the watchdog leaves it, and an e
 })
 
 t.test('no position: the watchdog looks at no account and does nothing', async (t) => {
-  const { broker, db, watchdog, netPosition, closedLoss } = await trading(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
+  const { broker, db, watchdog, netPosition, closedLoss } = await watchedTrader(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
   await closedLoss('-1500')
   t.same(await watchdog.pass(), [], 'no open trade: no account to look at, even past the limit')
   t.equal(broker.orders().length, 0, 'no order at the broker')
