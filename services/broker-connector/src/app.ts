@@ -7,6 +7,8 @@ import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { discrepancyRoutes } from './routes/discrepancies.ts'
 import { tradeRoutes } from './routes/trades.ts'
+import { tradeCloseRoutes } from './routes/trade-close.ts'
+import { killSwitchPlugin } from './kill-switch/plugin.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
@@ -45,6 +47,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
   await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
   const trading = app.trading
+  await app.register(tradeCloseRoutes)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
@@ -90,5 +93,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       },
     })
   }
+  await app.register(killSwitchPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS })
   return app
 }

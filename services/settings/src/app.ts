@@ -34,7 +34,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(tradingSettingsRoutes, routeOptions)
   await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher, feedDownGraceMs: config.FEED_DOWN_GRACE_MS })
   await app.register(riskEngineConfigRoutes, routeOptions)
-  await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
+  await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
 
   await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
   return app
