@@ -1,7 +1,9 @@
 import { CREDENTIALS_TEST_SUBJECT, CredentialsTestRequestV1, contract, type CredentialsTestReply } from '@signals/contracts'
 import type { Bus } from '@signals/bus'
 import type { Database, Kysely } from '@signals/db'
-import type { CredentialsCipher } from '@signals/secrets'
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { CredentialsCipher } from '@signals/secrets'
 import { BrokerError, type BrokerAdapter, type BrokerEndpoints } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { FeedError } from '../feeds/feed-error.ts'
@@ -31,7 +33,7 @@ function refusal(error: BrokerError): CredentialsTestReply {
  * Tries the user's stored broker login as the feed would (access token, real-time socket, account), then
  * closes the session at once. Nothing is traded and no feed state changes.
  */
-export async function testStoredCredentials(deps: CredentialsTestDeps, userId: string): Promise<CredentialsTestReply> {
+async function testStoredCredentials(deps: CredentialsTestDeps, userId: string): Promise<CredentialsTestReply> {
   let login
   try {
     login = await feedLoginOf(deps.db, deps.cipher, deps.endpoints, userId)
@@ -52,7 +54,7 @@ export async function testStoredCredentials(deps: CredentialsTestDeps, userId: s
 }
 
 /** Answers `connector.credentials-test` (one instance of the queue group answers each request). */
-export function serveCredentialsTests(bus: Bus, deps: CredentialsTestDeps, logger: Logger): { unsubscribe(): void } {
+function serveCredentialsTests(bus: Bus, deps: CredentialsTestDeps, logger: Logger): { unsubscribe(): void } {
   return serveByContract(
     bus,
     CREDENTIALS_TEST_SUBJECT,
@@ -63,3 +65,13 @@ export function serveCredentialsTests(bus: Bus, deps: CredentialsTestDeps, logge
     'credentials-test',
   )
 }
+
+/** The credentials test relay of an instance with feeds (registered beside the feeds plugin, with its keys and broker). */
+export const credentialsTestPlugin = fp(
+  async (app: FastifyInstance, options: Omit<CredentialsTestDeps, 'db' | 'cipher'> & { keys: { keyId: string; key: string; previousKeys: string } }) => {
+    const cipher = CredentialsCipher.fromConfig(options.keys.keyId, options.keys.key, options.keys.previousKeys)
+    const relay = serveCredentialsTests(app.bus, { ...options, db: app.db, cipher }, app.log)
+    app.addHook('onClose', async () => relay.unsubscribe())
+  },
+  { name: 'credentials-test', dependencies: ['db', 'bus'] },
+)

@@ -13,8 +13,6 @@ import { serveEntries } from '../ownership/entry-relay.ts'
 import { serveFlattens } from '../ownership/flatten-relay.ts'
 import type { FlattenRun } from '../positions/flatten-runner.ts'
 import { startFlattenSweep } from '../positions/flatten-sweep.ts'
-import { serveCredentialsTests } from '../credentials/credentials-test.ts'
-import { TradovateAdapter } from '../broker/tradovate/adapter.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,8 +107,6 @@ export const feedsPlugin = fp(
       serveCommands(app.bus, instanceId, run, app.log),
       serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log),
       serveFlattens(app.bus, instanceId, owns, options.runFlattens, app.log),
-      // A login test needs no particular session: any instance with feeds answers (issue 25, item 4).
-      serveCredentialsTests(app.bus, { db: app.db, cipher, adapter: options.adapter ?? new TradovateAdapter(), endpoints: (broker, environment) => options.endpoints[broker][environment], timeoutMs: options.brokerTimeoutMs }, app.log),
     ]
 
     app.addHook('onReady', async () => {

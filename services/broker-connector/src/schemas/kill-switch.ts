@@ -1,6 +1,6 @@
 import Type from 'typebox'
 
-export const KillSwitchEvent = Type.Object(
+const KillSwitchEvent = Type.Object(
   {
     id: Type.String(),
     requestedAt: Type.String({ format: 'date-time' }),

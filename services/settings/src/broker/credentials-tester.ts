@@ -6,7 +6,7 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
 /** What a test says: the broker's answer, or that no connector could ask it. */
-export type CredentialsTestResult = Omit<CredentialsTestReply, 'version'>
+export type CredentialsTestResult = Omit<CredentialsTestReply, 'version'> & { testedAt: string }
 
 /**
  * Asks a broker connector (core request `connector.credentials-test`, any instance) to try the user's stored
@@ -18,10 +18,10 @@ export async function testCredentials(bus: Bus, userId: string, options: { timeo
   try {
     const message = await bus.nc.request(bus.subject(CREDENTIALS_TEST_SUBJECT), encoder.encode(JSON.stringify(request)), { timeout: options.timeoutMs })
     const validation = message.data.length === 0 ? null : replyContract.validate(JSON.parse(decoder.decode(message.data)))
-    if (validation?.ok) return { ok: validation.value.ok, kind: validation.value.kind, detail: validation.value.detail }
+    if (validation?.ok) return { ok: validation.value.ok, kind: validation.value.kind, detail: validation.value.detail, testedAt: new Date().toISOString() }
     options.logger.warn({ userId }, 'credentials test reply is not CredentialsTestReplyV1')
   } catch (error) {
     options.logger.warn({ userId, err: error }, 'credentials test: no broker connector answered')
   }
-  return { ok: false, kind: 'no_answer', detail: 'The login could not be tried now: no broker connector answered. Try again in a moment.' }
+  return { ok: false, kind: 'no_answer', detail: 'The login could not be tried now: no broker connector answered. Try again in a moment.', testedAt: new Date().toISOString() }
 }

@@ -14,7 +14,6 @@ import {
   DeleteCredentialsResponse,
   REQUIRED_BY_BROKER,
   SaveCredentialsResponse,
-  TestCredentialsResponse,
   type SealedCredentialFields,
 } from '../schemas/broker-credentials.ts'
 import { testCredentials } from '../broker/credentials-tester.ts'
@@ -22,10 +21,6 @@ import { isMissingUser, type RouteOptions } from './options.ts'
 
 export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & { cipher: CredentialsCipher; credentialsTestTimeoutMs: number }> = async (app, options) => {
   const { cipher } = options
-  const tryLogin = async (userId: string) => ({
-    ...(await testCredentials(app.bus, userId, { timeoutMs: options.credentialsTestTimeoutMs, logger: app.log })),
-    testedAt: new Date().toISOString(),
-  })
 
   app.get(
     '/api/broker-credentials',
@@ -75,25 +70,9 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
 
       const feedCommand = command ? await deliverFeedCommand(app, command, options.feedPublishTimeoutMs) : null
       // Saved whatever the broker says (it may be down for a moment); the answer tells the trader at once.
-      const test = await tryLogin(userId)
+      const test = await testCredentials(app.bus, userId, { timeoutMs: options.credentialsTestTimeoutMs, logger: app.log })
       request.log.info({ broker: row.broker, environment: row.environment, keyId: row.key_id, restart: feedCommand?.delivery ?? 'none', loginOk: test.ok, loginKind: test.kind }, 'broker credentials saved')
       return { success: true as const, credentials: summarizeCredentials(row, cipher), feedCommand, test }
-    },
-  )
-
-  app.post(
-    '/api/broker-credentials/test',
-    {
-      schema: {
-        tags: ['broker credentials'],
-        summary: "Try the stored broker login at the broker now and return its words (nothing is traded, the feed is untouched)",
-        response: { 200: TestCredentialsResponse, 401: ErrorBody, 500: ErrorBody },
-      },
-    },
-    async (request) => {
-      const test = await tryLogin(request.identity.userId)
-      request.log.info({ loginOk: test.ok, loginKind: test.kind }, 'broker login tested')
-      return { success: true as const, test }
     },
   )
 

@@ -71,7 +71,7 @@ export const CredentialsResponse = Type.Object({
 })
 
 /** A broker login tried with the stored credentials (issue 25, item 4). */
-export const CredentialsTest = Type.Object(
+const CredentialsTest = Type.Object(
   {
     ok: Type.Boolean({ description: 'true when the broker accepted the login and opened the account' }),
     kind: Type.Union([Type.String(), Type.Null()], {
