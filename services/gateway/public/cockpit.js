@@ -44,8 +44,10 @@ export function setupCockpit({ api, current, refresh, settingsChanged }) {
     } catch (error) {
       say(message, `Not switched: ${error.message}`, 'error')
     } finally {
-      $('switch-live').disabled = $('switch-auto-place').disabled = false
+      // Enabled again only once the status is read back, so the read cannot undo a click made meanwhile.
       await refresh().catch(() => undefined)
+      $('switch-live').disabled = $('switch-auto-place').disabled = false
+      if (current()) renderSwitches(current())
     }
   }
 
@@ -116,6 +118,8 @@ export function setupCockpit({ api, current, refresh, settingsChanged }) {
 
 /** The status card's switches follow the status read. */
 export function renderSwitches(status) {
+  // A switch being saved shows what the trader chose until its save is read back.
+  if ($('switch-live').disabled) return
   $('switch-live').checked = status.liveTradingEnabled
   $('switch-auto-place').checked = status.autoPlaceOrdersEnabled
 }

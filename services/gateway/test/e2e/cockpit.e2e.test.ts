@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { eventually } from '@signals/test-support'
 import { at, startPlatform } from './platform.ts'
-import { screenshots, seriousViolations } from './page-checks.ts'
+import { ARTIFACTS, screenshots, seriousViolations } from './page-checks.ts'
 
 const TRADER_EMAIL = 'e2e-cockpit@example.com'
 const PAPER = { name: 'trader0', password: 'paper-password', userId: 100, accountId: 9000, accountName: 'DEMO9000' }
@@ -17,7 +17,6 @@ if (!broker) throw new Error('the paper broker did not start')
 const { page } = await newBrowser()
 await signIn(page, TRADER_EMAIL, { name: 'Cockpit Trader' })
 t.equal(at(page), `${publicUrl}/`, 'signed in and home')
-await page.locator('#save-settings:not([disabled])').waitFor()
 
 async function checkPage(t: Test, page: Page, name: string) {
   t.same(await seriousViolations(page), [], `${name}: no serious or critical axe violation`)
@@ -36,6 +35,7 @@ const indicator = () => page.locator('#indicator').getAttribute('data-color')
 const netPosition = () => broker.positions().find((position) => position.accountId === PAPER.accountId)?.netPos ?? 0
 
 t.test('a refused login is shown on save, on Test connection and in the indicator, never green', async (t) => {
+  await page.locator('#save-settings:not([disabled])').waitFor()
   await saveCredentials('not-the-password')
   const saved = page.locator('#credentials-message', { hasText: 'Credentials saved, but the login failed' })
   await saved.waitFor()
@@ -53,6 +53,8 @@ t.test('a refused login is shown on save, on Test connection and in the indicato
   await detail.waitFor({ timeout: 20_000 })
   t.match(await detail.textContent(), /The broker connection failed: .+/, "the indicator says what the broker said")
   t.not(await indicator(), 'green', 'never green while the broker refuses')
+  await page.locator('#indicator').scrollIntoViewIfNeeded()
+  await page.screenshot({ path: new URL('cockpit-login-refused-viewport.png', ARTIFACTS).pathname })
   t.equal(await page.locator('#indicator-label').textContent(), (await indicator()) === 'red' ? 'Broker connection failing' : 'Needs attention')
   await checkPage(t, page, 'cockpit-login-refused')
 })
@@ -102,6 +104,8 @@ t.test('the kill switch asks first, then flattens at the broker and leaves auto-
   await page.click('#kill-switch')
   await page.locator('#kill-dialog').waitFor()
   await checkPage(t, page, 'cockpit-kill-confirm')
+  // The dialog as the trader sees it (the full-page shots above are too tall to read it in).
+  await page.screenshot({ path: new URL('cockpit-kill-confirm-viewport.png', ARTIFACTS).pathname })
   await page.click('#kill-cancel')
   t.equal(netPosition(), 5, 'nothing happened on cancel')
   t.ok(await page.isChecked('#switch-auto-place'))
