@@ -109,7 +109,9 @@ const BROKER_LABELS = { red: 'Broker connection failing', yellow: 'Needs attenti
 function renderStatus({ status }) {
   lastStatus = status
   const color = indicatorOf(status)
-  const brokerWhy = status.hasCredentials && status.indicatorReason && status.autoPlaceOrdersEnabled && Object.hasOwn(BROKER_LABELS, color)
+  const connection = status.brokerConnection
+  const brokerTrouble = connection && (connection.state === 'error' || connection.state === 'connecting' || (connection.state === 'connected' && connection.health === 'red'))
+  const brokerWhy = status.hasCredentials && status.indicatorReason && brokerTrouble && Object.hasOwn(BROKER_LABELS, color)
   const [label, detail] = brokerWhy ? [BROKER_LABELS[color], status.indicatorReason] : INDICATORS[color]
   $('indicator').dataset.color = color
   $('indicator-label').textContent = label
