@@ -4,7 +4,7 @@ export type KillSwitchOutcome = 'done' | 'incomplete' | 'no_session'
 
 /**
  * Auto-place switched off (live trading itself stays as it is: the session is what flattens and cancels).
- * It stays off until the trader switches it on again. Returns whether the user has a live-trading setting.
+ * It stays off until the trader switches it on again. A user with no live-trading setting has auto-place off already.
  */
 export async function switchAutoPlaceOff(trx: Kysely<Database>, userId: string): Promise<void> {
   await sql`
