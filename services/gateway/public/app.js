@@ -625,6 +625,7 @@ async function start() {
   $('cred-broker').addEventListener('change', toggleTradovateFields)
   setupCockpit({
     api,
+    formatTime,
     current: () => lastStatus,
     refresh: refreshStatus,
     // The switches saved a new live-trading value: the settings form shows it too, and a later save keeps it.

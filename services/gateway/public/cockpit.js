@@ -31,9 +31,12 @@ function say(element, text, kind = 'info') {
 
 /**
  * Wires the status card. `api(method, path, body)` is the page's JSON client; `current()` the last status
- * read; `refresh()` reads it again; `settingsChanged(liveTrading)` keeps the settings form in step.
+ * read; `refresh()` reads it again; `settingsChanged(liveTrading)` keeps the settings form in step;
+ * `formatTime` writes a time as the page does.
  */
-export function setupCockpit({ api, current, refresh, settingsChanged }) {
+export function setupCockpit({ api, current, refresh, settingsChanged, formatTime }) {
+  const lastKill = () => showLastKill(api, formatTime).catch(() => undefined)
+  void lastKill()
   const message = $('switch-message')
   const setLive = async (liveTrading, said) => {
     $('switch-live').disabled = $('switch-auto-place').disabled = true
@@ -84,7 +87,7 @@ export function setupCockpit({ api, current, refresh, settingsChanged }) {
       say(message, `The kill switch failed: ${error.message}. Check your positions at the broker.`, 'error')
     } finally {
       $('kill-switch').disabled = false
-      await refresh().catch(() => undefined)
+      await Promise.all([refresh().catch(() => undefined), lastKill()])
     }
   })
 
@@ -114,6 +117,15 @@ export function setupCockpit({ api, current, refresh, settingsChanged }) {
       $('test-credentials').disabled = false
     }
   })
+}
+
+const OUTCOMES = { pending: 'being carried out', done: 'done', incomplete: 'not everything could be done', no_session: 'no broker session' }
+
+/** The last use of the kill switch, as the connector recorded it (GET /api/kill-switch). */
+export async function showLastKill(api, formatTime) {
+  const { killSwitches } = await api('GET', '/api/kill-switch')
+  const last = killSwitches[0]
+  $('kill-last').textContent = last ? `Kill switch last used ${formatTime(last.requestedAt)} (${OUTCOMES[last.outcome] ?? last.outcome}): ${last.detail ?? ''}` : ''
 }
 
 /** The status card's switches follow the status read. */

@@ -122,6 +122,9 @@ t.test('the kill switch asks first, then flattens at the broker and leaves auto-
   await page.reload()
   await page.locator('#indicator[data-color="yellow"]').waitFor()
   t.notOk(await page.isChecked('#switch-auto-place'), 'and stays off after a reload')
+  const recorded = page.locator('#kill-last', { hasText: 'Kill switch last used' })
+  await recorded.waitFor()
+  t.match(await recorded.textContent(), /\(done\): exits sent for your open trades in 1 contract\(s\)/, 'the use is recorded and shown')
   await checkPage(t, page, 'cockpit-after-kill')
 })
 
