@@ -77,3 +77,32 @@ t.test('kill switch needs a signed-in user', async (t) => {
   const response = await app.inject({ method: 'POST', url: '/api/kill-switch' })
   t.equal(response.statusCode, 401)
 })
+
+t.test('kill switch: a cancel the broker refuses is reported in its words; pressing again finishes the job', async (t) => {
+  const { broker, app, config } = await connectedTrader(t)
+  // A resting MES order (a liquidation of MNQ would cancel an MNQ one by itself) and a short MNQ position.
+  broker.setPrice('MESZ6', '6000')
+  const resting = broker.placeOso(9000, { accountSpec: 'DEMO9000', accountId: 9000, action: 'Buy', symbol: 'MESZ6', orderQty: 1, orderType: 'Limit', price: 5000, isAutomated: false, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 4900 } })
+  if (!('orderId' in resting)) throw new Error(JSON.stringify(resting))
+  broker.placeManualOrder('trader0', { symbol: 'MNQZ6', action: 'Sell', qty: 2 })
+  const working = () => broker.orders().filter((order) => order.accountId === 9000 && WORKING.has(order.ordStatus))
+  await eventually(() => working().length > 0)
+  // A penalty longer than the adapter waits out by itself (5 s): the cancel is refused back to the kill switch.
+  const PENALTY_S = 6
+  broker.interfere('order/cancelorder', { kind: 'penalty', seconds: PENALTY_S }, 1)
+
+  const headers = identityHeaders(config, 'u-0')
+  const first = await app.inject({ method: 'POST', url: '/api/kill-switch', headers })
+  t.equal(first.statusCode, 200, first.body)
+  t.match(first.json().killSwitch, { outcome: 'incomplete', detail: /^no open trades of yours, 1 other position\(s\) flattened, \d+ working order\(s\) cancelled on account DEMO9000; not done: order \d+ not cancelled: .+/ })
+  t.equal(broker.positions().find((position) => position.accountId === 9000)?.netPos ?? 0, 0, 'the position was flattened all the same')
+  t.ok(working().some((order) => order.id === resting.orderId), 'the refused cancel left the order working')
+
+  // The broker's penalty time itself (not an event to wait for): a resend before it is penalised again.
+  await new Promise((resolve) => setTimeout(resolve, PENALTY_S * 1000 + 200))
+  const second = await app.inject({ method: 'POST', url: '/api/kill-switch', headers })
+  t.match(second.json().killSwitch, { outcome: 'done', detail: /0 other position\(s\) flattened, [1-9]\d* working order\(s\) cancelled/ })
+  await eventually(() => working().length === 0)
+  const history = (await app.inject({ method: 'GET', url: '/api/kill-switch', headers })).json().killSwitches
+  t.same(history.map((use: { outcome: string }) => use.outcome), ['done', 'incomplete'], 'both uses recorded, newest first')
+})
