@@ -2,6 +2,7 @@ export { contract, describeIssues, type Contract, type Validation, type Validati
 export { LiteralUnion } from './literal-union.ts'
 export * from './alert.ts'
 export * from './bus-messages.ts'
+export * from './cockpit-messages.ts'
 export * from './api.ts'
 export * from './subjects.ts'
 export * from './user-activity.ts'

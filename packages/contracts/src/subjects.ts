@@ -29,6 +29,7 @@ export const connectorSubjects = (instanceId: string) => ({
   entries: `connector.${instanceId}.entries`,
   feeds: `connector.${instanceId}.feeds`,
   flattens: `connector.${instanceId}.flattens`,
+  kills: `connector.${instanceId}.kills`,
 })
 
 /**

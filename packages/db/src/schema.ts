@@ -242,6 +242,16 @@ export interface AdminAuditLogTable {
   created_at: Timestamp
 }
 
+/** A use of the trader's kill switch and what the broker did (issue 25). */
+export interface KillSwitchEventsTable {
+  id: Generated<number>
+  user_id: string
+  requested_at: ColumnType<Date, Date | string | undefined, never>
+  outcome: ColumnType<'pending' | 'done' | 'incomplete' | 'no_session', 'pending' | undefined, 'done' | 'incomplete' | 'no_session'>
+  detail: string | null
+  finished_at: NullableTimestamp
+}
+
 export type FeedCommandAction = 'start' | 'stop' | 'restart'
 
 /** Outbox of feed commands: written with the change that causes it, published after commit (settings service). */
@@ -323,6 +333,7 @@ export interface Database {
   equity_peaks: EquityPeaksTable
   intake_log: IntakeLogTable
   admin_audit_log: AdminAuditLogTable
+  kill_switch_events: KillSwitchEventsTable
   feed_commands: FeedCommandsTable
   broker_events_set_aside: BrokerEventsSetAsideTable
   position_discrepancies: PositionDiscrepanciesTable

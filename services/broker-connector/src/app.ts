@@ -7,6 +7,10 @@ import { alertConsumersPlugin } from './consumers/plugin.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { discrepancyRoutes } from './routes/discrepancies.ts'
 import { tradeRoutes } from './routes/trades.ts'
+import { tradeCloseRoutes } from './routes/trade-close.ts'
+import { killSwitchPlugin } from './kill-switch/plugin.ts'
+import { credentialsTestPlugin } from './credentials/credentials-test.ts'
+import { TradovateAdapter } from './broker/tradovate/adapter.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
@@ -45,6 +49,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
   await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
   const trading = app.trading
+  await app.register(tradeCloseRoutes)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
@@ -57,6 +62,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   }
   if (feedsOn) {
     const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL, mdUrl: config.PAPER_BROKER_MD_URL ?? config.PAPER_BROKER_WS_URL }
+    const endpoints = {
+      // The paper broker simulates both environments.
+      paper: { demo: paper, live: paper },
+      tradovate: {
+        demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL, mdUrl: config.TRADOVATE_DEMO_MD_URL },
+        live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL, mdUrl: config.TRADOVATE_LIVE_MD_URL },
+      },
+    }
+    // A broker login test needs no particular session: any instance with feeds answers (issue 25, item 4).
+    await app.register(credentialsTestPlugin, {
+      keys: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
+      adapter: options.brokerAdapter ?? new TradovateAdapter(),
+      endpoints: (broker, environment) => endpoints[broker][environment],
+      timeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
+    })
     await app.register(feedsPlugin, {
       credentialsKeyId: config.CREDENTIALS_KEY_ID,
       credentialsKey: config.CREDENTIALS_KEY,
@@ -80,15 +100,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         statusNote: (userId) => trading.statusNote(userId),
         onSessionStopping: (userId, session) => trading.onSessionStopping(userId, session),
       },
-      endpoints: {
-        // The paper broker simulates both environments.
-        paper: { demo: paper, live: paper },
-        tradovate: {
-          demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL, mdUrl: config.TRADOVATE_DEMO_MD_URL },
-          live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL, mdUrl: config.TRADOVATE_LIVE_MD_URL },
-        },
-      },
+      endpoints,
     })
   }
+  await app.register(killSwitchPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS })
   return app
 }

@@ -40,6 +40,20 @@ function alertRow(record) {
   return row
 }
 
+/** An open trade at the broker can be closed from its row (cockpit.js asks and sends it). */
+function closeCell(trade) {
+  const td = document.createElement('td')
+  if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return td
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.className = 'button small danger close-trade'
+  button.textContent = 'Close'
+  button.setAttribute('aria-label', `Close the ${trade.side} ${trade.contract} trade`)
+  button.addEventListener('click', () => document.dispatchEvent(new CustomEvent('signals:close-trade', { detail: trade })))
+  td.append(button)
+  return td
+}
+
 function tradeRow(trade) {
   const row = document.createElement('tr')
   row.dataset.id = trade.id
@@ -54,6 +68,7 @@ function tradeRow(trade) {
     cell(`${trade.entryPrice}${trade.exitPrice ? ` → ${trade.exitPrice}` : ''}`),
     cell(tradeOutcomeText(trade), 'outcome'),
     pnl,
+    closeCell(trade),
   )
   return row
 }

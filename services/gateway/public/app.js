@@ -3,6 +3,7 @@
 // No framework and no inline code (the page runs under `script-src 'self'`); every value from the server
 // reaches the page through textContent or a form control's value, never as markup.
 import { bannedLoginUrl } from './banned.js'
+import { renderSwitches, setupCockpit } from './cockpit.js'
 
 const $ = (id) => document.getElementById(id)
 
@@ -100,12 +101,22 @@ function connectionText(connection) {
   return `${connection.health === 'red' ? 'down too long: ' : ''}${text}${heard}`
 }
 
+let lastStatus = null
+
+/** A red or amber indicator the broker is why (credentials stored): its words, not the table's. */
+const BROKER_LABELS = { red: 'Broker connection failing', yellow: 'Needs attention' }
+
 function renderStatus({ status }) {
+  lastStatus = status
   const color = indicatorOf(status)
-  const [label, detail] = INDICATORS[color]
+  const connection = status.brokerConnection
+  const brokerTrouble = connection && (connection.state === 'error' || connection.state === 'connecting' || (connection.state === 'connected' && connection.health === 'red'))
+  const brokerWhy = status.hasCredentials && status.indicatorReason && brokerTrouble && Object.hasOwn(BROKER_LABELS, color)
+  const [label, detail] = brokerWhy ? [BROKER_LABELS[color], status.indicatorReason] : INDICATORS[color]
   $('indicator').dataset.color = color
   $('indicator-label').textContent = label
   $('indicator-detail').textContent = detail
+  renderSwitches(status)
   $('status-trades').textContent = String(status.liveTradesCount)
   $('status-account').textContent = status.accountId ?? '–'
   $('status-credentials-updated').textContent = formatTime(status.credentialsUpdatedAt)
@@ -384,10 +395,13 @@ async function saveCredentials(event) {
   $('save-credentials').disabled = true
   showMessage(message, 'Saving…')
   try {
-    const { credentials } = await api('PUT', '/api/broker-credentials', readCredentials())
+    const { credentials, test } = await api('PUT', '/api/broker-credentials', readCredentials())
     clearSecrets()
     renderCredentials(credentials ?? null)
-    showMessage(message, 'Credentials saved.', 'success')
+    // Saved whatever the broker said; its answer is shown at once (issue 25, item 4).
+    if (test === undefined) showMessage(message, 'Credentials saved.', 'success')
+    else if (test.ok) showMessage(message, `Credentials saved. ${test.detail}`, 'success')
+    else showMessage(message, `Credentials saved, but the login failed: ${test.detail}`, 'error')
     await refreshStatus()
   } catch (error) {
     showMessage(message, `Credentials not saved: ${error.message}`, 'error')
@@ -609,6 +623,18 @@ async function start() {
   $('credentials-form').addEventListener('submit', (event) => void saveCredentials(event))
   $('delete-credentials').addEventListener('click', () => void deleteCredentials())
   $('cred-broker').addEventListener('change', toggleTradovateFields)
+  setupCockpit({
+    api,
+    formatTime,
+    current: () => lastStatus,
+    refresh: refreshStatus,
+    // The switches saved a new live-trading value: the settings form shows it too, and a later save keeps it.
+    settingsChanged(liveTrading) {
+      stored.liveTrading = liveTrading
+      $('live-enabled').checked = liveTrading.enabled
+      $('live-auto-place').checked = liveTrading.autoPlaceOrders
+    },
+  })
   // The live socket (activity.js) says when the status changed elsewhere: another tab, the broker feed.
   document.addEventListener('signals:status-changed', () => void refreshStatus().catch(() => undefined))
 

@@ -76,6 +76,7 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/alerts', 'broker-connector'],
     ['/api/alerts/42', 'broker-connector'],
     ['/api/trades?limit=5', 'broker-connector'],
+    ['/api/kill-switch', 'broker-connector'],
   ]
   for (const [url, service] of routes) {
     const response = await get(url, admin.sessionCookie)

@@ -8,6 +8,7 @@ import { tradingSettingsRoutes } from './routes/trading-settings.ts'
 import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
+import { brokerCredentialsTestRoutes } from './routes/broker-credentials-test.ts'
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -34,7 +35,8 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(tradingSettingsRoutes, routeOptions)
   await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher, feedDownGraceMs: config.FEED_DOWN_GRACE_MS })
   await app.register(riskEngineConfigRoutes, routeOptions)
-  await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
+  await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
+  await app.register(brokerCredentialsTestRoutes, { credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
 
   await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
   return app

@@ -30,6 +30,8 @@ export const ConfigSchema = Type.Object({
    * FEED_STATUS_REFRESH_MS, so a feed moving between instances stays green.
    */
   FEED_DOWN_GRACE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000, description: 'feed down time before the status is red' }),
+  /** How long a credentials test (a broker login by the connector) may take before the trader is told it did not answer. */
+  CREDENTIALS_TEST_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 120_000, default: 20_000, description: 'broker login test timeout' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

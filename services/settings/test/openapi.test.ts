@@ -6,7 +6,7 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   const response = await app.inject({ method: 'GET', url: '/openapi.json' })
   t.equal(response.statusCode, 200)
   const document = response.json()
-  t.same(Object.keys(document.paths).sort(), ['/api/broker-credentials', '/api/live-trading-status', '/api/risk-engine/config', '/api/trading-settings'])
+  t.same(Object.keys(document.paths).sort(), ['/api/broker-credentials', '/api/broker-credentials/test', '/api/live-trading-status', '/api/risk-engine/config', '/api/trading-settings'])
   t.same(Object.keys(document.paths['/api/broker-credentials']).sort(), ['delete', 'get', 'put'])
   t.same(Object.keys(document.paths['/api/trading-settings']).sort(), ['get', 'post'])
   const riskBody = document.paths['/api/risk-engine/config'].post.requestBody.content['application/json'].schema

@@ -1,12 +1,13 @@
 import type { KV } from '@nats-io/kv'
 import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
-import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
+import type { CredentialsCipher } from '@signals/secrets'
 import type { Logger } from '../consumers/close-trades.ts'
-import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerLogin, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
+import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
 import { TradovateAdapter } from '../broker/tradovate/adapter.ts'
 import { FeedError } from './feed-error.ts'
-import { findBrokerCredentials, isLive, liveUsers } from '../repositories/feeds.ts'
+import { isLive, liveUsers } from '../repositories/feeds.ts'
+import { feedLoginOf, type FeedLogin } from './feed-login.ts'
 
 const statusContract = contract(FeedStatusV1)
 
@@ -43,12 +44,6 @@ export interface FeedManagerOptions {
   owns?(userId: string): boolean
   /** Named in each status written (which instance holds the feed). */
   instanceId?: string
-}
-
-interface FeedLogin {
-  login: BrokerLogin
-  endpoints: BrokerEndpoints
-  venue: BrokerVenue
 }
 
 interface UserFeed {
@@ -277,34 +272,8 @@ export class FeedManager {
     return note === null ? feed.detail : `${feed.detail}; ${note}`
   }
 
-  async #loginFor(userId: string): Promise<FeedLogin | null> {
-    const row = await findBrokerCredentials(this.options.db, userId)
-    if (!row) return null
-    let secret: Record<string, unknown>
-    try {
-      secret = openCredentialsRow(this.options.cipher, row)
-    } catch {
-      throw new FeedError('broker credentials could not be opened (key not configured or data damaged)')
-    }
-    const text = (key: string) => (typeof secret[key] === 'string' ? (secret[key] as string) : null)
-    const username = text('username')
-    const password = text('password')
-    if (!username || !password) throw new FeedError('broker credentials lack a username or password')
-    const cid = secret.cid
-    return {
-      login: {
-        account: row.account_id,
-        username,
-        password,
-        appId: text('appId'),
-        appVersion: text('appVersion'),
-        cid: typeof cid === 'string' || typeof cid === 'number' ? cid : null,
-        sec: text('sec'),
-        deviceId: text('deviceId'),
-      },
-      endpoints: this.options.endpoints(row.broker, row.environment),
-      venue: { broker: row.broker, environment: row.environment },
-    }
+  #loginFor(userId: string): Promise<FeedLogin | null> {
+    return feedLoginOf(this.options.db, this.options.cipher, this.options.endpoints, userId)
   }
 
   async #publish(userId: string, state: FeedStatus['state'], detail: string | null, since?: string | null): Promise<void> {

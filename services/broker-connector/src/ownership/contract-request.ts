@@ -35,8 +35,11 @@ export function serveByContract<Request, Reply>(
   answer: (request: Request) => Promise<Reply>,
   logger: Logger,
   texts: ServedRelay,
+  /** A queue group: one subscriber of the group answers each request (any instance may). */
+  queue?: string,
 ): { unsubscribe(): void } {
   return bus.nc.subscribe(bus.subject(subject), {
+    ...(queue === undefined ? {} : { queue }),
     callback: (error, message) => {
       if (error) return logger.warn({ err: error }, `${texts.relay} subscription error`)
       void (async () => {

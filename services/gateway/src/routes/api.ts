@@ -26,6 +26,7 @@ function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, 
     ['/api/admin', upstreams.admin, 'admin'],
     ['/api/alerts', upstreams.brokerConnector, 'broker-connector'],
     ['/api/trades', upstreams.brokerConnector, 'broker-connector'],
+    ['/api/kill-switch', upstreams.brokerConnector, 'broker-connector'],
   ]
 }
 

@@ -16,9 +16,10 @@ import {
   SaveCredentialsResponse,
   type SealedCredentialFields,
 } from '../schemas/broker-credentials.ts'
+import { testCredentials } from '../broker/credentials-tester.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
-export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & { cipher: CredentialsCipher }> = async (app, options) => {
+export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & { cipher: CredentialsCipher; credentialsTestTimeoutMs: number }> = async (app, options) => {
   const { cipher } = options
 
   app.get(
@@ -41,7 +42,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
     {
       schema: {
         tags: ['broker credentials'],
-        summary: 'Save (replace) the broker credentials, sealed with AES-256-GCM; restarts the feed when live trading is on',
+        summary: 'Save (replace) the broker credentials, sealed with AES-256-GCM, then try the login at the broker; restarts the feed when live trading is on',
         body: BrokerCredentialsBody,
         response: { 200: SaveCredentialsResponse, 400: ErrorBody, 401: ErrorBody, 500: ErrorBody },
       },
@@ -68,8 +69,10 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
         })
 
       const feedCommand = command ? await deliverFeedCommand(app, command, options.feedPublishTimeoutMs) : null
-      request.log.info({ broker: row.broker, environment: row.environment, keyId: row.key_id, restart: feedCommand?.delivery ?? 'none' }, 'broker credentials saved')
-      return { success: true as const, credentials: summarizeCredentials(row, cipher), feedCommand }
+      // Saved whatever the broker says (it may be down for a moment); the answer tells the trader at once.
+      const test = await testCredentials(app.bus, userId, { timeoutMs: options.credentialsTestTimeoutMs, logger: app.log })
+      request.log.info({ broker: row.broker, environment: row.environment, keyId: row.key_id, restart: feedCommand?.delivery ?? 'none', loginOk: test.ok, loginKind: test.kind }, 'broker credentials saved')
+      return { success: true as const, credentials: summarizeCredentials(row, cipher), feedCommand, test }
     },
   )
 

@@ -7,6 +7,7 @@ import { findCredentials } from '../repositories/broker-credentials.ts'
 import { countOpenTrades } from '../repositories/trades.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
 import { statusIndicator } from '../status-indicator.ts'
+import { brokerIndicator } from '../broker-indicator.ts'
 import type { FeedStatusReader } from '../feed/feed-status-reader.ts'
 import { feedHealth } from '../feed/feed-health.ts'
 import { LiveTradingStatusResponse } from '../schemas/live-trading-status.ts'
@@ -36,21 +37,19 @@ export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
       const live = settings.live_trading.value as { enabled: boolean; autoPlaceOrders: boolean }
       const credentials = credentialsRow ? summarizeCredentials(credentialsRow, options.cipher) : null
       const flags = { liveTradingEnabled: live.enabled, autoPlaceOrdersEnabled: live.autoPlaceOrders, hasCredentials: credentials !== null }
-      const indicator = statusIndicator(flags)
+      const health = feedHealth(connection, live.enabled, new Date(), options.feedDownGraceMs)
+      const { indicator, reason } = brokerIndicator(flags, connection, health)
       return {
         success: true as const,
         status: {
           ...flags,
-          isFullyConfigured: indicator === 'green',
+          isFullyConfigured: statusIndicator(flags) === 'green',
           liveTradesCount,
           accountId: credentials?.accountId ?? null,
           credentialsUpdatedAt: credentials?.updatedAt ?? null,
           indicator,
-          brokerConnection: {
-            connected: connection.state === 'connected',
-            ...connection,
-            ...feedHealth(connection, live.enabled, new Date(), options.feedDownGraceMs),
-          },
+          indicatorReason: reason,
+          brokerConnection: { connected: connection.state === 'connected', ...connection, ...health },
         },
         settings: settingsResponse(settings),
         credentials,

@@ -70,10 +70,26 @@ export const CredentialsResponse = Type.Object({
   credentials: Type.Union([CredentialsSummary, Type.Null()]),
 })
 
+/** A broker login tried with the stored credentials (issue 25, item 4). */
+const CredentialsTest = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'true when the broker accepted the login and opened the account' }),
+    kind: Type.Union([Type.String(), Type.Null()], {
+      description: 'why not: credentials_refused, account_not_found, rate_limited, captcha, unavailable, no_credentials, unreadable, no_answer; null when ok',
+    }),
+    detail: Type.String({ description: "the broker's words (or the account opened), for the trader" }),
+    testedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+)
+
+export const TestCredentialsResponse = Type.Object({ success: Type.Literal(true), test: CredentialsTest })
+
 export const SaveCredentialsResponse = Type.Object({
   success: Type.Literal(true),
   credentials: CredentialsSummary,
   feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'restart, when live trading is on' }),
+  test: CredentialsTest,
 })
 
 export const DeleteCredentialsResponse = Type.Object({

@@ -32,13 +32,15 @@ export const LiveTradingStatusResponse = Type.Object({
       liveTradingEnabled: Type.Boolean(),
       autoPlaceOrdersEnabled: Type.Boolean(),
       hasCredentials: Type.Boolean(),
-      isFullyConfigured: Type.Boolean({ description: 'live trading on, auto-place on, credentials present' }),
+      isFullyConfigured: Type.Boolean({ description: 'live trading on, auto-place on, credentials present (the spec\'s table; `indicator` also weighs the broker connection)' }),
       liveTradesCount: Type.Integer({ minimum: 0, description: "the user's open trades" }),
       accountId: Type.Union([Type.String(), Type.Null()]),
       credentialsUpdatedAt: NullableTimestamp,
       indicator: Type.Union([Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('gray')], {
-        description: 'green fully configured; yellow auto-place off; red credentials missing (wins over yellow); gray live trading off',
+        description:
+          "green fully configured; yellow auto-place off, or the broker connection failing within FEED_DOWN_GRACE_MS; red credentials missing (wins over yellow), or the broker refusing the login or the feed down past the grace; gray live trading off",
       }),
+      indicatorReason: Type.Union([Type.String(), Type.Null()], { description: "why the indicator is not green, in the broker's words when the broker is why; null when green or gray" }),
       brokerConnection: BrokerConnection,
     },
     { additionalProperties: false },

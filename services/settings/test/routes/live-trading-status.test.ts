@@ -20,7 +20,7 @@ t.test('live-trading-status: the four indicator states, red winning over yellow,
   t.same(Object.keys(gray).sort(), ['credentials', 'settings', 'status', 'success'])
   t.same(
     Object.keys(gray.status).sort(),
-    ['accountId', 'autoPlaceOrdersEnabled', 'brokerConnection', 'credentialsUpdatedAt', 'hasCredentials', 'indicator', 'isFullyConfigured', 'liveTradesCount', 'liveTradingEnabled'],
+    ['accountId', 'autoPlaceOrdersEnabled', 'brokerConnection', 'credentialsUpdatedAt', 'hasCredentials', 'indicator', 'indicatorReason', 'isFullyConfigured', 'liveTradesCount', 'liveTradingEnabled'],
   )
   t.same(gray.status, {
     liveTradingEnabled: false,
@@ -31,6 +31,7 @@ t.test('live-trading-status: the four indicator states, red winning over yellow,
     accountId: null,
     credentialsUpdatedAt: null,
     indicator: 'gray',
+    indicatorReason: null,
     brokerConnection: { connected: false, state: 'not_started', detail: null, updatedAt: null, lastHeardAt: null, up: false, health: 'off' },
   })
   t.same(Object.keys(gray.settings).sort(), ['live_trading', 'risk_strategy'], 'settings are the user settings')
@@ -124,4 +125,26 @@ t.test('a live user\'s feed health: green while up or down within the grace, red
   t.match(await read(), { state: 'connected', up: false, health: 'red' }, 'still "connected" but the broker unheard longer than the grace (its holder died): red')
   await write('connected', new Date().toISOString())
   t.match(await read(), { up: true, health: 'green' }, 'heard again: green')
+})
+
+t.test('the indicator weighs the broker: amber then red with the broker\'s words when it refuses the login, never green', async (t) => {
+  const grace = 1_000
+  const { app, createUser } = await build(t, { overrides: { FEED_DOWN_GRACE_MS: String(grace) } })
+  const userId = 'refused-user'
+  const headers = await createUser(userId)
+  await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: credentials })
+  await app.inject({ method: 'POST', url: '/api/trading-settings', headers, payload: { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } } })
+  const kv = await openBucket(app.bus, Buckets.feedStatus)
+  const status = async () => (await app.inject({ method: 'GET', url: '/api/live-trading-status', headers })).json().status
+  const write = (state: string, detail: string | null) =>
+    kv.put(feedStatusKey(userId), JSON.stringify({ version: 1, userId, state, detail, updatedAt: new Date().toISOString(), lastHeardAt: null }))
+
+  await write('connected', 'account PAPER-42')
+  t.match(await status(), { indicator: 'green', indicatorReason: null, isFullyConfigured: true })
+  await write('error', 'Login failed: incorrect username or password')
+  t.match(await status(), { indicator: 'yellow', indicatorReason: 'The broker connection failed: Login failed: incorrect username or password' }, 'amber within the grace')
+  await new Promise((resolve) => setTimeout(resolve, grace + 200))
+  t.match(await status(), { indicator: 'red', indicatorReason: 'The broker connection failed: Login failed: incorrect username or password' }, 'red past the grace')
+  await write('connecting', null)
+  t.match(await status(), { indicator: 'yellow', indicatorReason: 'Connecting to the broker.' })
 })

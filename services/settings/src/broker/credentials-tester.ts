@@ -1,0 +1,27 @@
+import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, contract, type CredentialsTestReply, type CredentialsTestRequest } from '@signals/contracts'
+import type { Bus, BusLogger } from '@signals/bus'
+
+const replyContract = contract(CredentialsTestReplyV1)
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** What a test says: the broker's answer, or that no connector could ask it. */
+export type CredentialsTestResult = Omit<CredentialsTestReply, 'version'> & { testedAt: string }
+
+/**
+ * Asks a broker connector (core request `connector.credentials-test`, any instance) to try the user's stored
+ * login against the broker and answer in the broker's words. The secrets never travel: the connector opens
+ * the stored row with its own keys.
+ */
+export async function testCredentials(bus: Bus, userId: string, options: { timeoutMs: number; logger: BusLogger }): Promise<CredentialsTestResult> {
+  const request: CredentialsTestRequest = { version: 1, userId }
+  try {
+    const message = await bus.nc.request(bus.subject(CREDENTIALS_TEST_SUBJECT), encoder.encode(JSON.stringify(request)), { timeout: options.timeoutMs })
+    const validation = message.data.length === 0 ? null : replyContract.validate(JSON.parse(decoder.decode(message.data)))
+    if (validation?.ok) return { ok: validation.value.ok, kind: validation.value.kind, detail: validation.value.detail, testedAt: new Date().toISOString() }
+    options.logger.warn({ userId }, 'credentials test reply is not CredentialsTestReplyV1')
+  } catch (error) {
+    options.logger.warn({ userId, err: error }, 'credentials test: no broker connector answered')
+  }
+  return { ok: false, kind: 'no_answer', detail: 'The login could not be tried now: no broker connector answered. Try again in a moment.', testedAt: new Date().toISOString() }
+}
