@@ -37,7 +37,7 @@ t.test('on a three-node cluster: R3 streams and buckets, R1 ones moved to R3, an
   const { logger, errors } = recordingLogger()
   const bus = await connectBus({ url: cluster.urls, name: 'replicas-test', namespace, replicas: 3, logger })
   t.teardown(() => bus.close())
-  for (const stream of ['ALERTS', 'FEEDS', 'INTAKE', 'DEAD_LETTERS']) {
+  for (const stream of ['ALERTS', 'FEEDS', 'INTAKE', 'NOTIFICATIONS', 'DEAD_LETTERS']) {
     t.equal((await bus.jsm.streams.info(bus.stream(stream))).config.num_replicas, 3, `${stream} moved to three replicas`)
   }
   const bucket = await openBucket(bus, Buckets.feedStatus)

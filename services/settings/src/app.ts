@@ -8,6 +8,8 @@ import { tradingSettingsRoutes } from './routes/trading-settings.ts'
 import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
+import { notificationChannelRoutes } from './routes/notification-channels.ts'
+import { notificationsPlugin } from './notifications/plugin.ts'
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -26,7 +28,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'settings' })
   await app.register(openapiPlugin, {
     title: 'Settings',
-    description: 'Trading settings, live-trading status, risk-engine configuration and broker credentials',
+    description: 'Trading settings, live-trading status, risk-engine configuration, broker credentials and notification channels',
   })
 
   const feedStatus = createFeedStatusReader(app.bus, { timeoutMs: 1_000, logger: app.log })
@@ -35,7 +37,16 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher, feedDownGraceMs: config.FEED_DOWN_GRACE_MS })
   await app.register(riskEngineConfigRoutes, routeOptions)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
+  const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }
+  const targets = { discordWebhookPrefix: config.NOTIFY_DISCORD_WEBHOOK_PREFIX, allowHttpWebhooks: config.NOTIFY_ALLOW_HTTP_WEBHOOKS }
+  await app.register(notificationChannelRoutes, { cipher, sender, targets })
 
   await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
+  await app.register(notificationsPlugin, {
+    cipher,
+    relayIntervalMs: config.NOTIFY_RELAY_INTERVAL_MS,
+    dispatchIntervalMs: config.NOTIFY_DISPATCH_INTERVAL_MS,
+    dispatch: { sender, maxAttempts: config.NOTIFY_MAX_ATTEMPTS, retryBaseMs: config.NOTIFY_RETRY_BASE_MS, batch: 20 },
+  })
   return app
 }
