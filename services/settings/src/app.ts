@@ -9,6 +9,7 @@ import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
 import { notificationChannelRoutes } from './routes/notification-channels.ts'
+import { notificationSendRoutes } from './routes/notification-sends.ts'
 import { notificationsPlugin } from './notifications/plugin.ts'
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -39,7 +40,8 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher })
   const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }
   const targets = { discordWebhookPrefix: config.NOTIFY_DISCORD_WEBHOOK_PREFIX, allowHttpWebhooks: config.NOTIFY_ALLOW_HTTP_WEBHOOKS }
-  await app.register(notificationChannelRoutes, { cipher, sender, targets })
+  await app.register(notificationChannelRoutes, { cipher, targets })
+  await app.register(notificationSendRoutes, { cipher, sender })
 
   await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
   await app.register(notificationsPlugin, {

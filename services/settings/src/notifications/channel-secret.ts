@@ -20,3 +20,12 @@ export function openChannelSecret(cipher: CredentialsCipher, row: NotificationCh
   )
   return typeof opened.secret === 'string' ? opened.secret : null
 }
+
+/** The secret, or undefined when no configured key opens it (the caller says so rather than fail). */
+export function readableSecret(cipher: CredentialsCipher, row: NotificationChannelRow): string | null | undefined {
+  try {
+    return openChannelSecret(cipher, row)
+  } catch {
+    return undefined
+  }
+}

@@ -10,7 +10,7 @@ const kindContract = contract(NotificationEventKind)
 const BATCH = 100
 
 /** The bus message of an outbox row (null for a kind this build does not know: left unpublished). */
-export function busEventOf(row: PendingNotificationEvent): NotificationEvent | null {
+function busEventOf(row: PendingNotificationEvent): NotificationEvent | null {
   if (!kindContract.check(row.kind)) return null
   const { title, text } = describeEvent(row.kind, (row.details ?? {}) as Record<string, unknown>)
   return { version: 1, eventId: row.event_key, userId: row.user_id, kind: row.kind, title: title.slice(0, 200), text: text.slice(0, 1800), occurredAt: row.occurred_at.toISOString() }

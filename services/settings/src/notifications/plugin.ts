@@ -7,6 +7,7 @@ import { relayNotificationEvents } from './event-relay.ts'
 import { queueDeliveries } from './notifier.ts'
 import { dispatchDue, type DispatchOptions } from './dispatcher.ts'
 import { startPeriodicPass, type PeriodicPass } from './periodic-pass.ts'
+import { watchFeedStatus, type FeedStatusWatch } from './feed-status-watch.ts'
 
 export interface NotificationsOptions {
   cipher: CredentialsCipher
@@ -16,13 +17,13 @@ export interface NotificationsOptions {
 }
 
 /** Every settings instance shares the work under this name. */
-export const NOTIFIER_DURABLE = 'settings-notifier'
+const NOTIFIER_DURABLE = 'settings-notifier'
 const eventContract = contract(NotificationEventV1)
 
 /**
  * The notifier (docs/decisions/notifications.md): the outbox relay puts the database's events on
  * `notify.events`; the durable consumer turns each into deliveries for the user's channels; the
- * dispatcher sends them, retried with backoff. Started on ready, stopped on close before the database and
+ * dispatcher sends them, retried with backoff. The feed status watch adds the feed notices. Started on ready, stopped on close before the database and
  * the bus (close hooks run in reverse registration order).
  */
 export const notificationsPlugin = fp(
@@ -30,6 +31,7 @@ export const notificationsPlugin = fp(
     let relay: PeriodicPass | null = null
     let dispatcher: PeriodicPass | null = null
     let consumer: ConsumerHandle | null = null
+    let feeds: FeedStatusWatch | null = null
     app.addHook('onReady', async () => {
       relay = startPeriodicPass(options.relayIntervalMs, () => relayNotificationEvents(app.db, app.bus, app.log), (error) =>
         app.log.warn({ err: error }, 'notification relay pass failed; trying again next pass'),
@@ -47,8 +49,10 @@ export const notificationsPlugin = fp(
           if ((await queueDeliveries(app.db, event)) > 0) dispatcher?.poke()
         },
       })
+      feeds = await watchFeedStatus(app.bus, app.log)
     })
     app.addHook('onClose', async () => {
+      await feeds?.stop()
       await consumer?.stop()
       await Promise.all([relay?.stop(), dispatcher?.stop()])
     })

@@ -1,47 +1,34 @@
 import { randomUUID } from 'node:crypto'
-import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
 import type { NotificationChannelRow } from '@signals/db'
 import type { CredentialsCipher } from '@signals/secrets'
-import { deleteChannel, findChannel, insertChannel, listChannels, recordChannelOutcome, updateChannel } from '../repositories/notification-channels.ts'
-import { recentDeliveries } from '../repositories/notification-deliveries.ts'
+import { deleteChannel, findChannel, insertChannel, listChannels, updateChannel } from '../repositories/notification-channels.ts'
 import {
   ChannelBody,
   ChannelParams,
   ChannelResponse,
   ChannelsResponse,
   DeleteChannelResponse,
-  DeliveriesResponse,
-  TestSendResponse,
 } from '../schemas/notification-channels.ts'
 import { SECRET_FIELD, splitChannelBody } from '../notifications/channel-fields.ts'
-import { openChannelSecret, sealChannelSecret } from '../notifications/channel-secret.ts'
-import { channelViewOf, deliveryViewOf } from '../notifications/channel-view.ts'
+import { readableSecret, sealChannelSecret } from '../notifications/channel-secret.ts'
+import { channelViewOf } from '../notifications/channel-view.ts'
 import { targetProblem, type TargetRules } from '../notifications/channel-targets.ts'
-import { sendToChannel } from '../notifications/send-to-channel.ts'
-import type { SenderEnvironment } from '../notifications/senders/outgoing.ts'
 import { isMissingUser } from './options.ts'
 
 export interface NotificationRouteOptions {
   cipher: CredentialsCipher
   targets: TargetRules
-  sender: SenderEnvironment
 }
 
-const tags = ['notifications']
-const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody }
+export const tags = ['notifications']
+export const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody }
 
 export const notificationChannelRoutes: FastifyPluginAsyncTypebox<NotificationRouteOptions> = async (app, options) => {
   const { cipher } = options
-  const secretOf = (row: NotificationChannelRow): string | null | undefined => {
-    try {
-      return openChannelSecret(cipher, row)
-    } catch {
-      return undefined
-    }
-  }
+  const secretOf = (row: NotificationChannelRow) => readableSecret(cipher, row)
   const view = (row: NotificationChannelRow) => channelViewOf(row, (secretOf(row) ?? null) !== null)
 
   /** The stored fields of a body: the secret sealed (the stored one kept when the body leaves it out). */
@@ -96,38 +83,5 @@ export const notificationChannelRoutes: FastifyPluginAsyncTypebox<NotificationRo
     '/api/notifications/channels/:id',
     { schema: { tags, summary: 'Delete a channel and its deliveries', params: ChannelParams, response: { 200: DeleteChannelResponse, ...errors } } },
     async (request) => ({ success: true as const, deleted: await deleteChannel(app.db, request.identity.userId, request.params.id) }),
-  )
-
-  app.post(
-    '/api/notifications/channels/:id/test',
-    {
-      schema: { tags, summary: 'Send a test message on the channel now (one attempt) and say how it went', params: ChannelParams, response: { 200: TestSendResponse, ...errors } },
-    },
-    async (request) => {
-      const row = await findChannel(app.db, request.identity.userId, request.params.id)
-      if (!row) throw notFound('Notification channel not found')
-      const secret = secretOf(row)
-      const message = { eventId: `test:${randomUUID()}`, kind: 'test', title: 'Test from Signals', text: `This is a test of your channel "${row.name}".`, occurredAt: new Date().toISOString() }
-      const outcome =
-        secret === undefined
-          ? { ok: false as const, error: 'the channel secret cannot be opened with the configured keys; save the channel again' }
-          : await sendToChannel(options.sender, { kind: row.kind, settings: row.settings as Record<string, string>, secret }, message)
-      const error = outcome.ok ? null : outcome.error
-      await recordChannelOutcome(app.db, row.id, error)
-      return { success: true as const, sent: outcome.ok, error }
-    },
-  )
-
-  app.get(
-    '/api/notifications/deliveries',
-    {
-      schema: {
-        tags,
-        summary: 'The latest notifications sent or being retried, newest first',
-        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
-        response: { 200: DeliveriesResponse, ...errors },
-      },
-    },
-    async (request) => ({ success: true as const, deliveries: (await recentDeliveries(app.db, request.identity.userId, request.query.limit)).map(deliveryViewOf) }),
   )
 }

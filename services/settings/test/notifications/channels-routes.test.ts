@@ -1,10 +1,10 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { build } from '../helper.ts'
 import { startHttpPeer, startSmtpPeer, telegramAnswer } from './peers.ts'
 
 const TOKEN = '123456:SECRET-bot-token'
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup(t: Test) {
   const telegram = await startHttpPeer(t, telegramAnswer(TOKEN))
   const discord = await startHttpPeer(t, () => ({ status: 204 }))
   const env = await build(t, {

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { NotificationEventV1, Subjects, contract } from '@signals/contracts'
 import { eventually, waitFor } from '@signals/test-support'
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../../src/notifications/senders/signed-webhook.ts'
@@ -8,7 +8,7 @@ import { startHttpPeer, type ReceivedRequest } from './peers.ts'
 const SIGNING_SECRET = 'flow-signing-secret-0123456789'
 type Env = Awaited<ReturnType<typeof build>>
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0], overrides: Record<string, string> = {}) {
+async function setup(t: Test, overrides: Record<string, string> = {}) {
   const discord = await startHttpPeer(t, () => ({ status: 204 }))
   const env = await build(t, {
     overrides: {
@@ -104,7 +104,7 @@ t.test('a failing channel is retried with backoff, recorded, and never holds ano
 })
 
 /** An HTTP peer that answers only once `held` resolves. */
-async function startHangingPeer(t: Parameters<Parameters<typeof t.test>[1]>[0], held: Promise<void>): Promise<string> {
+async function startHangingPeer(t: Test, held: Promise<void>): Promise<string> {
   const { createServer } = await import('node:http')
   const server = createServer((req, res) => {
     req.resume()
