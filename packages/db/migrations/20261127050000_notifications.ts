@@ -74,8 +74,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       IF p_user_id IS NULL OR NOT EXISTS (SELECT 1 FROM notification_channels WHERE user_id = p_user_id AND enabled) THEN
         RETURN;
       END IF;
-      INSERT INTO notification_events (user_id, kind, event_key, details) VALUES (p_user_id, p_kind, p_key, p_details)
-      ON CONFLICT (event_key) DO NOTHING;
+      -- A notice must never fail the order path's write: any error here is a warning, and the write goes on.
+      BEGIN
+        INSERT INTO notification_events (user_id, kind, event_key, details) VALUES (p_user_id, p_kind, p_key, p_details)
+        ON CONFLICT (event_key) DO NOTHING;
+      EXCEPTION WHEN OTHERS THEN
+        RAISE WARNING 'notification event % not recorded: %', p_key, SQLERRM;
+      END;
     END $$`.execute(db)
   await sql`
     CREATE FUNCTION notification_trading_day() RETURNS text LANGUAGE sql STABLE AS $$

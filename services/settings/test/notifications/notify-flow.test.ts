@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import { NotificationEventV1, Subjects, contract } from '@signals/contracts'
 import { eventually, waitFor } from '@signals/test-support'
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignature } from '../../src/notifications/senders/signed-webhook.ts'
+import { sql } from '@signals/db'
 import { build } from '../helper.ts'
 import { startHttpPeer, type ReceivedRequest } from './peers.ts'
 
@@ -132,4 +133,17 @@ t.test('a kill_switch event published on the bus is delivered; no channel means 
   t.equal(sent.path, '/api/webhooks/1/tok', 'only the enabled channel')
   await eventually(async () => (await app.db.selectFrom('notification_deliveries').select('status').where('status', '=', 'sent').execute()).length === 1)
   t.equal(discord.requests.length, 1)
+})
+
+t.test('a notice that cannot be recorded never fails the order path write', async (t) => {
+  const env = await setup(t)
+  const { app, headers, discord } = env
+  await addChannel(env, headers, { kind: 'discord', name: 'discord', events: ['order_refused'], webhookUrl: `${discord.url}/api/webhooks/1/tok` })
+  // The outbox refuses every row (as a full disk or a broken constraint would).
+  await sql`ALTER TABLE notification_events ADD CONSTRAINT refuse_all CHECK (false) NOT VALID`.execute(app.db)
+  const record = await app.db.insertInto('alerts').values({ alert_id: 'r-1', user_id: 'flow-user', raw_data: '{}', status: 'received' }).returning('id').executeTakeFirstOrThrow()
+  await app.db.updateTable('alerts').set({ status: 'refused', reason: 'Outside trading hours.' }).where('id', '=', record.id).execute()
+  const stored = await app.db.selectFrom('alerts').select('status').where('id', '=', record.id).executeTakeFirstOrThrow()
+  t.equal(stored.status, 'refused', 'the refusal is stored')
+  t.equal((await app.db.selectFrom('notification_events').select('id').execute()).length, 0, 'without its notice')
 })
