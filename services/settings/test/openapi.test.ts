@@ -26,7 +26,7 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   t.ok(status.properties.status.properties.indicator, 'the indicator is documented')
   t.same(Object.keys(document.paths['/api/notifications/channels/{id}']).sort(), ['delete', 'put'])
   const channelBody = document.paths['/api/notifications/channels'].post.requestBody.content['application/json'].schema
-  t.equal(channelBody.anyOf.length, 4, 'one channel shape per kind')
+  t.equal(channelBody.oneOf.length, 4, 'one channel shape per kind')
   t.notOk(JSON.stringify(document.paths['/api/notifications/channels'].get.responses['200']).includes('botToken'), 'no secret field in a response')
   t.notOk(document.paths['/health'], 'only /api routes')
 })

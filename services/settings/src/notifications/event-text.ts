@@ -8,11 +8,13 @@ const either = (...values: unknown[]): string => values.map(text).find((value) =
 /** Title and text of an event the database recorded (docs/decisions/notifications.md lists them). */
 export function describeEvent(kind: NotificationEventKind, details: Details): { title: string; text: string } {
   const instrument = either(details.contract, details.symbol)
+  // A refused alert may have no action or symbol (it was refused for lacking them).
+  const order = [text(details.action), text(details.symbol)].filter((part) => part !== null).join(' ') || 'an alert'
   switch (kind) {
     case 'order_refused':
-      return { title: `Order refused: ${either(details.action)} ${instrument}`, text: either(details.reason, details.refusalCode) }
+      return { title: `Order refused: ${order}`, text: either(details.reason, details.refusalCode) }
     case 'order_failed':
-      return { title: `Order failed: ${either(details.action)} ${instrument}`, text: either(details.reason, 'the broker did not take the order') }
+      return { title: `Order failed: ${order}`, text: either(details.reason, 'the broker did not take the order') }
     case 'fill':
       return { title: `Filled: ${either(details.side)} ${either(details.quantity)} ${instrument} at ${either(details.entryPrice)}`, text: `Trade ${either(details.tradeId)} is open.` }
     case 'trade_closed': {

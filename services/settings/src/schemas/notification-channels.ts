@@ -20,7 +20,7 @@ const EmailChannelBody = Type.Object(
     from: Type.String({ format: 'email', maxLength: 255, description: 'sender address' }),
     to: Type.String({ format: 'email', maxLength: 255, description: 'recipient address' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, 'x-error-prefix': 'Invalid notification channel' },
 )
 
 const TelegramChannelBody = Type.Object(
@@ -32,7 +32,7 @@ const TelegramChannelBody = Type.Object(
     chatId: Type.String({ minLength: 1, maxLength: 64, pattern: '^(-?[0-9]+|@[A-Za-z0-9_]{5,32})$', description: 'chat id (a number) or @channelname' }),
     botToken: Secret('bot token from @BotFather'),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, 'x-error-prefix': 'Invalid notification channel' },
 )
 
 const DiscordChannelBody = Type.Object(
@@ -43,7 +43,7 @@ const DiscordChannelBody = Type.Object(
     events: Events,
     webhookUrl: Secret('Discord webhook URL (it carries the webhook token)'),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, 'x-error-prefix': 'Invalid notification channel' },
 )
 
 const WebhookChannelBody = Type.Object(
@@ -55,14 +55,23 @@ const WebhookChannelBody = Type.Object(
     url: Type.String({ format: 'uri', maxLength: 2_000, description: 'where the signed JSON is POSTed (https)' }),
     signingSecret: Secret('HMAC-SHA256 signing secret, 16 characters or more', 16),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, 'x-error-prefix': 'Invalid notification channel' },
 )
 
-/** POST (create) and PUT (replace) body: one shape per channel kind. Secrets are required on create only. */
-export const ChannelBody = Type.Union([EmailChannelBody, TelegramChannelBody, DiscordChannelBody, WebhookChannelBody], {
+type AnyChannelBody = Static<typeof EmailChannelBody> | Static<typeof TelegramChannelBody> | Static<typeof DiscordChannelBody> | Static<typeof WebhookChannelBody>
+
+/**
+ * POST (create) and PUT (replace) body: a oneOf tagged by `kind`, so a wrong field is reported against the
+ * channel's own shape. Secrets are required on create only (checked by the route).
+ */
+export const ChannelBody = Type.Unsafe<AnyChannelBody>({
+  type: 'object',
+  required: ['kind'],
+  discriminator: { propertyName: 'kind' },
+  oneOf: [EmailChannelBody, TelegramChannelBody, DiscordChannelBody, WebhookChannelBody],
   'x-error-prefix': 'Invalid notification channel',
 })
-export type ChannelBody = Static<typeof ChannelBody>
+export type ChannelBody = AnyChannelBody
 export type ChannelKind = ChannelBody['kind']
 
 export const ChannelParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'channel id' }) }, { additionalProperties: false })

@@ -66,14 +66,20 @@ t.test('bad input is a 400 saying what is wrong', async (t) => {
     ['missing token', { kind: 'telegram', name: 'x', events: [], chatId: '1' }, /botToken is required/],
     ['discord elsewhere', { kind: 'discord', name: 'x', events: [], webhookUrl: 'https://evil.example.com/hook' }, /webhookUrl must start with/],
     ['http webhook', { kind: 'webhook', name: 'x', events: [], url: 'http://example.com/hook', signingSecret: 'sixteen-chars-long!' }, /url must be https/],
-    ['short signing secret', { kind: 'webhook', name: 'x', events: [], url: 'https://example.com/hook', signingSecret: 'short' }, /Invalid notification channel/],
+    ['short signing secret', { kind: 'webhook', name: 'x', events: [], url: 'https://example.com/hook', signingSecret: 'short' }, /signingSecret/],
+    ['bad chat id', { kind: 'telegram', name: 'x', events: [], chatId: 'not a chat', botToken: TOKEN }, /chatId/],
+    ['unknown kind', { kind: 'pigeon', name: 'x', events: [] }, /kind/],
+    ['no kind', { name: 'x', events: [] }, /kind/],
     ['smtp login without password', { kind: 'email', name: 'x', events: [], smtpHost: 'mail.example.com', smtpPort: 587, smtpTls: false, smtpUsername: 'me', from: 'a@example.com', to: 'b@example.com' }, /smtpPassword is required/],
-    ['bad address', { kind: 'email', name: 'x', events: [], smtpHost: 'mail.example.com', smtpPort: 587, smtpTls: false, from: 'nope', to: 'b@example.com' }, /Invalid notification channel/],
+    ['bad address', { kind: 'email', name: 'x', events: [], smtpHost: 'mail.example.com', smtpPort: 587, smtpTls: false, from: 'nope', to: 'b@example.com' }, /from/],
   ]
   for (const [what, payload, message] of cases) {
     const response = await post(payload)
     t.equal(response.statusCode, 400, what)
-    t.match(response.json<{ error: string }>().error, message, what)
+    const error = response.json<{ error: string }>().error
+    t.match(error, /^Invalid notification channel/, what)
+    t.match(error, message, what)
+    t.notMatch(error, /SECRET|short/, `${what}: no secret echoed`)
   }
   const created = await post({ kind: 'telegram', name: 'x', events: [], chatId: '1', botToken: TOKEN })
   const id = created.json<{ channel: { id: string } }>().channel.id
