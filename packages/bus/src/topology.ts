@@ -31,6 +31,7 @@ const streamSettings: Record<keyof typeof Streams, { maxAgeMs: number; duplicate
   alerts: { maxAgeMs: 7 * DAY, duplicateWindowMs: 10 * MINUTE },
   feeds: { maxAgeMs: DAY, duplicateWindowMs: 2 * MINUTE },
   intake: { maxAgeMs: 7 * DAY, duplicateWindowMs: 10 * MINUTE },
+  notifications: { maxAgeMs: DAY, duplicateWindowMs: 10 * MINUTE },
   deadLetters: { maxAgeMs: 30 * DAY, duplicateWindowMs: 2 * MINUTE },
 }
 

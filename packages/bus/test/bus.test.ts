@@ -9,7 +9,7 @@ t.test('streams are created once and re-ensuring them is harmless', async (t) =>
   const bus = await testBus(t)
   const names: string[] = []
   for await (const name of bus.jsm.streams.names()) if (name.startsWith(bus.stream(''))) names.push(name)
-  t.same(names.sort(), ['ALERTS', 'DEAD_LETTERS', 'FEEDS', 'INTAKE'].map((n) => bus.stream(n)))
+  t.same(names.sort(), ['ALERTS', 'DEAD_LETTERS', 'FEEDS', 'INTAKE', 'NOTIFICATIONS'].map((n) => bus.stream(n)))
   const { ensureStreams } = await import('../src/index.ts')
   await ensureStreams(bus.jsm, bus.ns)
   const info = await bus.jsm.streams.info(bus.stream('ALERTS'))

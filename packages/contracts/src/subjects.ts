@@ -7,6 +7,7 @@ export const Subjects = {
   feedStart: 'feeds.start',
   feedStop: 'feeds.stop',
   feedRestart: 'feeds.restart',
+  notificationEvent: 'notify.events',
 } as const
 export type SubjectName = (typeof Subjects)[keyof typeof Subjects]
 
@@ -14,6 +15,7 @@ export const Streams = {
   alerts: { name: 'ALERTS', subjects: ['alerts.entry', 'alerts.result', 'alerts.test'] },
   feeds: { name: 'FEEDS', subjects: ['feeds.*'] },
   intake: { name: 'INTAKE', subjects: ['intake.log'] },
+  notifications: { name: 'NOTIFICATIONS', subjects: ['notify.events'] },
   deadLetters: { name: 'DEAD_LETTERS', subjects: ['dlq.>'] },
 } as const
 

@@ -319,6 +319,58 @@ export interface PositionDiscrepanciesTable {
   resolved_at: NullableTimestamp
 }
 
+export type NotificationChannelKind = 'email' | 'telegram' | 'discord' | 'webhook'
+
+/** A trader's notification channel: shown settings in the clear, its secret sealed (AES-256-GCM). */
+export interface NotificationChannelsTable {
+  id: Generated<string>
+  user_id: string
+  kind: NotificationChannelKind
+  name: string
+  enabled: ColumnType<boolean, boolean | undefined, boolean>
+  /** Event filter names (NotificationEventKind). */
+  events: string[]
+  settings: Json
+  key_id: string
+  secret_iv: Buffer
+  secret_tag: Buffer
+  secret_ciphertext: Buffer
+  last_sent_at: NullableTimestamp
+  last_failed_at: NullableTimestamp
+  last_error: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
+export interface NotificationEventsTable {
+  id: Generated<number>
+  user_id: string
+  kind: string
+  event_key: string
+  details: Json
+  occurred_at: Timestamp
+  published_at: NullableTimestamp
+}
+
+/** One event to one channel: pending until sent, or failed after the last attempt. */
+export interface NotificationDeliveriesTable {
+  id: Generated<number>
+  channel_id: string
+  user_id: string
+  event_id: string
+  kind: string
+  title: string
+  text: string
+  occurred_at: Timestamp
+  status: ColumnType<'pending' | 'sent' | 'failed', 'pending' | 'sent' | 'failed' | undefined, 'pending' | 'sent' | 'failed'>
+  attempts: ColumnType<number, number | undefined, number>
+  next_attempt_at: Timestamp
+  last_error: string | null
+  created_at: Timestamp
+  sent_at: NullableTimestamp
+}
+
 export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
@@ -337,6 +389,9 @@ export interface Database {
   feed_commands: FeedCommandsTable
   broker_events_set_aside: BrokerEventsSetAsideTable
   position_discrepancies: PositionDiscrepanciesTable
+  notification_channels: NotificationChannelsTable
+  notification_events: NotificationEventsTable
+  notification_deliveries: NotificationDeliveriesTable
 }
 
 export type User = Selectable<UsersTable>
@@ -354,3 +409,5 @@ export type IntakeLogEntry = Selectable<IntakeLogTable>
 export type NewIntakeLogEntry = Insertable<IntakeLogTable>
 export type AdminAuditEntry = Selectable<AdminAuditLogTable>
 export type FeedCommandRow = Selectable<FeedCommandsTable>
+export type NotificationChannelRow = Selectable<NotificationChannelsTable>
+export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>

@@ -9,6 +9,9 @@ import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
 import { brokerCredentialsTestRoutes } from './routes/broker-credentials-test.ts'
+import { notificationChannelRoutes } from './routes/notification-channels.ts'
+import { notificationSendRoutes } from './routes/notification-sends.ts'
+import { notificationsPlugin } from './notifications/plugin.ts'
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -27,7 +30,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'settings' })
   await app.register(openapiPlugin, {
     title: 'Settings',
-    description: 'Trading settings, live-trading status, risk-engine configuration and broker credentials',
+    description: 'Trading settings, live-trading status, risk-engine configuration, broker credentials and notification channels',
   })
 
   const feedStatus = createFeedStatusReader(app.bus, { timeoutMs: 1_000, logger: app.log })
@@ -37,7 +40,17 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(riskEngineConfigRoutes, routeOptions)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   await app.register(brokerCredentialsTestRoutes, { credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
+  const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }
+  const targets = { discordWebhookPrefix: config.NOTIFY_DISCORD_WEBHOOK_PREFIX, allowHttpWebhooks: config.NOTIFY_ALLOW_HTTP_WEBHOOKS }
+  await app.register(notificationChannelRoutes, { cipher, targets })
+  await app.register(notificationSendRoutes, { cipher, sender })
 
   await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
+  await app.register(notificationsPlugin, {
+    cipher,
+    relayIntervalMs: config.NOTIFY_RELAY_INTERVAL_MS,
+    dispatchIntervalMs: config.NOTIFY_DISPATCH_INTERVAL_MS,
+    dispatch: { sender, maxAttempts: config.NOTIFY_MAX_ATTEMPTS, retryBaseMs: config.NOTIFY_RETRY_BASE_MS, batch: 20 },
+  })
   return app
 }

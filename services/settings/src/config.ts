@@ -32,6 +32,15 @@ export const ConfigSchema = Type.Object({
   FEED_DOWN_GRACE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000, description: 'feed down time before the status is red' }),
   /** How long a credentials test (a broker login by the connector) may take before the trader is told it did not answer. */
   CREDENTIALS_TEST_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 120_000, default: 20_000, description: 'broker login test timeout' }),
+  /** Notifications (docs/decisions/notifications.md). */
+  NOTIFY_TELEGRAM_API_URL: Type.String({ format: 'uri', default: 'https://api.telegram.org', description: 'Telegram Bot API base URL' }),
+  NOTIFY_DISCORD_WEBHOOK_PREFIX: Type.String({ minLength: 8, default: 'https://discord.com/api/webhooks/', description: 'what a Discord webhook URL must start with' }),
+  NOTIFY_ALLOW_HTTP_WEBHOOKS: Type.Boolean({ default: false, description: 'accept http:// webhook URLs (development only)' }),
+  NOTIFY_SEND_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 60_000, default: 10_000, description: 'longest one notification send may take' }),
+  NOTIFY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 20, default: 8, description: 'attempts before a notification is given up' }),
+  NOTIFY_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 15_000, description: 'wait after a failed send, doubled each time (at most an hour)' }),
+  NOTIFY_RELAY_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 1_000, description: 'notification event relay period' }),
+  NOTIFY_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 1_000, description: 'notification dispatcher period' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

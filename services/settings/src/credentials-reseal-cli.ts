@@ -1,11 +1,12 @@
 // `pnpm credentials:reseal`: re-seals every broker credentials row under CREDENTIALS_KEY and the full
-// binding. Reads the settings service's configuration (DATABASE_URL, CREDENTIALS_KEY, CREDENTIALS_KEY_ID,
+// binding, and every notification channel's secret under CREDENTIALS_KEY. Reads the settings service's configuration (DATABASE_URL, CREDENTIALS_KEY, CREDENTIALS_KEY_ID,
 // CREDENTIALS_PREVIOUS_KEYS). Exit 0 when every row is current afterwards, 1 when some row could not be
 // opened (named on stderr, by user and key id), 78 on bad configuration.
 import { loadConfigOrExit, ConfigError } from '@signals/config'
 import { createDb } from '@signals/db'
 import { ConfigSchema, credentialsCipherFrom } from './config.ts'
 import { resealCredentials } from './credentials-reseal.ts'
+import { resealChannelSecrets } from './notifications/channel-reseal.ts'
 
 const config = loadConfigOrExit('credentials:reseal', ConfigSchema)
 let cipher
@@ -23,7 +24,12 @@ try {
     `credentials:reseal: examined ${report.examined}, re-sealed ${report.resealed}, already current ${report.current}, unreadable ${report.unreadable.length} (current key ${cipher.currentKeyId})\n`,
   )
   for (const row of report.unreadable) process.stderr.write(`credentials:reseal: user ${row.userId}: sealed with key ${row.keyId}, which no configured key opens\n`)
-  process.exitCode = report.unreadable.length > 0 ? 1 : 0
+  const channels = await resealChannelSecrets(db, cipher)
+  process.stdout.write(
+    `credentials:reseal: notification channels: examined ${channels.examined}, re-sealed ${channels.resealed}, already current ${channels.current}, unreadable ${channels.unreadable.length}\n`,
+  )
+  for (const row of channels.unreadable) process.stderr.write(`credentials:reseal: notification channel ${row.channelId}: sealed with key ${row.keyId}, which no configured key opens\n`)
+  process.exitCode = report.unreadable.length + channels.unreadable.length > 0 ? 1 : 0
 } finally {
   await db.destroy()
 }

@@ -7,6 +7,7 @@ import { createDb, type Database, type Kysely } from '@signals/db'
 import { CredentialsCipher, credentialsContext, type SealedSecret } from '@signals/secrets'
 import { createTestDatabase } from '@signals/test-support'
 import { resealCredentials } from '../src/credentials-reseal.ts'
+import { sealChannelSecret, openChannelSecret } from '../src/notifications/channel-secret.ts'
 import { credentialsContextOf as contextOf, sealedSecretOf as sealedOf } from '@signals/secrets'
 
 // Issue 15 point 8: one command moves every credentials row to the current key and binding, so old keys
@@ -33,6 +34,13 @@ async function seed(db: Kysely<Database>) {
   await insertRow(db, 'legacy-current-key', current.seal({ password: 'p2' }, 'legacy-current-key'))
   await insertRow(db, 'up-to-date', current.seal({ password: 'p3' }, credentialsContext(owner('up-to-date'))))
   await insertRow(db, 'lost-key', CredentialsCipher.fromConfig('k9', key()).seal({ password: 'p4' }, 'lost-key'))
+  // A notification channel sealed with the old key.
+  const channel = { userId: 'up-to-date', id: '6f1c1f5e-8a54-4f6e-9d7a-2b1e0c3d4a5b', kind: 'telegram' }
+  const sealed = sealChannelSecret(old, channel, '123:TOKEN')
+  await db
+    .insertInto('notification_channels')
+    .values({ id: channel.id, user_id: channel.userId, kind: 'telegram', name: 'phone', events: ['fill'], settings: JSON.stringify({ chatId: '1' }), key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
+    .execute()
 }
 
 t.test('every readable row moves to the current key and binding; unreadable ones are reported, untouched', async (t) => {
@@ -84,4 +92,9 @@ t.test('`pnpm credentials:reseal` runs it from the environment and fails while a
   const second = run()
   t.equal(second.status, 0)
   t.match(second.stdout, /examined 4, re-sealed 0, already current 4, unreadable 0/)
+  t.match(first.stdout, /notification channels: examined 1, re-sealed 1, already current 0, unreadable 0/)
+  t.match(second.stdout, /notification channels: examined 1, re-sealed 0, already current 1, unreadable 0/)
+  const row = await db.selectFrom('notification_channels').selectAll().executeTakeFirstOrThrow()
+  t.equal(row.key_id, 'k1', 'the channel moved to the current key')
+  t.equal(openChannelSecret(CredentialsCipher.fromConfig('k1', CURRENT), row), '123:TOKEN', 'and opens with it alone')
 })

@@ -6,7 +6,17 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   const response = await app.inject({ method: 'GET', url: '/openapi.json' })
   t.equal(response.statusCode, 200)
   const document = response.json()
-  t.same(Object.keys(document.paths).sort(), ['/api/broker-credentials', '/api/broker-credentials/test', '/api/live-trading-status', '/api/risk-engine/config', '/api/trading-settings'])
+  t.same(Object.keys(document.paths).sort(), [
+    '/api/broker-credentials',
+    '/api/broker-credentials/test',
+    '/api/live-trading-status',
+    '/api/notifications/channels',
+    '/api/notifications/channels/{id}',
+    '/api/notifications/channels/{id}/test',
+    '/api/notifications/deliveries',
+    '/api/risk-engine/config',
+    '/api/trading-settings',
+  ])
   t.same(Object.keys(document.paths['/api/broker-credentials']).sort(), ['delete', 'get', 'put'])
   t.same(Object.keys(document.paths['/api/trading-settings']).sort(), ['get', 'post'])
   const riskBody = document.paths['/api/risk-engine/config'].post.requestBody.content['application/json'].schema
@@ -15,5 +25,9 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   t.match(riskBody.properties.trailingDrawdown.properties.mode, { default: 'end_of_day' })
   const status = document.paths['/api/live-trading-status'].get.responses['200'].content['application/json'].schema
   t.ok(status.properties.status.properties.indicator, 'the indicator is documented')
+  t.same(Object.keys(document.paths['/api/notifications/channels/{id}']).sort(), ['delete', 'put'])
+  const channelBody = document.paths['/api/notifications/channels'].post.requestBody.content['application/json'].schema
+  t.equal(channelBody.oneOf.length, 4, 'one channel shape per kind')
+  t.notOk(JSON.stringify(document.paths['/api/notifications/channels'].get.responses['200']).includes('botToken'), 'no secret field in a response')
   t.notOk(document.paths['/health'], 'only /api routes')
 })

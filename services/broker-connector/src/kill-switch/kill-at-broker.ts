@@ -1,7 +1,7 @@
 import type { Database, Kysely } from '@signals/db'
 import type { KillSwitchRunReply } from '@signals/contracts'
 import { BrokerError, isDone, type BrokerSession } from '../broker/broker-adapter.ts'
-import { openTradeContracts } from '../repositories/broker-trades.ts'
+import { openTradeContracts, type BrokerScope } from '../repositories/broker-trades.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 
@@ -19,11 +19,12 @@ export async function killAtBroker(
   flattens: FlattenRunner,
   userId: string,
   session: BrokerSession,
+  scope: BrokerScope,
 ): Promise<{ outcome: Done; detail: string }> {
   const accountId = session.snapshot.account.id
-  const ours = new Set((await openTradeContracts(db, userId)).map((open) => Number(open.broker_contract_id)))
+  const ours = new Set((await openTradeContracts(db, userId, scope)).map((open) => Number(open.broker_contract_id)))
   const problems: string[] = []
-  if ((await flattens.flattenEverything(userId, session)) === 'waiting') problems.push('an exit of your open trades waits for the broker (the trade shows why)')
+  if ((await flattens.flattenEverything(userId, session, 'kill switch')) === 'waiting') problems.push('an exit of your open trades waits for the broker (the trade shows why)')
 
   const attempt = async (what: string, run: () => Promise<boolean>): Promise<boolean> => {
     try {

@@ -38,7 +38,7 @@ const killSwitchRoutes: FastifyPluginAsyncTypebox<KillSwitchPluginOptions> = asy
   const runHere = async (userId: string): Promise<KillRun> => {
     const session = options.feeds ? app.feeds.session(userId) : null
     if (!session) return { outcome: 'no_session', detail: 'the broker connection is down: nothing could be flattened or cancelled at the broker now; the exits of your open trades are sent as soon as it is back' }
-    return killAtBroker(app.db, app.trading.flattens, userId, session)
+    return killAtBroker(app.db, app.trading.flattens, userId, session, app.trading.scopeOf(session))
   }
   const deps = { bus: app.bus, owners, instanceId: options.feeds ? instanceId : null, timeoutMs: options.timeoutMs, runHere, logger: app.log }
   if (options.feeds) {
@@ -60,8 +60,9 @@ const killSwitchRoutes: FastifyPluginAsyncTypebox<KillSwitchPluginOptions> = asy
       const signalAt = new Date().toISOString()
       const recorded = await app.db.transaction().execute(async (trx) => {
         await switchAutoPlaceOff(trx, userId)
-        await noteCloseReason(trx, userId, CLOSE_REASON)
-        const contracts = await openTradeContracts(trx, userId)
+        // Every account of the trader's: a kill switch that left a trade open somewhere would not be one.
+        await noteCloseReason(trx, userId, 'every account', CLOSE_REASON)
+        const contracts = await openTradeContracts(trx, userId, 'every account')
         await requestFlattens(trx, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
         return recordKillSwitch(trx, userId)
       })

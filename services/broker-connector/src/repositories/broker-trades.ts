@@ -7,6 +7,9 @@ export interface BrokerScope {
   accountId: number
 }
 
+/** Which of a user's trades an act reaches: one account's, or (the kill switch) every account's. */
+export type TradeScope = BrokerScope | 'every account'
+
 export interface EntryFill {
   recordId: number
   userId: string
@@ -46,12 +49,14 @@ export async function applyEntryFill(db: Kysely<Database>, fill: EntryFill): Pro
 
 /**
  * Contracts the user holds open broker-backed trades in on the session's account and venue (a hard
- * daily-loss refusal and the watchdog's halt flatten each); the user's trades elsewhere are not this session's.
+ * daily-loss refusal and the watchdog's halt flatten each; the user's trades elsewhere are not this
+ * session's), or on every account (the kill switch).
  */
-export async function openTradeContracts(db: Kysely<Database>, userId: string, scope: BrokerScope): Promise<{ contract: string; broker_contract_id: number }[]> {
+export async function openTradeContracts(db: Kysely<Database>, userId: string, scope: TradeScope): Promise<{ contract: string; broker_contract_id: number }[]> {
+  const onAccount =
+    scope === 'every account' ? sql`` : sql`AND broker = ${scope.broker} AND environment = ${scope.environment} AND broker_account_id = ${scope.accountId}`
   const result = await sql<{ contract: string; broker_contract_id: number }>`
     SELECT DISTINCT contract, broker_contract_id FROM trades
-    WHERE user_id = ${userId} AND status = 'open' AND broker_contract_id IS NOT NULL AND contract IS NOT NULL
-      AND broker = ${scope.broker} AND environment = ${scope.environment} AND broker_account_id = ${scope.accountId}`.execute(db)
+    WHERE user_id = ${userId} AND status = 'open' AND broker_contract_id IS NOT NULL AND contract IS NOT NULL ${onAccount}`.execute(db)
   return result.rows
 }

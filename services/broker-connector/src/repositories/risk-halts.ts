@@ -1,5 +1,5 @@
 import { sql, type Database, type Kysely } from '@signals/db'
-import type { BrokerScope } from './broker-trades.ts'
+import type { BrokerScope, TradeScope } from './broker-trades.ts'
 
 /** An account the risk watchdog looks at: open trades at the broker not yet on their way out. */
 export interface WatchedAccount {
@@ -32,18 +32,12 @@ export async function recordHalt(db: Kysely<Database>, halt: { userId: string; c
   await db.insertInto('risk_halts').values({ user_id: halt.userId, code: halt.code, reason: halt.reason, open_pnl: halt.openPnl }).execute()
 }
 
-/** The user's open trades on the account not yet asked to exit keep why the platform closes them. */
-export async function noteCloseReason(db: Kysely<Database>, userId: string, scope: BrokerScope, reason: string): Promise<void> {
-  await db
-    .updateTable('trades')
-    .set({ close_reason: reason })
-    .where('user_id', '=', userId)
-    .where('broker', '=', scope.broker)
-    .where('environment', '=', scope.environment)
-    .where('broker_account_id', '=', scope.accountId)
-    .where('status', '=', 'open')
-    .where('exit_requested_at', 'is', null)
-    .execute()
+/** The user's open trades on the account (or every account) not yet asked to exit keep why the platform closes them. */
+export async function noteCloseReason(db: Kysely<Database>, userId: string, scope: TradeScope, reason: string): Promise<void> {
+  const open = db.updateTable('trades').set({ close_reason: reason }).where('user_id', '=', userId).where('status', '=', 'open').where('exit_requested_at', 'is', null)
+  const onAccount =
+    scope === 'every account' ? open : open.where('broker', '=', scope.broker).where('environment', '=', scope.environment).where('broker_account_id', '=', scope.accountId)
+  await onAccount.execute()
 }
 
 /** Of these entry records, the user's (an order's tag names its record; the record names its user). */
