@@ -18,13 +18,20 @@ export async function recordKillSwitch(trx: Kysely<Database>, userId: string): P
   return { id: Number(row.id), requested_at: row.requested_at }
 }
 
+/**
+ * The broker's part of a use is done (or could not be): its outcome is kept, and the trader's notification
+ * channels are told (`kill_switch`; `record_notification_event` writes nothing for a trader without one).
+ */
 export async function finishKillSwitch(db: Kysely<Database>, id: number, outcome: KillSwitchOutcome, detail: string): Promise<{ finished_at: Date | null }> {
-  return db
+  const row = await db
     .updateTable('kill_switch_events')
     .set({ outcome, detail, finished_at: sql<Date>`now()` })
     .where('id', '=', id)
-    .returning(['finished_at'])
+    .returning(['user_id', 'finished_at'])
     .executeTakeFirstOrThrow()
+  const details = JSON.stringify({ killSwitchId: id, outcome, reason: `kill switch ${outcome.replace('_', ' ')}: ${detail}` })
+  await sql`SELECT record_notification_event(${row.user_id}, 'kill_switch', ${`kill_switch:${id}`}, ${details}::jsonb)`.execute(db)
+  return { finished_at: row.finished_at }
 }
 
 /** The user's latest uses of the kill switch, newest first. */

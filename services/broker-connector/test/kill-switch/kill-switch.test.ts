@@ -55,6 +55,18 @@ t.test('kill switch: every position flattened and every working order cancelled 
   t.equal(open().length, 0)
 })
 
+t.test('kill switch: a trader with a notification channel is told, with what was done', async (t) => {
+  const { app, db, config } = await connectedTrader(t)
+  await sql`
+    INSERT INTO notification_channels (user_id, kind, name, events, settings, key_id, secret_iv, secret_tag, secret_ciphertext)
+    VALUES ('u-0', 'discord', 'desk', ARRAY['kill_switch'], '{}'::jsonb, 'k', '\\x00', '\\x00', '\\x00')`.execute(db)
+  const response = await app.inject({ method: 'POST', url: '/api/kill-switch', headers: identityHeaders(config, 'u-0') })
+  t.equal(response.statusCode, 200, response.body)
+  const { killSwitch } = response.json()
+  const event = await db.selectFrom('notification_events').select(['kind', 'event_key', 'details']).where('user_id', '=', 'u-0').executeTakeFirst()
+  t.match(event, { kind: 'kill_switch', event_key: `kill_switch:${killSwitch.id}`, details: { outcome: killSwitch.outcome, reason: /^kill switch done: .*on account DEMO9000/ } })
+})
+
 t.test('kill switch without a broker session: auto-place off, the open trade asked to exit durably, recorded as no_session', async (t) => {
   const broker = await paperBroker(t)
   const { app, db, config } = await tradingApp(t, broker)
