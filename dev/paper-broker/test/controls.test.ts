@@ -78,7 +78,7 @@ t.test('over HTTP: a delay, a count, DELETE clears, and bad controls are a 400 t
   t.match(await control({ endpoint: 'order/list', kind: 'delay', ms: 50 }), { status: 200, body: { delays: { 'order/list': 50 } } })
   t.match(await control({ endpoint: 'contract/find', kind: 'rate_limit', count: 2 }), { body: { queued: { 'contract/find': [{ kind: 'rate_limit' }, { kind: 'rate_limit' }] } } })
   const cleared = await fetch(`${base}/dev/controls`, { method: 'DELETE' })
-  t.same(await cleared.json(), { queued: {}, delays: {}, held: {} })
+  t.same(await cleared.json(), { queued: {}, delays: {}, held: {}, scheduled: {} })
   for (const [body, text] of [
     [{ endpoint: 'order/nothing', kind: 'late' }, /^endpoint must be one of order\/placeOSO, /],
     [{ endpoint: 'order/placeOSO', kind: 'slow' }, 'kind must be one of penalty, captcha, rate_limit, server_error, late, drop, delay'],
@@ -97,7 +97,7 @@ t.test('over HTTP: a delay, a count, DELETE clears, and bad controls are a 400 t
     t.match(refused.body, { errorText: text })
   }
   t.same((await control({ endpoint: 'nope' }, '/dev/controls/release')).status, 400)
-  t.same((await (await fetch(`${base}/dev/controls`)).json()) as unknown, { queued: {}, delays: {}, held: {} }, 'nothing was set by the refused ones')
+  t.same((await (await fetch(`${base}/dev/controls`)).json()) as unknown, { queued: {}, delays: {}, held: {}, scheduled: {} }, 'nothing was set by the refused ones')
   t.equal(broker.requests.length, 0, 'controls are not broker requests')
 })
 
