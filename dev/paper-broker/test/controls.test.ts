@@ -45,14 +45,19 @@ t.test('over HTTP: a placeOSO held late is not carried out or answered until rel
 })
 
 t.test('over HTTP: late with afterMs carries the request out by itself', async (t) => {
-  const { broker, control } = await setUp(t)
+  const { broker, base, control } = await setUp(t)
   await control({ endpoint: 'order/placeOSO', kind: 'late', afterMs: 200 })
   const client = await syncedSocket(broker.restUrl, broker.wsUrl, account)
   t.teardown(() => client.socket.close())
+  const scheduled = async () => ((await (await fetch(`${base}/dev/controls`)).json()) as { scheduled: Record<string, number> }).scheduled
   const held = client.send('order/placeOSO', oso('sig-2'))
+  // A request sent after it is answered at once: the held one has been taken in by then.
+  await client.answer(client.send('order/list', null))
   t.equal(tagged(broker, 'sig-2'), 0)
+  t.same(await scheduled(), { 'order/placeOSO': 1 }, 'GET /dev/controls shows it scheduled')
   t.match(await client.answer(held), { s: 200, d: { orderId: Number } })
   t.equal(tagged(broker, 'sig-2'), 1)
+  t.same(await scheduled(), {}, 'and no longer once carried out')
 })
 
 t.test('over HTTP: a 5xx with and without carrying the order out, and a dropped connection after carrying it out', async (t) => {
