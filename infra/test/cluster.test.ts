@@ -1,5 +1,4 @@
 import t from 'tap'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { connectBus } from '@signals/bus'
 import { loadConfig } from '@signals/config'
 import { Buckets } from '@signals/contracts'
@@ -92,9 +91,17 @@ t.test('three NATS nodes (R3), two ingest behind one address, two connectors: a 
 
   // During the stream: one NATS node crashes and comes back, then one connector crashes for good.
   await eventually(() => rounds.length >= 3, { timeoutMs: 300_000, intervalMs: 100 })
+  // The connectors renew their shard leases in an R3 bucket every few hundred ms: its stream's last
+  // sequence shows the cluster taking writes.
+  const watcher = await connectBus({ url: cluster.urls, name: 'cluster-test-watch', namespace: shared.BUS_NAMESPACE, replicas: 3, ensureTopology: false })
+  t.teardown(() => watcher.close())
+  const leaseWrites = async () => (await watcher.jsm.streams.info(`KV_${watcher.stream(Buckets.feedOwners)}`).catch(() => null))?.state.last_seq ?? 0
   const node = cluster.nodes[0]!
+  const writesBeforeTheCrash = await leaseWrites()
   await node.kill()
-  await sleep(3_000)
+  // Down until the cluster has gone on without it (a leader it held re-elected): lease renewals committed by
+  // the two nodes left.
+  await eventually(async () => (await leaseWrites()) >= writesBeforeTheCrash + 3, { timeoutMs: 60_000, intervalMs: 200, what: 'lease renewals committed while a node is down' })
   await node.start()
   await eventually(() => rounds.length >= 6, { timeoutMs: 300_000, intervalMs: 100 })
   // The killed connector stays down: the other one takes its users' shards over when their leases expire,

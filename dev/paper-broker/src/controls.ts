@@ -32,6 +32,8 @@ export interface ControlsState {
   queued: Record<string, Interference[]>
   delays: Record<string, number>
   held: Record<string, number>
+  /** Requests a `late` control with `afterMs` will carry out (and answer) when their time comes. */
+  scheduled: Record<string, number>
 }
 
 /**
@@ -44,6 +46,8 @@ export class RequestControls {
   readonly #delays = new Map<string, number>()
   /** Requests held by a `late` interference without a time, carried out on `release`. */
   readonly #held = new Map<string, (() => void)[]>()
+  /** Requests of a timed `late` interference not yet carried out, per endpoint (a test waits for none). */
+  readonly #scheduled = new Map<string, number>()
   /** Ticket -> earliest time its resend is accepted. */
   readonly #tickets = new Map<string, number>()
 
@@ -66,7 +70,13 @@ export class RequestControls {
   /** Carries out `run` after `afterMs`, or holds it until `release(endpoint)` when null. */
   hold(endpoint: string, run: () => void, afterMs: number | null): void {
     if (afterMs !== null) {
-      setTimeout(run, afterMs)
+      this.#scheduled.set(endpoint, (this.#scheduled.get(endpoint) ?? 0) + 1)
+      setTimeout(() => {
+        const left = (this.#scheduled.get(endpoint) ?? 1) - 1
+        if (left > 0) this.#scheduled.set(endpoint, left)
+        else this.#scheduled.delete(endpoint)
+        run()
+      }, afterMs)
       return
     }
     this.#held.set(endpoint, [...(this.#held.get(endpoint) ?? []), run])
@@ -91,6 +101,7 @@ export class RequestControls {
       queued: Object.fromEntries([...this.#queued].filter(([, queue]) => queue.length > 0)),
       delays: Object.fromEntries(this.#delays),
       held: Object.fromEntries([...this.#held].map(([endpoint, held]) => [endpoint, held.length])),
+      scheduled: Object.fromEntries(this.#scheduled),
     }
   }
 

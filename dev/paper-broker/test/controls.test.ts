@@ -45,14 +45,19 @@ t.test('over HTTP: a placeOSO held late is not carried out or answered until rel
 })
 
 t.test('over HTTP: late with afterMs carries the request out by itself', async (t) => {
-  const { broker, control } = await setUp(t)
+  const { broker, base, control } = await setUp(t)
   await control({ endpoint: 'order/placeOSO', kind: 'late', afterMs: 200 })
   const client = await syncedSocket(broker.restUrl, broker.wsUrl, account)
   t.teardown(() => client.socket.close())
+  const scheduled = async () => ((await (await fetch(`${base}/dev/controls`)).json()) as { scheduled: Record<string, number> }).scheduled
   const held = client.send('order/placeOSO', oso('sig-2'))
+  // A request sent after it is answered at once: the held one has been taken in by then.
+  await client.answer(client.send('order/list', null))
   t.equal(tagged(broker, 'sig-2'), 0)
+  t.same(await scheduled(), { 'order/placeOSO': 1 }, 'GET /dev/controls shows it scheduled')
   t.match(await client.answer(held), { s: 200, d: { orderId: Number } })
   t.equal(tagged(broker, 'sig-2'), 1)
+  t.same(await scheduled(), {}, 'and no longer once carried out')
 })
 
 t.test('over HTTP: a 5xx with and without carrying the order out, and a dropped connection after carrying it out', async (t) => {
@@ -78,7 +83,7 @@ t.test('over HTTP: a delay, a count, DELETE clears, and bad controls are a 400 t
   t.match(await control({ endpoint: 'order/list', kind: 'delay', ms: 50 }), { status: 200, body: { delays: { 'order/list': 50 } } })
   t.match(await control({ endpoint: 'contract/find', kind: 'rate_limit', count: 2 }), { body: { queued: { 'contract/find': [{ kind: 'rate_limit' }, { kind: 'rate_limit' }] } } })
   const cleared = await fetch(`${base}/dev/controls`, { method: 'DELETE' })
-  t.same(await cleared.json(), { queued: {}, delays: {}, held: {} })
+  t.same(await cleared.json(), { queued: {}, delays: {}, held: {}, scheduled: {} })
   for (const [body, text] of [
     [{ endpoint: 'order/nothing', kind: 'late' }, /^endpoint must be one of order\/placeOSO, /],
     [{ endpoint: 'order/placeOSO', kind: 'slow' }, 'kind must be one of penalty, captcha, rate_limit, server_error, late, drop, delay'],
@@ -97,7 +102,7 @@ t.test('over HTTP: a delay, a count, DELETE clears, and bad controls are a 400 t
     t.match(refused.body, { errorText: text })
   }
   t.same((await control({ endpoint: 'nope' }, '/dev/controls/release')).status, 400)
-  t.same((await (await fetch(`${base}/dev/controls`)).json()) as unknown, { queued: {}, delays: {}, held: {} }, 'nothing was set by the refused ones')
+  t.same((await (await fetch(`${base}/dev/controls`)).json()) as unknown, { queued: {}, delays: {}, held: {}, scheduled: {} }, 'nothing was set by the refused ones')
   t.equal(broker.requests.length, 0, 'controls are not broker requests')
 })
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { DeadLetterV1, contract } from '@signals/contracts'
 import { BusUnavailableError, ContractViolationError, PermanentError } from '../src/index.ts'
-import { Ping, eventually, testBus } from './helper.ts'
+import { Ping, acknowledgedUpTo, eventually, testBus } from './helper.ts'
 
 const DeadLetter = contract(DeadLetterV1)
 
@@ -103,14 +103,15 @@ t.test('a failing handler gets the message again after a nak, with growing delay
       if (context.deliveryCount < 3) throw new Error('database is down')
     },
   })
-  await bus.publish('alerts.entry', Ping, { version: 1, n: 1 }, { messageId: 'retry-1' })
+  const { sequence } = await bus.publish('alerts.entry', Ping, { version: 1, n: 1 }, { messageId: 'retry-1' })
   await eventually(() => attempts.length === 3)
   t.same(attempts.map((a) => a.count), [1, 2, 3])
   const firstGap = attempts[1]!.at - attempts[0]!.at
   const secondGap = attempts[2]!.at - attempts[1]!.at
   t.ok(firstGap >= 70, `first retry waited (${firstGap} ms)`)
   t.ok(secondGap > firstGap, `second retry waited longer (${secondGap} ms > ${firstGap} ms)`)
-  await new Promise((resolve) => setTimeout(resolve, 500))
+  // Acknowledged at the server: it delivers the message no more.
+  await acknowledgedUpTo(bus, 'ALERTS', 'test-retry', sequence)
   t.equal(attempts.length, 3, 'no further delivery after success')
 })
 
@@ -139,7 +140,7 @@ t.test('a message that keeps failing goes to the dead-letter subject with its re
       letters.push(letter)
     },
   })
-  await bus.publish('alerts.result', Ping, { version: 1, n: 9 }, { messageId: 'poison' })
+  const { sequence } = await bus.publish('alerts.result', Ping, { version: 1, n: 9 }, { messageId: 'poison' })
   await eventually(() => letters.length === 1)
   t.equal(attempts, 3, 'tried exactly maxAttempts times')
   t.match(letters[0], {
@@ -149,7 +150,8 @@ t.test('a message that keeps failing goes to the dead-letter subject with its re
     body: JSON.stringify({ version: 1, n: 9 }),
     messageId: 'poison',
   })
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  // Terminated at the server (a TERM it did not understand would leave it awaiting an ack, to come again).
+  await acknowledgedUpTo(bus, 'ALERTS', 'test-dlq', sequence)
   t.equal(attempts, 3, 'the dead-lettered message is not delivered again')
 })
 
@@ -197,10 +199,12 @@ t.test('two instances on one durable consumer share the work: each message handl
   for (const bus of [first, second]) {
     await bus.consume({ stream: 'ALERTS', durable: 'shared', subject: 'alerts.entry', contract: Ping, handler })
   }
-  await Promise.all(
+  const acks = await Promise.all(
     Array.from({ length: 200 }, (_, n) => first.publish('alerts.entry', Ping, { version: 1, n }, { messageId: `s-${n}` })),
   )
   await eventually(() => seen.size === 200)
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  // Every message acknowledged at the server, none delivered twice: no handler can still be running one.
+  const info = await acknowledgedUpTo(first, 'ALERTS', 'shared', Math.max(...acks.map((ack) => ack.sequence)))
+  t.equal(info.delivered.consumer_seq, 200, 'two hundred deliveries for two hundred messages: none delivered twice')
   t.equal([...seen.values()].filter((count) => count !== 1).length, 0, 'no message handled twice')
 })

@@ -1,8 +1,7 @@
 /**
  * Calendar arithmetic on whole days (UTC day numbers, no time of day), for expiry and roll rules.
- * Business days are Monday to Friday except CME Group's full-day holidays (exchange-holidays.ts).
+ * Business days (which need the exchange's holidays) are in business-days.ts.
  */
-import { isExchangeHoliday } from './exchange-holidays.ts'
 
 export type DayNumber = number
 
@@ -24,27 +23,6 @@ export function isoOfDayNumber(day: DayNumber): string {
 /** 0 = Sunday ... 6 = Saturday. */
 export function weekdayOf(day: DayNumber): number {
   return new Date(day * MS_PER_DAY).getUTCDay()
-}
-
-export function isBusinessDay(day: DayNumber): boolean {
-  const weekday = weekdayOf(day)
-  return weekday !== 0 && weekday !== 6 && !isExchangeHoliday(day)
-}
-
-/** The `count`-th business day strictly before `day` (count >= 1). */
-export function businessDaysBefore(day: DayNumber, count: number): DayNumber {
-  let current = day
-  for (let left = count; left > 0; ) {
-    current -= 1
-    if (isBusinessDay(current)) left -= 1
-  }
-  return current
-}
-
-export function lastBusinessDayOfMonth(year: number, month: number): DayNumber {
-  let current = dayNumber(year, month + 1, 1) - 1
-  while (!isBusinessDay(current)) current -= 1
-  return current
 }
 
 /** The n-th given weekday (0 = Sunday) of a month: third Friday = nthWeekday(y, m, 5, 3). */

@@ -1,12 +1,5 @@
-import {
-  businessDaysBefore,
-  dayNumber,
-  type DayNumber,
-  isBusinessDay,
-  lastBusinessDayOfMonth,
-  nthWeekday,
-  previousMonth,
-} from './calendar-days.ts'
+import { businessDaysBefore, isBusinessDay, lastBusinessDayOfMonth } from './business-days.ts'
+import { dayNumber, type DayNumber, nthWeekday, previousMonth } from './calendar-days.ts'
 
 /**
  * Per contract family: the months it is traded in (the front-month cycle), the exchange's last trading

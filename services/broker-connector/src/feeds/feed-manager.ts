@@ -81,6 +81,14 @@ export class FeedManager {
     return this.#feeds.get(userId)?.connection ?? null
   }
 
+  /**
+   * Whether a feed of the user is kept here: open, opening, or waiting to reconnect. A refused login keeps
+   * none, so nothing tries it again until a start or restart command (tests check this instead of waiting).
+   */
+  hasFeed(userId: string): boolean {
+    return this.#feeds.has(userId)
+  }
+
   /** Users with an open session (for tests and metrics). */
   connectedUsers(): string[] {
     return [...this.#feeds].filter(([, feed]) => feed.connection !== null).map(([userId]) => userId)

@@ -116,8 +116,6 @@ export class OrderPathWorld {
   readonly apps: (App | null)[] = []
   readonly alerts: NormalizedAlert[] = []
   readonly #prices = new Map<Root, number>()
-  /** When the last request a `late` fault holds is carried out. */
-  #lateUntil = 0
   #lastRoot: Root = 'MNQ'
 
   private constructor(
@@ -260,7 +258,6 @@ export class OrderPathWorld {
       drop_before: { kind: 'drop', carriedOut: false },
       drop_after: { kind: 'drop', carriedOut: true },
     }
-    if (fault === 'late') this.#lateUntil = Math.max(this.#lateUntil, Date.now() + late)
     await brokerControl(this.broker, { endpoint, ...controls[fault] })
   }
 
@@ -280,10 +277,14 @@ export class OrderPathWorld {
    * of `received` / `placing`, every flatten done, every session held once.
    */
   async settle(): Promise<void> {
-    const response = await fetch(`${this.broker.restUrl.replace(/\/v1$/, '')}/dev/controls`, { method: 'DELETE' })
+    const controls = `${this.broker.restUrl.replace(/\/v1$/, '')}/dev/controls`
+    const response = await fetch(controls, { method: 'DELETE' })
     if (response.status !== 200) throw new Error(`DELETE /dev/controls answered ${response.status}`)
     await this.#release()
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, this.#lateUntil - Date.now())))
+    // Requests a timed `late` fault holds: carried out (and answered) when the broker says none is left.
+    await eventually(async () => Object.keys(((await (await fetch(controls)).json()) as { scheduled: Record<string, number> }).scheduled).length === 0, 10_000).catch(() => {
+      throw new Error('late requests still not carried out 10 s after the run')
+    })
     await eventually(() => this.#sessionsHeldOnce(), 30_000).catch(() => {
       throw new Error('not every trader has one broker session after the run')
     })

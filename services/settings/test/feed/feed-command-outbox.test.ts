@@ -1,7 +1,7 @@
 import t from 'tap'
 import { sql } from '@signals/db'
 import { FeedCommandV1, contract, Subjects } from '@signals/contracts'
-import { startPrivateNats } from '@signals/test-support'
+import { eventually, startPrivateNats } from '@signals/test-support'
 import { build } from '../helper.ts'
 import { publishPendingFeedCommands } from '../../src/feed/feed-command-publisher.ts'
 
@@ -28,12 +28,12 @@ t.test('with the bus down a change is saved, its command queued, and the relay s
   t.match(status.json().status, { liveTradingEnabled: false, brokerConnection: { connected: false, state: 'unknown' } }, 'and says the connection state is unknown')
 
   await nats.start()
-  // The client reconnects on its own; give it a moment, then run a relay pass as the timer would.
+  // The client reconnects on its own: relay passes, as the timer would run them, until one gets through.
   let published = 0
-  for (let attempt = 0; attempt < 40 && published < 2; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
+  await eventually(async () => {
     published += (await app.feedCommandRelay?.runOnce()) ?? 0
-  }
+    return published >= 2
+  }, { timeoutMs: 10_000, intervalMs: 250, what: 'a relay pass publishing the queued commands' })
   t.equal(published, 2, 'the relay published both')
   const messages = await feedMessages()
   t.same(messages.map((m) => m.subject), ['feeds.start', 'feeds.stop'], 'in the order they were decided')
@@ -85,13 +85,10 @@ t.test('the relay timer sends a command a crashed instance left behind, without 
   const { app, createUser, feedMessages } = await build(t, { overrides: { FEED_RELAY_INTERVAL_MS: '100' } })
   await createUser('jack')
   await app.db.insertInto('feed_commands').values({ command_id: 'feed-start-orphan', user_id: 'jack', action: 'start', reason: 'live trading enabled' }).execute()
-  let published = false
-  for (let attempt = 0; attempt < 50 && !published; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
+  await eventually(async () => {
     const row = await app.db.selectFrom('feed_commands').select('published_at').where('command_id', '=', 'feed-start-orphan').executeTakeFirstOrThrow()
-    published = row.published_at !== null
-  }
-  t.ok(published, 'marked published by the relay')
+    return row.published_at !== null
+  }, { timeoutMs: 5_000, what: 'the relay timer to mark the command published' })
   t.same((await feedMessages()).map((m) => [m.subject, m.messageId]), [['feeds.start', 'feed-start-orphan']])
 })
 

@@ -2,7 +2,10 @@ import t from 'tap'
 import { startPaperBroker } from '@signals/dev-paper-broker'
 import { BrokerError } from '../../../src/broker/broker-adapter.ts'
 import { renewalDelayMs } from '../../../src/broker/tradovate/token-renewal.ts'
-import { ACCOUNT, openSession, paperBroker, until } from './helper.ts'
+import { ACCOUNT, LOGIN, openSession, paperBroker, until } from './helper.ts'
+
+const OTHER = { ...ACCOUNT, name: 'other', userId: 8, accountId: 80, accountName: 'DEMO80' }
+const OTHER_LOGIN = { ...LOGIN, username: 'other', account: 'DEMO80' }
 
 t.test('renewal is scheduled before the expiry: five minutes ahead, or a quarter of a short life', async (t) => {
   t.equal(renewalDelayMs(90 * 60_000, 0, 5 * 60_000), 85 * 60_000)
@@ -11,19 +14,27 @@ t.test('renewal is scheduled before the expiry: five minutes ahead, or a quarter
 })
 
 t.test('the token is renewed before its expiry for as long as the session is open', async (t) => {
-  const broker = await paperBroker(t, { tokenTtlMs: 1_500 })
+  // A second login renews on the same schedule: its renewals show when ours would have come.
+  const broker = await paperBroker(t, { tokenTtlMs: 1_500, accounts: [ACCOUNT, OTHER] })
   const opened = Date.now()
   const { session, lost } = await openSession(t, broker)
-  await until(() => broker.renewals.length >= 3 && Date.now() > opened + 4_000)
+  await openSession(t, broker, {}, OTHER_LOGIN)
+  const renewalsOf = (name: string) => broker.renewals.filter((renewal) => renewal.name === name).length
+  await until(() => renewalsOf('trader') >= 3 && Date.now() > opened + 4_000)
   t.same(lost, [], 'the session outlived three token lifetimes')
-  t.same(broker.sessions(), ['trader'])
+  t.same(broker.sessions().sort(), ['other', 'trader'])
   t.same(await session.listOrders(), [], 'and still answers')
-  const renewals = broker.requests.filter((request) => request.endpoint === 'auth/renewaccesstoken')
+  const renewals = broker.requests.filter((request) => request.endpoint === 'auth/renewaccesstoken' && request.name === 'trader')
   t.ok(renewals.length >= 3)
   session.close()
-  const after = broker.renewals.length
-  await new Promise((resolve) => setTimeout(resolve, 1_600))
-  t.equal(broker.renewals.length, after, 'no renewal after close')
+  // The other login's next renewal: one of ours in flight at the close has been answered by then.
+  const atClose = renewalsOf('other')
+  await until(() => renewalsOf('other') > atClose)
+  const after = renewalsOf('trader')
+  // Two more of the other's: a whole renewal period has passed, in which ours would have come.
+  const others = renewalsOf('other')
+  await until(() => renewalsOf('other') >= others + 2)
+  t.equal(renewalsOf('trader'), after, 'no renewal after close')
 })
 
 t.test('without renewal the broker ends the session at expiry, and the session reports it lost once', async (t) => {
@@ -32,7 +43,10 @@ t.test('without renewal the broker ends the session at expiry, and the session r
   const { lost } = await openSession(t, broker, { retry: { serverErrorWaitMs: 100 } })
   await until(() => lost.length > 0)
   t.match(lost[0], /access token|closed the session|Access token expired/)
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  // The broker has let the session go (token expired, socket closed), and a later login went through it:
+  // whatever the old socket and renewal had still to say has been heard.
+  await until(() => broker.sessions().length === 0)
+  await openSession(t, broker)
   t.equal(lost.length, 1)
 })
 
@@ -77,7 +91,8 @@ t.test('a dropped socket is reported lost once; close() is not reported', async 
   closed.session.close()
   broker.dropConnections()
   await until(() => dropped.lost.length === 1)
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  // A session opened after the drop: the broker ended both sockets before it answered this one.
+  await openSession(t, broker)
   t.equal(dropped.lost.length, 1)
   t.same(closed.lost, [])
 })
