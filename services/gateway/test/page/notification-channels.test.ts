@@ -16,7 +16,7 @@ interface NotificationChannelsModule {
   bodyOf(channel: Channel, changes: Record<string, unknown>): Record<string, unknown>
   describe(channel: Channel): string
 }
-const page = (await import(new URL('../../public/notification-channels.js', import.meta.url).href)) as NotificationChannelsModule
+const page = (await import(new URL('../../web/src/notification-channels.js', import.meta.url).href)) as NotificationChannelsModule
 
 const email: Channel = {
   kind: 'email',

@@ -53,7 +53,7 @@ interface SetupModule {
   alertTemplates(userId: string, webhookUrl: string): AlertTemplate[]
 }
 
-const load = async <Module>(file: string) => (await import(new URL(`../../public/${file}`, import.meta.url).href)) as Module
+const load = async <Module>(file: string) => (await import(new URL(`../../web/src/${file}`, import.meta.url).href)) as Module
 
 export const pageTradingDay = await load<TradingDayModule>('trading-day.js')
 export const pageTotals = await load<TotalsModule>('totals.js')
