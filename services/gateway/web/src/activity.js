@@ -1,11 +1,11 @@
 // The trader's activity, live: alert records with their outcome, trades with pnl, today's PnL, totals and
 // win rate, and the room-left chart. Everything is read through /api; the live socket only says "refetch".
-import { openLive } from './live.js'
-import { renderSetup } from './setup.js'
-import { renderRoomLeft } from './room-left.js'
-import { totalsOf } from './totals.js'
-import { tradingDayOf } from './trading-day.js'
-import { outcomeText, tradeOutcomeText } from './outcomes.js'
+import { openLive } from './live.ts'
+import { renderSetup } from './setup.ts'
+import { renderRoomLeft } from './room-left.ts'
+import { totalsOf } from './totals.ts'
+import { tradingDayOf } from './trading-day.ts'
+import { outcomeText, tradeOutcomeText } from './outcomes.ts'
 
 const $ = (id) => document.getElementById(id)
 const PAGE = 20

@@ -2,7 +2,7 @@
 // told about, how its last send went, and a "Send a test" button (docs/decisions/notifications.md).
 // Secrets are write-only: the page never receives one. Every server value goes in through textContent.
 
-import { EVENTS, bodyOf, describe } from './notification-channels.js'
+import { EVENTS, bodyOf, describe } from './notification-channels.ts'
 
 const $ = (id) => document.getElementById(id)
 
