@@ -17,7 +17,7 @@ import type {
 } from '../../../settings/src/schemas/broker-credentials.ts'
 
 /** A page of a list route (`?limit=&before=`). */
-export type PageQuery = { limit: string; before?: string }
+type PageQuery = { limit: string; before?: string }
 
 /** Each route as `METHOD /path` (`:name` a path parameter): its query, body and success response. */
 export interface Routes {

@@ -3,7 +3,7 @@
 import { bannedLoginUrl } from './banned.ts'
 import type { ResponseOf, Route, Routes } from './api-routes.ts'
 
-export class ApiError extends Error {
+class ApiError extends Error {
   readonly status: number
 
   constructor(status: number, message: string) {

@@ -1,38 +1,37 @@
 // The trader's activity, live: alert records with their outcome, trades with pnl, today's PnL, totals and
 // win rate, and the room-left chart. Everything is read through /api; the live socket only says "refetch".
-import { openLive } from './live.ts'
+import { api } from './api.ts'
+import type { ResponseOf } from './api-routes.ts'
+import { byId } from './dom.ts'
+import { openLive, type LiveState, type Notice } from './live.ts'
 import { renderSetup } from './setup.ts'
 import { renderRoomLeft } from './room-left.ts'
-import { totalsOf } from './totals.ts'
+import { totalsOf, type ClosedTrade } from './totals.ts'
 import { tradingDayOf } from './trading-day.ts'
+import type { PageRiskConfig } from './room-left.ts'
 import { outcomeText, tradeOutcomeText } from './outcomes.ts'
 
-const $ = (id) => document.getElementById(id)
+type AlertRecord = ResponseOf<'GET /api/alerts'>['alerts'][number]
+type Trade = ResponseOf<'GET /api/trades'>['trades'][number]
+
 const PAGE = 20
 
-async function getJson(path) {
-  const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } })
-  const body = await response.json().catch(() => null)
-  if (!response.ok || body === null || body.success === false) throw new Error(body?.error ?? `the server answered ${response.status}`)
-  return body
-}
-
-const money = (text) => {
+const money = (text: string | number | null | undefined) => {
   if (text === null || text === undefined) return '–'
   const value = Number(text)
   return (value < 0 ? '−' : '') + '$' + Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–')
-const cell = (text, className) => {
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–')
+const cell = (text: string, className?: string) => {
   const td = document.createElement('td')
   td.textContent = text
   if (className) td.className = className
   return td
 }
 
-function alertRow(record) {
+function alertRow(record: AlertRecord): HTMLElement {
   const row = document.createElement('tr')
-  row.dataset.id = record.id
+  row.dataset.id = String(record.id)
   row.dataset.status = record.status
   const outcome = cell(outcomeText(record), 'outcome')
   outcome.dataset.status = record.status
@@ -41,7 +40,7 @@ function alertRow(record) {
 }
 
 /** An open trade at the broker can be closed from its row (cockpit.js asks and sends it). */
-function closeCell(trade) {
+function closeCell(trade: Trade): HTMLElement {
   const td = document.createElement('td')
   if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return td
   const button = document.createElement('button')
@@ -54,9 +53,9 @@ function closeCell(trade) {
   return td
 }
 
-function tradeRow(trade) {
+function tradeRow(trade: Trade): HTMLElement {
   const row = document.createElement('tr')
-  row.dataset.id = trade.id
+  row.dataset.id = String(trade.id)
   row.dataset.status = trade.status
   if (trade.exitRequestedAt && trade.status === 'open') row.dataset.exit = 'pending'
   const pnl = cell(trade.status === 'open' ? 'open' : money(trade.pnl), 'pnl')
@@ -73,73 +72,80 @@ function tradeRow(trade) {
   return row
 }
 
+/** A list route's page as pagedList reads it: the items under `key`, and the cursor to the older ones. */
+const pageOf = <Body extends { nextCursor: string | null }, Key extends keyof Body>(body: Body, key: Key) => ({ items: body[key], nextCursor: body.nextCursor })
+
 /** One paged list (newest first, `before` cursor): the first page again on a notice, older on demand. */
-function pagedList({ path, key, body, more, empty, row }) {
-  let cursor = null
-  const render = (items, append) => {
-    if (!append) $(body).replaceChildren()
-    $(body).append(...items.map(row))
-    $(empty).hidden = $(body).childElementCount > 0
-    $(more).hidden = cursor === null
+function pagedList<Item>(options: {
+  fetchPage: (query: { limit: string; before?: string }) => Promise<{ items: Item[]; nextCursor: string | null }>
+  body: string
+  more: string
+  empty: string
+  row: (item: Item) => HTMLElement
+}) {
+  const { fetchPage, body, more, empty, row } = options
+  let cursor: string | null = null
+  const render = (items: Item[], append: boolean) => {
+    if (!append) byId(body).replaceChildren()
+    byId(body).append(...items.map(row))
+    byId(empty).hidden = byId(body).childElementCount > 0
+    byId(more).hidden = cursor === null
   }
-  const load = async (append) => {
-    const query = new URLSearchParams({ limit: String(PAGE) })
-    if (append && cursor) query.set('before', cursor)
-    const page = await getJson(`${path}?${query}`)
+  const load = async (append: boolean) => {
+    const page = await fetchPage(append && cursor ? { limit: String(PAGE), before: cursor } : { limit: String(PAGE) })
     cursor = page.nextCursor
-    render(page[key], append)
+    render(page.items, append)
   }
-  $(more).addEventListener('click', () => void load(true).catch(showError))
+  byId(more).addEventListener('click', () => void load(true).catch(showError))
   return { reload: () => load(false) }
 }
 
 /** Every closed trade (for totals and the chart), oldest pages last. */
-async function allClosedTrades() {
-  const trades = []
-  let before = null
+async function allClosedTrades(): Promise<ClosedTrade[]> {
+  const trades: Trade[] = []
+  let before: string | null = null
   for (let page = 0; page < 50; page += 1) {
-    const query = new URLSearchParams({ limit: '100', status: 'closed' })
-    if (before) query.set('before', before)
-    const body = await getJson(`/api/trades?${query}`)
+    const body: ResponseOf<'GET /api/trades'> = await api('GET /api/trades', { query: before ? { limit: '100', status: 'closed', before } : { limit: '100', status: 'closed' } })
     trades.push(...body.trades)
     before = body.nextCursor
     if (before === null) break
   }
-  return trades
+  // A closed trade has its close time and pnl; the schema allows null for the open ones.
+  return trades.filter((trade): trade is Trade & ClosedTrade => trade.closedAt !== null && trade.pnl !== null)
 }
 
-let riskConfig = null
+let riskConfig: PageRiskConfig | null = null
 
 async function refreshTotals() {
-  const [closed, config] = await Promise.all([allClosedTrades(), riskConfig ? Promise.resolve({ config: riskConfig }) : getJson('/api/risk-engine/config')])
+  const [closed, config] = await Promise.all([allClosedTrades(), riskConfig ? Promise.resolve({ config: riskConfig }) : api('GET /api/risk-engine/config')])
   riskConfig = config.config
   // One "today" for the totals and the chart: the trading day the risk engine enforces the daily limit on.
   const today = tradingDayOf(new Date())
   const totals = totalsOf(closed, today)
-  $('total-today').textContent = money(totals.today)
-  $('total-pnl').textContent = money(totals.total)
-  $('total-trades').textContent = String(totals.count)
-  $('total-win-rate').textContent = totals.winRate === null ? '–' : `${Math.round(totals.winRate * 100)}%`
+  byId('total-today').textContent = money(totals.today)
+  byId('total-pnl').textContent = money(totals.total)
+  byId('total-trades').textContent = String(totals.count)
+  byId('total-win-rate').textContent = totals.winRate === null ? '–' : `${Math.round(totals.winRate * 100)}%`
   renderRoomLeft(closed, riskConfig, today)
 }
 
-function showError(error) {
-  const box = $('activity-error')
+function showError(error: Error): void {
+  const box = byId('activity-error')
   box.textContent = `Activity could not be loaded: ${error.message}.`
   box.hidden = false
 }
 
-const alerts = pagedList({ path: '/api/alerts', key: 'alerts', body: 'alerts-body', more: 'alerts-more', empty: 'alerts-empty', row: alertRow })
-const trades = pagedList({ path: '/api/trades', key: 'trades', body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
+const alerts = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/alerts', { query }), 'alerts'), body: 'alerts-body', more: 'alerts-more', empty: 'alerts-empty', row: alertRow })
+const trades = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/trades', { query }), 'trades'), body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
 
 async function refreshAll() {
   await Promise.all([alerts.reload(), trades.reload(), refreshTotals()])
-  $('activity-error').hidden = true
+  byId('activity-error').hidden = true
 }
 
-const LIVE_TEXT = { connected: 'Live: updates appear as they happen.', reconnecting: 'Reconnecting… the page refreshes once back.', closed: 'Live updates stopped.' }
+const LIVE_TEXT: Record<LiveState, string> = { connected: 'Live: updates appear as they happen.', reconnecting: 'Reconnecting… the page refreshes once back.', closed: 'Live updates stopped.' }
 
-function onNotice(notice) {
+function onNotice(notice: Notice): void {
   if (notice.kind === 'status') document.dispatchEvent(new CustomEvent('signals:status-changed'))
   if (notice.kind === 'alert') void alerts.reload().catch(showError)
   if (notice.kind === 'trade') {
@@ -151,14 +157,14 @@ function onNotice(notice) {
 }
 
 async function start() {
-  const me = await getJson('/auth/me')
+  const me = await api('GET /auth/me')
   renderSetup(me.user)
   let first = true
   openLive({
     onNotice,
-    onState(state) {
-      $('live-state').textContent = LIVE_TEXT[state]
-      $('live-state').dataset.state = state
+    onState(state: LiveState) {
+      byId('live-state').textContent = LIVE_TEXT[state]
+      byId('live-state').dataset.state = state
       // After a reconnect, whatever was missed is fetched again.
       if (state === 'connected' && !first) {
         void refreshAll().catch(showError)
@@ -168,7 +174,7 @@ async function start() {
     },
   })
   await refreshAll()
-  $('settings-form').addEventListener('signals:saved', () => {
+  byId('settings-form').addEventListener('signals:saved', () => {
     riskConfig = null
     void refreshTotals().catch(showError)
   })
