@@ -8,6 +8,7 @@ import type { KillSwitchHistory, KillSwitchResponse, TradeCloseResponse } from '
 import type { RiskEngineConfigResponse } from '../../../settings/src/schemas/risk-engine-config.ts'
 import type { LiveTradingStatusResponse } from '../../../settings/src/schemas/live-trading-status.ts'
 import type { SaveSettingBody, SaveSettingResponse, TradingSettingsResponse } from '../../../settings/src/schemas/trading-settings.ts'
+import type { ChannelBody, ChannelResponse, ChannelsResponse, DeleteChannelResponse, TestSendResponse } from '../../../settings/src/schemas/notification-channels.ts'
 import type {
   BrokerCredentialsBody,
   CredentialsResponse,
@@ -35,6 +36,11 @@ export interface Routes {
   'PUT /api/broker-credentials': { body: BrokerCredentialsBody; response: Static<typeof SaveCredentialsResponse> }
   'DELETE /api/broker-credentials': { response: Static<typeof DeleteCredentialsResponse> }
   'POST /api/broker-credentials/test': { response: Static<typeof TestCredentialsResponse> }
+  'GET /api/notifications/channels': { response: Static<typeof ChannelsResponse> }
+  'POST /api/notifications/channels': { body: ChannelBody; response: Static<typeof ChannelResponse> }
+  'PUT /api/notifications/channels/:id': { params: { id: string }; body: ChannelBody; response: Static<typeof ChannelResponse> }
+  'DELETE /api/notifications/channels/:id': { params: { id: string }; response: Static<typeof DeleteChannelResponse> }
+  'POST /api/notifications/channels/:id/test': { params: { id: string }; response: Static<typeof TestSendResponse> }
 }
 
 export type Route = keyof Routes
