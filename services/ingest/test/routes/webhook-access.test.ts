@@ -1,4 +1,5 @@
 import t from 'tap'
+import { alertIdOf } from '../../src/alert-id.ts'
 import { build } from '../helper.ts'
 
 const SECRET = 'correct-horse-battery-staple'
@@ -36,7 +37,7 @@ t.test('with WEBHOOK_SECRET set, the secret is required in the path, the query o
   t.notMatch(JSON.stringify(messages), SECRET, 'published alerts never carry the secret')
   t.notMatch(JSON.stringify(entries), SECRET, 'intake-log entries never carry the secret')
   t.notMatch(logLines.join(''), SECRET, 'log lines never carry the secret')
-  t.match(messages.find(({ body }) => body.alertId === 's-body')?.body.raw, { secret: '[redacted]' })
+  t.match(messages.find(({ body }) => body.alertId === alertIdOf('s-body', '', 'u1'))?.body.raw, { secret: '[redacted]' })
 })
 
 t.test('without WEBHOOK_SECRET the webhook is open and /webhook/alert/<anything> is not a route', async (t) => {
@@ -82,4 +83,37 @@ t.test('a refusal that quotes what was sent keeps the secret out of the intake l
   const [entry] = await watcher.intakeEntries(1)
   t.match(entry, { outcome: 'invalid', reason: /^action "\[redacted\]" is not understood/ })
   t.notMatch(JSON.stringify(entry), SECRET)
+})
+
+t.test('anything named like a secret is redacted from the alert and the intake log whatever the configuration (issue 22 item 6)', async (t) => {
+  const { app, watcher } = await build(t)
+  const payload = {
+    ...alert,
+    secret: 'open-webhook-secret',
+    Token: 'pmt-token-value',
+    multiple_accounts: [{ token: 'nested-token-value', account_id: 'A1', API_KEY: 'nested-api-key' }],
+    broker: { password: 'broker-password', Passphrase: 'broker-passphrase', privateKey: 'broker-private-key' },
+  }
+  const response = await app.inject({ method: 'POST', url: '/webhook/alert', payload })
+  t.equal(response.statusCode, 200)
+  const [message] = await watcher.alertMessages(1)
+  t.same(message?.body.raw, {
+    ...alert,
+    secret: '[redacted]',
+    Token: '[redacted]',
+    multiple_accounts: [{ token: '[redacted]', account_id: 'A1', API_KEY: '[redacted]' }],
+    broker: { password: '[redacted]', Passphrase: '[redacted]', privateKey: '[redacted]' },
+  })
+  const [entry] = await watcher.intakeEntries(1)
+  for (const value of ['open-webhook-secret', 'pmt-token-value', 'nested-token-value', 'nested-api-key', 'broker-password', 'broker-passphrase', 'broker-private-key']) {
+    t.notMatch(JSON.stringify(message), value, `the alert does not carry ${value}`)
+    t.notMatch(entry?.rawBody ?? '', value, `the intake log does not carry ${value}`)
+  }
+  t.match(entry?.rawBody, /"account_id":"A1"/, 'the rest of the body is kept')
+
+  const text = await app.inject({ method: 'POST', url: '/webhook/alert', headers: { 'content-type': 'text/plain' }, payload: 'Action: Buy\nSymbol: NQ1!\nUser ID: u9\nToken: label-token-value\napi_key=query-style-key' })
+  t.equal(text.statusCode, 200)
+  const [, textEntry] = await watcher.intakeEntries(2)
+  t.notMatch(textEntry?.rawBody ?? '', /label-token-value|query-style-key/, 'label lines and key=value text are redacted too')
+  t.match(textEntry?.rawBody, /Symbol: NQ1!/)
 })
