@@ -94,7 +94,7 @@ export async function listUserAlerts(db: Kysely<Database>, page: AlertPage) {
   let query = db
     .selectFrom('alerts')
     .select([
-      'id', 'alert_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
+      'id', 'alert_id', 'owner_user_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
       'status', 'received_at', 'created_at', 'reason', 'refusal_code', 'alert_quantity', 'order_quantity', 'order_tag', 'contract',
       'entry_order_id', 'stop_order_id', 'target_order_id', 'placed_at',
     ])

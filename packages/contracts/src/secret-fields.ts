@@ -1,0 +1,37 @@
+/** What a redacted value becomes. */
+export const REDACTED = '[redacted]'
+
+/**
+ * A field name that may hold a credential, compared case-insensitively inside longer names (`apiKey`,
+ * `API_KEY`, `webhook_secret`, `Passphrase`, `authorization`). Over-redacting a harmless field costs a
+ * trader a value in a view; under-redacting costs them an account.
+ */
+const SECRET_NAME = /secret|token|passw(?:or)?d|passphrase|pwd|key|credential|auth|signature|cookie|session_?id/i
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name)
+}
+
+/** `"name": value` in JSON text, also inside a JSON string (`\"name\":\"value\"`): the backslashes are \1. */
+const JSON_MEMBER = /(\\*)"([^"\\\r\n]{1,64})\1"(\s*:\s*)(\1"(?:(?!\1")[^\r\n]){0,4096}?\1"|[^,{}[\]"\s]+)/g
+/** `Name: value` and `name=value` label lines, the value up to the line's end (or an `&`). */
+const LABEL_LINE = /^([ \t]*)([^\r\n:="&?]{1,64}?)([ \t]*[:=][ \t]*)([^\r\n&]*)/gm
+/** `name=value` pairs of a query string or form body. */
+const FORM_PAIR = /([?&])([^=&\s]{1,64})=([^&\s]*)/g
+
+/** Text with the value of every secret-named field (JSON member, label line, form pair) redacted. */
+export function redactSecretText(text: string): string {
+  return text
+    .replace(JSON_MEMBER, (whole, slashes: string, name: string, colon: string) => (isSecretName(name) ? `${slashes}"${name}${slashes}"${colon}${slashes}"${REDACTED}${slashes}"` : whole))
+    .replace(LABEL_LINE, (whole, indent: string, name: string, separator: string) => (isSecretName(name) && !name.includes('"') ? `${indent}${name}${separator}${REDACTED}` : whole))
+    .replace(FORM_PAIR, (whole, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : whole))
+}
+
+/** A copy of a parsed payload with every secret-named field redacted, at any depth, and its texts redacted. */
+export function redactSecretFields(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactSecretText(value)
+  if (value === null || typeof value !== 'object' || depth > 40) return value
+  if (Array.isArray(value)) return value.map((item) => redactSecretFields(item, depth + 1))
+  // fromEntries defines own properties: a `__proto__` key stays data and never touches the prototype.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, isSecretName(key) ? REDACTED : redactSecretFields(item, depth + 1)]))
+}
