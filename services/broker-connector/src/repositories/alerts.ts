@@ -1,4 +1,4 @@
-import { sql, type Database, type Kysely } from '@signals/db'
+import { sql, storableJson, type Database, type Kysely } from '@signals/db'
 import type { NormalizedAlert } from '@signals/contracts'
 import { decimalText } from '../decimal-text.ts'
 
@@ -10,10 +10,10 @@ export interface NewAlertRecordRef {
 
 /**
  * raw_data holds the original payload; when parsing failed it carries `_raw: true` (intake rule 10)
- * even if ingest sent the raw text bare.
+ * even if ingest sent the raw text bare. Text jsonb cannot hold (a NUL) is escaped (storableJson).
  */
 export function rawDataOf(alert: NormalizedAlert): string {
-  const raw = alert.raw
+  const raw = storableJson(alert.raw)
   if (!alert.parseFailed) return JSON.stringify(raw ?? null)
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>)._raw === true) {
     return JSON.stringify(raw)

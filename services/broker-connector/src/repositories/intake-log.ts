@@ -1,9 +1,10 @@
-import type { Database, Kysely } from '@signals/db'
+import { storableText, storableTextOrNull, type Database, type Kysely } from '@signals/db'
 import type { IntakeLogEntry } from '@signals/contracts'
 
 /**
  * Writes webhook outcomes in one statement; an entry already written (a redelivered batch, an entry
- * resent in another batch) is skipped by its intake id. Returns how many rows are new.
+ * resent in another batch) is skipped by its intake id. Text Postgres cannot store (a NUL byte) is escaped,
+ * so one odd body never refuses the batch it sits in. Returns how many rows are new.
  */
 export async function insertIntakeLog(db: Kysely<Database>, entries: readonly IntakeLogEntry[]): Promise<number> {
   if (entries.length === 0) return 0
@@ -13,13 +14,13 @@ export async function insertIntakeLog(db: Kysely<Database>, entries: readonly In
       entries.map((entry) => ({
         intake_id: entry.intakeId,
         received_at: entry.receivedAt,
-        source: entry.source,
-        content_type: entry.contentType,
-        remote_address: entry.remoteAddress,
-        raw_body: entry.rawBody,
+        source: storableText(entry.source),
+        content_type: storableTextOrNull(entry.contentType),
+        remote_address: storableTextOrNull(entry.remoteAddress),
+        raw_body: storableText(entry.rawBody),
         outcome: entry.outcome,
         status_code: entry.statusCode,
-        reason: entry.reason,
+        reason: storableTextOrNull(entry.reason),
         alert_id: entry.alertId,
         kind: entry.kind,
       })),

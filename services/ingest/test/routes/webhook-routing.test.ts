@@ -174,3 +174,17 @@ t.test("an explicit id is unique within its sender's user_id, never across sende
   t.match((await send({ id: 'Long', result: 'TP', symbol: 'NQ1!', exitPrice: 2 })).json(), { duplicate: true, alertId: anonymous.json().alertId })
   t.equal(await streamMessageCount(app, Streams.alerts.name), 3)
 })
+
+t.test('a NUL in the symbol, indicator or user_id is refused with 400 naming the field; elsewhere in the payload it is kept (issue 22 item 7)', async (t) => {
+  const { app, watcher } = await build(t)
+  for (const field of ['symbol', 'indicator', 'user_id']) {
+    const payload = { action: 'buy', symbol: 'NQ1!', user_id: 'u1', indicator: 'x', [field]: 'bad\u0000value' }
+    const response = await app.inject({ method: 'POST', url: '/webhook/alert', payload })
+    t.equal(response.statusCode, 400, field)
+    t.same(response.json(), { success: false, error: `${field} holds a control character` })
+  }
+  const kept = await app.inject({ method: 'POST', url: '/webhook/alert', payload: { action: 'buy', symbol: 'NQ1!', user_id: 'u1', comment: 'a\u0000b' } })
+  t.equal(kept.statusCode, 200)
+  const [message] = await watcher.alertMessages(1)
+  t.match(message?.body.raw, { comment: 'a\u0000b' }, 'the connector escapes it when it stores the payload')
+})
