@@ -4,8 +4,11 @@
  * statement, so a batch insert lost every row beside it (issue 22). Stored text is made storable instead:
  * a NUL becomes the six characters `\u0000` (what JSON would show), a lone surrogate U+FFFD.
  */
+/** Half a surrogate pair: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
 export function storableText(text: string): string {
-  const wellFormed = text.isWellFormed() ? text : text.toWellFormed()
+  const wellFormed = text.replace(LONE_SURROGATE, '\ufffd')
   return wellFormed.includes('\u0000') ? wellFormed.replaceAll('\u0000', '\\u0000') : wellFormed
 }
 

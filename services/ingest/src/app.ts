@@ -30,7 +30,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(async (webhook) => {
     const redactor = new SecretRedactor(config.WEBHOOK_SECRET === undefined ? [] : [config.WEBHOOK_SECRET])
     await webhook.register(clientAddressPlugin, { internalAuthSecret: config.INTERNAL_AUTH_SECRET, allowedSources: config.INGEST_ALLOWED_SOURCES })
-    await webhook.register(intakeLogPlugin, { redactor })
+    await webhook.register(intakeLogPlugin, { redactor, refusedBodyBytes: config.INGEST_REFUSED_BODY_BYTES })
     await webhook.register(rateLimitPlugin, { perMinute: config.INGEST_RATE_LIMIT_PER_MINUTE })
     await webhook.register(webhookRoutes, { config })
   })

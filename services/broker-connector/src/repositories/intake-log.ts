@@ -23,6 +23,9 @@ export async function insertIntakeLog(db: Kysely<Database>, entries: readonly In
         reason: storableTextOrNull(entry.reason),
         alert_id: entry.alertId,
         kind: entry.kind,
+        user_id: storableTextOrNull(entry.userId ?? null),
+        authenticated: entry.authenticated ?? false,
+        body_truncated: entry.bodyTruncated ?? false,
       })),
     )
     .onConflict((oc) => oc.column('intake_id').doNothing())
