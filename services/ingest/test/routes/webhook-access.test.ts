@@ -119,7 +119,8 @@ t.test('anything named like a secret is redacted from the alert and the intake l
 })
 
 t.test('a refused webhook is logged as metadata with a truncated body; the entry says who it named and whether it passed the secret (issue 22 item 7)', async (t) => {
-  const { app, watcher } = await build(t, { WEBHOOK_SECRET: SECRET, INGEST_REFUSED_BODY_BYTES: '512' })
+  const { app, watcher } = await build(t, { WEBHOOK_SECRET: SECRET, INGEST_REFUSED_BODY_BYTES: '512', INGEST_INTAKE_STREAM_MAX_BYTES: String(8 * 1024 * 1024) })
+  t.equal((await app.bus.jsm.streams.info(app.bus.stream('INTAKE'))).config.max_bytes, 8 * 1024 * 1024, 'the INTAKE stream has the configured byte bound')
   const padding = 'é'.repeat(2_000)
   const refused = await app.inject({ method: 'POST', url: '/webhook/alert', payload: { ...alert, user_id: 'victim', note: padding } })
   t.equal(refused.statusCode, 401)
