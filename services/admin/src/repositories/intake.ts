@@ -17,3 +17,12 @@ export async function listIntake(db: Kysely<Database>, query: IntakePageQuery) {
 export async function findIntake(db: Kysely<Database>, id: number) {
   return db.selectFrom('intake_log').selectAll().where('id', '=', id).executeTakeFirst()
 }
+
+/** Deletes up to `limit` entries received before `cutoff` (rows another deleter holds are skipped); returns how many. */
+export async function deleteIntakeBefore(db: Kysely<Database>, cutoff: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('intake_log')
+    .where('id', 'in', (eb) => eb.selectFrom('intake_log').select('id').where('received_at', '<', cutoff).orderBy('received_at').limit(limit).forUpdate().skipLocked())
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
