@@ -4,6 +4,8 @@ export interface IntakePageQuery {
   outcome?: string
   limit: number
   beforeId?: number
+  /** Only entries whose payload named this user. */
+  userId?: string
 }
 
 /** The intake log, newest first, one page (`beforeId`: only older entries). */
@@ -11,6 +13,7 @@ export async function listIntake(db: Kysely<Database>, query: IntakePageQuery) {
   let select = db.selectFrom('intake_log').selectAll()
   if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome)
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
+  if (query.userId !== undefined) select = select.where('user_id', '=', query.userId)
   return select.orderBy('id', 'desc').limit(query.limit).execute()
 }
 

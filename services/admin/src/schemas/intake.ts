@@ -56,3 +56,30 @@ export const ReplayResult = Type.Object({
     answer: Type.Unknown({ description: "ingest's response body" }),
   }),
 })
+
+/** `GET /api/intake`: a trader's own intake, the query. */
+export const MyIntakeQuery = Type.Object(
+  {
+    outcome: Type.Optional(IntakeOutcome),
+    ...PageQuery,
+    raw: Type.Boolean({ default: false, description: 'include each entry body (secret-named fields redacted)' }),
+  },
+  { additionalProperties: false },
+)
+
+/** One webhook that named the caller: what happened to it and why; never who sent it from where. */
+export const MyIntakeEntryView = Type.Object({
+  id: Type.String(),
+  receivedAt: Type.String({ format: 'date-time' }),
+  source: Type.String({ description: 'where the alert text was: query, body, header or none' }),
+  outcome: Type.String({ description: 'accepted, duplicate, or why it was refused (invalid, unauthorized, too_old...)' }),
+  statusCode: Type.Integer(),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'the refusal in words, as the sender was answered' }),
+  alertId: Type.Union([Type.String(), Type.Null()]),
+  kind: Type.Union([Type.String(), Type.Null()]),
+  bodyTruncated: Type.Boolean({ description: 'body is only the start of a refused request' }),
+  body: Type.Optional(Type.String({ description: 'only with raw=true; secret-named fields redacted' })),
+})
+export type MyIntakeEntryView = Static<typeof MyIntakeEntryView>
+
+export const MyIntakePage = Type.Object({ success: Type.Literal(true), entries: Type.Array(MyIntakeEntryView), nextCursor: NextCursor })

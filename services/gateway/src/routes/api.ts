@@ -24,6 +24,7 @@ function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, 
     ['/api/risk-engine', upstreams.settings, 'settings'],
     ['/api/broker-credentials', upstreams.settings, 'settings'],
     ['/api/admin', upstreams.admin, 'admin'],
+    ['/api/intake', upstreams.admin, 'admin'],
     ['/api/alerts', upstreams.brokerConnector, 'broker-connector'],
     ['/api/trades', upstreams.brokerConnector, 'broker-connector'],
   ]
