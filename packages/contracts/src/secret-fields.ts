@@ -12,8 +12,10 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
 }
 
-/** `"name": value` in JSON text, also inside a JSON string (`\"name\":\"value\"`): the backslashes are \1. */
-const JSON_MEMBER = /(\\*)"([^"\\\r\n]{1,64})\1"(\s*:\s*)(\1"(?:(?!\1")[^\r\n]){0,4096}?\1"|[^,{}[\]"\s]+)/g
+/** `"name": value` in JSON text (a string value read with its escapes, so the scan never stops inside one). */
+const JSON_MEMBER = /"((?:[^"\\\r\n]|\\.){1,64})"(\s*:\s*)("(?:[^"\\\r\n]|\\.){0,4096}"|[^,{}[\]"\s]+)/g
+/** The same one level down, inside a JSON string (`{"message":"{\"token\":\"x\"}"}`). */
+const ESCAPED_JSON_MEMBER = /\\"([^"\\\r\n]{1,64})\\"(\s*:\s*)(\\"(?:(?!\\")[^\r\n]){0,4096}?\\"|[^,{}[\]"\\\s]+)/g
 /** `Name: value` and `name=value` label lines, the value up to the line's end (or an `&`). */
 const LABEL_LINE = /^([ \t]*)([^\r\n:="&?]{1,64}?)([ \t]*[:=][ \t]*)([^\r\n&]*)/gm
 /** `name=value` pairs of a query string or form body. */
@@ -22,7 +24,8 @@ const FORM_PAIR = /([?&])([^=&\s]{1,64})=([^&\s]*)/g
 /** Text with the value of every secret-named field (JSON member, label line, form pair) redacted. */
 export function redactSecretText(text: string): string {
   return text
-    .replace(JSON_MEMBER, (whole, slashes: string, name: string, colon: string) => (isSecretName(name) ? `${slashes}"${name}${slashes}"${colon}${slashes}"${REDACTED}${slashes}"` : whole))
+    .replace(JSON_MEMBER, (whole, name: string, colon: string) => (isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : whole))
+    .replace(ESCAPED_JSON_MEMBER, (whole, name: string, colon: string) => (isSecretName(name) ? `\\"${name}\\"${colon}\\"${REDACTED}\\"` : whole))
     .replace(LABEL_LINE, (whole, indent: string, name: string, separator: string) => (isSecretName(name) && !name.includes('"') ? `${indent}${name}${separator}${REDACTED}` : whole))
     .replace(FORM_PAIR, (whole, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : whole))
 }
