@@ -65,3 +65,17 @@ t.test('a body Postgres cannot store as text (a NUL byte, a lone surrogate) is e
   const deadLetters = await app.bus.jsm.streams.info(app.bus.stream('DEAD_LETTERS'))
   t.equal(deadLetters.state.messages, 0, 'nothing was dead-lettered')
 })
+
+t.test('an entry Postgres refuses for any other data reason is set aside alone; the rest of its batch is written (issue 22 item 7)', async (t) => {
+  const { app, db } = await build(t)
+  const good = [entry(), entry()]
+  const outOfRange = entry({ receivedAt: '0000-01-01T00:00:00Z' })
+  await publishIntake(app, [good[0]!, outOfRange, good[1]!])
+  const count = async () => Number((await db.selectFrom('intake_log').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow()).count)
+  await eventually(async () => (await count()) === 2, 10_000).catch(() => undefined)
+  await drained(app, 'INTAKE', Durables.intakeLog)
+  const rows = await db.selectFrom('intake_log').select('intake_id').execute()
+  t.same(rows.map((row) => row.intake_id).sort(), good.map((e) => e.intakeId).sort(), 'the good entries are written')
+  const deadLetters = await app.bus.jsm.streams.info(app.bus.stream('DEAD_LETTERS'))
+  t.equal(deadLetters.state.messages, 0, 'the batch was not dead-lettered')
+})
