@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { isSecretName, REDACTED, redactSecretText } from '@signals/contracts'
+import { isSecretName, REDACTED, redactSecretFields, redactSecretText } from '@signals/contracts'
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
 
 /** Compares against WEBHOOK_SECRET in constant time (digests first, so the length leaks nothing either). */
@@ -37,6 +37,8 @@ export class SecretRedactor {
 
   /** A copy of a parsed payload with secret fields and secret text redacted (depth is bounded by parsing). */
   value(value: unknown, depth = 0): unknown {
+    // Without a secret to look for, the names decide (and a payload naming none is not copied).
+    if (this.#needles.length === 0) return redactSecretFields(value)
     if (typeof value === 'string') return this.text(value)
     if (value === null || typeof value !== 'object' || depth > 40) return value
     if (Array.isArray(value)) return value.map((item) => this.value(item, depth + 1))
