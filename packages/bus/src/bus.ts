@@ -5,7 +5,7 @@ import type { TSchema, Static } from 'typebox'
 import type { Contract } from '@signals/contracts'
 import { AckedPublisher, type PublishResult } from './acked-publisher.ts'
 import { ContractViolationError } from './errors.ts'
-import { Namespace, ensureStreams } from './topology.ts'
+import { Namespace, ensureStreams, type StreamMaxBytes } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
 import { silentLogger, type BusLogger } from './bus-logger.ts'
 import { natsServers, type NatsCredentialSettings } from './servers.ts'
@@ -25,6 +25,8 @@ export interface ConnectBusOptions {
   replicas?: number
   /** Create or update the streams at connect (default true). */
   ensureTopology?: boolean
+  /** Byte bounds this service sets on streams (others keep theirs); see ensureStreams. */
+  streamMaxBytes?: StreamMaxBytes
   /** How long the first connection may take before start-up fails. */
   connectTimeoutMs?: number
 }
@@ -162,7 +164,7 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
     }
     const jsm = await jetstreamManager(nc)
     const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas)
-    if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger })
+    if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger, maxBytes: options.streamMaxBytes })
     bus.watchStatus()
     return bus
   } catch (error) {

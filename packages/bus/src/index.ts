@@ -2,7 +2,7 @@ export { Bus, connectBus, type BusLogger, type ConnectBusOptions, type PublishOp
 export { deadLetterSubject, type ConsumeOptions, type ConsumerHandle, type MessageContext } from './consumer.ts'
 export { PermanentError, BusUnavailableError, ContractViolationError } from './errors.ts'
 export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
-export { Namespace, ensureStreams, streamConfigs } from './topology.ts'
+export { Namespace, ensureStreams, streamConfigs, DEFAULT_STREAM_MAX_BYTES, type StreamMaxBytes } from './topology.ts'
 export { openBucket } from './kv.ts'
 export { natsServers, NatsCredentialsError, type NatsCredentialSettings, type NatsCredentials } from './servers.ts'
 export { isWrongRevision } from './api-errors.ts'

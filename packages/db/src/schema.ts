@@ -231,6 +231,12 @@ export interface IntakeLogTable {
   alert_id: string | null
   kind: string | null
   created_at: Timestamp
+  /** The user the payload named, when it could be read (issue 22: a trader sees their own intake). */
+  user_id: string | null
+  /** Passed the webhook secret check (or there was none): only such a refusal may be replayed. */
+  authenticated: ColumnType<boolean, boolean | undefined, boolean>
+  /** raw_body holds only the first INTAKE_REFUSED_BODY_BYTES of a refused request: never replayed. */
+  body_truncated: ColumnType<boolean, boolean | undefined, boolean>
 }
 
 export interface AdminAuditLogTable {

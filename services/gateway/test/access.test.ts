@@ -74,6 +74,7 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/broker-credentials', 'settings'],
     ['/api/notifications/channels', 'settings'],
     ['/api/admin/users?status=pending', 'admin'],
+    ['/api/intake?limit=5', 'admin'],
     ['/api/alerts', 'broker-connector'],
     ['/api/alerts/42', 'broker-connector'],
     ['/api/trades?limit=5', 'broker-connector'],

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { connectBus, type Bus, type NatsCredentialSettings } from '@signals/bus'
+import { connectBus, type Bus, type NatsCredentialSettings, type StreamMaxBytes } from '@signals/bus'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +16,8 @@ export interface BusPluginOptions {
   namespace?: string
   /** BUS_REPLICAS: replicas of every stream and bucket this service declares. */
   replicas?: number
+  /** Stream byte bounds this service is configured with (ingest: ALERTS and INTAKE). */
+  streamMaxBytes?: StreamMaxBytes
 }
 
 /** A service's NATS_USER / NATS_PASSWORD / NATS_TOKEN as the bus takes them. */
@@ -32,6 +34,7 @@ export const busPlugin = fp(
       name: app.serviceName,
       namespace: options.namespace,
       replicas: options.replicas,
+      streamMaxBytes: options.streamMaxBytes,
       logger: app.log,
     })
     app.decorate('bus', bus)
