@@ -45,7 +45,7 @@ const MiB = 1024 * 1024
  * bound). Modest on purpose: NATS 2.9 reserves a bounded stream's max_bytes against the server's storage
  * when it is created, for every namespace (each test file has its own).
  */
-export const DEFAULT_STREAM_MAX_BYTES: Readonly<Record<StreamKey, number>> = { alerts: 512 * MiB, feeds: 128 * MiB, intake: 256 * MiB, deadLetters: 128 * MiB }
+export const DEFAULT_STREAM_MAX_BYTES: Readonly<Record<StreamKey, number>> = { alerts: 512 * MiB, feeds: 128 * MiB, intake: 256 * MiB, notifications: 64 * MiB, deadLetters: 128 * MiB }
 
 /**
  * Each stream's configuration in `ns`, stored on `replicas` servers (BUS_REPLICAS; 1 on a single server),
