@@ -9,6 +9,7 @@ import { Namespace, ensureStreams, type StreamMaxBytes } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
 import { silentLogger, type BusLogger } from './bus-logger.ts'
 import { natsServers, type NatsCredentialSettings } from './servers.ts'
+import { noObserver, type BusObserver, type ConsumerState } from './bus-observer.ts'
 
 export type { BusLogger }
 
@@ -45,6 +46,8 @@ export type { PublishResult }
 export class Bus {
   readonly #consumers = new Set<ConsumerHandle>()
   readonly #publisher: AckedPublisher
+  /** Told of redeliveries and dead letters (set by `observe`). */
+  observer: BusObserver = noObserver
 
   constructor(
     readonly nc: NatsConnection,
@@ -96,6 +99,25 @@ export class Bus {
     return handle
   }
 
+  /** Reports redeliveries and dead letters to `observer` from now on (one observer per bus). */
+  observe(observer: BusObserver): void {
+    this.observer = observer
+  }
+
+  /**
+   * Each consumer this bus runs, as the server counts it now (one JetStream request each, in parallel); a
+   * consumer the server does not answer for within `timeoutMs` is left out.
+   */
+  async consumerStates(timeoutMs = 2_000): Promise<ConsumerState[]> {
+    const states = await Promise.all(
+      [...this.#consumers].map(async ({ stream, durable }): Promise<ConsumerState | null> => {
+        const info = await withTimeout(this.jsm.consumers.info(this.stream(stream), durable), timeoutMs).catch(() => null)
+        return info && { stream, durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }
+      }),
+    )
+    return states.filter((state) => state !== null)
+  }
+
   /** True while the connection is up (not closed, not reconnecting). */
   isConnected(): boolean {
     return !this.nc.isClosed() && !this.nc.isDraining() && this.nc.info !== undefined && !this.#reconnecting
@@ -119,15 +141,11 @@ export class Bus {
   /** Round trip to the server within `timeoutMs`; false when it does not answer. */
   async ping(timeoutMs = 1_000): Promise<boolean> {
     if (this.nc.isClosed()) return false
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs)
-    })
-    try {
-      return await Promise.race([this.nc.flush().then(() => true, () => false), timeout])
-    } finally {
-      clearTimeout(timer)
-    }
+    const flushed = this.nc.flush().then(
+      () => true,
+      () => false,
+    )
+    return (await withTimeout(flushed, timeoutMs)) ?? false
   }
 
   /** Stops every consumer (letting in-flight handlers finish), then drains the connection. */
@@ -137,6 +155,19 @@ export class Bus {
       await this.nc.drain().catch(() => this.nc.close())
     }
     this.#publisher.close()
+  }
+}
+
+/** `promise`, or null once `timeoutMs` passed. */
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs)
+  })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -7,6 +7,7 @@ import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
+import type { BusObserver } from './bus-observer.ts'
 
 export interface MessageContext {
   subject: string
@@ -36,6 +37,8 @@ export interface ConsumeOptions<S extends TSchema> {
 }
 
 export interface ConsumerHandle {
+  /** Contract stream name (`ALERTS`). */
+  readonly stream: string
   readonly durable: string
   /** Stops fetching, waits for in-flight handlers. */
   stop(): Promise<void>
@@ -51,6 +54,7 @@ export interface ConsumerBus {
   readonly jsm: JetStreamManager
   readonly ns: Namespace
   readonly logger: BusLogger
+  readonly observer: BusObserver
   stream(name: string): string
   subject(name: string): string
   publish<S extends TSchema>(subject: string, contract: Contract<S>, payload: Static<S>, options: { messageId: string }): Promise<unknown>
@@ -109,6 +113,7 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
   })()
 
   return {
+    stream: options.stream,
     durable: options.durable,
     closed: loop,
     async stop() {
@@ -157,6 +162,7 @@ async function deadLetter(bus: ConsumerBus, message: JsMsg, consumer: string, re
       messageId: `dlq:${message.info.stream}:${message.seq}:${consumer}`,
     })
     bus.logger.error({ subject, reason, deliveryCount: letter.deliveryCount }, 'message dead-lettered')
+    bus.observer.deadLettered(consumer, subject)
     // No reason on the TERM: NATS 2.9 understands only a bare `+TERM` (the reason form came with 2.10) and
     // would leave the message pending, to be redelivered and dead-lettered again after every ack wait.
     message.term()
@@ -177,6 +183,7 @@ async function handleMessage<S extends TSchema>(
 ): Promise<void> {
   const { maxAttempts, backoff } = retry
   const deliveryCount = message.info.deliveryCount
+  if (deliveryCount > 1) bus.observer.redelivered(options.durable)
   const messageId = message.headers?.get('Nats-Msg-Id') || null
   const body = decoder.decode(message.data)
   let payload: unknown

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { loadConfig } from '@signals/config'
 import { deleteNamespaceStreams, testNamespace } from '@signals/test-support'
 import { buildApp as buildIngestApp } from '../../ingest/src/app.ts'
@@ -14,7 +14,7 @@ function capture() {
 }
 
 /** The gateway in front of a real ingest (both logging at info into the test), as deployed. */
-async function gatewayBeforeIngest(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function gatewayBeforeIngest(t: Test) {
   const namespace = testNamespace()
   t.teardown(() => deleteNamespaceStreams(namespace))
   const ingestLog = capture()
