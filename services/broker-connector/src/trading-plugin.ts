@@ -9,6 +9,7 @@ import { flattenRouter } from './ownership/flatten-relay.ts'
 import { waitForSession } from './positions/flatten-runner.ts'
 import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
 import { RiskWatchdog } from './risk/risk-watchdog.ts'
+import { entryMetrics } from './connector-metrics.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +53,7 @@ export const tradingPlugin = fp(
     const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
-    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router)
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router, entryMetrics(app.metrics))
     const flattenDispatch = flattenRouter({
       bus: app.bus,
       owners,
@@ -95,5 +96,5 @@ export const tradingPlugin = fp(
       await trading.reconcileTimer.stop()
     })
   },
-  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
+  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership', 'metrics'] },
 )

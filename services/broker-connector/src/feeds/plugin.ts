@@ -13,6 +13,7 @@ import { serveEntries } from '../ownership/entry-relay.ts'
 import { serveFlattens } from '../ownership/flatten-relay.ts'
 import type { FlattenRun } from '../positions/flatten-runner.ts'
 import { startFlattenSweep } from '../positions/flatten-sweep.ts'
+import { feedMetrics } from '../connector-metrics.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,6 +94,7 @@ export const feedsPlugin = fp(
     })
     app.decorate('feeds', manager)
     app.decorate('feedLeases', leases)
+    feedMetrics(app.metrics, () => manager.feedCounts())
     const run = async (command: FeedCommand): Promise<boolean> => {
       if (!owns(command.userId)) return false
       if (command.action === 'stop') await manager.stop(command.userId)
@@ -140,5 +142,5 @@ export const feedsPlugin = fp(
       for (const relay of relays) relay.unsubscribe()
     })
   },
-  { name: 'broker-feeds', dependencies: ['db', 'bus', 'feed-ownership'] },
+  { name: 'broker-feeds', dependencies: ['db', 'bus', 'feed-ownership', 'metrics'] },
 )
