@@ -10,6 +10,8 @@ import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consu
 import { silentLogger, type BusLogger } from './bus-logger.ts'
 import { natsServers, type NatsCredentialSettings } from './servers.ts'
 import { noObserver, type BusObserver, type ConsumerState } from './bus-observer.ts'
+import { tracedPublish } from './tracing.ts'
+import { tracerFor } from '@signals/telemetry'
 
 export type { BusLogger }
 
@@ -57,6 +59,8 @@ export class Bus {
     readonly logger: BusLogger,
     /** Replica count for the streams and buckets this bus creates. */
     readonly replicas = 1,
+    /** The service using this bus: names its spans' tracer. */
+    readonly service = 'bus',
   ) {
     this.#publisher = new AckedPublisher(nc)
   }
@@ -88,7 +92,10 @@ export class Bus {
 
   /** Publishes bytes on an already namespaced subject (dead letters keep the original body as it was). */
   publishRaw(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishResult> {
-    return this.#publisher.publish(subject, data, options.messageId, options.timeoutMs ?? 2_000)
+    const timeoutMs = options.timeoutMs ?? 2_000
+    const tracer = tracerFor(this.service)
+    if (tracer === null) return this.#publisher.publish(subject, data, options.messageId, timeoutMs)
+    return tracedPublish(tracer, this.ns.strip(subject), options.messageId, (traceparent) => this.#publisher.publish(subject, data, options.messageId, timeoutMs, traceparent))
   }
 
   /** Starts a durable consume loop; see ConsumeOptions. The handle stops it; `close()` stops all. */
@@ -194,7 +201,7 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
       throw new Error(`BUS_REPLICAS is ${replicas} but the NATS server at ${nc.getServer()} is not in a cluster; use 1`)
     }
     const jsm = await jetstreamManager(nc)
-    const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas)
+    const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas, options.name)
     if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger, maxBytes: options.streamMaxBytes })
     bus.watchStatus()
     return bus

@@ -8,6 +8,8 @@ import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 import type { BusObserver } from './bus-observer.ts'
+import { tracerFor } from '@signals/telemetry'
+import { tracedDelivery } from './tracing.ts'
 
 export interface MessageContext {
   subject: string
@@ -55,6 +57,8 @@ export interface ConsumerBus {
   readonly ns: Namespace
   readonly logger: BusLogger
   readonly observer: BusObserver
+  /** The service consuming: names its spans' tracer. */
+  readonly service: string
   stream(name: string): string
   subject(name: string): string
   publish<S extends TSchema>(subject: string, contract: Contract<S>, payload: Static<S>, options: { messageId: string }): Promise<unknown>
@@ -87,7 +91,11 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
   const inFlight = new Set<Promise<void>>()
   let stopping = false
 
-  const handleOne = (message: JsMsg) => handleMessage(bus, options, { maxAttempts, backoff }, message)
+  const handleOne = (message: JsMsg) => {
+    const tracer = tracerFor(bus.service)
+    const handle = () => handleMessage(bus, options, { maxAttempts, backoff }, message)
+    return tracer === null ? handle() : tracedDelivery(tracer, bus.ns.strip(message.subject), options.durable, message, handle)
+  }
 
   const loop = (async () => {
     while (!stopping && messages) {

@@ -11,6 +11,7 @@ import { serverTimeoutOptions, type ServerTimeouts } from './server-timeouts.ts'
 import { limitConnectionsPerAddress } from './connection-limit.ts'
 import { createValidatorCompiler } from './validation/validator-compiler.ts'
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts'
+import { tracingPlugin } from './plugins/tracing.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,8 +43,8 @@ export interface ServiceAppOptions {
 
 /**
  * A Fastify app with what every service shares: TypeBox type provider, redacting logger, one error
- * handler, `/health`, `/ready` and `/metrics`, and the request id that follows a request across the
- * services (request-id.ts). Each service's `buildApp(config)` starts from this.
+ * handler, `/health`, `/ready` and `/metrics`, the request id that follows a request across the
+ * services (request-id.ts) and, while tracing is on, a span per request (plugins/tracing.ts). Each service's `buildApp(config)` starts from this.
  */
 export async function createServiceApp(options: ServiceAppOptions) {
   const pretty = !options.loggerStream && prettyLogs()
@@ -68,6 +69,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
     reply.header(REQUEST_ID_HEADER, request.id)
     done()
   })
+  await app.register(tracingPlugin, { service: options.service })
   await app.register(errorHandlerPlugin, options.errors ?? {})
   await app.register(healthPlugin, { service: options.service, internalSurfaces: options.internalSurfaces })
   await app.register(metricsPlugin, { service: options.service, internalSurfaces: options.internalSurfaces })

@@ -9,6 +9,7 @@ import { BrokerOrdersMemo } from './reconcile.ts'
 import { lockAccounts, unlockAccounts, withRecordLocks } from './record-lock.ts'
 import { SizingMemo } from './size-order.ts'
 import type { EntryObserver } from './entry-observer.ts'
+import { withSpan } from '@signals/telemetry'
 
 export interface SettleDeps extends PlanDeps {
   db: Kysely<Database>
@@ -61,7 +62,7 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     const toDecide = own.filter((record) => record.status === 'received')
     const [reconciled, { plans, sends, released }] = await Promise.all([
       planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), null),
-      decide(deps, db, toDecide, lastAttempt, guarded),
+      toDecide.length === 0 ? decide(deps, db, toDecide, lastAttempt, guarded) : withSpan(SERVICE, 'decision', { 'entry.records': toDecide.length }, () => decide(deps, db, toDecide, lastAttempt, guarded)),
     ])
     const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt, deps.observer), plan.record.id))
     await released
@@ -170,15 +171,20 @@ function observe(observer: EntryObserver, outcomes: readonly Plan[]): void {
   }
 }
 
-async function send(plan: Send, lastAttempt: boolean, observer?: EntryObserver): Promise<Plan> {
-  try {
-    const placed = await plan.session.placeBracket(plan.request)
-    observer?.accepted(plan.record.received_at)
-    return { kind: 'placed', mark: { id: plan.record.id, ...placed } }
-  } catch (error) {
-    if (!(error instanceof BrokerError)) throw error
-    return brokerFailure(plan.record, error, lastAttempt, true)
-  }
+/** Names the connector's spans (the decision, each order). */
+const SERVICE = 'broker-connector'
+
+function send(plan: Send, lastAttempt: boolean, observer?: EntryObserver): Promise<Plan> {
+  return withSpan(SERVICE, 'order', { 'entry.record_id': plan.record.id, 'order.tag': plan.request.tag, 'order.quantity': plan.request.quantity }, async () => {
+    try {
+      const placed = await plan.session.placeBracket(plan.request)
+      observer?.accepted(plan.record.received_at, [placed.entryOrderId, placed.stopOrderId, placed.targetOrderId].filter((id) => id !== null))
+      return { kind: 'placed', mark: { id: plan.record.id, ...placed } }
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error
+      return brokerFailure(plan.record, error, lastAttempt, true)
+    }
+  })
 }
 
 async function writeOutcomes(db: Kysely<Database>, plans: readonly Plan[]): Promise<void> {

@@ -13,7 +13,6 @@ import { serveEntries } from '../ownership/entry-relay.ts'
 import { serveFlattens } from '../ownership/flatten-relay.ts'
 import type { FlattenRun } from '../positions/flatten-runner.ts'
 import { startFlattenSweep } from '../positions/flatten-sweep.ts'
-import { feedMetrics } from '../connector-metrics.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -94,7 +93,6 @@ export const feedsPlugin = fp(
     })
     app.decorate('feeds', manager)
     app.decorate('feedLeases', leases)
-    feedMetrics(app.metrics, () => manager.feedCounts())
     const run = async (command: FeedCommand): Promise<boolean> => {
       if (!owns(command.userId)) return false
       if (command.action === 'stop') await manager.stop(command.userId)
@@ -142,5 +140,5 @@ export const feedsPlugin = fp(
       for (const relay of relays) relay.unsubscribe()
     })
   },
-  { name: 'broker-feeds', dependencies: ['db', 'bus', 'feed-ownership', 'metrics'] },
+  { name: 'broker-feeds', dependencies: ['db', 'bus', 'feed-ownership'] },
 )
