@@ -6,3 +6,4 @@ export { Namespace, ensureStreams, streamConfigs, DEFAULT_STREAM_MAX_BYTES, type
 export { openBucket } from './kv.ts'
 export { natsServers, NatsCredentialsError, type NatsCredentialSettings, type NatsCredentials } from './servers.ts'
 export { isWrongRevision } from './api-errors.ts'
+export type { BusObserver, ConsumerState } from './bus-observer.ts'

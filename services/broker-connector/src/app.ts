@@ -12,6 +12,7 @@ import { killSwitchPlugin } from './kill-switch/plugin.ts'
 import { credentialsTestPlugin } from './credentials/credentials-test.ts'
 import { TradovateAdapter } from './broker/tradovate/adapter.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
+import { feedMetrics } from './connector-metrics.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       },
       endpoints,
     })
+    feedMetrics(app.metrics, () => app.feeds.feedCounts())
   }
   await app.register(killSwitchPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS })
   return app

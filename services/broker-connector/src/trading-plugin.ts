@@ -9,6 +9,9 @@ import { flattenRouter } from './ownership/flatten-relay.ts'
 import { waitForSession } from './positions/flatten-runner.ts'
 import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
 import { RiskWatchdog } from './risk/risk-watchdog.ts'
+import { entryMetrics } from './connector-metrics.ts'
+import { allOf } from './entry/entry-observer.ts'
+import { OrderTraces } from './tracing/order-traces.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +55,9 @@ export const tradingPlugin = fp(
     const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
-    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router)
+    // Metrics of the orders, and (tracing on) each order's fills put in the trace of its alert.
+    const orderTraces = new OrderTraces(app.serviceName)
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router, allOf(entryMetrics(app.metrics), orderTraces))
     const flattenDispatch = flattenRouter({
       bus: app.bus,
       owners,
@@ -80,7 +85,11 @@ export const tradingPlugin = fp(
           options.config.RISK_WATCHDOG_MS,
         )
       : null
-    app.decorate('trading', { ...trading, flattenDispatch, watchdog })
+    const onEvent: typeof trading.onEvent = (userId, event) => {
+      trading.onEvent(userId, event)
+      if (event.type === 'fill') orderTraces.onFill(event.fill)
+    }
+    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
@@ -95,5 +104,5 @@ export const tradingPlugin = fp(
       await trading.reconcileTimer.stop()
     })
   },
-  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
+  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership', 'metrics'] },
 )
