@@ -67,8 +67,8 @@ export const PROP_FIRM_PRESETS: readonly PropFirmPreset[] = [
     sources: [
       { url: 'https://help.topstep.com/en/articles/8284204', states: 'Maximum Loss Limit trails the end-of-day balance high by $2,000 on the 50K and stops once it reaches the starting balance; breaching it intraday liquidates', thirdParty: false, readOn: READ },
       { url: 'https://propfirmapp.com', states: 'daily loss limit $1,000 on the 50K (soft breach, pauses trading for the day)', thirdParty: true, readOn: READ },
-      { url: 'https://help.futures.topstep.com (Prohibited Conduct)', states: 'daily loss limit is a soft breach, auto-liquidated; the day runs 5:00 pm to 3:10 pm CT', thirdParty: false, readOn: READ },
-      { url: 'https://help.futures.topstep.com (Consistency Target, article 4405772379155)', states: 'best day below 40 % of total profit (older page; 50 % in 2026 third-party pages, uncertain)', thirdParty: false, readOn: READ },
+      { url: 'https://help.futures.topstep.com', states: 'Prohibited Conduct page: daily loss limit is a soft breach, auto-liquidated; the day runs 5:00 pm to 3:10 pm CT', thirdParty: false, readOn: READ },
+      { url: 'https://help.futures.topstep.com', states: 'Consistency Target page (article 4405772379155): best day below 40 % of total profit (older page; 50 % in 2026 third-party pages, uncertain)', thirdParty: false, readOn: READ },
       { url: 'https://help.topstep.com/en/articles/10490293', states: 'on TopstepX the daily loss limit became a personal one (realized or unrealized)', thirdParty: false, readOn: READ },
     ],
   },
@@ -167,7 +167,7 @@ export const PROP_FIRM_PRESETS: readonly PropFirmPreset[] = [
     ],
     automation: '"No trading bots or algos" (third-party).',
     sources: [
-      { url: 'https://takeprofittrader.crunch.help (test-rules/rule-6-be-consistent)', states: '50 % consistency in the Test', thirdParty: false, readOn: READ },
+      { url: 'https://takeprofittrader.crunch.help/test-rules/rule-6-be-consistent', states: '50 % consistency in the Test', thirdParty: false, readOn: READ },
       { url: UNNAMED, states: 'Test drawdown trails end of day', thirdParty: true, readOn: READ },
       { url: 'https://smartpropfirm.com/firms/takeprofittrader', states: 'no trading bots or algos', thirdParty: true, readOn: READ },
     ],
@@ -191,8 +191,8 @@ export const PROP_FIRM_PRESETS: readonly PropFirmPreset[] = [
     ],
     automation: '"No trading bots or algos" (third-party).',
     sources: [
-      { url: 'https://takeprofittrader.crunch.help (proplus-account/pro-account-rules)', states: 'PRO+ drawdown intraday including open positions; flat around FOMC, NFP, CPI, CL inventories, bond auctions', thirdParty: false, readOn: READ },
-      { url: 'https://takeprofittrader.crunch.help (pro-account/are-the-rules-the-same)', states: 'PRO: at most 50 executions a day', thirdParty: false, readOn: READ },
+      { url: 'https://takeprofittrader.crunch.help/proplus-account/pro-account-rules', states: 'PRO+ drawdown intraday including open positions; flat around FOMC, NFP, CPI, CL inventories, bond auctions', thirdParty: false, readOn: READ },
+      { url: 'https://takeprofittrader.crunch.help/pro-account/are-the-rules-the-same', states: 'PRO: at most 50 executions a day', thirdParty: false, readOn: READ },
     ],
   },
   {

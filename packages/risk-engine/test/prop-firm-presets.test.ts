@@ -1,4 +1,5 @@
 import t from 'tap'
+import { readFile } from 'node:fs/promises'
 import { contract } from '@signals/contracts'
 import {
   applyPreset,
@@ -83,4 +84,15 @@ t.test('sizing under the Topstep 50K preset uses its lock and its hard daily los
   const lossToday = accountWith({ balance: '49000', todayRealizedPnl: '-1000' })
   t.match(sizeEntry(input({ account: lossToday })), { kind: 'refuse', code: 'daily_loss_limit', flatten: false })
   t.match(sizeEntry(input({ config: topstep, account: lossToday })), { kind: 'refuse', code: 'daily_loss_limit_hard', flatten: true })
+})
+
+t.test('docs/risk-engine-config.md lists every preset with the fields it sets and its sources', async (t) => {
+  const doc = await readFile(new URL('../../../docs/risk-engine-config.md', import.meta.url), 'utf8')
+  t.match(doc, /## Prop-firm presets/)
+  for (const preset of PROP_FIRM_PRESETS) {
+    const row = doc.split('\n').find((line) => line.startsWith(`| \`${preset.id}\` | ${preset.firm}, ${preset.plan} |`))
+    t.ok(row, `${preset.id} has a row`)
+    for (const [path, value] of Object.entries(preset.fields)) t.ok(row?.includes(`\`${path}\` ${JSON.stringify(value)}`), `${preset.id}: ${path} ${JSON.stringify(value)}`)
+    for (const source of preset.sources) t.ok(row?.includes(`${source.states} (read ${source.readOn})`), `${preset.id}: source ${source.url}`)
+  }
 })
