@@ -19,9 +19,15 @@ export async function findRiskEngineConfig(
 
 /**
  * Inserts or replaces the user's configuration; updated_at always advances. With `preset` the row records
- * that preset as the configuration's origin; without it (a plain save) the recorded origin stays.
+ * that preset as the configuration's origin; without it (a plain save) the recorded origin stays. Answers the
+ * save time and the recorded origin.
  */
-export async function saveRiskEngineConfig(db: Kysely<Database>, userId: string, config: RiskEngineConfig, preset?: StoredPresetOrigin): Promise<Date> {
+export async function saveRiskEngineConfig(
+  db: Kysely<Database>,
+  userId: string,
+  config: RiskEngineConfig,
+  preset?: StoredPresetOrigin,
+): Promise<{ updatedAt: Date; preset: unknown }> {
   const presetJson = preset ? JSON.stringify(preset) : null
   const row = await db
     .insertInto('risk_engine_configs')
@@ -33,7 +39,7 @@ export async function saveRiskEngineConfig(db: Kysely<Database>, userId: string,
         ...(preset ? { preset: presetJson } : {}),
       }),
     )
-    .returning('updated_at')
+    .returning(['updated_at', 'preset'])
     .executeTakeFirstOrThrow()
-  return row.updated_at
+  return { updatedAt: row.updated_at, preset: row.preset }
 }

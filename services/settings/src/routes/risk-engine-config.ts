@@ -39,12 +39,11 @@ export const riskEngineConfigRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       const config = request.body
       const problem = crossFieldProblem(config)
       if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem}`)
-      const updatedAt = await saveRiskEngineConfig(app.db, request.identity.userId, config).catch((error: unknown) => {
+      const saved = await saveRiskEngineConfig(app.db, request.identity.userId, config).catch((error: unknown) => {
         throw isMissingUser(error) ? notFound('User not found') : error
       })
       // A plain save keeps the preset the configuration came from; the answer says what now differs from it.
-      const stored = await findRiskEngineConfig(app.db, request.identity.userId)
-      return { success: true as const, config, updatedAt: updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(stored?.preset, config) }
+      return { success: true as const, config, updatedAt: saved.updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(saved.preset, config) }
     },
   )
 }

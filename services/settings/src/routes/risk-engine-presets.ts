@@ -59,10 +59,10 @@ export const riskEnginePresetRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const problem = crossFieldProblem(config)
       if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem} (after applying preset ${preset.id})`)
       const origin = { id: preset.id, firm: preset.firm, plan: preset.plan, values: presetValues }
-      const updatedAt = await saveRiskEngineConfig(app.db, userId, config, origin).catch((error: unknown) => {
+      const saved = await saveRiskEngineConfig(app.db, userId, config, origin).catch((error: unknown) => {
         throw isMissingUser(error) ? notFound('User not found') : error
       })
-      return { success: true as const, config, updatedAt: updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(origin, config) }
+      return { success: true as const, config, updatedAt: saved.updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(origin, config) }
     },
   )
 }

@@ -9,7 +9,7 @@ const PresetSource = Type.Object({
   readOn: Type.String({ description: 'when our reference read it (YYYY-MM or YYYY-MM-DD)' }),
 })
 
-export const PropFirmPresetView = Type.Object({
+const PropFirmPresetView = Type.Object({
   id: Type.String(),
   firm: Type.String(),
   plan: Type.String(),
