@@ -47,6 +47,8 @@ export interface RiskEngineConfigsTable {
   user_id: string
   config: Json
   updated_at: Timestamp
+  /** The prop-firm preset the configuration was last filled from (id, firm, plan, the values it set), or null. */
+  preset: ColumnType<unknown, string | null | undefined, string | null>
 }
 
 export interface BrokerCredentialsTable {

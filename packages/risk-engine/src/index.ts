@@ -35,3 +35,6 @@ export { closingAction, positionOpenPnl, type PositionMark } from './open-pnl.ts
 export { positionBreach, type PositionBreach } from './position-watch.ts'
 export { antiMartingaleContracts } from './anti-martingale.ts'
 export { tradingDayOf } from '@signals/instruments'
+export { RiskEngineConfigPatch, type ConfigFieldPath, type ConfigFieldValue, type ConfigFieldValues } from './config-fields.ts'
+export { PROP_FIRM_PRESETS, propFirmPreset, type PropFirmPreset, type PresetSource } from './prop-firm-presets.ts'
+export { applyPreset, fieldsChangedFromPreset, type PresetApplied } from './apply-preset.ts'

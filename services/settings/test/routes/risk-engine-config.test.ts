@@ -22,7 +22,7 @@ t.test('GET returns the documented defaults when nothing is saved; POST round-tr
   const headers = await createUser('quinn')
   const defaults = await app.inject({ method: 'GET', url: '/api/risk-engine/config', headers })
   t.equal(defaults.statusCode, 200)
-  t.same(defaults.json(), { success: true, config: DEFAULT_RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true })
+  t.same(defaults.json(), { success: true, config: DEFAULT_RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true, preset: null })
   t.same(DEFAULT_RISK_ENGINE_CONFIG.riskMode.mode, 'fixed_fraction')
   t.same(DEFAULT_RISK_ENGINE_CONFIG.trailingDrawdown, { amount: 2000, mode: 'end_of_day', stopTrailingAtBalance: null })
 
