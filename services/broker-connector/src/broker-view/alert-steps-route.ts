@@ -12,7 +12,7 @@ const PLACING = new Set(['placing', 'placed'])
 const plain = (value: string | null) => (value === null ? '?' : toPlain(parseDecimal(value)))
 
 /** The record's steps from its columns and its trades' (docs/decisions/broker-connector.md, "Alert steps"). */
-export function stepsOf({ record, trades }: Rows): Step[] {
+function stepsOf({ record, trades }: Rows): Step[] {
   const steps: Step[] = [{ step: 'received', at: record.received_at, detail: 'alert received', tradeId: null }]
   const order = `${record.order_quantity ?? '?'} x ${record.contract ?? 'the contract'}`
   // The decision to place is committed with the send; a refusal or failure has its own time.

@@ -43,7 +43,8 @@ t.test('broker positions: our trade with unrealized pnl after a move, a hand-ope
   // By hand at the broker: a long MES position, and a resting MNQ buy limit far below the market.
   broker.placeOso(9000, { accountSpec: 'DEMO9000', accountId: 9000, action: 'Buy', symbol: 'MESZ6', orderQty: 2, orderType: 'Market', isAutomated: false, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 5900 } })
   const resting = broker.placeOso(9000, { accountSpec: 'DEMO9000', accountId: 9000, action: 'Buy', symbol: 'MNQZ6', orderQty: 1, orderType: 'Limit', price: 19000, isAutomated: false, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 18900 } })
-  if (!('orderId' in resting)) throw new Error(JSON.stringify(resting))
+  const restingId = 'orderId' in resting ? resting.orderId : undefined
+  if (restingId === undefined) throw new Error(JSON.stringify(resting))
   broker.setPrice('MNQZ6', '21010')
   broker.setPrice('MESZ6', '6003')
 
@@ -74,7 +75,7 @@ t.test('broker positions: our trade with unrealized pnl after a move, a hand-ope
   t.equal(Number(byHand.unrealizedPnl), 30, '(6003 - 6000) x 2 x $5, though none of our trades holds it')
 
   const working: OrderView[] = body.session.workingOrders
-  t.match(working.find((order) => order.id === String(resting.orderId)), { contract: 'MNQZ6', side: 'Buy', type: 'Limit', quantity: 1, price: '19000', status: 'Working', ours: false, recordId: null })
+  t.match(working.find((order) => order.id === String(restingId)), { contract: 'MNQZ6', side: 'Buy', type: 'Limit', quantity: 1, price: '19000', status: 'Working', ours: false, recordId: null })
   const legs = working.filter((order) => order.ours)
   t.ok(legs.some((order) => order.type === 'Stop' && order.stopPrice !== null && order.side === 'Sell'), 'our stop leg, working')
   t.ok(legs.every((order) => order.recordId === String(record.id)), 'our orders name the alert record')
@@ -84,10 +85,10 @@ t.test('broker positions: our trade with unrealized pnl after a move, a hand-ope
   t.equal(Number(body.computed.balance), Number(body.computed.startingBalance), 'nothing closed yet: our balance is the starting balance')
 
   // The order history: our entry filled at its price, the resting limit once cancelled.
-  await app.feeds.session('u-0')!.cancelOrder(resting.orderId)
+  await app.feeds.session('u-0')!.cancelOrder(restingId)
   await eventually(async () => {
     const history = (await app.inject({ method: 'GET', url: '/api/broker/orders?limit=20', headers })).json()
-    return history.session.orders.some((order: OrderView) => order.id === String(resting.orderId) && order.status === 'Canceled')
+    return history.session.orders.some((order: OrderView) => order.id === String(restingId) && order.status === 'Canceled')
   })
   const history = (await app.inject({ method: 'GET', url: '/api/broker/orders?limit=20', headers })).json()
   t.match(history, { success: true, state: 'live', commissions: undefined, session: { account: 'DEMO9000', commissions: null } })
