@@ -18,8 +18,8 @@ import { feedOwnershipPlugin } from './ownership/plugin.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
 
-/** A session silent this long (Tradovate heartbeats every 2.5 s) is shown, but said stale. */
-const BROKER_SILENT_STALE_MS = 15_000
+/** A session silent this long (two of Tradovate's 2.5 s heartbeats) is shown, but said stale; the socket itself gives up at 10 s. */
+const BROKER_SILENT_STALE_MS = 5_000
 
 export interface BuildOptions {
   loggerStream?: NodeJS.WritableStream

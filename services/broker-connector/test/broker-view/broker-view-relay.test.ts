@@ -22,7 +22,11 @@ t.test('broker view asked of an instance without the session: read by the holder
   const body = await read()
   t.match(body, { success: true, state: 'live', session: { account: 'DEMO9000', positions: [{ contract: 'MESZ6', side: 'SHORT', quantity: 1, ours: false, tradeIds: [] }] } })
   t.match(body.session.workingOrders, [{ contract: 'MESZ6', side: 'Buy', type: 'Stop', stopPrice: '6100', ours: false }], 'the hand-placed stop, working')
+  // NQZ6 has no price: the broker rejects a market order in its own words.
+  const refused = broker.placeOso(9000, { accountSpec: 'DEMO9000', accountId: 9000, action: 'Buy', symbol: 'NQZ6', orderQty: 1, orderType: 'Market', isAutomated: false, bracket1: { action: 'Sell', orderType: 'Stop', stopPrice: 20000 } })
+  t.match(refused, { failureReason: 'NoQuote' })
   const orders = (await other.inject({ method: 'GET', url: '/api/broker/orders', headers })).json()
+  t.match(orders.session.orders.find((order: { contract: string | null }) => order.contract === 'NQZ6'), { status: 'Rejected', type: 'Market', ours: false, text: /no market price for NQZ6/ }, "a rejection with the broker's words")
   t.match(orders, { state: 'live', session: { fills: [{ contract: 'MESZ6', side: 'Sell', quantity: 1, price: '6000' }] } })
 
   await feedCommand(holder.app, 'u-0', 'stop')
