@@ -25,6 +25,8 @@ export const ENDPOINTS = {
   commandDeps: 'command/deps',
   commandLdeps: 'command/ldeps',
   contractFind: 'contract/find',
+  /** One contract by id (`id=<contractId>`): the name of a position's contract. */
+  contractItem: 'contract/item',
   accountList: 'account/list',
   cashBalanceSnapshot: 'cashBalance/getcashbalancesnapshot',
   authorize: 'authorize',

@@ -9,6 +9,7 @@ import { discrepancyRoutes } from './routes/discrepancies.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { tradeCloseRoutes } from './routes/trade-close.ts'
 import { killSwitchPlugin } from './kill-switch/plugin.ts'
+import { brokerViewPlugin } from './broker-view/plugin.ts'
 import { credentialsTestPlugin } from './credentials/credentials-test.ts'
 import { TradovateAdapter } from './broker/tradovate/adapter.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
@@ -17,6 +18,9 @@ import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
+
+/** A session silent this long (two of Tradovate's 2.5 s heartbeats) is shown, but said stale; the socket itself gives up at 10 s. */
+const BROKER_SILENT_STALE_MS = 5_000
 
 export interface BuildOptions {
   loggerStream?: NodeJS.WritableStream
@@ -106,5 +110,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     feedMetrics(app.metrics, () => app.feeds.feedCounts())
   }
   await app.register(killSwitchPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS })
+  await app.register(brokerViewPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS, staleAfterMs: BROKER_SILENT_STALE_MS })
   return app
 }

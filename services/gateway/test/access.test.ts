@@ -79,6 +79,9 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/alerts/42', 'broker-connector'],
     ['/api/trades?limit=5', 'broker-connector'],
     ['/api/kill-switch', 'broker-connector'],
+    ['/api/broker/positions', 'broker-connector'],
+    ['/api/broker/orders?limit=20', 'broker-connector'],
+    ['/api/alerts/42/steps', 'broker-connector'],
   ]
   for (const [url, service] of routes) {
     const response = await get(url, admin.sessionCookie)

@@ -29,6 +29,8 @@ function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, 
     ['/api/alerts', upstreams.brokerConnector, 'broker-connector'],
     ['/api/trades', upstreams.brokerConnector, 'broker-connector'],
     ['/api/kill-switch', upstreams.brokerConnector, 'broker-connector'],
+    // What the broker session says (positions, orders); `/api/broker-credentials` above stays the settings'.
+    ['/api/broker', upstreams.brokerConnector, 'broker-connector'],
   ]
 }
 
