@@ -14,7 +14,11 @@ export {
   TrailingDrawdownArea,
   VerificationArea,
   crossFieldProblem,
+  withSessionRules,
+  type RiskEngineConfigInput,
 } from './config.ts'
+export { SessionRulesArea, TradingWindow, type SessionRules } from './session-rules-config.ts'
+export { sessionGate, type SessionCounts, type NewsEvent, type SessionRefusalCode } from './session-gate.ts'
 export { normalizeRiskEngineConfig } from './stored-config.ts'
 export type {
   AccountState,
