@@ -342,6 +342,25 @@ export interface NotificationChannelsTable {
   updated_at: Timestamp
 }
 
+/** The administrator's news calendar: entries are refused in [at - minutes_before, at + minutes_after] (session rules). */
+export interface NewsEventsTable {
+  id: Generated<number>
+  name: string
+  at: Timestamp
+  minutes_before: number
+  minutes_after: number
+  created_by: string | null
+  created_at: Generated<Timestamp>
+}
+
+/** A user's daily flatten, claimed once per CME trading day (session rules). */
+export interface DailyFlattensTable {
+  user_id: string
+  trading_day: string
+  flatten_at: string
+  claimed_at: Generated<Timestamp>
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -392,6 +411,8 @@ export interface Database {
   notification_channels: NotificationChannelsTable
   notification_events: NotificationEventsTable
   notification_deliveries: NotificationDeliveriesTable
+  news_events: NewsEventsTable
+  daily_flattens: DailyFlattensTable
 }
 
 export type User = Selectable<UsersTable>

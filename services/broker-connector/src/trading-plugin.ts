@@ -40,6 +40,8 @@ export interface TradingPluginOptions {
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
+  /** The clock the session rules judge by (default the system clock; tests set it). */
+  clock?: () => Date
 }
 
 /**
@@ -52,7 +54,7 @@ export const tradingPlugin = fp(
     const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
-    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router)
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router, options.clock)
     const flattenDispatch = flattenRouter({
       bus: app.bus,
       owners,
