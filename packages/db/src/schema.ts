@@ -429,6 +429,7 @@ export type NewTrade = Insertable<TradesTable>
 export type IntakeLogEntry = Selectable<IntakeLogTable>
 export type NewIntakeLogEntry = Insertable<IntakeLogTable>
 export type AdminAuditEntry = Selectable<AdminAuditLogTable>
+export type NewsEventRow = Selectable<NewsEventsTable>
 export type FeedCommandRow = Selectable<FeedCommandsTable>
 export type NotificationChannelRow = Selectable<NotificationChannelsTable>
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>

@@ -8,6 +8,7 @@ import { userRoutes } from './routes/users.ts'
 import { banRoutes } from './routes/bans.ts'
 import { auditRoutes } from './routes/audit.ts'
 import { intakeRoutes } from './routes/intake.ts'
+import { newsEventRoutes } from './routes/news-events.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -22,6 +23,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     await scope.register(userRoutes, { adminEmails })
     await scope.register(banRoutes, { adminEmails })
     await scope.register(auditRoutes)
+    await scope.register(newsEventRoutes)
     await scope.register(intakeRoutes, { ingest: { ingestUrl: config.INGEST_URL, webhookSecret: config.WEBHOOK_SECRET } })
   })
   return app
