@@ -4,7 +4,8 @@ import { sql, type Kysely } from 'kysely'
 // administrator's calendar of news (time, name, minutes before and after): entries are refused in
 // [at - before, at + after] for traders whose configuration asks for news blackouts. `daily_flattens`
 // records the daily flatten done for a user and CME trading day, so a restarted connector neither flattens
-// twice nor misses one (it is claimed before the flatten, in one insert).
+// twice nor misses one (claimed before the flatten, marked done after it;
+// a claim never marked done is taken again).
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('news_events')
@@ -24,6 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('trading_day', 'date', (c) => c.notNull())
     .addColumn('flatten_at', 'varchar(5)', (c) => c.notNull())
     .addColumn('claimed_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    // Null while the flatten is under way: a claim left so (the instance died mid-flatten) is taken again after a minute.
+    .addColumn('done_at', 'timestamptz')
     .addPrimaryKeyConstraint('daily_flattens_pkey', ['user_id', 'trading_day'])
     .execute()
 }

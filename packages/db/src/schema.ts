@@ -359,6 +359,7 @@ export interface DailyFlattensTable {
   trading_day: string
   flatten_at: string
   claimed_at: Generated<Timestamp>
+  done_at: NullableTimestamp
 }
 
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
