@@ -9,6 +9,7 @@ import { flattenRouter } from './ownership/flatten-relay.ts'
 import { waitForSession } from './positions/flatten-runner.ts'
 import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
 import { RiskWatchdog } from './risk/risk-watchdog.ts'
+import { DailyFlatten } from './risk/daily-flatten.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +18,8 @@ declare module 'fastify' {
       flattenDispatch: FlattenDispatch
       /** Open positions against the hard limits (null in an instance without feeds). */
       watchdog: RiskWatchdog | null
+      /** The session rules' daily flatten (null in an instance without feeds). */
+      dailyFlatten: DailyFlatten | null
     }
   }
 }
@@ -35,6 +38,7 @@ export interface TradingPluginOptions {
     | 'MARKET_PRICE_MAX_AGE_MS'
     | 'RISK_WATCHDOG_MS'
     | 'POSITION_RECONCILE_MS'
+    | 'DAILY_FLATTEN_CHECK_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -82,11 +86,16 @@ export const tradingPlugin = fp(
           options.config.RISK_WATCHDOG_MS,
         )
       : null
-    app.decorate('trading', { ...trading, flattenDispatch, watchdog })
+    // The session rules' daily flatten: only an instance holding feeds holds sessions.
+    const dailyFlatten = options.feeds
+      ? new DailyFlatten({ db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }, options.config.DAILY_FLATTEN_CHECK_MS)
+      : null
+    app.decorate('trading', { ...trading, flattenDispatch, watchdog, dailyFlatten })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
       watchdog?.timer.start()
+      dailyFlatten?.timer.start()
       // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
       if (options.feeds) trading.reconcileTimer.start()
     })
@@ -94,6 +103,7 @@ export const tradingPlugin = fp(
     app.addHook('onClose', async () => {
       await trading.sweep?.stop()
       await watchdog?.timer.stop()
+      await dailyFlatten?.timer.stop()
       await trading.reconcileTimer.stop()
     })
   },
