@@ -350,7 +350,7 @@ export interface NewsEventsTable {
   minutes_before: number
   minutes_after: number
   created_by: string | null
-  created_at: Generated<Timestamp>
+  created_at: Timestamp
 }
 
 /** A user's daily flatten, claimed once per CME trading day (session rules). */
@@ -358,7 +358,7 @@ export interface DailyFlattensTable {
   user_id: string
   trading_day: string
   flatten_at: string
-  claimed_at: Generated<Timestamp>
+  claimed_at: Timestamp
   done_at: NullableTimestamp
 }
 
