@@ -18,7 +18,7 @@ export interface AccountRows {
   session: SessionDay
 }
 
-export interface SessionDay {
+interface SessionDay {
   /** The instant the session rules judge (the connector's clock; tests set it). */
   at: Date
   news: NewsEvent[]
