@@ -29,9 +29,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('done_at', 'timestamptz')
     .addPrimaryKeyConstraint('daily_flattens_pkey', ['user_id', 'trading_day'])
     .execute()
+
+  // A trader's flatten at the start of a news event's blackout (flattenBeforeNews), once per event.
+  await db.schema
+    .createTable('news_flattens')
+    .addColumn('user_id', 'varchar(255)', (c) => c.notNull().references('users.user_id').onDelete('cascade'))
+    .addColumn('news_event_id', 'bigint', (c) => c.notNull().references('news_events.id').onDelete('cascade'))
+    .addColumn('claimed_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('done_at', 'timestamptz')
+    .addPrimaryKeyConstraint('news_flattens_pkey', ['user_id', 'news_event_id'])
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('news_flattens').ifExists().execute()
   await db.schema.dropTable('daily_flattens').ifExists().execute()
   await db.schema.dropTable('news_events').ifExists().execute()
 }

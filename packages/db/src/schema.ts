@@ -362,6 +362,14 @@ export interface DailyFlattensTable {
   done_at: NullableTimestamp
 }
 
+/** A user's flatten at the start of a news event's blackout (flattenBeforeNews), claimed once per event. */
+export interface NewsFlattensTable {
+  user_id: string
+  news_event_id: number
+  claimed_at: Timestamp
+  done_at: NullableTimestamp
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -414,6 +422,7 @@ export interface Database {
   notification_deliveries: NotificationDeliveriesTable
   news_events: NewsEventsTable
   daily_flattens: DailyFlattensTable
+  news_flattens: NewsFlattensTable
 }
 
 export type User = Selectable<UsersTable>

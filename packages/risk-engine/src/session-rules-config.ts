@@ -32,7 +32,7 @@ export const SessionRulesArea = Type.Object(
     maxEntriesPerDay: CountOrNone(1_000, 'entry orders sent in one trading day, at most; null = no limit'),
     maxExecutionsPerDay: CountOrNone(10_000, 'executions (entry and exit fills of trades) in one trading day, at most, before a further entry; null = no limit'),
     newsBlackout: Type.Boolean({ default: false, description: "whether entries are refused around the administrator's news events" }),
-    flattenBeforeNews: Type.Boolean({ default: false, description: 'with newsBlackout: an entry inside a blackout also flattens every position first' }),
+    flattenBeforeNews: Type.Boolean({ default: false, description: 'with newsBlackout: every position is flattened when a blackout begins (and by an entry refused inside one)' }),
   },
   { additionalProperties: false, description: 'session rules: trading windows, daily flatten, entry caps, news blackouts' },
 )

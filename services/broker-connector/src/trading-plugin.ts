@@ -10,6 +10,7 @@ import { waitForSession } from './positions/flatten-runner.ts'
 import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
 import { RiskWatchdog } from './risk/risk-watchdog.ts'
 import { DailyFlatten } from './risk/daily-flatten.ts'
+import { NewsFlatten } from './risk/news-flatten.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +21,8 @@ declare module 'fastify' {
       watchdog: RiskWatchdog | null
       /** The session rules' daily flatten (null in an instance without feeds). */
       dailyFlatten: DailyFlatten | null
+      /** The session rules' flatten at the start of a news blackout (null in an instance without feeds). */
+      newsFlatten: NewsFlatten | null
     }
   }
 }
@@ -87,15 +90,16 @@ export const tradingPlugin = fp(
         )
       : null
     // The session rules' daily flatten: only an instance holding feeds holds sessions.
-    const dailyFlatten = options.feeds
-      ? new DailyFlatten({ db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }, options.config.DAILY_FLATTEN_CHECK_MS)
-      : null
-    app.decorate('trading', { ...trading, flattenDispatch, watchdog, dailyFlatten })
+    const flattenDeps = { db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }
+    const dailyFlatten = options.feeds ? new DailyFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
+    const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
+    app.decorate('trading', { ...trading, flattenDispatch, watchdog, dailyFlatten, newsFlatten })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
       watchdog?.timer.start()
       dailyFlatten?.timer.start()
+      newsFlatten?.timer.start()
       // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
       if (options.feeds) trading.reconcileTimer.start()
     })
@@ -104,6 +108,7 @@ export const tradingPlugin = fp(
       await trading.sweep?.stop()
       await watchdog?.timer.stop()
       await dailyFlatten?.timer.stop()
+      await newsFlatten?.timer.stop()
       await trading.reconcileTimer.stop()
     })
   },
