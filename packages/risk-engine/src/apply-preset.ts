@@ -28,5 +28,5 @@ export function applyPreset(base: RiskEngineConfig, preset: PropFirmPreset, over
 
 /** The fields the preset set that the configuration no longer has at the preset's value. */
 export function fieldsChangedFromPreset(config: RiskEngineConfig, presetValues: Record<string, ConfigFieldValue>): ConfigFieldPath[] {
-  return (Object.keys(presetValues) as ConfigFieldPath[]).filter((path) => fieldValue(config, path) !== presetValues[path])
+  return (Object.keys(presetValues) as ConfigFieldPath[]).filter((path) => JSON.stringify(fieldValue(config, path)) !== JSON.stringify(presetValues[path]))
 }

@@ -11,7 +11,8 @@ type ValueAt<P> = P extends `${infer A extends Area}.${infer F}` ? (F extends ke
 /** Some fields of the configuration, each with a value of its own type. */
 export type ConfigFieldValues = { [P in ConfigFieldPath]?: ValueAt<P> }
 
-export type ConfigFieldValue = string | number | boolean | null
+/** A field's value: a scalar, or a list of trading windows (`sessionRules.tradingWindows`). */
+export type ConfigFieldValue = string | number | boolean | null | readonly { start: string; end: string }[]
 
 /**
  * Some fields of the configuration in its own nested shape (every area and field optional, the same bounds,

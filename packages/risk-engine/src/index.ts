@@ -14,7 +14,12 @@ export {
   TrailingDrawdownArea,
   VerificationArea,
   crossFieldProblem,
+  withSessionRules,
+  type RiskEngineConfigInput,
 } from './config.ts'
+export { SessionRulesArea, TradingWindow, type SessionRules } from './session-rules-config.ts'
+export { dueDailyFlatten } from './daily-flatten.ts'
+export { sessionGate, type SessionCounts, type NewsEvent, type SessionRefusalCode } from './session-gate.ts'
 export { normalizeRiskEngineConfig } from './stored-config.ts'
 export type {
   AccountState,

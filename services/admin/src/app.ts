@@ -10,6 +10,7 @@ import { auditRoutes } from './routes/audit.ts'
 import { intakeRoutes } from './routes/intake.ts'
 import { myIntakeRoutes } from './routes/my-intake.ts'
 import { intakeRetentionPlugin } from './retention/intake-retention.ts'
+import { newsEventRoutes } from './routes/news-events.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -27,6 +28,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     await scope.register(userRoutes, { adminEmails })
     await scope.register(banRoutes, { adminEmails })
     await scope.register(auditRoutes)
+    await scope.register(newsEventRoutes)
     await scope.register(intakeRoutes, { ingest: { ingestUrl: config.INGEST_URL, webhookSecret: config.WEBHOOK_SECRET } })
   })
   return app

@@ -34,6 +34,8 @@ export interface BuildOptions {
   brokerAdapter?: BrokerAdapter
   /** Extra feed session hooks (`onEvent`, `onSessionOpen`), called after the trading ones (tests observe with them). */
   feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
+  /** The clock the session rules judge by (trading windows, news blackouts, the daily flatten); tests set it. */
+  clock?: () => Date
 }
 
 /** Builds the broker-connector service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -52,7 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(tradeRoutes)
   await app.register(discrepancyRoutes)
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
-  await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
+  await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow, clock: options.clock })
   const trading = app.trading
   await app.register(tradeCloseRoutes)
   if (options.consumers ?? true) {

@@ -12,6 +12,8 @@ import { RiskWatchdog } from './risk/risk-watchdog.ts'
 import { entryMetrics } from './connector-metrics.ts'
 import { allOf } from './entry/entry-observer.ts'
 import { OrderTraces } from './tracing/order-traces.ts'
+import { DailyFlatten } from './risk/daily-flatten.ts'
+import { NewsFlatten } from './risk/news-flatten.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +22,10 @@ declare module 'fastify' {
       flattenDispatch: FlattenDispatch
       /** Open positions against the hard limits (null in an instance without feeds). */
       watchdog: RiskWatchdog | null
+      /** The session rules' daily flatten (null in an instance without feeds). */
+      dailyFlatten: DailyFlatten | null
+      /** The session rules' flatten at the start of a news blackout (null in an instance without feeds). */
+      newsFlatten: NewsFlatten | null
     }
   }
 }
@@ -38,11 +44,14 @@ export interface TradingPluginOptions {
     | 'MARKET_PRICE_MAX_AGE_MS'
     | 'RISK_WATCHDOG_MS'
     | 'POSITION_RECONCILE_MS'
+    | 'DAILY_FLATTEN_CHECK_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
+  /** The clock the session rules judge by (default the system clock; tests set it). */
+  clock?: () => Date
 }
 
 /**
@@ -57,7 +66,7 @@ export const tradingPlugin = fp(
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
     // Metrics of the orders, and (tracing on) each order's fills put in the trace of its alert.
     const orderTraces = new OrderTraces(app.serviceName)
-    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router, allOf(entryMetrics(app.metrics), orderTraces))
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router, allOf(entryMetrics(app.metrics), orderTraces), options.clock)
     const flattenDispatch = flattenRouter({
       bus: app.bus,
       owners,
@@ -89,11 +98,17 @@ export const tradingPlugin = fp(
       trading.onEvent(userId, event)
       if (event.type === 'fill') orderTraces.onFill(event.fill)
     }
-    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog })
+    // The session rules' daily flatten: only an instance holding feeds holds sessions.
+    const flattenDeps = { db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }
+    const dailyFlatten = options.feeds ? new DailyFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
+    const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
+    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
       watchdog?.timer.start()
+      dailyFlatten?.timer.start()
+      newsFlatten?.timer.start()
       // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
       if (options.feeds) trading.reconcileTimer.start()
     })
@@ -101,6 +116,8 @@ export const tradingPlugin = fp(
     app.addHook('onClose', async () => {
       await trading.sweep?.stop()
       await watchdog?.timer.stop()
+      await dailyFlatten?.timer.stop()
+      await newsFlatten?.timer.stop()
       await trading.reconcileTimer.stop()
     })
   },

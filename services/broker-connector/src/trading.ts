@@ -79,6 +79,7 @@ export function createTrading(
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
   router: EntryRouter | null = null,
   observer?: EntryObserver,
+  clock: () => Date = () => new Date(),
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
   const scopes = new SessionScopes()
@@ -103,6 +104,7 @@ export function createTrading(
     parallelism: config.ENTRY_PARALLELISM,
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
+    sessionClock: clock,
     // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
     positionDifference: async (userId, scope, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED),
     observer,

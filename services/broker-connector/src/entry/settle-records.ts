@@ -112,7 +112,7 @@ async function planAll(
 }
 
 /** Reconciliations read no account state. */
-const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map() }
+const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map(), session: { at: new Date(0), news: [], counts: new Map() } }
 
 /**
  * Under the accounts' locks: the account rows read after the locks are held (on this connection, since a
@@ -135,7 +135,7 @@ async function decide(
     // Each user's session is taken once: the account rows are its account's, and its records are decided with it.
     const sessions = new Map([...new Set(records.map((record) => record.user_id))].map((userId) => [userId, deps.sessions.session(userId)]))
     const scopes = new Map([...sessions].flatMap(([userId, session]) => (session ? [[userId, deps.scopeOf(session)] as const] : [])))
-    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes)
+    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes, deps.sessionClock?.() ?? new Date())
     const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
     const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')

@@ -1,12 +1,12 @@
 import { sql, type Database, type Kysely } from '@signals/db'
-import type { RiskEngineConfig } from '@signals/risk-engine'
+import type { ConfigFieldValue, RiskEngineConfig } from '@signals/risk-engine'
 
 /** The preset a configuration was last filled from, as stored: its names, and the values it set by dotted field name. */
 export interface StoredPresetOrigin {
   id: string
   firm: string
   plan: string
-  values: Record<string, string | number | boolean | null>
+  values: Record<string, ConfigFieldValue>
 }
 
 export async function findRiskEngineConfig(

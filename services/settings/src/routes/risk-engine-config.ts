@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
 import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
-import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig } from '@signals/risk-engine'
+import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig, withSessionRules } from '@signals/risk-engine'
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { presetOriginOf } from '../preset-origin.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
@@ -36,7 +36,7 @@ export const riskEngineConfigRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       },
     },
     async (request) => {
-      const config = request.body
+      const config = withSessionRules(request.body)
       const problem = crossFieldProblem(config)
       if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem}`)
       const saved = await saveRiskEngineConfig(app.db, request.identity.userId, config).catch((error: unknown) => {

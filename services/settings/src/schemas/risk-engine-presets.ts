@@ -1,6 +1,6 @@
 import Type from 'typebox'
 
-const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
+const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.Object({ start: Type.String(), end: Type.String() }))])
 
 const PresetSource = Type.Object({
   url: Type.String({ description: 'the page the figures come from' }),
