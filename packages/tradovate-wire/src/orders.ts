@@ -38,6 +38,8 @@ export interface OsoBracket {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   text?: string
 }
@@ -53,6 +55,8 @@ interface OrderRequestFields {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
 }
 
 export interface PlaceOsoRequest extends OrderRequestFields {
@@ -111,6 +115,8 @@ export interface ModifyOrderRequest {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   isAutomated?: boolean
 }
