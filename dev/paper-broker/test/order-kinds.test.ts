@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { startPaperBroker, type PaperBroker } from '../src/index.ts'
 import { messages, post, syncedSocket } from './wire-client.ts'
 
@@ -23,7 +23,7 @@ interface Entity {
 }
 
 /** A trading socket and a readable line per event: `order <label> <status>`, `version <label> ...`, `fill ...`. */
-async function trader(t: Tap.Test) {
+async function trader(t: Test) {
   const broker = await startPaperBroker({ accounts: [account], heartbeatMs: 1_000 })
   t.teardown(() => broker.close())
   const client = await syncedSocket(broker.restUrl, broker.wsUrl, account)
