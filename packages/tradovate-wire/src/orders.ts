@@ -40,6 +40,8 @@ export interface OsoBracket {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   text?: string
 }
@@ -55,6 +57,8 @@ interface OrderRequestFields {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
 }
 
 export interface PlaceOsoRequest extends OrderRequestFields {
@@ -113,6 +117,8 @@ export interface ModifyOrderRequest {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   isAutomated?: boolean
 }
