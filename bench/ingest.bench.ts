@@ -6,6 +6,9 @@
  *
  *   pnpm bench                          (all benchmarks)
  *   node --import tsx bench/ingest.bench.ts
+ *
+ * BENCH_SERVER_NODE_FLAGS gives both servers Node/V8 flags (e.g. `--max-semi-space-size=1`, to price a flag
+ * of the image's NODE_OPTIONS in throughput: run once with and once without, side by side).
  */
 import { deleteNamespaceStreams, testNamespace } from '@signals/test-support'
 import { combine, describeRounds, measureRounds, type Figures, type RoundsPlan } from './support/webhook-load.ts'
@@ -25,9 +28,10 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222'
 async function main(): Promise<number> {
   const namespace = `bench${testNamespace()}`
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)
   const servers = {
-    bare: await startWebhookServer({ kind: 'bare' }),
-    ingest: await startWebhookServer({ kind: 'ingest', natsUrl: NATS_URL, namespace, replicas: 1 }, profile),
+    bare: await startWebhookServer({ kind: 'bare' }, flags),
+    ingest: await startWebhookServer({ kind: 'ingest', natsUrl: NATS_URL, namespace, replicas: 1 }, [...flags, ...profile]),
   }
   let rounds
   try {
@@ -46,6 +50,7 @@ async function main(): Promise<number> {
       '## Ingest: webhook throughput',
       '',
       describeRounds(PLAN),
+      ...(flags.length > 0 ? ['', `Both servers run with \`${flags.join(' ')}\`.`] : []),
       '',
       '| target | req/s | p50 ms | p99 ms | non-2xx | errors |',
       '|---|---|---|---|---|---|',

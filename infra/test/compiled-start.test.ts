@@ -1,13 +1,15 @@
 import t from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deleteNamespaceStreams, eventually, testNamespace, TEST_NATS_URL } from '@signals/test-support'
 
-// The production build (issue 21 item 2): a service compiled by `pnpm build` starts with plain node, no
-// tsx, and answers /health. Ingest stands for all: it needs only NATS. Type stripping is turned off so a
-// TypeScript file reached by mistake (a package export without its compiled entry) fails the start.
+// The production build (issue 21 items 2 and 3): a service built by `pnpm build` is one bundled file,
+// dist/main.js (docs/decisions/memory.md), that starts with plain node, no tsx, and answers /health. Ingest
+// stands for all: it needs only NATS. Type stripping is turned off so a TypeScript file reached by mistake
+// (an external package resolving to a workspace's sources) fails the start.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 async function freePort(): Promise<number> {
@@ -21,6 +23,7 @@ async function freePort(): Promise<number> {
 t.test('ingest built to dist/ starts with plain node and answers /health', async (t) => {
   const build = spawnSync('pnpm', ['--filter', '@signals/ingest...', '--workspace-concurrency=2', 'run', 'build'], { cwd: root, encoding: 'utf8', timeout: 120_000 })
   t.equal(build.status, 0, `ingest and its packages compile${build.status === 0 ? '' : `: ${build.stdout}${build.stderr}`}`)
+  t.same(readdirSync(path.join(root, 'services/ingest/dist')), ['main.js'], 'the service is one bundled file')
 
   const port = await freePort()
   const namespace = testNamespace()

@@ -1,5 +1,5 @@
 import { ENDPOINTS, type SyncResponse, type WireRequest, type WireResponse } from '@signals/tradovate-wire'
-import { findContract } from './contracts.ts'
+import { contractById, findContract } from './contracts.ts'
 import type { PaperMarket } from './market.ts'
 import { accountOf, type PaperAccount, type PaperLogin } from './paper-account.ts'
 
@@ -59,6 +59,11 @@ export function endpointHandlers(market: PaperMarket): Record<string, Handler> {
       const name = new URLSearchParams(request.query).get('name') ?? ''
       const contract = findContract(name)
       return contract ? ok({ id: contract.id, name: contract.name, contractMaturityId: contract.contractMaturityId }) : { s: 404, d: `Contract ${name} not found` }
+    },
+    [ENDPOINTS.contractItem]: (_login, _body, request) => {
+      const id = Number(new URLSearchParams(request.query).get('id'))
+      const contract = contractById(id)
+      return contract ? ok({ id: contract.id, name: contract.name, contractMaturityId: contract.contractMaturityId }) : { s: 404, d: `Contract ${id} not found` }
     },
     [ENDPOINTS.cashBalanceSnapshot]: (login, body) => (accountOf(login, body.accountId) ? ok(market.cashSnapshot(body.accountId as number)) : ok({ errorText: 'Access is denied' })),
     [ENDPOINTS.orderList]: (login) => ok(ofLogin(login, (accountId) => market.orders(accountId))),

@@ -2,7 +2,7 @@
 // PAPER_BROKER_PORT (default 3011), PAPER_BROKER_ACCOUNTS as `name:password,name:password`
 // (default `demo:demo`; a name given twice is one login with two trading accounts), PAPER_BROKER_STARTING_BALANCE (default 50000). Move the market with
 // `POST /dev/prices {"symbol":"MNQZ6","price":"21000.25"}` (README); place an order of your own with `POST /dev/orders
-// {"name":"demo","symbol":"MNQZ6","action":"Sell","qty":1}`; fill in parts with `POST /dev/liquidity {"symbol","lots"}`.
+// {"name":"demo","symbol":"MNQZ6","action":"Sell","qty":1}`; fill in parts with `POST /dev/liquidity {"symbol","lots"}` or `POST /dev/partial-fills {"orderId","lots"}`.
 // Refuses to run with NODE_ENV=production.
 import { startPaperBroker } from './paper-broker.ts'
 import type { PaperAccount } from './paper-account.ts'

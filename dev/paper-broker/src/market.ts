@@ -3,7 +3,8 @@ import { tradingDayOf } from '@signals/instruments'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
 import { planOso, planSingle, type OrderPlan } from './oso-request.ts'
-import { offTick, planModify } from './modify-request.ts'
+import { offTick, planModify, type ModifyPlan } from './modify-request.ts'
+import { hasLimit, hasStop, isTrailing, minus, reached, trail, trailingStopFor } from './order-kinds.ts'
 import { applyFill, netPos, netPrice, type PositionState } from './position-book.ts'
 
 /** The entries of a paper quote: one price makes each of them. */
@@ -32,6 +33,10 @@ interface PaperOrder {
   contract: PaperContract
   price: string | null
   stopPrice: string | null
+  /** A trailing order's distance from the market (`pegDifference`). */
+  pegDifference: string | null
+  /** A stop-limit whose stop was reached rests as a limit from then on. */
+  stopTriggered: boolean
   /** Bracket legs of an entry, activated when it fills. */
   legIds: number[]
   /** Contracts filled so far (the order is `Filled` when this reaches its `orderQty`). */
@@ -44,7 +49,7 @@ const LIVE: readonly Order['ordStatus'][] = ['Working', 'Suspended']
 export type TaggedOrder = Order & { clOrdId: string | null; orderQty: number; filledQty: number }
 
 /**
- * The simulated market: accounts with a cash balance, orders (Market, Limit, Stop; OSO brackets), fills,
+ * The simulated market: accounts with a cash balance, orders (Market, Limit, Stop, StopLimit, trailing; OSO brackets; modify; fills in parts), fills,
  * positions and a price per dated contract set from outside (`setPrice`). Every change is queued as a
  * `props` event for the account (`drainEvents`), so the socket layer sends them after the command's answer.
  * As at Tradovate, an Order carries no client tag: placing it records a `New` Command with the `clOrdId`,
@@ -65,6 +70,8 @@ export class PaperMarket {
   readonly #events: MarketEvent[] = []
   /** Contracts each order can fill per price event, by contract name (a test's liquidity rule; none: whole). */
   readonly #liquidity = new Map<string, number>()
+  /** Orders whose next fill comes in parts of so many contracts (`splitNextFill`), by order id. */
+  readonly #splits = new Map<number, number>()
   /**
    * When each contract was last quoted, whether it goes on quoting (an open market) or stopped then, and
    * the entries its quotes carry.
@@ -179,9 +186,10 @@ export class PaperMarket {
     const version: OrderVersion = { id: this.#id(), orderId: id, orderQty: qty, orderType: plan.orderType, timeInForce: 'Day' }
     if (plan.price !== null) version.price = Number(plan.price)
     if (plan.stopPrice !== null) version.stopPrice = Number(plan.stopPrice)
+    if (plan.pegDifference !== null) version.pegDifference = Number(plan.pegDifference)
     const placedBy: Command = { id: this.#id(), orderId: id, timestamp, commandType: 'New', commandStatus: 'RiskPassed', clOrdId: plan.clOrdId, isAutomated }
     this.#commands.push(placedBy)
-    const paper: PaperOrder = { order, version, placedBy, contract, price: plan.price, stopPrice: plan.stopPrice, legIds: [], filled: 0 }
+    const paper: PaperOrder = { order, version, placedBy, contract, price: plan.price, stopPrice: plan.stopPrice, pegDifference: plan.pegDifference, stopTriggered: false, legIds: [], filled: 0 }
     this.#orders.set(id, paper)
     return paper
   }
@@ -248,11 +256,40 @@ export class PaperMarket {
     const command: Command = { id: this.#id(), orderId: paper.order.id, timestamp: this.#now().toISOString(), commandType: 'Modify', commandStatus: 'RiskPassed', clOrdId: null, isAutomated: plan.isAutomated }
     this.#commands.push(command)
     this.#emit(accountId, 'command', 'Created', command)
-    if (paper.version.orderType === 'Limit' && plan.price !== null) paper.price = plan.price
-    if (paper.version.orderType === 'Stop' && plan.stopPrice !== null) paper.stopPrice = plan.stopPrice
+    this.#applyModify(paper, plan)
     this.#newVersion(paper, plan.orderQty)
     this.#sweep(paper.contract, false, new Set([paper.order.id]))
     return { commandId: command.id }
+  }
+
+  /**
+   * A modify's prices, those the order's type has: the limit, the stop, a trailing order's distance. A new
+   * distance without a new stop puts the stop that far from the market now (else it could only trail on).
+   */
+  #applyModify(paper: PaperOrder, plan: ModifyPlan): void {
+    const type = paper.version.orderType as OrderPlan['orderType']
+    if (hasLimit(type) && plan.price !== null) paper.price = plan.price
+    if (hasStop(type) && plan.stopPrice !== null) paper.stopPrice = plan.stopPrice
+    if (!isTrailing(type) || plan.pegDifference === null) return
+    paper.pegDifference = plan.pegDifference
+    const price = this.#prices.get(paper.contract.name)
+    if (plan.stopPrice !== null || price === undefined || paper.stopTriggered) return
+    const stopPrice = trailingStopFor(paper.order.action, plan.pegDifference, price)
+    if (paper.price !== null && paper.stopPrice !== null) paper.price = normalizeDecimal(add(paper.price, minus(stopPrice, paper.stopPrice)))
+    paper.stopPrice = stopPrice
+  }
+
+  /** A working trailing order follows the price in its favour (a new order version each time its stop moves). */
+  #trail(paper: PaperOrder, price: string): void {
+    const moved = trail(this.#terms(paper), price)
+    if (!moved) return
+    paper.stopPrice = moved.stopPrice
+    paper.price = moved.price
+    this.#newVersion(paper, paper.version.orderQty)
+  }
+
+  #terms(paper: PaperOrder) {
+    return { action: paper.order.action, orderType: paper.version.orderType as OrderPlan['orderType'], price: paper.price, stopPrice: paper.stopPrice, pegDifference: paper.pegDifference, stopTriggered: paper.stopTriggered }
   }
 
   /** The order's terms change: a new version (quantity, prices) is recorded and sent. */
@@ -260,6 +297,7 @@ export class PaperMarket {
     const version: OrderVersion = { ...paper.version, id: this.#id(), orderQty }
     if (paper.price !== null) version.price = Number(paper.price)
     if (paper.stopPrice !== null) version.stopPrice = Number(paper.stopPrice)
+    if (paper.pegDifference !== null) version.pegDifference = Number(paper.pegDifference)
     paper.version = version
     this.#emit(paper.order.accountId, 'orderVersion', 'Created', version)
   }
@@ -284,16 +322,24 @@ export class PaperMarket {
     if (eventType === 'Created') this.#emit(paper.order.accountId, 'orderVersion', 'Created', paper.version)
   }
 
-  #triggered(paper: PaperOrder, price: string): boolean {
-    const buy = paper.order.action === 'Buy'
-    switch (paper.version.orderType) {
-      case 'Market':
-        return true
-      case 'Limit':
-        return buy ? compareDecimal(price, paper.price as string) <= 0 : compareDecimal(price, paper.price as string) >= 0
-      default:
-        return buy ? compareDecimal(price, paper.stopPrice as string) >= 0 : compareDecimal(price, paper.stopPrice as string) <= 0
+  /**
+   * Whether the price reaches a working order. A stop-limit whose stop it reaches rests as a limit from now on;
+   * if its limit is reached too it fills at the price (`fresh`), as an order marketable when it becomes active.
+   */
+  #reaches(paper: PaperOrder, price: string, fresh: Set<number>): boolean {
+    const reach = reached(this.#terms(paper), price)
+    if (reach.armed && !paper.stopTriggered) {
+      paper.stopTriggered = true
+      fresh.add(paper.order.id)
     }
+    return reach.fill !== null
+  }
+
+  /** The level a price move fills the order at: its limit (a triggered stop-limit's too), its stop; a market order none. */
+  #level(paper: PaperOrder): string | null {
+    const type = paper.version.orderType as OrderPlan['orderType']
+    if (type === 'Market') return null
+    return type === 'Limit' || paper.stopTriggered ? paper.price : paper.stopPrice
   }
 
   /**
@@ -309,15 +355,18 @@ export class PaperMarket {
     if (price === undefined) return
     const fresh = new Set<number>()
     const filled = new Set<number>()
+    for (const paper of this.#orders.values()) {
+      if (paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && (only === null || only.has(paper.order.id))) this.#trail(paper, price)
+    }
     for (;;) {
       const next = [...this.#orders.values()].find(
         (paper) =>
-          paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && (only === null || only.has(paper.order.id)) && !filled.has(paper.order.id) && this.#triggered(paper, price),
+          paper.contract.id === contract.id && paper.order.ordStatus === 'Working' && (only === null || only.has(paper.order.id)) && !filled.has(paper.order.id) && this.#reaches(paper, price, fresh),
       )
       if (!next) return
       filled.add(next.order.id)
-      const level = next.version.orderType === 'Limit' ? next.price : next.version.orderType === 'Stop' ? next.stopPrice : null
-      const activated = this.#fill(next, atLevel && !fresh.has(next.order.id) && level !== null ? level : price)
+      const level = this.#level(next)
+      const activated = this.#fillOrSplit(next, atLevel && !fresh.has(next.order.id) && level !== null ? level : price)
       for (const id of activated) {
         fresh.add(id)
         only?.add(id)
@@ -325,10 +374,40 @@ export class PaperMarket {
     }
   }
 
-  /** Fills what is left of an order, or the liquidity rule's part of it; returns the ids of bracket legs it activated. */
-  #fill(paper: PaperOrder, price: string): number[] {
+  /**
+   * Fills an order: in parts of `lots` if a test asked so for its next fill (`splitNextFill`), each part a fill
+   * with its order event (`Working` until the last, `Filled`), its position and its legs' growth; else whole or
+   * the liquidity rule's part. Returns the ids of bracket legs it activated.
+   */
+  #fillOrSplit(paper: PaperOrder, price: string): number[] {
+    const lots = this.#splits.get(paper.order.id)
+    if (lots === undefined) return this.#fill(paper, price, this.#liquidity.get(paper.contract.name) ?? Number.MAX_SAFE_INTEGER)
+    this.#splits.delete(paper.order.id)
+    const activated: number[] = []
+    while (paper.filled < paper.version.orderQty) {
+      activated.push(...this.#fill(paper, price, lots))
+      if (paper.order.ordStatus === 'Working') this.#emitOrder(paper, 'Updated')
+    }
+    return activated
+  }
+
+  /**
+   * Test control: the order's next fill comes in parts of `lots` contracts, all at that fill's price and in the
+   * same event (a resting order taken by several counterparties). Returns an error sentence or null.
+   */
+  splitNextFill(accountId: number | null, orderId: number, lots: number): string | null {
+    const paper = this.#orders.get(orderId)
+    if (!paper || (accountId !== null && paper.order.accountId !== accountId)) return `order ${orderId} not found`
+    if (!LIVE.includes(paper.order.ordStatus)) return `order ${orderId} is ${paper.order.ordStatus}; only a working or suspended order can fill`
+    if (!Number.isSafeInteger(lots) || lots < 1) return 'lots must be a whole number of at least 1'
+    this.#splits.set(orderId, lots)
+    return null
+  }
+
+  /** Fills what is left of an order, at most `most` contracts; returns the ids of bracket legs it activated. */
+  #fill(paper: PaperOrder, price: string, most: number): number[] {
     const { order, version, contract } = paper
-    const qty = Math.min(version.orderQty - paper.filled, this.#liquidity.get(contract.name) ?? Number.MAX_SAFE_INTEGER)
+    const qty = Math.min(version.orderQty - paper.filled, most)
     paper.filled += qty
     const complete = paper.filled >= version.orderQty
     if (complete) {
@@ -359,7 +438,11 @@ export class PaperMarket {
         continue
       }
       leg.order.ordStatus = 'Working'
-      if (leg.version.orderQty !== qty) this.#newVersion(leg, qty)
+      const price = this.#prices.get(leg.contract.name)
+      // A trailing leg starts from the market when it starts working (its stop, if given, trails on from there).
+      const moved = price === undefined ? null : trail(this.#terms(leg), price)
+      if (moved) Object.assign(leg, moved)
+      if (leg.version.orderQty !== qty || moved) this.#newVersion(leg, qty)
       this.#emitOrder(leg, 'Updated')
       activated.push(legId)
     }
@@ -423,7 +506,7 @@ export class PaperMarket {
     if (open !== 0) {
       const price = this.#prices.get(contract.name)
       if (price === undefined) return { failureReason: 'NoQuote', failureText: `no market price for ${contract.name} yet; set one with POST /dev/prices` }
-      const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, clOrdId: null }, Math.abs(open), 'Working', null, false)
+      const flatten = this.#place(accountId, contract, { action: open > 0 ? 'Sell' : 'Buy', orderType: 'Market', price: null, stopPrice: null, pegDifference: null, clOrdId: null }, Math.abs(open), 'Working', null, false)
       this.#emitOrder(flatten, 'Created')
       // Filled as any market order is: in full, or in parts under the liquidity rule.
       this.#sweep(contract, false, new Set([flatten.order.id]))

@@ -9,6 +9,8 @@ export interface ModifyPlan {
   orderType: string
   price: string | null
   stopPrice: string | null
+  /** A trailing order's new distance from the market (its magnitude). */
+  pegDifference: string | null
   isAutomated: boolean
 }
 
@@ -22,13 +24,18 @@ export function planModify(body: unknown): { plan: ModifyPlan } | { failure: Fai
   if (typeof request.orderType !== 'string') return fail('UnknownReason', 'orderType is required')
   const price = request.price === undefined ? null : priceText(request.price)
   const stopPrice = request.stopPrice === undefined ? null : priceText(request.stopPrice)
-  if ((request.price !== undefined && price === null) || (request.stopPrice !== undefined && stopPrice === null)) return fail('InvalidPrice', 'price and stopPrice must be numbers')
-  return { plan: { orderId: request.orderId, orderQty: qty, orderType: request.orderType, price, stopPrice, isAutomated: request.isAutomated === true } }
+  const peg = request.pegDifference === undefined ? null : priceText(request.pegDifference)
+  if ((request.price !== undefined && price === null) || (request.stopPrice !== undefined && stopPrice === null) || (request.pegDifference !== undefined && peg === null)) {
+    return fail('InvalidPrice', 'price, stopPrice and pegDifference must be numbers')
+  }
+  const pegDifference = peg === null ? null : peg.replace(/^-/, '')
+  if (pegDifference !== null && Number(pegDifference) === 0) return fail('InvalidPrice', 'pegDifference must not be 0')
+  return { plan: { orderId: request.orderId, orderQty: qty, orderType: request.orderType, price, stopPrice, pegDifference, isAutomated: request.isAutomated === true } }
 }
 
 /** A modify's new prices must be on the contract's tick. */
 export function offTick(plan: ModifyPlan, contract: PaperContract): { failure: Failure } | null {
-  for (const level of [plan.price, plan.stopPrice]) {
+  for (const level of [plan.price, plan.stopPrice, plan.pegDifference]) {
     if (level !== null && !onTick(level, contract.spec.tickSize)) return fail('InvalidPrice', `price ${level} is not on the ${contract.name} tick (${contract.spec.tickSize})`)
   }
   return null

@@ -1,13 +1,15 @@
 import type { Action, OrderType, PlaceOsoResult } from '@signals/tradovate-wire'
 import { findContract, type PaperContract } from './contracts.ts'
-import { onTick, priceText } from './decimal-text.ts'
+import { compareDecimal, onTick, priceText } from './decimal-text.ts'
 
 /** One order of a checked `order/placeOSO` request; prices as exact decimal text; the tag goes on its `New` command. */
 export interface OrderPlan {
   action: Action
-  orderType: 'Market' | 'Limit' | 'Stop'
+  orderType: PaperOrderType
   price: string | null
   stopPrice: string | null
+  /** A trailing order's distance from the market (`pegDifference`, its magnitude), as exact decimal text. */
+  pegDifference: string | null
   clOrdId: string | null
 }
 
@@ -21,24 +23,44 @@ export interface OsoPlan {
 
 export type Failure = Required<Pick<PlaceOsoResult, 'failureReason' | 'failureText'>>
 export const fail = (failureReason: string, failureText: string): { failure: Failure } => ({ failure: { failureReason, failureText } })
-const ORDER_TYPES: readonly OrderType[] = ['Market', 'Limit', 'Stop']
+/** The order types the paper market simulates. */
+export type PaperOrderType = Extract<OrderType, 'Market' | 'Limit' | 'Stop' | 'StopLimit' | 'TrailingStop' | 'TrailingStopLimit'>
+const ORDER_TYPES: readonly OrderType[] = ['Market', 'Limit', 'Stop', 'StopLimit', 'TrailingStop', 'TrailingStopLimit']
+
+/**
+ * The prices an order type needs: a Limit its `price`, a Stop its `stopPrice`, a StopLimit both; a
+ * TrailingStop its `pegDifference` (its distance from the market; the sign is not used) and optionally a
+ * first `stopPrice` (else the market's price less the distance when it starts working); a
+ * TrailingStopLimit `pegDifference`, `stopPrice` and `price` (the limit keeps its distance from the stop).
+ */
+function planLevels(order: Record<string, unknown>, orderType: PaperOrderType, what: string): Pick<OrderPlan, 'price' | 'stopPrice' | 'pegDifference'> | { failure: Failure } {
+  const needsPrice = orderType === 'Limit' || orderType === 'StopLimit' || orderType === 'TrailingStopLimit'
+  const needsStop = orderType === 'Stop' || orderType === 'StopLimit' || orderType === 'TrailingStopLimit'
+  const trailing = orderType === 'TrailingStop' || orderType === 'TrailingStopLimit'
+  const price = needsPrice ? priceText(order.price) : null
+  const stopPrice = needsStop || (trailing && order.stopPrice !== undefined) ? priceText(order.stopPrice) : null
+  const peg = trailing ? priceText(order.pegDifference) : null
+  if (needsPrice && price === null) return fail('InvalidPrice', `${what} is a ${orderType} order without a price`)
+  if ((needsStop || (trailing && order.stopPrice !== undefined)) && stopPrice === null) return fail('InvalidPrice', `${what} is a ${orderType} order without a stopPrice`)
+  const pegDifference = peg === null ? null : peg.replace(/^-/, '')
+  if (trailing && (pegDifference === null || compareDecimal(pegDifference, '0') === 0)) return fail('InvalidPrice', `${what} is a ${orderType} order without a pegDifference (its distance from the market)`)
+  return { price, stopPrice, pegDifference }
+}
 
 /** Checks one order's type, side and prices (on the contract's tick); a failure says what was wrong. */
 function planOrder(value: unknown, what: string, contract: PaperContract): { plan: OrderPlan } | { failure: Failure } {
   if (typeof value !== 'object' || value === null) return fail('UnknownReason', `${what} is missing`)
   const order = value as Record<string, unknown>
   if (order.action !== 'Buy' && order.action !== 'Sell') return fail('UnknownReason', `${what}.action must be Buy or Sell`)
-  const orderType = order.orderType as OrderType
-  if (!ORDER_TYPES.includes(orderType)) return fail('Unsupported', `${what}.orderType ${String(order.orderType)} is not supported (Market, Limit, Stop)`)
-  const price = orderType === 'Limit' ? priceText(order.price) : null
-  const stopPrice = orderType === 'Stop' ? priceText(order.stopPrice) : null
-  if (orderType === 'Limit' && price === null) return fail('InvalidPrice', `${what} is a Limit order without a price`)
-  if (orderType === 'Stop' && stopPrice === null) return fail('InvalidPrice', `${what} is a Stop order without a stopPrice`)
-  for (const level of [price, stopPrice]) {
+  const orderType = order.orderType as PaperOrderType
+  if (!ORDER_TYPES.includes(orderType)) return fail('Unsupported', `${what}.orderType ${String(order.orderType)} is not supported (${ORDER_TYPES.join(', ')})`)
+  const levels = planLevels(order, orderType, what)
+  if ('failure' in levels) return levels
+  for (const level of [levels.price, levels.stopPrice, levels.pegDifference]) {
     if (level !== null && !onTick(level, contract.spec.tickSize)) return fail('InvalidPrice', `${what} price ${level} is not on the ${contract.name} tick (${contract.spec.tickSize})`)
   }
   const clOrdId = typeof order.clOrdId === 'string' && order.clOrdId !== '' ? order.clOrdId : null
-  return { plan: { action: order.action, orderType: orderType as OrderPlan['orderType'], price, stopPrice, clOrdId } }
+  return { plan: { action: order.action, orderType, ...levels, clOrdId } }
 }
 
 /** What `order/placeorder` and `order/placeOSO` have in common: a JSON object, `isAutomated`, the contract, `orderQty`. */
@@ -76,7 +98,7 @@ export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure }
     const leg = planOrder(request[key], key, contract)
     if ('failure' in leg) return leg
     if (leg.plan.action === entry.plan.action) return fail('UnknownReason', `${key}.action must be the opposite of the entry's`)
-    if (leg.plan.orderType === 'Market') return fail('Unsupported', `${key} must be a Stop or Limit order`)
+    if (leg.plan.orderType === 'Market') return fail('Unsupported', `${key} must be a Limit, Stop, StopLimit or trailing order, not Market`)
     legs.push(leg.plan)
   }
   return { plan: { contract, qty, isAutomated: common.isAutomated, entry: entry.plan, legs } }

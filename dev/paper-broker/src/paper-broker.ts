@@ -31,7 +31,7 @@ export interface PaperBrokerOptions {
   quoteRefreshMs?: number
   /**
    * Serve the development endpoints (default true): `GET|POST /dev/prices` (the only way to move the market),
-   * `POST /dev/orders`, `POST /dev/liquidity`
+   * `POST /dev/orders`, `POST /dev/liquidity`, `POST /dev/partial-fills`
    * and `GET|POST|DELETE /dev/controls` (the request controls below, over HTTP).
    */
   devEndpoints?: boolean
@@ -98,6 +98,8 @@ export interface PaperBroker {
   placeManualOrder(name: string, order: { symbol: string; action: 'Buy' | 'Sell'; qty: number }): number
   /** Each order of the contract fills at most `lots` per price event (`POST /dev/liquidity`); null: in full. */
   setLiquidity(symbol: string, lots: number | null): void
+  /** The order's next fill comes in parts of `lots` contracts, each a fill and an order event (`POST /dev/partial-fills`); throws with the reason when refused. */
+  splitNextFill(orderId: number, lots: number): void
   /** Contracts each market-data socket is subscribed to (tests). */
   quoteSubscriptions(): string[][]
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
@@ -117,7 +119,7 @@ export interface PaperBroker {
  * started in production. See docs/decisions/paper-broker.md.
  */
 /** Trading an account by hand, as its trader would on the broker's own platform (tests and `/dev/orders`). */
-function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broadcast: () => void): Pick<PaperBroker, 'placeManualOrder' | 'setLiquidity' | 'placeOso' | 'liquidate'> {
+function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broadcast: () => void): Pick<PaperBroker, 'placeManualOrder' | 'setLiquidity' | 'splitNextFill' | 'placeOso' | 'liquidate'> {
   const thenBroadcast = <T>(result: T): T => {
     broadcast()
     return result
@@ -132,6 +134,10 @@ function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broad
     },
     setLiquidity(symbol, lots) {
       const error = market.setLiquidity(symbol, lots)
+      if (error) throw new RangeError(error)
+    },
+    splitNextFill(orderId, lots) {
+      const error = market.splitNextFill(null, orderId, lots)
       if (error) throw new RangeError(error)
     },
     placeOso: (accountId, body) => thenBroadcast(market.placeOso(accountId, body)),

@@ -15,7 +15,7 @@ export interface RestContext {
   market: PaperMarket
   /** The endpoints served after login, the same table as the socket's. */
   endpoints: Record<string, Handler>
-  /** Development endpoints (`/dev/prices`, `/dev/orders`, `/dev/liquidity`, `/dev/controls`); off when false. */
+  /** Development endpoints (`/dev/prices`, `/dev/orders`, `/dev/liquidity`, `/dev/partial-fills`, `/dev/controls`); off when false. */
   devEndpoints: boolean
   seen(request: SeenRequest): void
   tokenRequests: { name: string; ok: boolean }[]
@@ -137,6 +137,18 @@ async function devLiquidity(context: RestContext, request: IncomingMessage, send
   send(200, { symbol: body.symbol.toUpperCase(), lots: body.lots })
 }
 
+/** `POST /dev/partial-fills {orderId, lots}`: the order's next fill comes in parts of `lots` contracts. */
+async function devPartialFills(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
+  const parsed = await readJson(request, send)
+  if (!parsed) return
+  const body = (parsed.value ?? {}) as { orderId?: unknown; lots?: unknown }
+  if (!Number.isSafeInteger(body.orderId)) return send(400, { errorText: 'orderId is required (the id of a working or suspended order)' })
+  if (typeof body.lots !== 'number') return send(400, { errorText: 'lots is required (a whole number of at least 1)' })
+  const error = context.market.splitNextFill(null, body.orderId as number, body.lots)
+  if (error) return send(400, { errorText: error })
+  send(200, { orderId: body.orderId, lots: body.lots })
+}
+
 async function devPrices(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
   if (request.method === 'GET') return send(200, { prices: context.market.prices() })
   const parsed = await readJson(request, send)
@@ -153,6 +165,7 @@ const DEV_ENDPOINTS: Record<string, (context: RestContext, request: IncomingMess
   '/dev/prices': devPrices,
   '/dev/orders': devOrders,
   '/dev/liquidity': devLiquidity,
+  '/dev/partial-fills': devPartialFills,
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core'
+import { TRACEPARENT } from '@signals/telemetry'
 import { BusUnavailableError } from './errors.ts'
 
 export interface PublishResult {
@@ -12,6 +13,8 @@ interface PendingAck {
   subject: string
   data: Uint8Array
   messageId: string
+  /** The publish span's W3C trace context, sent in the message's headers (tracing on only). */
+  traceparent: string | undefined
   timeoutMs: number
   expiresAt: number
   resolve(result: PublishResult): void
@@ -51,9 +54,9 @@ export class AckedPublisher {
   }
 
   /** Resolves once the stream has stored the message (or recognised its id); rejects with BusUnavailableError otherwise. */
-  publish(subject: string, data: Uint8Array, messageId: string, timeoutMs: number): Promise<PublishResult> {
+  publish(subject: string, data: Uint8Array, messageId: string, timeoutMs: number, traceparent?: string): Promise<PublishResult> {
     return new Promise<PublishResult>((resolve, reject) => {
-      if (this.#queued.push({ subject, data, messageId, timeoutMs, expiresAt: 0, resolve, reject }) === 1) setImmediate(() => this.#send())
+      if (this.#queued.push({ subject, data, messageId, traceparent, timeoutMs, expiresAt: 0, resolve, reject }) === 1) setImmediate(() => this.#send())
     })
   }
 
@@ -64,6 +67,7 @@ export class AckedPublisher {
       const token = (this.#sequence++).toString(36)
       const headers = natsHeaders()
       headers.set('Nats-Msg-Id', publish.messageId)
+      if (publish.traceparent !== undefined) headers.set(TRACEPARENT, publish.traceparent)
       try {
         this.nc.publish(publish.subject, publish.data, { reply: `${this.#inbox}.${token}`, headers })
       } catch (error) {

@@ -5,10 +5,13 @@ import type { TSchema, Static } from 'typebox'
 import type { Contract } from '@signals/contracts'
 import { AckedPublisher, type PublishResult } from './acked-publisher.ts'
 import { ContractViolationError } from './errors.ts'
-import { Namespace, ensureStreams } from './topology.ts'
+import { Namespace, ensureStreams, type StreamMaxBytes } from './topology.ts'
 import { startConsumer, type ConsumerHandle, type ConsumeOptions } from './consumer.ts'
 import { silentLogger, type BusLogger } from './bus-logger.ts'
 import { natsServers, type NatsCredentialSettings } from './servers.ts'
+import { noObserver, type BusObserver, type ConsumerState } from './bus-observer.ts'
+import { tracedPublish } from './tracing.ts'
+import { tracerFor } from '@signals/telemetry'
 
 export type { BusLogger }
 
@@ -25,6 +28,8 @@ export interface ConnectBusOptions {
   replicas?: number
   /** Create or update the streams at connect (default true). */
   ensureTopology?: boolean
+  /** Byte bounds this service sets on streams (others keep theirs); see ensureStreams. */
+  streamMaxBytes?: StreamMaxBytes
   /** How long the first connection may take before start-up fails. */
   connectTimeoutMs?: number
 }
@@ -43,6 +48,8 @@ export type { PublishResult }
 export class Bus {
   readonly #consumers = new Set<ConsumerHandle>()
   readonly #publisher: AckedPublisher
+  /** Told of redeliveries and dead letters (set by `observe`). */
+  observer: BusObserver = noObserver
 
   constructor(
     readonly nc: NatsConnection,
@@ -52,6 +59,8 @@ export class Bus {
     readonly logger: BusLogger,
     /** Replica count for the streams and buckets this bus creates. */
     readonly replicas = 1,
+    /** The service using this bus: names its spans' tracer. */
+    readonly service = 'bus',
   ) {
     this.#publisher = new AckedPublisher(nc)
   }
@@ -83,7 +92,10 @@ export class Bus {
 
   /** Publishes bytes on an already namespaced subject (dead letters keep the original body as it was). */
   publishRaw(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishResult> {
-    return this.#publisher.publish(subject, data, options.messageId, options.timeoutMs ?? 2_000)
+    const timeoutMs = options.timeoutMs ?? 2_000
+    const tracer = tracerFor(this.service)
+    if (tracer === null) return this.#publisher.publish(subject, data, options.messageId, timeoutMs)
+    return tracedPublish(tracer, this.ns.strip(subject), options.messageId, (traceparent) => this.#publisher.publish(subject, data, options.messageId, timeoutMs, traceparent))
   }
 
   /** Starts a durable consume loop; see ConsumeOptions. The handle stops it; `close()` stops all. */
@@ -92,6 +104,25 @@ export class Bus {
     this.#consumers.add(handle)
     void handle.closed.finally(() => this.#consumers.delete(handle))
     return handle
+  }
+
+  /** Reports redeliveries and dead letters to `observer` from now on (one observer per bus). */
+  observe(observer: BusObserver): void {
+    this.observer = observer
+  }
+
+  /**
+   * Each consumer this bus runs, as the server counts it now (one JetStream request each, in parallel); a
+   * consumer the server does not answer for within `timeoutMs` is left out.
+   */
+  async consumerStates(timeoutMs = 2_000): Promise<ConsumerState[]> {
+    const states = await Promise.all(
+      [...this.#consumers].map(async ({ stream, durable }): Promise<ConsumerState | null> => {
+        const info = await withTimeout(this.jsm.consumers.info(this.stream(stream), durable), timeoutMs).catch(() => null)
+        return info && { stream, durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }
+      }),
+    )
+    return states.filter((state) => state !== null)
   }
 
   /** True while the connection is up (not closed, not reconnecting). */
@@ -117,15 +148,11 @@ export class Bus {
   /** Round trip to the server within `timeoutMs`; false when it does not answer. */
   async ping(timeoutMs = 1_000): Promise<boolean> {
     if (this.nc.isClosed()) return false
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs)
-    })
-    try {
-      return await Promise.race([this.nc.flush().then(() => true, () => false), timeout])
-    } finally {
-      clearTimeout(timer)
-    }
+    const flushed = this.nc.flush().then(
+      () => true,
+      () => false,
+    )
+    return (await withTimeout(flushed, timeoutMs)) ?? false
   }
 
   /** Stops every consumer (letting in-flight handlers finish), then drains the connection. */
@@ -135,6 +162,19 @@ export class Bus {
       await this.nc.drain().catch(() => this.nc.close())
     }
     this.#publisher.close()
+  }
+}
+
+/** `promise`, or null once `timeoutMs` passed. */
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs)
+  })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -161,8 +201,8 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
       throw new Error(`BUS_REPLICAS is ${replicas} but the NATS server at ${nc.getServer()} is not in a cluster; use 1`)
     }
     const jsm = await jetstreamManager(nc)
-    const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas)
-    if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger })
+    const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas, options.name)
+    if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger, maxBytes: options.streamMaxBytes })
     bus.watchStatus()
     return bus
   } catch (error) {

@@ -7,6 +7,9 @@ import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
+import type { BusObserver } from './bus-observer.ts'
+import { tracerFor } from '@signals/telemetry'
+import { tracedDelivery } from './tracing.ts'
 
 export interface MessageContext {
   subject: string
@@ -36,6 +39,8 @@ export interface ConsumeOptions<S extends TSchema> {
 }
 
 export interface ConsumerHandle {
+  /** Contract stream name (`ALERTS`). */
+  readonly stream: string
   readonly durable: string
   /** Stops fetching, waits for in-flight handlers. */
   stop(): Promise<void>
@@ -51,6 +56,9 @@ export interface ConsumerBus {
   readonly jsm: JetStreamManager
   readonly ns: Namespace
   readonly logger: BusLogger
+  readonly observer: BusObserver
+  /** The service consuming: names its spans' tracer. */
+  readonly service: string
   stream(name: string): string
   subject(name: string): string
   publish<S extends TSchema>(subject: string, contract: Contract<S>, payload: Static<S>, options: { messageId: string }): Promise<unknown>
@@ -83,7 +91,11 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
   const inFlight = new Set<Promise<void>>()
   let stopping = false
 
-  const handleOne = (message: JsMsg) => handleMessage(bus, options, { maxAttempts, backoff }, message)
+  const handleOne = (message: JsMsg) => {
+    const tracer = tracerFor(bus.service)
+    const handle = () => handleMessage(bus, options, { maxAttempts, backoff }, message)
+    return tracer === null ? handle() : tracedDelivery(tracer, bus.ns.strip(message.subject), options.durable, message, handle)
+  }
 
   const loop = (async () => {
     while (!stopping && messages) {
@@ -109,6 +121,7 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
   })()
 
   return {
+    stream: options.stream,
     durable: options.durable,
     closed: loop,
     async stop() {
@@ -157,6 +170,7 @@ async function deadLetter(bus: ConsumerBus, message: JsMsg, consumer: string, re
       messageId: `dlq:${message.info.stream}:${message.seq}:${consumer}`,
     })
     bus.logger.error({ subject, reason, deliveryCount: letter.deliveryCount }, 'message dead-lettered')
+    bus.observer.deadLettered(consumer, subject)
     // No reason on the TERM: NATS 2.9 understands only a bare `+TERM` (the reason form came with 2.10) and
     // would leave the message pending, to be redelivered and dead-lettered again after every ack wait.
     message.term()
@@ -177,6 +191,7 @@ async function handleMessage<S extends TSchema>(
 ): Promise<void> {
   const { maxAttempts, backoff } = retry
   const deliveryCount = message.info.deliveryCount
+  if (deliveryCount > 1) bus.observer.redelivered(options.durable)
   const messageId = message.headers?.get('Nats-Msg-Id') || null
   const body = decoder.decode(message.data)
   let payload: unknown

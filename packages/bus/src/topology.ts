@@ -35,9 +35,25 @@ const streamSettings: Record<keyof typeof Streams, { maxAgeMs: number; duplicate
   deadLetters: { maxAgeMs: 30 * DAY, duplicateWindowMs: 2 * MINUTE },
 }
 
-/** Each stream's configuration in `ns`, stored on `replicas` servers (BUS_REPLICAS; 1 on a single server). */
-export function streamConfigs(ns: Namespace, replicas = 1): (Partial<StreamConfig> & { name: string })[] {
-  return (Object.keys(Streams) as (keyof typeof Streams)[]).map((key) => ({
+type StreamKey = keyof typeof Streams
+/** A byte bound per stream (`max_bytes`; discard old: the oldest messages go first). */
+export type StreamMaxBytes = Partial<Record<StreamKey, number>>
+
+const MiB = 1024 * 1024
+/**
+ * Each stream's byte bound unless configured (issue 22: every refused webhook kept up to 64 KiB with no
+ * bound). Modest on purpose: NATS 2.9 reserves a bounded stream's max_bytes against the server's storage
+ * when it is created, for every namespace (each test file has its own).
+ */
+export const DEFAULT_STREAM_MAX_BYTES: Readonly<Record<StreamKey, number>> = { alerts: 512 * MiB, feeds: 128 * MiB, intake: 256 * MiB, notifications: 64 * MiB, deadLetters: 128 * MiB }
+
+/**
+ * Each stream's configuration in `ns`, stored on `replicas` servers (BUS_REPLICAS; 1 on a single server),
+ * bounded by `maxBytes` or the default.
+ */
+export function streamConfigs(ns: Namespace, replicas = 1, maxBytes: StreamMaxBytes = {}): (Partial<StreamConfig> & { name: string; key: StreamKey })[] {
+  return (Object.keys(Streams) as StreamKey[]).map((key) => ({
+    key,
     name: ns.stream(Streams[key].name),
     subjects: Streams[key].subjects.map((subject) => ns.subject(subject)),
     storage: StorageType.File,
@@ -46,12 +62,15 @@ export function streamConfigs(ns: Namespace, replicas = 1): (Partial<StreamConfi
     max_age: nanos(streamSettings[key].maxAgeMs),
     duplicate_window: nanos(streamSettings[key].duplicateWindowMs),
     num_replicas: replicas,
+    max_bytes: maxBytes[key] ?? DEFAULT_STREAM_MAX_BYTES[key],
   }))
 }
 
 export interface EnsureStreamsOptions {
   replicas?: number
   logger?: BusLogger
+  /** Bounds this service is configured with; a stream not named keeps the bound it has (or the default). */
+  maxBytes?: StreamMaxBytes
 }
 
 /**
@@ -61,14 +80,18 @@ export interface EnsureStreamsOptions {
  */
 export async function ensureStreams(jsm: JetStreamManager, ns: Namespace, options: EnsureStreamsOptions = {}): Promise<void> {
   const logger = options.logger ?? silentLogger
-  for (const config of streamConfigs(ns, options.replicas)) {
+  const configured = options.maxBytes ?? {}
+  for (const { key, ...config } of streamConfigs(ns, options.replicas, configured)) {
     const name = config.name
-    const exists = await jsm.streams.info(name).then(
-      () => true,
-      () => false,
+    const current = await jsm.streams.info(name).then(
+      (info) => info.config,
+      () => undefined,
     )
-    if (exists) {
-      await updateStream(jsm, config, logger)
+    if (current !== undefined) {
+      // Only a service configured with a bound changes it: the others keep what the stream has, so services
+      // with different settings do not take turns resetting it. An unbounded stream gets the default.
+      const keep = configured[key] === undefined && current.max_bytes > 0
+      await updateStream(jsm, keep ? { ...config, max_bytes: current.max_bytes } : config, logger)
       continue
     }
     try {

@@ -37,6 +37,14 @@ export const IntakeLogEntryV1 = Type.Object(
     reason: Type.Union([Type.String(), Type.Null()]),
     alertId: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
     kind: Type.Union([Type.Literal('entry'), Type.Literal('result'), Type.Literal('test'), Type.Null()]),
+    // Optional (issue 22), so entries from an ingest that does not send them still pass; absent means
+    // unknown: no user, not authenticated, not truncated.
+    /** The user the payload named, when it could be read. */
+    userId: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    /** The request passed the webhook secret check, or ingest had none to check. */
+    authenticated: Type.Optional(Type.Boolean()),
+    /** rawBody is the start of a longer body (a refused request keeps a bounded part). */
+    bodyTruncated: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )

@@ -32,6 +32,7 @@ export const connectorSubjects = (instanceId: string) => ({
   feeds: `connector.${instanceId}.feeds`,
   flattens: `connector.${instanceId}.flattens`,
   kills: `connector.${instanceId}.kills`,
+  brokerView: `connector.${instanceId}.broker-view`,
 })
 
 /**

@@ -47,6 +47,8 @@ export interface RiskEngineConfigsTable {
   user_id: string
   config: Json
   updated_at: Timestamp
+  /** The prop-firm preset the configuration was last filled from (id, firm, plan, the values it set), or null. */
+  preset: ColumnType<unknown, string | null | undefined, string | null>
 }
 
 export interface BrokerCredentialsTable {
@@ -231,6 +233,12 @@ export interface IntakeLogTable {
   alert_id: string | null
   kind: string | null
   created_at: Timestamp
+  /** The user the payload named, when it could be read (issue 22: a trader sees their own intake). */
+  user_id: string | null
+  /** Passed the webhook secret check (or there was none): only such a refusal may be replayed. */
+  authenticated: ColumnType<boolean, boolean | undefined, boolean>
+  /** raw_body holds only the first INTAKE_REFUSED_BODY_BYTES of a refused request: never replayed. */
+  body_truncated: ColumnType<boolean, boolean | undefined, boolean>
 }
 
 export interface AdminAuditLogTable {
@@ -342,6 +350,34 @@ export interface NotificationChannelsTable {
   updated_at: Timestamp
 }
 
+/** The administrator's news calendar: entries are refused in [at - minutes_before, at + minutes_after] (session rules). */
+export interface NewsEventsTable {
+  id: Generated<number>
+  name: string
+  at: Timestamp
+  minutes_before: number
+  minutes_after: number
+  created_by: string | null
+  created_at: Timestamp
+}
+
+/** A user's daily flatten, claimed once per CME trading day (session rules). */
+export interface DailyFlattensTable {
+  user_id: string
+  trading_day: string
+  flatten_at: string
+  claimed_at: Timestamp
+  done_at: NullableTimestamp
+}
+
+/** A user's flatten at the start of a news event's blackout (flattenBeforeNews), claimed once per event. */
+export interface NewsFlattensTable {
+  user_id: string
+  news_event_id: number
+  claimed_at: Timestamp
+  done_at: NullableTimestamp
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -392,6 +428,9 @@ export interface Database {
   notification_channels: NotificationChannelsTable
   notification_events: NotificationEventsTable
   notification_deliveries: NotificationDeliveriesTable
+  news_events: NewsEventsTable
+  daily_flattens: DailyFlattensTable
+  news_flattens: NewsFlattensTable
 }
 
 export type User = Selectable<UsersTable>
@@ -408,6 +447,7 @@ export type NewTrade = Insertable<TradesTable>
 export type IntakeLogEntry = Selectable<IntakeLogTable>
 export type NewIntakeLogEntry = Insertable<IntakeLogTable>
 export type AdminAuditEntry = Selectable<AdminAuditLogTable>
+export type NewsEventRow = Selectable<NewsEventsTable>
 export type FeedCommandRow = Selectable<FeedCommandsTable>
 export type NotificationChannelRow = Selectable<NotificationChannelsTable>
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>

@@ -10,6 +10,8 @@ import { schemaErrorFormatter } from './validation/schema-error-formatter.ts'
 import { serverTimeoutOptions, type ServerTimeouts } from './server-timeouts.ts'
 import { limitConnectionsPerAddress } from './connection-limit.ts'
 import { createValidatorCompiler } from './validation/validator-compiler.ts'
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts'
+import { tracingPlugin } from './plugins/tracing.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,7 +43,8 @@ export interface ServiceAppOptions {
 
 /**
  * A Fastify app with what every service shares: TypeBox type provider, redacting logger, one error
- * handler, `/health`, `/ready` and `/metrics`. Each service's `buildApp(config)` starts from this.
+ * handler, `/health`, `/ready` and `/metrics`, the request id that follows a request across the
+ * services (request-id.ts) and, while tracing is on, a span per request (plugins/tracing.ts). Each service's `buildApp(config)` starts from this.
  */
 export async function createServiceApp(options: ServiceAppOptions) {
   const pretty = !options.loggerStream && prettyLogs()
@@ -54,12 +57,19 @@ export async function createServiceApp(options: ServiceAppOptions) {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     schemaErrorFormatter,
+    genReqId: requestIdOf,
     ...(options.timeouts ? serverTimeoutOptions(options.timeouts) : {}),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   limitConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? 0)
   app.setValidatorCompiler(createValidatorCompiler())
   app.decorate('serviceName', options.service)
+  // The caller (a client, the gateway's log, a support question) can name the request it means.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id)
+    done()
+  })
+  await app.register(tracingPlugin, { service: options.service })
   await app.register(errorHandlerPlugin, options.errors ?? {})
   await app.register(healthPlugin, { service: options.service, internalSurfaces: options.internalSurfaces })
   await app.register(metricsPlugin, { service: options.service, internalSurfaces: options.internalSurfaces })

@@ -1,3 +1,5 @@
+import { startTracingFromEnvironment } from '@signals/telemetry'
+
 /** The backing servers a service needs at start, named by their config URL. */
 type DependencyName = 'Postgres' | 'Redis' | 'NATS'
 
@@ -78,10 +80,17 @@ export function dependenciesOf(config: { DATABASE_URL?: string; REDIS_URL?: stri
 }
 
 /**
- * For `main.ts`: builds the app, and when that fails because a backing server is down prints the one
- * sentence instead of a stack trace and exits 69 (EX_UNAVAILABLE).
+ * For `main.ts`: turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (a bad value: its sentence and
+ * exit 78, like any bad variable), then builds the app; when that fails because a backing server is down,
+ * prints the one sentence instead of a stack trace and exits 69 (EX_UNAVAILABLE).
  */
 export async function buildOrExplain<T>(service: string, dependencies: readonly Dependency[], build: () => Promise<T>): Promise<T> {
+  try {
+    await startTracingFromEnvironment(service)
+  } catch (error) {
+    process.stderr.write(`${service}: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(78)
+  }
   try {
     return await build()
   } catch (error) {

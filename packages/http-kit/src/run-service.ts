@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
+import { stopTracing } from '@signals/telemetry'
 
 /** The one line a service logs once it listens: name, address, environment and Node version. */
 function startupSummary(service: string, address: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -12,6 +13,8 @@ export async function runService(app: FastifyInstance, listen: { host: string; p
     if (err) app.log.error({ err }, 'fatal error, closing')
     else app.log.info({ signal }, 'closing')
     await app.close()
+    // The spans still held in the batch go out before the process ends.
+    await stopTracing()
   })
   await listenWithSummary(app, listen)
 }

@@ -195,7 +195,7 @@ t.test('request loggers carry the request id, honour levels, and are only built 
   t.equal(childrenBuilt, 1, 'the child is built once, at the first line written')
   const written = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
   t.match(written, [
-    { level: 40, msg: 'something to see', reqId: /^req-/, service: 'kit-test', token: '[redacted]' },
+    { level: 40, msg: 'something to see', reqId: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, service: 'kit-test', token: '[redacted]' },
     { level: 50, msg: 'and worse', reqId: written[0]?.reqId },
   ], 'lines carry the request id, and secrets stay redacted')
 

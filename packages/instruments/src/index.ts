@@ -18,3 +18,4 @@ export {
 } from './decimal.ts'
 export { frontMonthContract, type DatedContract } from './roll-calendar.ts'
 export { tradingDayOf } from './trading-day.ts'
+export { EXCHANGE_TIME_ZONE, exchangeMinuteOfDay, exchangeWallClock } from './exchange-clock.ts'

@@ -1,5 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox'
 import { LiteralUnion } from '@signals/contracts'
+import { SessionRulesArea, type SessionRules } from './session-rules-config.ts'
 
 /**
  * The risk-engine configuration: one nested object per area of the spec's list, every field bounded and
@@ -123,10 +124,15 @@ export const RiskEngineConfig = Type.Object(
     payoutSecurity: PayoutSecurityArea,
     verification: VerificationArea,
     antiMartingale: AntiMartingaleArea,
+    /** Not in the spec's list; optional on input so older clients' complete objects still save (`withSessionRules`). */
+    sessionRules: Type.Optional(SessionRulesArea),
   },
   { additionalProperties: false, 'x-error-prefix': 'Invalid risk-engine configuration' },
 )
-export type RiskEngineConfig = Static<typeof RiskEngineConfig>
+/** A configuration as saved and used: every area present (the session rules filled with their defaults when not sent). */
+export type RiskEngineConfig = Static<typeof RiskEngineConfig> & { sessionRules: SessionRules }
+/** A configuration as a client may send it (the session rules may be left out). */
+export type RiskEngineConfigInput = Static<typeof RiskEngineConfig>
 
 export const RISK_AREAS = Object.keys(RiskEngineConfig.properties) as (keyof RiskEngineConfig)[]
 
@@ -142,8 +148,13 @@ export const DEFAULT_RISK_ENGINE_CONFIG: RiskEngineConfig = Object.fromEntries(
   ]),
 ) as RiskEngineConfig
 
+/** A sent configuration with the session rules' defaults where none were sent. */
+export function withSessionRules(input: RiskEngineConfigInput): RiskEngineConfig {
+  return { ...input, sessionRules: input.sessionRules ?? DEFAULT_RISK_ENGINE_CONFIG.sessionRules }
+}
+
 /** Rules between fields, each naming the field at fault; null when the configuration is consistent. */
-export function crossFieldProblem(config: RiskEngineConfig): string | null {
+export function crossFieldProblem(config: RiskEngineConfigInput): string | null {
   const { account, trailingDrawdown, dailyLossLimit, antiMartingale } = config
   if (trailingDrawdown.amount >= account.startingBalance) return 'trailingDrawdown.amount must be less than account.startingBalance'
   if (trailingDrawdown.stopTrailingAtBalance !== null && trailingDrawdown.stopTrailingAtBalance < account.startingBalance - trailingDrawdown.amount) {
@@ -151,5 +162,9 @@ export function crossFieldProblem(config: RiskEngineConfig): string | null {
   }
   if (dailyLossLimit.amount > trailingDrawdown.amount) return 'dailyLossLimit.amount must not exceed trailingDrawdown.amount'
   if (antiMartingale.maxContracts < antiMartingale.baseContracts) return 'antiMartingale.maxContracts must be at least antiMartingale.baseContracts'
+  const windows = config.sessionRules?.tradingWindows ?? []
+  const empty = windows.findIndex((window) => window.start === window.end)
+  if (empty >= 0) return `sessionRules.tradingWindows[${empty}] must not start and end at the same time`
+  if (config.sessionRules?.flattenBeforeNews && !config.sessionRules.newsBlackout) return 'sessionRules.flattenBeforeNews needs sessionRules.newsBlackout'
   return null
 }

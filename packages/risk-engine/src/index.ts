@@ -14,7 +14,12 @@ export {
   TrailingDrawdownArea,
   VerificationArea,
   crossFieldProblem,
+  withSessionRules,
+  type RiskEngineConfigInput,
 } from './config.ts'
+export { SessionRulesArea, TradingWindow, type SessionRules } from './session-rules-config.ts'
+export { dueDailyFlatten } from './daily-flatten.ts'
+export { sessionGate, type SessionCounts, type NewsEvent, type SessionRefusalCode } from './session-gate.ts'
 export { normalizeRiskEngineConfig } from './stored-config.ts'
 export type {
   AccountState,
@@ -35,3 +40,6 @@ export { closingAction, positionOpenPnl, type PositionMark } from './open-pnl.ts
 export { positionBreach, type PositionBreach } from './position-watch.ts'
 export { antiMartingaleContracts } from './anti-martingale.ts'
 export { tradingDayOf } from '@signals/instruments'
+export { RiskEngineConfigPatch, type ConfigFieldPath, type ConfigFieldValue, type ConfigFieldValues } from './config-fields.ts'
+export { PROP_FIRM_PRESETS, propFirmPreset, type PropFirmPreset, type PresetSource } from './prop-firm-presets.ts'
+export { applyPreset, fieldsChangedFromPreset, type PresetApplied } from './apply-preset.ts'

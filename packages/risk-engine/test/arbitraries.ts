@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { CONTRACTS, computePnl, multiply, parseDecimal, toFixed } from '@signals/instruments'
-import { RISK_MODES, TRAILING_MODES, crossFieldProblem, type RiskEngineConfig, type SizingInput } from '../src/index.ts'
+import { RISK_MODES, TRAILING_MODES, DEFAULT_RISK_ENGINE_CONFIG, crossFieldProblem, type RiskEngineConfig, type SizingInput } from '../src/index.ts'
 
 /** Inputs for the sizing properties: any consistent configuration, account, alert, market and caps. */
 
@@ -58,6 +58,7 @@ export const configArbitrary: fc.Arbitrary<RiskEngineConfig> = fc
       payoutSecurity: { enabled: false, minBalanceAboveStart: 2_100 },
       verification: { phase: r.phase, profitTarget: r.profitTarget, minTradingDays: r.minTradingDays },
       antiMartingale: { baseContracts: r.base, maxContracts: r.base + r.extra, winsToStepUp: r.steps[0], lossesToStepDown: r.steps[1], stepContracts: r.steps[2], pyramidLevels: r.steps[3] },
+      sessionRules: DEFAULT_RISK_ENGINE_CONFIG.sessionRules,
     }
   })
   .filter((config) => config.dailyLossLimit.amount <= config.trailingDrawdown.amount && crossFieldProblem(config) === null)

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { createClient } from 'redis'
+import { createClient } from '@redis/client'
 
 export type RedisClient = ReturnType<typeof createRedisClient>
 

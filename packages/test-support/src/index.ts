@@ -3,6 +3,6 @@ export { startPrivateNats, startPrivateRedis, startPrivatePostgres, freePort, wa
 export { startPrivateNatsCluster, type PrivateNatsCluster, type ClusterNode } from './nats-cluster.ts'
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts'
 export { testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from './namespace.ts'
-export { deleteNamespaceStreams, deleteAllTestStreams } from './cleanup.ts'
+export { deleteNamespaceStreams, deleteStaleTestStreams } from './cleanup.ts'
 export { waitFor, eventually, type PollOptions } from './polling.ts'
 export { unsignedIdentity, signIdentitiesOnInject } from './signed-identity.ts'

@@ -114,6 +114,8 @@ export interface OrderVersion {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   text?: string
 }

@@ -25,6 +25,8 @@ export const ENDPOINTS = {
   commandDeps: 'command/deps',
   commandLdeps: 'command/ldeps',
   contractFind: 'contract/find',
+  /** One contract by id (`id=<contractId>`): the name of a position's contract. */
+  contractItem: 'contract/item',
   accountList: 'account/list',
   cashBalanceSnapshot: 'cashBalance/getcashbalancesnapshot',
   authorize: 'authorize',
@@ -38,6 +40,8 @@ export interface OsoBracket {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   text?: string
 }
@@ -53,6 +57,8 @@ interface OrderRequestFields {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
 }
 
 export interface PlaceOsoRequest extends OrderRequestFields {
@@ -111,6 +117,8 @@ export interface ModifyOrderRequest {
   orderType: OrderType
   price?: number
   stopPrice?: number
+  /** A trailing order's distance from the market (TrailingStop, TrailingStopLimit). */
+  pegDifference?: number
   timeInForce?: TimeInForce
   isAutomated?: boolean
 }

@@ -16,6 +16,9 @@ export const ConfigSchema = Type.Object({
   /** Where a replayed webhook goes, with the secret ingest expects (it was redacted from the stored text). */
   INGEST_URL: Env.INGEST_URL,
   WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
+  /** Intake-log entries older than this are deleted (docs/operations.md). */
+  INTAKE_LOG_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'days an intake-log entry is kept' }),
+  INTAKE_LOG_PRUNE_INTERVAL_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'how often the intake log is pruned' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

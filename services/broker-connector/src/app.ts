@@ -9,13 +9,18 @@ import { discrepancyRoutes } from './routes/discrepancies.ts'
 import { tradeRoutes } from './routes/trades.ts'
 import { tradeCloseRoutes } from './routes/trade-close.ts'
 import { killSwitchPlugin } from './kill-switch/plugin.ts'
+import { brokerViewPlugin } from './broker-view/plugin.ts'
 import { credentialsTestPlugin } from './credentials/credentials-test.ts'
 import { TradovateAdapter } from './broker/tradovate/adapter.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
+import { feedMetrics } from './connector-metrics.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
 import type { BrokerAdapter } from './broker/broker-adapter.ts'
+
+/** A session silent this long (two of Tradovate's 2.5 s heartbeats) is shown, but said stale; the socket itself gives up at 10 s. */
+const BROKER_SILENT_STALE_MS = 5_000
 
 export interface BuildOptions {
   loggerStream?: NodeJS.WritableStream
@@ -29,6 +34,8 @@ export interface BuildOptions {
   brokerAdapter?: BrokerAdapter
   /** Extra feed session hooks (`onEvent`, `onSessionOpen`), called after the trading ones (tests observe with them). */
   feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
+  /** The clock the session rules judge by (trading windows, news blackouts, the daily flatten); tests set it. */
+  clock?: () => Date
 }
 
 /** Builds the broker-connector service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -47,7 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(tradeRoutes)
   await app.register(discrepancyRoutes)
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
-  await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow })
+  await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow, clock: options.clock })
   const trading = app.trading
   await app.register(tradeCloseRoutes)
   if (options.consumers ?? true) {
@@ -102,7 +109,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       },
       endpoints,
     })
+    feedMetrics(app.metrics, () => app.feeds.feedCounts())
   }
   await app.register(killSwitchPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS })
+  await app.register(brokerViewPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS, staleAfterMs: BROKER_SILENT_STALE_MS })
   return app
 }

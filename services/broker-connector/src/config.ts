@@ -111,6 +111,11 @@ export const ConfigSchema = Type.Object({
    * limit and the trailing floor, with their open pnl (one indexed query a pass when nobody holds a trade).
    */
   RISK_WATCHDOG_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2_000, description: 'risk watchdog interval over open positions' }),
+  /**
+   * How often the users' daily flatten times (session rules) are looked at: a flatten happens at most this
+   * long after its time (one indexed query a pass).
+   */
+  DAILY_FLATTEN_CHECK_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'interval of the daily-flatten check' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

@@ -9,6 +9,11 @@ import { flattenRouter } from './ownership/flatten-relay.ts'
 import { waitForSession } from './positions/flatten-runner.ts'
 import type { FlattenDispatch } from './positions/flatten-dispatch.ts'
 import { RiskWatchdog } from './risk/risk-watchdog.ts'
+import { entryMetrics } from './connector-metrics.ts'
+import { allOf } from './entry/entry-observer.ts'
+import { OrderTraces } from './tracing/order-traces.ts'
+import { DailyFlatten } from './risk/daily-flatten.ts'
+import { NewsFlatten } from './risk/news-flatten.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +22,10 @@ declare module 'fastify' {
       flattenDispatch: FlattenDispatch
       /** Open positions against the hard limits (null in an instance without feeds). */
       watchdog: RiskWatchdog | null
+      /** The session rules' daily flatten (null in an instance without feeds). */
+      dailyFlatten: DailyFlatten | null
+      /** The session rules' flatten at the start of a news blackout (null in an instance without feeds). */
+      newsFlatten: NewsFlatten | null
     }
   }
 }
@@ -35,11 +44,14 @@ export interface TradingPluginOptions {
     | 'MARKET_PRICE_MAX_AGE_MS'
     | 'RISK_WATCHDOG_MS'
     | 'POSITION_RECONCILE_MS'
+    | 'DAILY_FLATTEN_CHECK_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
+  /** The clock the session rules judge by (default the system clock; tests set it). */
+  clock?: () => Date
 }
 
 /**
@@ -52,7 +64,9 @@ export const tradingPlugin = fp(
     const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
-    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router)
+    // Metrics of the orders, and (tracing on) each order's fills put in the trace of its alert.
+    const orderTraces = new OrderTraces(app.serviceName)
+    const trading = createTrading(app.db, options.config, sessions, app.log, options.entryFlow, router, allOf(entryMetrics(app.metrics), orderTraces), options.clock)
     const flattenDispatch = flattenRouter({
       bus: app.bus,
       owners,
@@ -80,11 +94,21 @@ export const tradingPlugin = fp(
           options.config.RISK_WATCHDOG_MS,
         )
       : null
-    app.decorate('trading', { ...trading, flattenDispatch, watchdog })
+    const onEvent: typeof trading.onEvent = (userId, event) => {
+      trading.onEvent(userId, event)
+      if (event.type === 'fill') orderTraces.onFill(event.fill)
+    }
+    // The session rules' daily flatten: only an instance holding feeds holds sessions.
+    const flattenDeps = { db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }
+    const dailyFlatten = options.feeds ? new DailyFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
+    const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
+    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
       watchdog?.timer.start()
+      dailyFlatten?.timer.start()
+      newsFlatten?.timer.start()
       // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
       if (options.feeds) trading.reconcileTimer.start()
     })
@@ -92,8 +116,10 @@ export const tradingPlugin = fp(
     app.addHook('onClose', async () => {
       await trading.sweep?.stop()
       await watchdog?.timer.stop()
+      await dailyFlatten?.timer.stop()
+      await newsFlatten?.timer.stop()
       await trading.reconcileTimer.stop()
     })
   },
-  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership'] },
+  { name: 'broker-trading', dependencies: ['db', 'bus', 'feed-ownership', 'metrics'] },
 )

@@ -14,6 +14,7 @@ import { NOT_RECONCILED, PositionReconciler } from './positions/position-reconci
 import type { BrokerScope } from './repositories/broker-trades.ts'
 import { SessionScopes } from './session-scopes.ts'
 import { HaltedEntries } from './risk/halt-entries.ts'
+import type { EntryObserver } from './entry/entry-observer.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -77,6 +78,8 @@ export function createTrading(
   logger: Logger,
   makeEntryFlow?: (db: Kysely<Database>) => EntryFlow,
   router: EntryRouter | null = null,
+  observer?: EntryObserver,
+  clock: () => Date = () => new Date(),
 ): Trading {
   const keeper = new TradeKeeper({ db, logger })
   const scopes = new SessionScopes()
@@ -101,8 +104,10 @@ export function createTrading(
     parallelism: config.ENTRY_PARALLELISM,
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
+    sessionClock: clock,
     // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
     positionDifference: async (userId, scope, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED),
+    observer,
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)

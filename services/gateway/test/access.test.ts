@@ -74,10 +74,14 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/broker-credentials', 'settings'],
     ['/api/notifications/channels', 'settings'],
     ['/api/admin/users?status=pending', 'admin'],
+    ['/api/intake?limit=5', 'admin'],
     ['/api/alerts', 'broker-connector'],
     ['/api/alerts/42', 'broker-connector'],
     ['/api/trades?limit=5', 'broker-connector'],
     ['/api/kill-switch', 'broker-connector'],
+    ['/api/broker/positions', 'broker-connector'],
+    ['/api/broker/orders?limit=20', 'broker-connector'],
+    ['/api/alerts/42/steps', 'broker-connector'],
   ]
   for (const [url, service] of routes) {
     const response = await get(url, admin.sessionCookie)

@@ -23,14 +23,15 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
   })
-  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
+  const streamMaxBytes = { alerts: config.INGEST_ALERTS_STREAM_MAX_BYTES, intake: config.INGEST_INTAKE_STREAM_MAX_BYTES }
+  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS, streamMaxBytes })
   await app.register(rawBodyPlugin, { bodyLimit: config.INGEST_BODY_LIMIT })
   await app.register(openapiPlugin, { title: 'Signals webhook', description: 'Alerts from TradingView and other platforms.', prefixes: ['/webhook/'], extend: describeWebhook })
   // One scope for the webhook: its hooks (client address, intake log, rate limit) never see /health or /metrics.
   await app.register(async (webhook) => {
     const redactor = new SecretRedactor(config.WEBHOOK_SECRET === undefined ? [] : [config.WEBHOOK_SECRET])
     await webhook.register(clientAddressPlugin, { internalAuthSecret: config.INTERNAL_AUTH_SECRET, allowedSources: config.INGEST_ALLOWED_SOURCES })
-    await webhook.register(intakeLogPlugin, { redactor })
+    await webhook.register(intakeLogPlugin, { redactor, refusedBodyBytes: config.INGEST_REFUSED_BODY_BYTES })
     await webhook.register(rateLimitPlugin, { perMinute: config.INGEST_RATE_LIMIT_PER_MINUTE })
     await webhook.register(webhookRoutes, { config })
   })

@@ -18,6 +18,11 @@ import { Env, loadConfig, Type, type Static } from '@signals/config'
  * - HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_MAX_CONNECTIONS_PER_ADDRESS:
  *   the public server's time-outs and connection limit (packages/config/src/variables.ts;
  *   docs/decisions/deployment.md).
+ * - INGEST_REFUSED_BODY_BYTES: how much of a refused request's body the intake log keeps (2048 bytes, cut
+ *   on a character boundary); an accepted alert's body is kept whole.
+ * - INGEST_ALERTS_STREAM_MAX_BYTES, INGEST_INTAKE_STREAM_MAX_BYTES: byte bounds of the ALERTS and INTAKE
+ *   streams ingest writes (unset: the bound the stream has, 512 MiB and 256 MiB when new); the oldest
+ *   messages are discarded beyond it.
  * - ALERT_MAX_AGE_SECONDS: refuse an alert whose own timestamp (`time`, `timenow`, `timestamp`) is older;
  *   unset = no age check.
  */
@@ -59,6 +64,9 @@ export const ConfigSchema = Type.Object({
   INGEST_ALLOWED_SOURCES: Type.Optional(
     Type.String({ pattern: ADDRESS_LIST, description: 'client addresses/CIDRs allowed to post webhooks (unset = all)', 'x-expected': 'comma-separated IP addresses or CIDRs' }),
   ),
+  INGEST_REFUSED_BODY_BYTES: Type.Integer({ minimum: 0, maximum: 1024 * 1024, default: 2048, description: "bytes of a refused request's body the intake log keeps" }),
+  INGEST_ALERTS_STREAM_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 1024 * 1024, description: 'byte bound of the ALERTS stream (unset: as it is)' })),
+  INGEST_INTAKE_STREAM_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 1024 * 1024, description: 'byte bound of the INTAKE stream (unset: as it is)' })),
   ALERT_MAX_AGE_SECONDS: Type.Optional(Type.Integer({ minimum: 1, description: 'refuse alerts whose own timestamp is older (unset = off)' })),
 })
 

@@ -7,6 +7,7 @@ import { createFeedStatusReader } from './feed/feed-status-reader.ts'
 import { tradingSettingsRoutes } from './routes/trading-settings.ts'
 import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
+import { riskEnginePresetRoutes } from './routes/risk-engine-presets.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
 import { brokerCredentialsTestRoutes } from './routes/broker-credentials-test.ts'
 import { notificationChannelRoutes } from './routes/notification-channels.ts'
@@ -38,6 +39,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(tradingSettingsRoutes, routeOptions)
   await app.register(liveTradingStatusRoutes, { ...routeOptions, feedStatus, cipher, feedDownGraceMs: config.FEED_DOWN_GRACE_MS })
   await app.register(riskEngineConfigRoutes, routeOptions)
+  await app.register(riskEnginePresetRoutes)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   await app.register(brokerCredentialsTestRoutes, { credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }

@@ -15,6 +15,8 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
     '/api/notifications/channels/{id}/test',
     '/api/notifications/deliveries',
     '/api/risk-engine/config',
+    '/api/risk-engine/presets',
+    '/api/risk-engine/presets/{id}/apply',
     '/api/trading-settings',
   ])
   t.same(Object.keys(document.paths['/api/broker-credentials']).sort(), ['delete', 'get', 'put'])

@@ -4,6 +4,8 @@ export interface IntakePageQuery {
   outcome?: string
   limit: number
   beforeId?: number
+  /** Only entries whose payload named this user. */
+  userId?: string
 }
 
 /** The intake log, newest first, one page (`beforeId`: only older entries). */
@@ -11,9 +13,19 @@ export async function listIntake(db: Kysely<Database>, query: IntakePageQuery) {
   let select = db.selectFrom('intake_log').selectAll()
   if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome)
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
+  if (query.userId !== undefined) select = select.where('user_id', '=', query.userId)
   return select.orderBy('id', 'desc').limit(query.limit).execute()
 }
 
 export async function findIntake(db: Kysely<Database>, id: number) {
   return db.selectFrom('intake_log').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Deletes up to `limit` entries received before `cutoff` (rows another deleter holds are skipped); returns how many. */
+export async function deleteIntakeBefore(db: Kysely<Database>, cutoff: Date, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('intake_log')
+    .where('id', 'in', (eb) => eb.selectFrom('intake_log').select('id').where('received_at', '<', cutoff).orderBy('received_at').limit(limit).forUpdate().skipLocked())
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

@@ -6,9 +6,8 @@ import { findIntake, listIntake } from '../repositories/intake.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { sendToIngest, type IngestTarget } from '../replay/send-to-ingest.ts'
 import type { IntakeEntryView } from '../schemas/intake.ts'
-import { IntakeIdParams, IntakePage, IntakeQuery, REPLAYABLE_OUTCOMES, ReplayResult } from '../schemas/intake.ts'
-
-const replayable = (entry: IntakeLogEntry) => (REPLAYABLE_OUTCOMES as readonly string[]).includes(entry.outcome) && entry.kind !== 'test'
+import { IntakeIdParams, IntakePage, IntakeQuery, ReplayResult } from '../schemas/intake.ts'
+import { whyNotReplayable } from '../replay/replayable.ts'
 
 function intakeView(entry: IntakeLogEntry, withRaw: boolean): IntakeEntryView {
   return {
@@ -23,16 +22,19 @@ function intakeView(entry: IntakeLogEntry, withRaw: boolean): IntakeEntryView {
     reason: entry.reason,
     alertId: entry.alert_id,
     kind: entry.kind,
-    replayable: replayable(entry),
+    userId: entry.user_id,
+    authenticated: entry.authenticated,
+    bodyTruncated: entry.body_truncated,
+    replayable: whyNotReplayable(entry) === null,
     ...(withRaw ? { rawBody: entry.raw_body } : {}),
   }
 }
 
 /**
  * The intake log for operators (`GET /api/admin/intake`) and the replay of a refused webhook
- * (`POST /api/admin/intake/:id/replay`, audited). Only refusals are replayed: they never reached the bus,
- * so their alert id is not in the duplicate window and a replay is a first delivery; an accepted or
- * duplicate one would be swallowed there (or, worse, be a second order), so it is refused with 409.
+ * (`POST /api/admin/intake/:id/replay`, audited). Only authenticated refusals are replayed: they never
+ * reached the bus, so their alert id is not in the duplicate window and a replay is a first delivery;
+ * anything else is refused with 409 saying why (replay/replayable.ts).
  */
 export const intakeRoutes: FastifyPluginAsyncTypebox<{ ingest: IngestTarget }> = async (app, options) => {
   app.get(
@@ -65,7 +67,8 @@ export const intakeRoutes: FastifyPluginAsyncTypebox<{ ingest: IngestTarget }> =
     async (request) => {
       const entry = await findIntake(app.db, Number(request.params.id))
       if (entry === undefined) throw notFound(`No intake entry ${request.params.id}`)
-      if (!replayable(entry)) throw conflict(`Intake entry ${entry.id} was ${entry.outcome}${entry.kind === 'test' ? ' (a test alert)' : ''}: only a refused live webhook is replayed`)
+      const refusal = whyNotReplayable(entry)
+      if (refusal !== null) throw conflict(refusal)
       const { statusCode, answer } = await sendToIngest(options.ingest, entry)
       await recordAudit(app.db, { actorUserId: request.identity.userId, action: 'replay', target: entry.intake_id, reason: `ingest answered ${statusCode}` })
       request.log.info({ intakeId: entry.intake_id, statusCode }, 'intake entry replayed')

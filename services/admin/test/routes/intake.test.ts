@@ -26,7 +26,7 @@ const adminId = `admin-${unique()}`
 const asAdmin = as(config, { userId: adminId, email: adminEmail, role: 'admin' })
 const asTrader = as(config, { userId: `trader-${unique()}`, email: 'trader@example.com', role: 'trader' })
 
-async function logEntry(values: { outcome: string; source?: string; rawBody?: string; kind?: string | null; contentType?: string | null }) {
+async function logEntry(values: { outcome: string; source?: string; rawBody?: string; kind?: string | null; contentType?: string | null; authenticated?: boolean; bodyTruncated?: boolean }) {
   const row = await app.db
     .insertInto('intake_log')
     .values({
@@ -41,6 +41,8 @@ async function logEntry(values: { outcome: string; source?: string; rawBody?: st
       reason: values.outcome === 'accepted' ? null : 'why it was refused',
       alert_id: null,
       kind: values.kind ?? null,
+      authenticated: values.authenticated ?? true,
+      body_truncated: values.bodyTruncated ?? false,
     })
     .returning(['id', 'intake_id'])
     .executeTakeFirstOrThrow()
@@ -50,7 +52,7 @@ async function logEntry(values: { outcome: string; source?: string; rawBody?: st
 const accepted = await logEntry({ outcome: 'accepted', kind: 'entry' })
 const invalid = await logEntry({ outcome: 'invalid', rawBody: 'action: buy\nsymbol: NQ1!', contentType: 'text/plain' })
 const queryForm = await logEntry({ outcome: 'missing_user_id', source: 'query', rawBody: '{"action":"sell"}', contentType: null })
-const testAlert = await logEntry({ outcome: 'unauthorized', kind: 'test' })
+const testAlert = await logEntry({ outcome: 'too_old', kind: 'test' })
 
 t.test('only administrators see the intake log or replay', async (t) => {
   t.equal((await app.inject({ method: 'GET', url: '/api/admin/intake', headers: asTrader })).statusCode, 403)
@@ -104,5 +106,35 @@ t.test('an accepted webhook, a test alert and an unknown entry are not replayed'
   t.match(test.json().error, /test alert/)
   t.equal((await app.inject({ method: 'POST', url: '/api/admin/intake/999999/replay', headers: asAdmin })).statusCode, 404)
   t.equal((await app.inject({ method: 'POST', url: '/api/admin/intake/abc/replay', headers: asAdmin })).statusCode, 400)
+  t.equal(ingest.received.length, before, 'nothing reached ingest')
+})
+
+t.test('a 401 or 403 webhook is never replayable: the replay would add the real secret (issue 22 item 7)', async (t) => {
+  const unauthorized = await logEntry({ outcome: 'unauthorized', kind: 'entry', rawBody: '{"action":"buy","symbol":"MNQ1!","user_id":"victim"}' })
+  const forbidden = await logEntry({ outcome: 'forbidden', kind: null })
+  const listed = (await app.inject({ method: 'GET', url: '/api/admin/intake?limit=2', headers: asAdmin })).json()
+  t.same(listed.entries.map((entry: { id: string; replayable: boolean }) => [entry.id, entry.replayable]), [[forbidden.id, false], [unauthorized.id, false]], 'not listed as replayable')
+  const before = ingest.received.length
+  for (const [entry, outcome] of [[unauthorized, 'unauthorized'], [forbidden, 'forbidden']] as const) {
+    const response = await app.inject({ method: 'POST', url: `/api/admin/intake/${entry.id}/replay`, headers: asAdmin })
+    t.equal(response.statusCode, 409, outcome)
+    t.match(response.json(), { success: false, error: new RegExp(`was ${outcome}.*never replayed`) })
+  }
+  t.equal(ingest.received.length, before, 'nothing reached ingest')
+})
+
+t.test('a refusal that never passed the secret check, or kept only part of its body, is not replayable', async (t) => {
+  const preAuth = await logEntry({ outcome: 'invalid', authenticated: false })
+  const truncated = await logEntry({ outcome: 'missing_user_id', bodyTruncated: true })
+  const listed = (await app.inject({ method: 'GET', url: '/api/admin/intake?limit=2', headers: asAdmin })).json()
+  t.same(listed.entries.map((entry: { id: string; replayable: boolean }) => [entry.id, entry.replayable]), [[truncated.id, false], [preAuth.id, false]])
+  t.match(listed.entries[0], { bodyTruncated: true, authenticated: true })
+  const before = ingest.received.length
+  const first = await app.inject({ method: 'POST', url: `/api/admin/intake/${preAuth.id}/replay`, headers: asAdmin })
+  t.equal(first.statusCode, 409)
+  t.match(first.json().error, /before its secret was checked/)
+  const second = await app.inject({ method: 'POST', url: `/api/admin/intake/${truncated.id}/replay`, headers: asAdmin })
+  t.equal(second.statusCode, 409)
+  t.match(second.json().error, /only the start of its body/)
   t.equal(ingest.received.length, before, 'nothing reached ingest')
 })

@@ -161,6 +161,15 @@ export interface BrokerOrder {
   text: string | null
 }
 
+/** An order's latest version (Tradovate `orderVersion`): what the trader sees of it beside its state. */
+export interface BrokerOrderVersion {
+  orderType: string
+  quantity: number
+  /** Exact decimal text, or null for an order without one. */
+  price: string | null
+  stopPrice: string | null
+}
+
 export interface BrokerFill {
   id: number
   orderId: number
@@ -238,6 +247,10 @@ export interface BrokerSession {
   listPositions(): Promise<BrokerPosition[]>
   /** The account's fills the broker lists now (`fill/list`, the day's), only those of the account's own orders. */
   listFills(): Promise<BrokerFill[]>
+  /** The latest version of each of these orders (`orderVersion/deps`), for the trader's view of the account. */
+  orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>>
+  /** A contract's name by its id (`contract/item`), or null when the broker does not know it. */
+  contractName(contractId: number): Promise<string | null>
   placeBracket(request: BracketRequest): Promise<PlacedBracket>
   /**
    * Sets a live order's whole quantity, its filled part included (`order/modifyorder`; type and prices

@@ -74,9 +74,15 @@ export function testAlertHandler(deps: HandlerDeps) {
   }
 }
 
-/** intake.log: one row per webhook request, a batch of them in one statement. */
+/**
+ * intake.log: one row per webhook request, a batch of them in one statement. An entry Postgres refuses for
+ * its values is written to the process log whole (it was redacted by ingest) instead of dead-lettering
+ * its batch.
+ */
 export function intakeLogHandler(deps: HandlerDeps) {
+  const setAside = (entry: IntakeLogBatch['entries'][number], error: unknown) =>
+    deps.logger.warn({ intakeLogEntry: entry, err: error }, 'intake-log entry refused by the database; kept here, the rest of its batch written')
   return async (batch: IntakeLogBatch): Promise<void> => {
-    deps.onRecorded?.('intake', await insertIntakeLog(deps.db, batch.entries))
+    deps.onRecorded?.('intake', await insertIntakeLog(deps.db, batch.entries, setAside))
   }
 }

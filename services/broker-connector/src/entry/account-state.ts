@@ -1,4 +1,4 @@
-import { deriveAccountState, tradingDayOf, type AccountState, type ClosedTradingDay, type OpenTradeState, type RiskEngineConfig } from '@signals/risk-engine'
+import { deriveAccountState, tradingDayOf, type AccountState, type ClosedTradingDay, type NewsEvent, type OpenTradeState, type RiskEngineConfig, type SessionCounts } from '@signals/risk-engine'
 import { rootOf } from '@signals/instruments'
 import { sql, type Database, type Kysely } from '@signals/db'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
@@ -14,6 +14,15 @@ export interface AccountRows {
   equityPeak: Map<string, string>
   /** The dated contracts the user's open trades on the session's account are in (the broker positions whose open pnl counts). */
   heldContracts: Map<string, HeldContract[]>
+  /** The session rules' view at `at`: the news events whose blackout may cover it, and each user's entries and executions of its trading day. */
+  session: SessionDay
+}
+
+interface SessionDay {
+  /** The instant the session rules judge (the connector's clock; tests set it). */
+  at: Date
+  news: NewsEvent[]
+  counts: Map<string, SessionCounts>
 }
 
 /** A contract the user's open trades are in, as the broker names it. */
@@ -40,6 +49,7 @@ export async function loadAccountRows(
   userIds: readonly string[],
   deciding: readonly number[],
   scopes: ReadonlyMap<string, BrokerScope>,
+  at: Date = new Date(),
 ): Promise<AccountRows> {
   const { rows } = await sql<{
     open: [string, string | null, string, 'LONG' | 'SHORT', string, string][]
@@ -47,20 +57,29 @@ export async function loadAccountRows(
     halts: [string, number, string | null][]
     held: [string, string, number, string][]
     peaks: [string, string][]
+    counts: [string, number, number][]
+    news: [string, number, number, number][]
   }>`
     SELECT
       (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding)}) AS o) AS open,
       (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
       (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.halted_at) * 1000)::float8, h.reason)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts,
       (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(scopes)}) AS c) AS held,
-      (SELECT COALESCE(json_agg(json_build_array(p.user_id, p.peak::text)), '[]'::json) FROM equity_peaks p WHERE p.user_id = ANY(${userIds}::text[])) AS peaks`.execute(db)
-  const row = rows[0] ?? { open: [], days: [], halts: [], held: [], peaks: [] }
+      (SELECT COALESCE(json_agg(json_build_array(p.user_id, p.peak::text)), '[]'::json) FROM equity_peaks p WHERE p.user_id = ANY(${userIds}::text[])) AS peaks,
+      (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.entries, c.executions)), '[]'::json) FROM (${sessionCounts(userIds, deciding, at)}) AS c) AS counts,
+      (SELECT COALESCE(json_agg(json_build_array(n.name, (extract(epoch FROM n.at) * 1000)::float8, n.minutes_before, n.minutes_after)), '[]'::json) FROM (${newsAround(at)}) AS n) AS news`.execute(db)
+  const row = rows[0] ?? { open: [], days: [], halts: [], held: [], peaks: [], counts: [], news: [] }
   return {
     openTrades: groupByUser(row.open, ([, root, symbol, side, quantity, entryPrice]) => ({ root: root ?? rootOf(symbol) ?? symbol, side, quantity, entryPrice })),
     closedDays: groupByUser(row.days, ([, day, pnl, highestRunningPnl, results]) => ({ day, pnl, highestRunningPnl, results })),
     lastHalt: new Map(row.halts.map(([userId, at, reason]) => [userId, { at: new Date(at), reason }])),
     equityPeak: new Map(row.peaks),
     heldContracts: groupByUser(row.held, ([, contract, contractId, root]) => ({ contract, contractId, root: rootOf(root) ?? root })),
+    session: {
+      at,
+      news: row.news.map(([name, eventAt, minutesBefore, minutesAfter]) => ({ name, at: new Date(eventAt), minutesBefore, minutesAfter })),
+      counts: new Map(row.counts.map(([userId, entries, executions]) => [userId, { entries, executions }])),
+    },
   }
 }
 
@@ -73,6 +92,8 @@ export function countAsOpen(rows: AccountRows, record: { user_id: string; root: 
   const symbol = record.symbol ?? ''
   const trade: OpenTradeState = { root: record.root ?? rootOf(symbol) ?? symbol, side: record.action, quantity, entryPrice: record.entry_price ?? '0' }
   rows.openTrades.set(record.user_id, [...(rows.openTrades.get(record.user_id) ?? []), trade])
+  const counts = rows.session.counts.get(record.user_id) ?? { entries: 0, executions: 0 }
+  rows.session.counts.set(record.user_id, { ...counts, entries: counts.entries + 1 })
 }
 
 /**
@@ -141,6 +162,32 @@ function lastHalts(userIds: readonly string[]) {
       WHERE user_id = ANY(${userIds}::text[]) ORDER BY user_id, halted_at DESC
     ) AS halts
     ORDER BY user_id, halted_at DESC`
+}
+
+/**
+ * Each user's entries sent (an alert record with a send) and executions (a trade's entry fill and its exit
+ * fill) in the CME trading day of `at`, except the records being decided now.
+ */
+function sessionCounts(userIds: readonly string[], deciding: readonly number[], at: Date) {
+  return sql`
+    SELECT u.user_id,
+      (SELECT count(*) FROM alerts a WHERE a.user_id = u.user_id AND a.send_attempts > 0 AND NOT (a.id = ANY(${deciding}::bigint[]))
+        AND COALESCE(a.sent_at, a.received_at) > ${at}::timestamptz - interval '4 days'
+        AND cme_trading_day(COALESCE(a.sent_at, a.received_at)) = cme_trading_day(${at}::timestamptz))::int AS entries,
+      (SELECT count(*) FROM trades t WHERE t.user_id = u.user_id AND t.opened_at > ${at}::timestamptz - interval '4 days'
+        AND cme_trading_day(t.opened_at) = cme_trading_day(${at}::timestamptz))::int
+      + (SELECT count(*) FROM trades t WHERE t.user_id = u.user_id AND t.status = 'closed' AND t.closed_at > ${at}::timestamptz - interval '4 days'
+        AND cme_trading_day(t.closed_at) = cme_trading_day(${at}::timestamptz))::int AS executions
+    FROM unnest(${userIds}::text[]) AS u(user_id)`
+}
+
+/** The news events whose blackout can cover `at` (before and after are at most a day each). */
+function newsAround(at: Date) {
+  return sql`
+    SELECT name, at, minutes_before, minutes_after FROM news_events
+    WHERE at BETWEEN ${at}::timestamptz - interval '1 day' AND ${at}::timestamptz + interval '1 day'
+      AND ${at}::timestamptz BETWEEN at - make_interval(mins => minutes_before) AND at + make_interval(mins => minutes_after)
+    ORDER BY at`
 }
 
 function heldContracts(scopes: ReadonlyMap<string, BrokerScope>) {

@@ -27,6 +27,8 @@ export interface PlanDeps {
   platformMaxContracts: number
   /** A market price older than this is not used. */
   marketPriceMaxAgeMs: number
+  /** The instant the session rules judge an entry at (trading windows, news, the trading day's counts); the system clock unless a test sets it. */
+  sessionClock?: () => Date
   /** Where a session's broker ids live: its venue and account (noted as it opened). */
   scopeOf(session: BrokerSession): BrokerScope
   /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */

@@ -8,6 +8,8 @@ import { brokerFailure, planRecord, type Plan, type PlanContext, type PlanDeps }
 import { BrokerOrdersMemo } from './reconcile.ts'
 import { lockAccounts, unlockAccounts, withRecordLocks } from './record-lock.ts'
 import { SizingMemo } from './size-order.ts'
+import type { EntryObserver } from './entry-observer.ts'
+import { withSpan } from '@signals/telemetry'
 
 export interface SettleDeps extends PlanDeps {
   db: Kysely<Database>
@@ -18,6 +20,8 @@ export interface SettleDeps extends PlanDeps {
   parallelism: number
   /** Told which records wait on an unknown outcome (an order event for one settles it at once). */
   watch?: { watch(id: number, userId: string): void; forget(id: number): void }
+  /** Told each outcome written and each order the broker accepted (metrics). */
+  observer?: EntryObserver
 }
 
 /**
@@ -58,12 +62,13 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     const toDecide = own.filter((record) => record.status === 'received')
     const [reconciled, { plans, sends, released }] = await Promise.all([
       planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), null),
-      decide(deps, db, toDecide, lastAttempt, guarded),
+      toDecide.length === 0 ? decide(deps, db, toDecide, lastAttempt, guarded) : withSpan(SERVICE, 'decision', { 'entry.records': toDecide.length }, () => decide(deps, db, toDecide, lastAttempt, guarded)),
     ])
-    const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt), plan.record.id))
+    const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt, deps.observer), plan.record.id))
     await released
     const outcomes = [...strays, ...reconciled, ...plans, ...sent]
     await writeOutcomes(db, outcomes)
+    if (deps.observer) observe(deps.observer, outcomes)
     if (deps.watch) follow(deps.watch, outcomes, userOf)
     for (const plan of outcomes) {
       if (plan.kind === 'decided' && plan.flatten) await deps.flattenAll(plan.flatten.userId, plan.flatten.session, plan.mark.reason)
@@ -107,7 +112,7 @@ async function planAll(
 }
 
 /** Reconciliations read no account state. */
-const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map() }
+const NO_ACCOUNTS: AccountRows = { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map(), session: { at: new Date(0), news: [], counts: new Map() } }
 
 /**
  * Under the accounts' locks: the account rows read after the locks are held (on this connection, since a
@@ -130,7 +135,7 @@ async function decide(
     // Each user's session is taken once: the account rows are its account's, and its records are decided with it.
     const sessions = new Map([...new Set(records.map((record) => record.user_id))].map((userId) => [userId, deps.sessions.session(userId)]))
     const scopes = new Map([...sessions].flatMap(([userId, session]) => (session ? [[userId, deps.scopeOf(session)] as const] : [])))
-    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes)
+    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes, deps.sessionClock?.() ?? new Date())
     const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
     const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
@@ -158,14 +163,28 @@ function follow(watch: NonNullable<SettleDeps['watch']>, outcomes: readonly Plan
   }
 }
 
-async function send(plan: Send, lastAttempt: boolean): Promise<Plan> {
-  try {
-    const placed = await plan.session.placeBracket(plan.request)
-    return { kind: 'placed', mark: { id: plan.record.id, ...placed } }
-  } catch (error) {
-    if (!(error instanceof BrokerError)) throw error
-    return brokerFailure(plan.record, error, lastAttempt, true)
+/** The outcomes just written, told to the observer. */
+function observe(observer: EntryObserver, outcomes: readonly Plan[]): void {
+  for (const plan of outcomes) {
+    if (plan.kind === 'placed') observer.settled('placed')
+    else if (plan.kind === 'decided') observer.settled(plan.mark.status)
   }
+}
+
+/** Names the connector's spans (the decision, each order). */
+const SERVICE = 'broker-connector'
+
+function send(plan: Send, lastAttempt: boolean, observer?: EntryObserver): Promise<Plan> {
+  return withSpan(SERVICE, 'order', { 'entry.record_id': plan.record.id, 'order.tag': plan.request.tag, 'order.quantity': plan.request.quantity }, async () => {
+    try {
+      const placed = await plan.session.placeBracket(plan.request)
+      observer?.accepted(plan.record.received_at, [placed.entryOrderId, placed.stopOrderId, placed.targetOrderId].filter((id) => id !== null))
+      return { kind: 'placed', mark: { id: plan.record.id, ...placed } }
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error
+      return brokerFailure(plan.record, error, lastAttempt, true)
+    }
+  })
 }
 
 async function writeOutcomes(db: Kysely<Database>, plans: readonly Plan[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { contractSpec, frontMonthContract } from '@signals/instruments'
-import { normalizeRiskEngineConfig, sizeEntry, type MarketView, type RefusalCode, type RiskEngineConfig } from '@signals/risk-engine'
+import { normalizeRiskEngineConfig, sessionGate, sizeEntry, type MarketView, type RefusalCode, type RiskEngineConfig, type SessionRefusalCode } from '@signals/risk-engine'
 import type { BracketRequest, BrokerContract, BrokerSession, DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
@@ -8,7 +8,7 @@ import { countBrokerRealized } from '../risk/day-realized.ts'
 import { markOpenPnl } from '../risk/open-pnl.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
-type FlowRefusalCode = RefusalCode | 'incomplete_alert' | 'unknown_contract' | 'position_differs'
+type FlowRefusalCode = RefusalCode | SessionRefusalCode | 'incomplete_alert' | 'unknown_contract' | 'position_differs'
 
 export type SizedOrder =
   | { kind: 'order'; request: BracketRequest }
@@ -94,6 +94,11 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
   if (!dated || !spec) {
     return { kind: 'refuse', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${record.symbol}`, flatten: false, contract: null }
   }
+  const config = deps.memo.configOf(record.risk_config)
+  // Session rules first: outside a window or in a blackout nothing else about the entry matters.
+  const { at, news, counts } = deps.accounts.session
+  const session = sessionGate(config.sessionRules, at, counts.get(record.user_id) ?? { entries: 0, executions: 0 }, news)
+  if (session) return { ...session, contract: dated.name }
   const contract = await findContractOnce(deps.session, dated.name)
   // Never stacked on a position our trades do not account for (docs/decisions/broker-connector.md, "Reconciliation with the broker").
   const difference = (await deps.positionDifference?.(contract)) ?? null
@@ -106,7 +111,6 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     spec.tickSize,
   )
   const action = record.action === 'LONG' ? 'Buy' : 'Sell'
-  const config = deps.memo.configOf(record.risk_config)
   // Open pnl counts towards the daily loss limit and the floor; a position that cannot be priced refuses.
   const open = await markOpenPnl(deps.session, deps.accounts.heldContracts.get(record.user_id) ?? [], { now: deps.now, maxPriceAgeMs: deps.marketPriceMaxAgeMs })
   if (open.kind === 'unknown') {

@@ -68,6 +68,8 @@ export class FeedManager {
   readonly #queues = new Map<string, Promise<void>>()
   /** When each user's broker was last heard from (kept across reconnects, for the status). */
   readonly #lastHeard = new Map<string, string>()
+  /** The state last written for each user whose feed this instance holds (for the feeds metric). */
+  readonly #states = new Map<string, FeedStatus['state']>()
   #closed = false
 
   readonly #adapter: BrokerAdapter
@@ -87,6 +89,13 @@ export class FeedManager {
    */
   hasFeed(userId: string): boolean {
     return this.#feeds.has(userId)
+  }
+
+  /** How many feeds this instance holds are up (`connected`) and down (`connecting`, `error`); stopped ones are not counted. */
+  feedCounts(): { up: number; down: number } {
+    let up = 0
+    for (const state of this.#states.values()) if (state === 'connected') up++
+    return { up, down: this.#states.size - up }
   }
 
   /** Users with an open session (for tests and metrics). */
@@ -123,7 +132,10 @@ export class FeedManager {
   /** Closes the matching users' sessions at once, statuses untouched (their new holder writes them). */
   dropWhere(matches: (userId: string) => boolean): number {
     const users = [...this.#feeds.keys()].filter(matches)
-    for (const userId of users) this.#drop(userId)
+    for (const userId of users) {
+      this.#drop(userId)
+      this.#states.delete(userId)
+    }
     return users.length
   }
 
@@ -285,6 +297,8 @@ export class FeedManager {
   }
 
   async #publish(userId: string, state: FeedStatus['state'], detail: string | null, since?: string | null): Promise<void> {
+    if (state === 'stopped') this.#states.delete(userId)
+    else this.#states.set(userId, state)
     const connection = this.#feeds.get(userId)?.connection
     if (connection) this.#lastHeard.set(userId, connection.lastHeardAt().toISOString())
     const value: FeedStatus = {

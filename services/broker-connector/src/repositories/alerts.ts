@@ -1,4 +1,4 @@
-import { sql, type Database, type Kysely } from '@signals/db'
+import { sql, storableJson, type Database, type Kysely } from '@signals/db'
 import type { NormalizedAlert } from '@signals/contracts'
 import { decimalText } from '../decimal-text.ts'
 
@@ -10,10 +10,10 @@ export interface NewAlertRecordRef {
 
 /**
  * raw_data holds the original payload; when parsing failed it carries `_raw: true` (intake rule 10)
- * even if ingest sent the raw text bare.
+ * even if ingest sent the raw text bare. Text jsonb cannot hold (a NUL) is escaped (storableJson).
  */
 export function rawDataOf(alert: NormalizedAlert): string {
-  const raw = alert.raw
+  const raw = storableJson(alert.raw)
   if (!alert.parseFailed) return JSON.stringify(raw ?? null)
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>)._raw === true) {
     return JSON.stringify(raw)
@@ -94,7 +94,7 @@ export async function listUserAlerts(db: Kysely<Database>, page: AlertPage) {
   let query = db
     .selectFrom('alerts')
     .select([
-      'id', 'alert_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
+      'id', 'alert_id', 'owner_user_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
       'status', 'received_at', 'created_at', 'reason', 'refusal_code', 'alert_quantity', 'order_quantity', 'order_tag', 'contract',
       'entry_order_id', 'stop_order_id', 'target_order_id', 'placed_at',
     ])

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { listUserAlerts } from '../repositories/alerts.ts'
+import { rawDataFor } from './alert-raw-data.ts'
 import { AlertsPage, AlertsQuery } from '../schemas/alerts.ts'
 import { isoOrNull, nextCursorOf } from '@signals/http-kit'
 
 const idText = (id: number | null) => (id === null ? null : String(id))
 
-/** `GET /api/alerts`: the caller's own alert records, newest first. Test alerts belong to no trader. */
+/**
+ * `GET /api/alerts`: the caller's own alert records, newest first. Test alerts belong to no trader. A fan-out
+ * recipient's rawData is the normalized alert; the sender's body stays with the sender (alert-raw-data.ts).
+ */
 export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/alerts',
@@ -42,7 +46,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tp: row.tp,
           indicator: row.indicator,
           leverage: row.leverage,
-          rawData: row.raw_data,
+          rawData: rawDataFor(row, request.identity),
           status: row.status,
           reason: row.reason,
           refusalCode: row.refusal_code,

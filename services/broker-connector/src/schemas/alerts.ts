@@ -16,7 +16,10 @@ const AlertRecordBody = Type.Object({
   tp: Price,
   indicator: Type.Union([Type.String(), Type.Null()]),
   leverage: Price,
-  rawData: Type.Unknown({ description: 'the original payload; `_raw: true` when it could not be parsed' }),
+  rawData: Type.Unknown({
+    description:
+      "the original payload (secret-named fields redacted), shown to the alert's sender and administrators; `_raw: true` when it could not be parsed. Another recipient gets the normalized alert here (`_normalized: true`: action, symbol, entryPrice, sl, tp, indicator, leverage, quantity)",
+  }),
   status: Type.Unsafe<AlertRecordStatus>({ ...AlertRecordStatus, description: 'order outcome: received -> placing -> placed | refused | failed; not_placed when automatic placement is off' }),
   reason: Type.Union([Type.String(), Type.Null()], { description: 'why no order was placed (refused, failed, not placed), or why it waits' }),
   refusalCode: Type.Union([Type.String(), Type.Null()], { description: "machine-readable refusal (the risk engine's code, or incomplete_alert, unknown_contract, stale_alert)" }),

@@ -229,3 +229,13 @@ t.test('a message that keeps failing is dead-lettered with its reason after a bo
   t.match(letters[0], { deliveryCount: 3, reason: 'failed 3 times; last error: entry flow rejected the record' })
   await drained(app, 'ALERTS', Durables.entry)
 })
+
+t.test('a payload holding a NUL or half a surrogate pair is still recorded, the text escaped (issue 22 item 7)', async (t) => {
+  const { app, db } = await build(t)
+  await seedUsers(db, 1, { prefix: 'live' })
+  const alert = makeAlert({ raw: { action: 'buy', note: 'a\u0000b', 'key\u0000': ['\ud800'] } })
+  await publishAlert(app, alert)
+  await eventually(async () => (await countRows(db, recordsOf(alert.alertId))) === 1, 10_000).catch(() => undefined)
+  const row = await db.selectFrom('alerts').select('raw_data').where('alert_id', '=', alert.alertId).executeTakeFirst()
+  t.same(row?.raw_data, { action: 'buy', note: 'a\\u0000b', 'key\\u0000': ['\ufffd'] }, 'stored with the NUL written as \\u0000')
+})

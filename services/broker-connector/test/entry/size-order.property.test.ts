@@ -65,7 +65,7 @@ t.test('sizeOrder over the paper broker: no bracket above a cap, no loss at the 
   const { session } = await openSession(t, broker, { firstQuoteWaitMs: 2_000 })
   const contract: BrokerContract = await session.findContract('MNQZ6')
   const deps = (c: Case): SizingDeps => ({
-    accounts: { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map() },
+    accounts: { openTrades: new Map(), closedDays: new Map(), lastHalt: new Map(), heldContracts: new Map(), equityPeak: new Map(), session: { at: new Date(), news: [], counts: new Map() } },
     memo: new SizingMemo(),
     session,
     cashBalance: String(BALANCE),

@@ -76,7 +76,10 @@ t.test('a hard daily-loss refusal halts the same way: the account\'s working ent
   await closedLoss('-1000')
   t.match(await nextEntry(), { status: 'refused', refusal_code: 'daily_loss_limit_hard' })
   await eventually(() => working()?.ordStatus === 'Canceled')
-  t.match(await db.selectFrom('alerts').select(['status', 'reason']).where('id', '=', limit.id).executeTakeFirstOrThrow(), {
+  // The record is noted once the cancels are done: the broker shows the cancel a moment before.
+  const noted = () => db.selectFrom('alerts').select(['status', 'reason']).where('id', '=', limit.id).executeTakeFirstOrThrow()
+  await eventually(async () => (await noted()).reason !== null)
+  t.match(await noted(), {
     status: 'placed',
     reason: /^risk halt: Today's loss of \$1,000\.00 reached the hard daily loss limit of \$1,000\.00.*; the entry order was cancelled before it filled$/,
   })

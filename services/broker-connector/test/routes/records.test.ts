@@ -1,6 +1,8 @@
 import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { sql } from '@signals/db'
+import { IDENTITY_HEADER } from '@signals/http-kit'
+import { unsignedIdentity } from '@signals/test-support'
 import { build, identityHeaders, seedUsers } from '../helper.ts'
 
 async function setup(t: Test) {
@@ -91,4 +93,32 @@ t.test('GET /openapi.json documents both routes', async (t) => {
   t.ok(document.paths['/api/alerts']?.get, 'alerts documented')
   t.ok(document.paths['/api/trades']?.get, 'trades documented')
   t.notOk(document.paths['/health'], 'internal routes are not')
+})
+
+t.test("a recipient's rawData is the normalized alert; the raw body only for its sender and administrators, secrets redacted (issue 22 item 6)", async (t) => {
+  const { app, config, db } = await setup(t)
+  await seedUsers(db, 1, { prefix: 'admin' })
+  const raw = { action: 'buy', symbol: 'MNQ1!', user_id: 'u-0', secret: 'open-webhook-secret', nested: [{ apiKey: 'nested-key', note: 'kept' }], entryPrice: 21000.5 }
+  await sql`
+    INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, raw_data, status, alert_quantity)
+    SELECT 'fan-1', r.user_id, 'u-0', 'MNQ1!', 'MNQ', 'LONG', 21000.5, 20990, 21010, 'Breakout', ${JSON.stringify(raw)}::jsonb, 'placed', 2
+    FROM (VALUES ('u-0'), ('u-1'), ('admin-0')) r(user_id)`.execute(db)
+  await sql`INSERT INTO alerts (alert_id, user_id, owner_user_id, raw_data, status) VALUES ('fan-2', 'u-1', 'u-0', '{"_raw":true,"raw":"Action: Buy token=abc"}'::jsonb, 'placed')`.execute(db)
+  const fanOf = async (userId: string, role: 'trader' | 'admin' = 'trader') => {
+    const headers = role === 'admin' ? { [IDENTITY_HEADER]: unsignedIdentity({ userId, email: `${userId}@example.com`, role, approved: true }) } : identityHeaders(config, userId)
+    const response = await app.inject({ method: 'GET', url: '/api/alerts', headers })
+    t.equal(response.statusCode, 200)
+    const alerts = response.json().alerts as { alertId: string; rawData: unknown }[]
+    t.notMatch(JSON.stringify(alerts), /open-webhook-secret|nested-key|token=abc/, `${userId} never sees a secret`)
+    return alerts
+  }
+  const redactedRaw = { ...raw, secret: '[redacted]', nested: [{ apiKey: '[redacted]', note: 'kept' }] }
+  t.same((await fanOf('u-0')).find((a) => a.alertId === 'fan-1')?.rawData, redactedRaw, 'the sender sees its raw body, redacted')
+  t.same((await fanOf('admin-0', 'admin')).find((a) => a.alertId === 'fan-1')?.rawData, redactedRaw, 'an administrator sees the raw body, redacted')
+  const recipient = await fanOf('u-1')
+  t.same(recipient.find((a) => a.alertId === 'fan-1')?.rawData, {
+    _normalized: true, action: 'LONG', symbol: 'MNQ1!', entryPrice: '21000.50000000', sl: '20990.00000000', tp: '21010.00000000', indicator: 'Breakout', leverage: null, quantity: '2.0000',
+  }, 'a recipient sees the normalized alert, not the sender\'s body')
+  t.match(recipient.find((a) => a.alertId === 'fan-2')?.rawData, { _normalized: true, _raw: true }, 'a parse failure keeps its _raw flag')
+  t.notOk(JSON.stringify(recipient).includes('"user_id"'), "the sender's user_id is not shown to recipients")
 })

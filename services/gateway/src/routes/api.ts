@@ -25,9 +25,12 @@ function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, 
     ['/api/broker-credentials', upstreams.settings, 'settings'],
     ['/api/notifications', upstreams.settings, 'settings'],
     ['/api/admin', upstreams.admin, 'admin'],
+    ['/api/intake', upstreams.admin, 'admin'],
     ['/api/alerts', upstreams.brokerConnector, 'broker-connector'],
     ['/api/trades', upstreams.brokerConnector, 'broker-connector'],
     ['/api/kill-switch', upstreams.brokerConnector, 'broker-connector'],
+    // What the broker session says (positions, orders); `/api/broker-credentials` above stays the settings'.
+    ['/api/broker', upstreams.brokerConnector, 'broker-connector'],
   ]
 }
 

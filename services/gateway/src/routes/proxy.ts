@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
 import proxy from '@fastify/http-proxy'
-import { CLIENT_ADDRESS_HEADER, IDENTITY_HEADER } from '@signals/http-kit'
+import { CLIENT_ADDRESS_HEADER, IDENTITY_HEADER, REQUEST_ID_HEADER, traceHeadersOf } from '@signals/http-kit'
 
 export type HeaderRewrite = (request: FastifyRequest, headers: IncomingHttpHeaders) => IncomingHttpHeaders
 
@@ -30,6 +30,14 @@ export function withoutClientControlled(headers: IncomingHttpHeaders): IncomingH
   return rest
 }
 
+/**
+ * What every forwarded request carries besides the route's own headers: this request's id, so the service
+ * logs under it too, and (tracing on) its span's trace context, so the service's span joins the trace.
+ */
+const withCorrelation =
+  (rewrite: HeaderRewrite): HeaderRewrite =>
+  (request, headers) => ({ ...rewrite(request, headers), [REQUEST_ID_HEADER]: request.id, ...traceHeadersOf(request) })
+
 /** Proxies `prefix` and everything under it, path unchanged, to `upstream`. */
 export async function proxyPrefix(scope: FastifyInstance, prefix: string, upstream: string, rewriteRequestHeaders: HeaderRewrite) {
   await scope.register(proxy, {
@@ -37,6 +45,6 @@ export async function proxyPrefix(scope: FastifyInstance, prefix: string, upstre
     prefix,
     rewritePrefix: prefix,
     undici: UNDICI,
-    replyOptions: { rewriteRequestHeaders: rewriteRequestHeaders as never, onError: upstreamFailed as never },
+    replyOptions: { rewriteRequestHeaders: withCorrelation(rewriteRequestHeaders) as never, onError: upstreamFailed as never },
   })
 }

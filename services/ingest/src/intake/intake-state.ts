@@ -15,6 +15,10 @@ interface IntakeState {
   reason?: string
   alertId?: string
   kind?: AlertKind
+  /** The user the payload named, once parsed. */
+  userId?: string
+  /** Passed the webhook secret check, or there is none to pass. */
+  authenticated: boolean
   redactor: SecretRedactor
 }
 

@@ -23,6 +23,9 @@ export interface NormalizeOptions {
 }
 
 const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /**
  * Maps parsed fields to the contract and routes the alert: the test handler for a premium indicator or
@@ -81,6 +84,10 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
 function boundedText(value: unknown, name: keyof typeof MAX_LENGTH | 'user_id'): string | null {
   const text = textValue(value)
   const limit = name === 'user_id' ? MAX_LENGTH.userId : MAX_LENGTH[name]
-  if (text !== null && text.length > limit) throw new Refusal(400, 'invalid', `${name} is longer than ${limit} characters`)
+  if (text === null) return null
+  if (text.length > limit) throw new Refusal(400, 'invalid', `${name} is longer than ${limit} characters`)
+  // These become columns and query parameters: Postgres refuses a NUL, and no symbol or user holds one.
+  if (CONTROL_CHARACTER.test(text)) throw new Refusal(400, 'invalid', `${name} holds a control character`)
+  if (LONE_SURROGATE.test(text)) throw new Refusal(400, 'invalid', `${name} holds half a surrogate pair`)
   return text
 }

@@ -6,13 +6,19 @@ import { IntakeLog } from '../intake/intake-log.ts'
 import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
 import { nowIso } from '../intake/received-at.ts'
 import { sourceTextOf } from '../intake/source.ts'
+import { bodyWithin } from '../intake/body-within.ts'
 import { Refusal } from '../refusal.ts'
 import type { SecretRedactor } from '../webhook-secret.ts'
 
 export interface IntakeLogPluginOptions {
   /** Redacts the configured webhook secret until the request shows what it sent. */
   redactor: SecretRedactor
+  /** INGEST_REFUSED_BODY_BYTES: how much of a refused request's body is kept. */
+  refusedBodyBytes: number
 }
+
+/** Outcomes whose body is kept whole: what was traded on, or a resend of it. */
+const KEPT_WHOLE = new Set<IntakeOutcome>(['accepted', 'duplicate'])
 
 /**
  * One intake-log entry per webhook request, answered however: `request.intake` is filled as the request
@@ -34,7 +40,7 @@ export const intakeLogPlugin = fp(
     app.decorateRequest('intake', null as never)
     app.addHook('onRequest', (request, _reply, done) => {
       // Every field present from the start: one object shape for every request.
-      request.intake = { receivedAt: nowIso(), redactor: options.redactor, sourceText: undefined, outcome: undefined, reason: undefined, alertId: undefined, kind: undefined }
+      request.intake = { receivedAt: nowIso(), redactor: options.redactor, sourceText: undefined, outcome: undefined, reason: undefined, alertId: undefined, kind: undefined, userId: undefined, authenticated: false }
       done()
     })
     app.addHook('onError', async (request, _reply, error) => {
@@ -48,6 +54,8 @@ export const intakeLogPlugin = fp(
         const outcome = intake.outcome ?? outcomeOfStatus(reply.statusCode)
         webhooksByOutcome[outcome] ??= webhooks.labels({ outcome })
         webhooksByOutcome[outcome].inc()
+        // A refusal is metadata: its body is cut (after redaction, which needs the whole text).
+        const body = bodyWithin(intake.redactor.text(text), KEPT_WHOLE.has(outcome) ? Infinity : options.refusedBodyBytes)
         intakeLog.record({
           version: 1,
           intakeId: randomUUID(),
@@ -55,13 +63,16 @@ export const intakeLogPlugin = fp(
           source,
           contentType: request.originalContentType?.slice(0, 255) ?? null,
           remoteAddress: request.clientAddress.slice(0, 64),
-          rawBody: intake.redactor.text(text),
+          rawBody: body.text,
           outcome,
           statusCode: reply.statusCode,
           // A refusal may quote what was sent (an action word, a placeholder): redacted like the body.
           reason: intake.reason === undefined ? null : intake.redactor.text(intake.reason),
           alertId: intake.alertId ?? null,
           kind: intake.kind ?? null,
+          userId: intake.userId ?? null,
+          authenticated: intake.authenticated,
+          bodyTruncated: body.truncated,
         })
       } finally {
         done()

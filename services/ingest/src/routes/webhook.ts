@@ -8,6 +8,7 @@ import { refuseStaleAlert } from '../intake/alert-age.ts'
 import { sourceTextOf } from '../intake/source.ts'
 import { extractFields, type Fields } from '../parsing/fields.ts'
 import { RepeatedNames } from '../parsing/label-lines.ts'
+import { textValue } from '../parsing/values.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
 import { Refusal } from '../refusal.ts'
@@ -47,6 +48,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = asyn
     const { text } = sourceTextOf(request)
     const query = request.query
     const parsed = parseSourceText(request, text)
+    const queryFields = queryFieldsOf(query)
+    // Who the alert names, for the intake log (a trader sees the refusals of alerts naming them).
+    intake.userId = textValue(parsed.fields.userId ?? queryFields.userId)?.slice(0, 255) ?? undefined
 
     if (matchesSecret && webhookSecret !== undefined) {
       const sent = [request.params.secret, query.secret, query.passphrase, ...parsed.secrets]
@@ -55,8 +59,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = asyn
       intake.redactor = new SecretRedactor([webhookSecret, ...sent])
       if (!sent.some(matchesSecret)) throw new Refusal(401, 'unauthorized', 'Webhook secret missing or wrong')
     }
+    intake.authenticated = true
 
-    const queryFields = queryFieldsOf(query)
     refuseStaleAlert({ time: parsed.fields.time ?? queryFields.time, maxLag: parsed.fields.maxLag ?? queryFields.maxLag }, intake.receivedAt, maxAgeMs)
 
     const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, redactor: intake.redactor })

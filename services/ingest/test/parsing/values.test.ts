@@ -20,9 +20,13 @@ t.test('timestamps: ISO, epoch seconds and milliseconds; placeholders are not gu
   t.equal(timestampValue('yesterday'), null)
 })
 
-t.test('alert ids: explicit when usable, else a hash of normalized text and user', async (t) => {
-  t.equal(alertIdOf('tv-1', 'x', 'u'), 'tv-1')
-  t.equal(alertIdOf(42, 'x', 'u'), '42')
+t.test('alert ids: the explicit id within its user when usable, else a hash of normalized text and user', async (t) => {
+  const explicit = alertIdOf('tv-1', 'x', 'u')
+  t.match(explicit, /^[0-9a-f]{40}$/)
+  t.equal(alertIdOf('tv-1', 'other text', 'u'), explicit, 'the explicit id decides, not the text')
+  t.not(alertIdOf('tv-1', 'x', 'v'), explicit, "another user's tv-1 is another alert")
+  t.not(alertIdOf('tv-1', 'x', null), explicit, 'an alert naming no user has its own scope')
+  t.equal(alertIdOf(42, 'x', 'u'), alertIdOf('42', 'y', 'u'))
   const hashed = alertIdOf(undefined, 'Action: Buy\r\nUser: u\r\n', 'u')
   t.match(hashed, /^[0-9a-f]{40}$/)
   t.equal(alertIdOf(undefined, '\uFEFFAction: Buy\nUser: u', 'u'), hashed, 'BOM, CRLF and trailing blanks do not change it')

@@ -1,5 +1,5 @@
 import type { Test } from 'tap'
-import type { NormalizedAlert } from '@signals/contracts'
+import { redactSecretFields, type NormalizedAlert } from '@signals/contracts'
 import { build } from '../helper.ts'
 
 /** One alert posted as a platform documents it, with what must come of it. */
@@ -22,12 +22,13 @@ const EMPTY_ENTRY: Omit<Comparable, 'userId' | 'raw'> = {
 }
 
 /** The body as ingest keeps it in `raw`: the parsed object (trailing commas forgiven) or the text. */
+/** The payload as published: parsed, secret-named fields redacted (issue 22). */
 function rawOf(body: FormatCase['body']): unknown {
-  if (typeof body !== 'string') return body
+  if (typeof body !== 'string') return redactSecretFields(body)
   try {
-    return JSON.parse(body.replace(/,(\s*[}\]])/g, '$1')) as unknown
+    return redactSecretFields(JSON.parse(body.replace(/,(\s*[}\]])/g, '$1')))
   } catch {
-    return { _raw: true, text: body }
+    return { _raw: true, text: redactSecretFields(body) }
   }
 }
 

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { alertIdOf } from '../../src/alert-id.ts'
 import { build } from '../helper.ts'
 
 const SECRET = 'correct-horse-battery-staple'
@@ -36,7 +37,7 @@ t.test('with WEBHOOK_SECRET set, the secret is required in the path, the query o
   t.notMatch(JSON.stringify(messages), SECRET, 'published alerts never carry the secret')
   t.notMatch(JSON.stringify(entries), SECRET, 'intake-log entries never carry the secret')
   t.notMatch(logLines.join(''), SECRET, 'log lines never carry the secret')
-  t.match(messages.find(({ body }) => body.alertId === 's-body')?.body.raw, { secret: '[redacted]' })
+  t.match(messages.find(({ body }) => body.alertId === alertIdOf('s-body', '', 'u1'))?.body.raw, { secret: '[redacted]' })
 })
 
 t.test('without WEBHOOK_SECRET the webhook is open and /webhook/alert/<anything> is not a route', async (t) => {
@@ -82,4 +83,59 @@ t.test('a refusal that quotes what was sent keeps the secret out of the intake l
   const [entry] = await watcher.intakeEntries(1)
   t.match(entry, { outcome: 'invalid', reason: /^action "\[redacted\]" is not understood/ })
   t.notMatch(JSON.stringify(entry), SECRET)
+})
+
+t.test('anything named like a secret is redacted from the alert and the intake log whatever the configuration (issue 22 item 6)', async (t) => {
+  const { app, watcher } = await build(t)
+  const payload = {
+    ...alert,
+    secret: 'open-webhook-secret',
+    Token: 'pmt-token-value',
+    multiple_accounts: [{ token: 'nested-token-value', account_id: 'A1', API_KEY: 'nested-api-key' }],
+    broker: { password: 'broker-password', Passphrase: 'broker-passphrase', privateKey: 'broker-private-key' },
+  }
+  const response = await app.inject({ method: 'POST', url: '/webhook/alert', payload })
+  t.equal(response.statusCode, 200)
+  const [message] = await watcher.alertMessages(1)
+  t.same(message?.body.raw, {
+    ...alert,
+    secret: '[redacted]',
+    Token: '[redacted]',
+    multiple_accounts: [{ token: '[redacted]', account_id: 'A1', API_KEY: '[redacted]' }],
+    broker: { password: '[redacted]', Passphrase: '[redacted]', privateKey: '[redacted]' },
+  })
+  const [entry] = await watcher.intakeEntries(1)
+  for (const value of ['open-webhook-secret', 'pmt-token-value', 'nested-token-value', 'nested-api-key', 'broker-password', 'broker-passphrase', 'broker-private-key']) {
+    t.notMatch(JSON.stringify(message), value, `the alert does not carry ${value}`)
+    t.notMatch(entry?.rawBody ?? '', value, `the intake log does not carry ${value}`)
+  }
+  t.match(entry?.rawBody, /"account_id":"A1"/, 'the rest of the body is kept')
+
+  const text = await app.inject({ method: 'POST', url: '/webhook/alert', headers: { 'content-type': 'text/plain' }, payload: 'Action: Buy\nSymbol: NQ1!\nUser ID: u9\nToken: label-token-value\napi_key=query-style-key' })
+  t.equal(text.statusCode, 200)
+  const [, textEntry] = await watcher.intakeEntries(2)
+  t.notMatch(textEntry?.rawBody ?? '', /label-token-value|query-style-key/, 'label lines and key=value text are redacted too')
+  t.match(textEntry?.rawBody, /Symbol: NQ1!/)
+})
+
+t.test('a refused webhook is logged as metadata with a truncated body; the entry says who it named and whether it passed the secret (issue 22 item 7)', async (t) => {
+  const { app, watcher } = await build(t, { WEBHOOK_SECRET: SECRET, INGEST_REFUSED_BODY_BYTES: '512', INGEST_INTAKE_STREAM_MAX_BYTES: String(8 * 1024 * 1024) })
+  t.equal((await app.bus.jsm.streams.info(app.bus.stream('INTAKE'))).config.max_bytes, 8 * 1024 * 1024, 'the INTAKE stream has the configured byte bound')
+  const padding = 'é'.repeat(2_000)
+  const refused = await app.inject({ method: 'POST', url: '/webhook/alert', payload: { ...alert, user_id: 'victim', note: padding } })
+  t.equal(refused.statusCode, 401)
+  const invalid = await app.inject({ method: 'POST', url: `/webhook/alert?secret=${SECRET}`, payload: { action: 'dance', symbol: 'NQ1!', user_id: 'u2' } })
+  t.equal(invalid.statusCode, 400)
+  const accepted = await app.inject({ method: 'POST', url: `/webhook/alert?secret=${SECRET}`, payload: { ...alert, note: padding } })
+  t.equal(accepted.statusCode, 200)
+  const entries = await watcher.intakeEntries(3)
+  const unauthorized = entries.find((entry) => entry.outcome === 'unauthorized')
+  t.match(unauthorized, { userId: 'victim', authenticated: false, bodyTruncated: true })
+  t.ok(Buffer.byteLength(unauthorized?.rawBody ?? '') <= 512, 'the refused body is cut to INGEST_REFUSED_BODY_BYTES')
+  t.match(unauthorized?.rawBody, /^\{"action":"buy"/, 'its start is kept')
+  t.notMatch(unauthorized?.rawBody, /\ufffd/, 'cut on a character boundary')
+  t.match(entries.find((entry) => entry.outcome === 'invalid'), { userId: 'u2', authenticated: true, bodyTruncated: false })
+  const kept = entries.find((entry) => entry.outcome === 'accepted')
+  t.match(kept, { userId: 'u1', authenticated: true, bodyTruncated: false })
+  t.ok((kept?.rawBody.length ?? 0) > 2_000, 'an accepted body is kept whole')
 })

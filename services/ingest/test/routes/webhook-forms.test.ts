@@ -1,4 +1,5 @@
 import t from 'tap'
+import { alertIdOf } from '../../src/alert-id.ts'
 import { build } from '../helper.ts'
 
 const entry = { action: 'Buy', symbol: 'NQ1!', entryPrice: 15000.25, sl: 14950, tp: 15100, user_id: 'trader-1', indicator: 'Momentum', leverage: 2 }
@@ -64,9 +65,9 @@ t.test('the raw body is captured whatever the content type', async (t) => {
   }
   const messages = await watcher.alertMessages(cases.length)
   const byId = new Map(messages.map(({ body }) => [body.alertId, body]))
-  t.match(byId.get('ct-5'), { action: 'SHORT', symbol: 'ES1!', root: 'ES', entryPrice: 5000.5, userId: 'trader-1' }, 'form fields are alert fields')
-  t.match(byId.get('ct-7'), { userId: 'caf\u00e9' }, 'the declared charset decodes the body')
-  for (const id of ['ct-1', 'ct-2', 'ct-3', 'ct-4', 'ct-6', 'ct-8']) t.match(byId.get(id), { action: 'LONG', symbol: 'NQ1!', entryPrice: 15000.25 }, id)
+  t.match(byId.get(alertIdOf('ct-5', '', 'trader-1')), { action: 'SHORT', symbol: 'ES1!', root: 'ES', entryPrice: 5000.5, userId: 'trader-1' }, 'form fields are alert fields')
+  t.match(byId.get(alertIdOf('ct-7', '', 'caf\u00e9')), { userId: 'caf\u00e9' }, 'the declared charset decodes the body')
+  for (const id of ['ct-1', 'ct-2', 'ct-3', 'ct-4', 'ct-6', 'ct-8']) t.match(byId.get(alertIdOf(id, '', 'trader-1')), { action: 'LONG', symbol: 'NQ1!', entryPrice: 15000.25 }, id)
 })
 
 t.test('source priority: query message, then body, then the x-alert-message header when the body is empty', async (t) => {
@@ -114,12 +115,12 @@ t.test('JSON sent as text/plain, a JSON string, a BOM, CRLF and stray blanks all
     t.equal(response.statusCode, 200, String(payload))
   }
   const byId = new Map((await watcher.alertMessages(payloads.length)).map(({ body }) => [body.alertId, body]))
-  t.match(byId.get('p-1'), { action: 'LONG', symbol: 'CME_MINI:NQ1!', root: 'NQ', entryPrice: 15010.5, sl: 14990, tp: 15050, userId: 'u1' })
-  t.match(byId.get('p-2'), { action: 'SHORT', entryPrice: 1 })
-  t.match(byId.get('p-3'), { action: 'SHORT', symbol: 'NQ1!', sl: 15020, tp: 14900, userId: 'u1' })
-  t.match(byId.get('p-4'), { action: 'LONG' })
-  t.match(byId.get('p-5'), { action: 'SHORT', symbol: 'GC1!', userId: 'u1' }, 'message object extracted, outer user_id kept')
-  t.match(byId.get('p-6'), { action: 'LONG', symbol: 'CL1!', userId: 'u1' }, 'message label lines extracted')
+  t.match(byId.get(alertIdOf('p-1', '', 'u1')), { action: 'LONG', symbol: 'CME_MINI:NQ1!', root: 'NQ', entryPrice: 15010.5, sl: 14990, tp: 15050, userId: 'u1' })
+  t.match(byId.get(alertIdOf('p-2', '', 'u1')), { action: 'SHORT', entryPrice: 1 })
+  t.match(byId.get(alertIdOf('p-3', '', 'u1')), { action: 'SHORT', symbol: 'NQ1!', sl: 15020, tp: 14900, userId: 'u1' })
+  t.match(byId.get(alertIdOf('p-4', '', 'u1')), { action: 'LONG' })
+  t.match(byId.get(alertIdOf('p-5', '', 'u1')), { action: 'SHORT', symbol: 'GC1!', userId: 'u1' }, 'message object extracted, outer user_id kept')
+  t.match(byId.get(alertIdOf('p-6', '', 'u1')), { action: 'LONG', symbol: 'CL1!', userId: 'u1' }, 'message label lines extracted')
 })
 
 t.test('unexpanded TradingView placeholders are refused with the placeholder and field named; an id placeholder is never the alert id', async (t) => {

@@ -117,8 +117,8 @@ t.test('a resent alert is answered duplicate:true and stored once', async (t) =>
   const withId = { action: 'sell', symbol: 'ES1!', user_id: 'u1', id: 'tv-123' }
   const idFirst = await app.inject({ method: 'POST', url: '/webhook/alert', payload: withId })
   const idAgain = await app.inject({ method: 'POST', url: '/webhook/alert', payload: { ...withId, entryPrice: 5001 } })
-  t.same(idFirst.json(), { success: true, alertId: 'tv-123', kind: 'entry', duplicate: false })
-  t.same(idAgain.json(), { success: true, alertId: 'tv-123', kind: 'entry', duplicate: true }, 'the explicit id decides')
+  t.match(idFirst.json(), { success: true, alertId: /^[0-9a-f]{40}$/, kind: 'entry', duplicate: false })
+  t.same(idAgain.json(), { success: true, alertId: idFirst.json().alertId, kind: 'entry', duplicate: true }, 'the explicit id decides')
 
   t.equal(await streamMessageCount(app, Streams.alerts.name), 3, 'three alerts stored, resends dropped by the server')
   const entries = await watcher.intakeEntries(5)
@@ -154,4 +154,37 @@ t.test('an alert older than ALERT_MAX_AGE_SECONDS is refused and logged; a fresh
   t.equal(placeholder.statusCode, 200, 'an unreadable timestamp is not guessed at')
   const entries = await watcher.intakeEntries(4)
   t.same(entries.filter((entry) => entry.outcome === 'too_old').length, 2)
+})
+
+t.test("an explicit id is unique within its sender's user_id, never across senders (issue 22 item 5)", async (t) => {
+  const { app } = await build(t)
+  const long = { id: 'Long', action: 'buy', symbol: 'NQ1!' }
+  const send = (payload: object) => app.inject({ method: 'POST', url: '/webhook/alert', payload })
+  const traderA = await send({ ...long, user_id: 'trader-a' })
+  const traderB = await send({ ...long, user_id: 'trader-b' })
+  const traderAAgain = await send({ ...long, user_id: 'trader-a', entryPrice: 1 })
+  t.match(traderA.json(), { success: true, duplicate: false })
+  t.match(traderB.json(), { success: true, duplicate: false }, "trader B's Long is not a duplicate of trader A's")
+  t.not(traderB.json().alertId, traderA.json().alertId, 'each sender has its own alert id')
+  t.match(traderAAgain.json(), { success: true, duplicate: true, alertId: traderA.json().alertId }, "within one sender's user_id the explicit id still decides")
+
+  const anonymous = await send({ id: 'Long', result: 'TP', symbol: 'NQ1!', exitPrice: 1 })
+  t.match(anonymous.json(), { success: true, duplicate: false }, 'an alert naming no user has a scope of its own')
+  t.not(anonymous.json().alertId, traderA.json().alertId)
+  t.match((await send({ id: 'Long', result: 'TP', symbol: 'NQ1!', exitPrice: 2 })).json(), { duplicate: true, alertId: anonymous.json().alertId })
+  t.equal(await streamMessageCount(app, Streams.alerts.name), 3)
+})
+
+t.test('a NUL in the symbol, indicator or user_id is refused with 400 naming the field; elsewhere in the payload it is kept (issue 22 item 7)', async (t) => {
+  const { app, watcher } = await build(t)
+  for (const field of ['symbol', 'indicator', 'user_id']) {
+    const payload = { action: 'buy', symbol: 'NQ1!', user_id: 'u1', indicator: 'x', [field]: 'bad\u0000value' }
+    const response = await app.inject({ method: 'POST', url: '/webhook/alert', payload })
+    t.equal(response.statusCode, 400, field)
+    t.same(response.json(), { success: false, error: `${field} holds a control character` })
+  }
+  const kept = await app.inject({ method: 'POST', url: '/webhook/alert', payload: { action: 'buy', symbol: 'NQ1!', user_id: 'u1', comment: 'a\u0000b' } })
+  t.equal(kept.statusCode, 200)
+  const [message] = await watcher.alertMessages(1)
+  t.match(message?.body.raw, { comment: 'a\u0000b' }, 'the connector escapes it when it stores the payload')
 })

@@ -15,6 +15,14 @@ const custom: Config = {
   payoutSecurity: { enabled: true, minBalanceAboveStart: 3_100 },
   verification: { phase: 'funded', profitTarget: 6_000, minTradingDays: 10 },
   antiMartingale: { baseContracts: 1, maxContracts: 4, winsToStepUp: 3, lossesToStepDown: 1, stepContracts: 1, pyramidLevels: 3 },
+  sessionRules: {
+    tradingWindows: [{ start: '08:30', end: '15:00' }, { start: '22:00', end: '02:00' }],
+    dailyFlattenAt: '15:55',
+    maxEntriesPerDay: 10,
+    maxExecutionsPerDay: 40,
+    newsBlackout: true,
+    flattenBeforeNews: true,
+  },
 }
 
 t.test('GET returns the documented defaults when nothing is saved; POST round-trips a complete configuration', async (t) => {
@@ -22,7 +30,7 @@ t.test('GET returns the documented defaults when nothing is saved; POST round-tr
   const headers = await createUser('quinn')
   const defaults = await app.inject({ method: 'GET', url: '/api/risk-engine/config', headers })
   t.equal(defaults.statusCode, 200)
-  t.same(defaults.json(), { success: true, config: DEFAULT_RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true })
+  t.same(defaults.json(), { success: true, config: DEFAULT_RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true, preset: null })
   t.same(DEFAULT_RISK_ENGINE_CONFIG.riskMode.mode, 'fixed_fraction')
   t.same(DEFAULT_RISK_ENGINE_CONFIG.trailingDrawdown, { amount: 2000, mode: 'end_of_day', stopTrailingAtBalance: null })
 
@@ -85,6 +93,12 @@ t.test('unknown fields and out-of-bounds values get a 400 naming the field; noth
     ['stop level below the floor', change((c) => { c.trailingDrawdown.stopTrailingAtBalance = 40_000 }), /trailingDrawdown\.stopTrailingAtBalance must be at least/],
     ['daily loss over drawdown', change((c) => { c.dailyLossLimit.amount = 2_500 }), /dailyLossLimit\.amount must not exceed trailingDrawdown\.amount/],
     ['max contracts below base', change((c) => { c.antiMartingale.baseContracts = 6 }), /antiMartingale\.maxContracts must be at least antiMartingale\.baseContracts/],
+    ['window time not HH:MM', change((c) => { c.sessionRules.tradingWindows = [{ start: '8:30', end: '15:00' }] }), /sessionRules\.tradingWindows\/0\/start|sessionRules\.tradingWindows\.0\.start|sessionRules\.tradingWindows/],
+    ['window of no length', change((c) => { c.sessionRules.tradingWindows = [{ start: '09:00', end: '09:00' }] }), /sessionRules\.tradingWindows\[0\] must not start and end at the same time/],
+    ['flatten time out of the day', change((c) => { c.sessionRules.dailyFlattenAt = '24:10' }), /sessionRules\.dailyFlattenAt/],
+    ['entries per day zero', change((c) => { c.sessionRules.maxEntriesPerDay = 0 }), /sessionRules\.maxEntriesPerDay/],
+    ['flatten before news without the blackout', change((c) => { c.sessionRules.flattenBeforeNews = true }), /sessionRules\.flattenBeforeNews needs sessionRules\.newsBlackout/],
+    ['unknown session-rule field', change((c) => { (c.sessionRules as Record<string, unknown>).weekends = true }), /sessionRules\.weekends is not a known field/],
     ['not an object', [], /^Invalid risk-engine configuration: body must be object/],
   ]
   for (const [name, payload, error] of cases) {
@@ -109,4 +123,15 @@ t.test('a stored configuration from an older shape is completed from the default
   t.same(body.config.limits, { ...DEFAULT_RISK_ENGINE_CONFIG.limits, maxOpenTrades: 4 }, 'known fields kept, unknown dropped, the order bounds at their defaults')
   t.same(body.config.riskMode, DEFAULT_RISK_ENGINE_CONFIG.riskMode, 'an area of the wrong type takes its defaults')
   t.same(body.config.verification, DEFAULT_RISK_ENGINE_CONFIG.verification)
+})
+
+t.test('the session rules are optional on POST: a client that sends the nine spec areas saves, and gets their defaults (nothing changes)', async (t) => {
+  const { app, createUser } = await build(t)
+  const headers = await createUser('tess')
+  const { sessionRules: _omitted, ...older } = clone()
+  const saved = await app.inject({ method: 'POST', url: '/api/risk-engine/config', headers, payload: older })
+  t.equal(saved.statusCode, 200, saved.body)
+  t.same(saved.json().config.sessionRules, { tradingWindows: [], dailyFlattenAt: null, maxEntriesPerDay: null, maxExecutionsPerDay: null, newsBlackout: false, flattenBeforeNews: false })
+  const read = (await app.inject({ method: 'GET', url: '/api/risk-engine/config', headers })).json()
+  t.same(read.config, DEFAULT_RISK_ENGINE_CONFIG, 'GET answers the complete object')
 })

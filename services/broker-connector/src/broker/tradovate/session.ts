@@ -6,6 +6,7 @@ import {
   type BrokerContract,
   type BrokerFill,
   type BrokerOrder,
+  type BrokerOrderVersion,
   type BrokerPosition,
   type BrokerSession,
   type BrokerSnapshot,
@@ -19,6 +20,7 @@ import { OrderTags, type FetchCommands } from './order-tags.ts'
 import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
 import { isObject } from './wire-values.ts'
+import { contractNameOf, latestVersions } from './order-versions.ts'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null)).slice(0, 200)
 
@@ -137,6 +139,14 @@ export class TradovateSession implements BrokerSession {
     if (version.timeInForce !== undefined) body.timeInForce = version.timeInForce
     const failure = commandFailure(await this.request(ENDPOINTS.modifyOrder, body))
     if (failure) throw new BrokerError('rejected', `the broker refused to resize order ${orderId}: ${failure.text.slice(0, 200)}`)
+  }
+
+  orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>> {
+    return latestVersions((endpoint, body, query) => this.request(endpoint, body, query), orderIds)
+  }
+
+  contractName(contractId: number): Promise<string | null> {
+    return contractNameOf((endpoint, body, query) => this.request(endpoint, body, query), contractId)
   }
 
   /** `order/placeOSO`: entry with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */

@@ -1,0 +1,146 @@
+// Memory at rest (issue 21 item 3): every service as production runs it (`pnpm build`, NODE_ENV=production,
+// the NODE_OPTIONS of infra/Dockerfile's runtime stage) beside a bare Fastify process (one route, the same
+// Node and options), all started together, then left idle for two minutes (BENCH_IDLE_SECONDS); each one's
+// resident set size is read from /proc. Bar: every service under 80 MiB. The bare process shows what Node
+// and Fastify alone hold on this machine and Node version, so the figures that matter are the differences.
+// Real Postgres, Redis and NATS; the identity provider's address is a name that does not resolve (auth
+// looks it up in the background at start and again at the first sign-in; production refuses a local one).
+// BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_NODE_OPTIONS replaces the image's NODE_OPTIONS
+// (to price a flag before it goes into the image).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createTestDatabase, deleteNamespaceStreams, freePort, stopChild, testNamespace, TEST_NATS_URL, TEST_REDIS_URL, waitFor } from '@signals/test-support'
+import { residentMemory, type ResidentMemory } from './support/resident-memory.ts'
+
+const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 120) * 1000
+const BAR_MIB = 80
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const out = (line = '') => process.stdout.write(`${line}\n`)
+const secret = (bytes = 32) => randomBytes(bytes).toString('base64url')
+
+/** The image's NODE_OPTIONS (runtime stage, the last one set), so the bench runs what production runs. */
+function imageNodeOptions(): string {
+  const dockerfile = readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8')
+  const settings = [...dockerfile.matchAll(/NODE_OPTIONS=(?:"([^"]*)"|(\S+))/g)]
+  const last = settings.at(-1)
+  if (!last) throw new Error('infra/Dockerfile sets no NODE_OPTIONS')
+  return last[1] ?? last[2] ?? ''
+}
+
+const BARE_FASTIFY = `import Fastify from 'fastify'
+const app = Fastify({ logger: { level: 'warn' } })
+app.get('/health', async () => ({ status: 'ok' }))
+await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) })`
+
+interface Measured {
+  name: string
+  child: ChildProcess
+  port: number
+  stderr: string[]
+}
+
+function start(name: string, args: string[], env: NodeJS.ProcessEnv, port: number, cwd = root): Measured {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const measured: Measured = { name, child, port, stderr: [] }
+  child.stderr?.setEncoding('utf8')
+  child.stderr?.on('data', (chunk: string) => measured.stderr.push(chunk))
+  return measured
+}
+
+/** V8's heap (used, committed) and external memory from a service's /metrics (prom-client's defaults), in MiB. */
+async function heapOf(measured: Measured, token: string): Promise<{ used: number; committed: number; external: number } | undefined> {
+  const response = await fetch(`http://127.0.0.1:${measured.port}/metrics`, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined)
+  if (!response?.ok) return undefined
+  const text = await response.text()
+  const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 1024 / 1024
+  return { used: gauge('nodejs_heap_size_used_bytes'), committed: gauge('nodejs_heap_size_total_bytes'), external: gauge('nodejs_external_memory_bytes') }
+}
+
+async function healthy(measured: Measured): Promise<boolean> {
+  if (measured.child.exitCode !== null) throw new Error(`${measured.name} exited (${measured.child.exitCode}): ${measured.stderr.join('')}`)
+  return fetch(`http://127.0.0.1:${measured.port}/health`).then((response) => response.ok, () => false)
+}
+
+if (process.env.BENCH_SKIP_BUILD !== '1') {
+  const build = spawnSync('pnpm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`pnpm build failed:\n${build.stdout}${build.stderr}`)
+}
+
+const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? imageNodeOptions()
+const database = await createTestDatabase()
+const namespace = testNamespace()
+const services = ['gateway', 'ingest', 'auth', 'settings', 'admin', 'broker-connector'] as const
+const ports = new Map<string, number>()
+for (const name of [...services, 'bare']) ports.set(name, await freePort())
+const port = (name: string) => ports.get(name) ?? 0
+const variable = (name: string) => name.replace('-', '_').toUpperCase()
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  NODE_ENV: 'production',
+  NODE_OPTIONS: nodeOptions,
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  DATABASE_URL: database.url,
+  REDIS_URL: TEST_REDIS_URL,
+  NATS_URL: TEST_NATS_URL,
+  BUS_NAMESPACE: namespace,
+  PUBLIC_URL: 'https://signals.example.org',
+  OIDC_ISSUER: 'https://issuer.invalid',
+  OIDC_CLIENT_ID: 'signals-bench',
+  OIDC_CLIENT_SECRET: secret(),
+  ADMIN_EMAIL: 'operator@signals.example.org',
+  SESSION_SECRET: secret(),
+  INTERNAL_AUTH_SECRET: secret(),
+  CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_SECRET: secret(),
+  METRICS_TOKEN: secret(),
+  ...Object.fromEntries(services.flatMap((name) => [
+    [`${variable(name)}_PORT`, String(port(name))],
+    [`${variable(name)}_URL`, `http://127.0.0.1:${port(name)}`],
+  ])),
+}
+
+// Fastify resolves from ingest's dependencies: the same copy the services bundle.
+const processes: Measured[] = [
+  start('bare Fastify', ['--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(root, 'services/ingest')),
+  ...services.map((name) => start(name, [`services/${name}/dist/main.js`], env, port(name))),
+]
+
+let passed = false
+try {
+  for (const measured of processes) await waitFor(async () => ((await healthy(measured)) ? true : undefined), { timeoutMs: 180_000, intervalMs: 250, what: `${measured.name} /health` })
+  const load = loadavg()[0] ?? 0
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+  const readings = processes.map((measured) => {
+    if (measured.child.exitCode !== null || measured.child.pid === undefined) throw new Error(`${measured.name} exited while idle: ${measured.stderr.join('')}`)
+    return { name: measured.name, memory: residentMemory(measured.child.pid) }
+  })
+  // Read after every resident figure, so these requests do not count in it.
+  const heaps = new Map(await Promise.all(processes.map(async (measured) => [measured.name, await heapOf(measured, env.METRICS_TOKEN ?? '')] as const)))
+  const [bare, ...measuredServices] = readings
+  if (!bare) throw new Error('no bare Fastify reading')
+  const mib = (value: number) => value.toFixed(1)
+  out(`## Memory at rest: every service ${IDLE_MS / 1000} s idle, production build, beside a bare Fastify process`)
+  out()
+  out(`Node ${process.version}, NODE_OPTIONS=\`${nodeOptions}\`, load average ${load.toFixed(1)} at start, ${new Date().toISOString()}`)
+  out()
+  out('| process | resident MiB | own (anonymous) MiB | mapped files MiB | V8 heap used / committed MiB | external MiB | resident over bare Fastify | bar |')
+  out('|---|---|---|---|---|---|---|---|')
+  const row = (name: string, memory: ResidentMemory, verdict: string) => {
+    const heap = heaps.get(name)
+    const heapCells = heap ? `${mib(heap.used)} / ${mib(heap.committed)} | ${mib(heap.external)}` : '(no /metrics) | '
+    out(`| ${name} | ${mib(memory.resident)} | ${mib(memory.anonymous)} | ${mib(memory.file)} | ${heapCells} | ${name === bare.name ? '' : `+${mib(memory.resident - bare.memory.resident)}`} | ${verdict} |`)
+  }
+  row(bare.name, bare.memory, '')
+  for (const { name, memory } of measuredServices) row(name, memory, memory.resident < BAR_MIB ? `PASS (< ${BAR_MIB})` : `FAIL (${mib(memory.resident - BAR_MIB)} over)`)
+  passed = measuredServices.every(({ memory }) => memory.resident < BAR_MIB)
+} finally {
+  await Promise.all(processes.map((measured) => stopChild(measured.child, { graceMs: 10_000 })))
+  await deleteNamespaceStreams(namespace)
+  await database.drop()
+}
+process.exit(passed ? 0 : 1)

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs'
+
+/** A process's resident memory from /proc/<pid>/status (Linux), in MiB. */
+export interface ResidentMemory {
+  /** VmRSS: every page the process has in memory. */
+  resident: number
+  /** RssAnon: its own memory (V8's heap, malloc, stacks). */
+  anonymous: number
+  /** RssFile: pages of mapped files, mostly the node binary's code, shared with every other node process. */
+  file: number
+}
+
+const MIB = 1024
+
+export function residentMemory(pid: number): ResidentMemory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const field = (name: string) => {
+    const kib = new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]
+    if (kib === undefined) throw new Error(`/proc/${pid}/status has no ${name}`)
+    return Number(kib) / MIB
+  }
+  return { resident: field('VmRSS'), anonymous: field('RssAnon'), file: field('RssFile') }
+}

@@ -1,0 +1,5 @@
+export { tracerFor } from './tracer.ts'
+export { startTracing, startTracingFromEnvironment, stopTracing, type TracingOptions } from './start-tracing.ts'
+export { TRACEPARENT, contextFromTraceparent, traceparentOf } from './propagation.ts'
+export { withSpan, failed } from './with-span.ts'
+export { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type SpanContext, type Tracer } from '@opentelemetry/api'
