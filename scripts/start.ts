@@ -10,6 +10,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureDatabase, migrateToLatest } from '@signals/db'
 import { ConfigError, Env, loadConfigOrExit, refuseSharedPorts, Type } from '@signals/config'
+import { buildWeb } from '../services/gateway/scripts/build-web.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const production = process.env.NODE_ENV === 'production'
@@ -90,6 +91,9 @@ if (migration.error) {
   process.exit(1)
 }
 process.stdout.write(`start: database migrated (${migration.results?.length ?? 0} new migrations)\n`)
+// The gateway serves the pages as built (services/gateway/public); `pnpm dev` builds them once at start.
+const web = await buildWeb()
+process.stdout.write(`start: gateway pages built (${web.files.length} files)\n`)
 
 const children = new Map<string, ChildProcess>()
 let stopping = false

@@ -4,10 +4,13 @@ import type { SessionSettings } from '@signals/sessions'
 import { routeUnder } from '@signals/http-kit'
 import { resolveAccess } from '../access/resolve-access.ts'
 import { bannedLoginPage, pageRule } from '../access/pages.ts'
+import { cacheControlOf } from './cache-policy.ts'
 
 /**
  * The static pages, guarded as the spec's "initial site access" says: signed out to /login.html, not yet
  * approved to /pending-approval.html (and an approved user there goes home). Assets load freely.
+ * Served as built (scripts/build-web.ts): precompressed (br, gzip) and cached by name (cache-policy.ts); a
+ * guarded page keeps its `no-store`.
  * Must be registered in a scope with the session plugin.
  */
 export const pages: FastifyPluginAsyncTypebox<{ root: string; settings: SessionSettings }> = async (scope, options) => {
@@ -24,5 +27,9 @@ export const pages: FastifyPluginAsyncTypebox<{ root: string; settings: SessionS
     if (rule === 'approved' && access.kind === 'pending') return reply.redirect('/pending-approval.html', 302)
     if (rule === 'signed-in' && access.kind === 'approved') return reply.redirect('/', 302)
   })
-  await scope.register(fastifyStatic, { root: options.root, index: ['index.html'], wildcard: true })
+  scope.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 200 || reply.hasHeader('cache-control') || routeUnder(request, '/api/')) return
+    reply.header('cache-control', cacheControlOf(request.url.split('?')[0] ?? '/'))
+  })
+  await scope.register(fastifyStatic, { root: options.root, index: ['index.html'], wildcard: true, preCompressed: true, cacheControl: false })
 }

@@ -1,22 +1,8 @@
 import t from 'tap'
 import { NOTIFICATION_EVENT_KINDS } from '@signals/contracts'
 
-interface Channel {
-  kind: string
-  name: string
-  enabled: boolean
-  events: string[]
-  settings: Record<string, string | number | boolean | null>
-  lastSentAt: string | null
-  lastFailedAt: string | null
-  lastError: string | null
-}
-interface NotificationChannelsModule {
-  EVENTS: [string, string][]
-  bodyOf(channel: Channel, changes: Record<string, unknown>): Record<string, unknown>
-  describe(channel: Channel): string
-}
-const page = (await import(new URL('../../public/notification-channels.js', import.meta.url).href)) as NotificationChannelsModule
+import * as page from '../../web/src/notification-channels.ts'
+import type { Channel } from '../../web/src/notification-channels.ts'
 
 const email: Channel = {
   kind: 'email',

@@ -1,6 +1,8 @@
 // Shows why a sign-in ended here (`?error=<code>`). Only known codes are shown by their own text, and
 // all text goes in through textContent: a crafted link cannot put words or markup on this page.
-const MESSAGES = {
+import { byId } from './dom.ts'
+
+const MESSAGES: Record<string, string> = {
   denied: 'Sign-in was cancelled at the provider.',
   provider: 'The sign-in provider returned an error. Please try again.',
   unavailable: 'The sign-in provider cannot be reached right now. Please try again in a moment.',
@@ -13,8 +15,8 @@ const MESSAGES = {
 
 const code = new URLSearchParams(window.location.search).get('error')
 if (code !== null) {
-  const box = document.getElementById('login-error')
-  box.textContent = Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : 'Sign-in did not complete. Please try again.'
+  const box = byId('login-error')
+  box.textContent = (Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : undefined) ?? 'Sign-in did not complete. Please try again.'
   box.hidden = false
   // A ban's reason, when the link carries one: quoted as the administrator's words, plain text, short.
   const reason = new URLSearchParams(window.location.search).get('reason')

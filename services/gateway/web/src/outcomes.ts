@@ -1,7 +1,7 @@
 // What the trader reads about an alert record's order and a trade's exit: plain functions, no page access
 // (tested in Node: test/page/outcomes.test.ts).
 
-const STATUS_TEXT = {
+const STATUS_TEXT: Record<string, string> = {
   received: 'Received',
   placing: 'Placing',
   placed: 'Placed',
@@ -12,7 +12,7 @@ const STATUS_TEXT = {
 }
 
 /** What the trader needs to read about a record: the outcome, and why when no order was placed. */
-export function outcomeText(record) {
+export function outcomeText(record: { status: string; reason: string | null; orderQuantity?: number | null; contract?: string | null; symbol?: string | null }): string {
   const status = STATUS_TEXT[record.status] ?? record.status
   if (record.status === 'placed') {
     const placed = `${status}: ${record.orderQuantity ?? '?'} × ${record.contract ?? record.symbol ?? ''}`.trim()
@@ -27,7 +27,7 @@ export function outcomeText(record) {
  * and not yet filled says where it stands (why it waits, or that the broker is flattening), and a note the
  * broker gave (a bracket not resized) is shown too.
  */
-export function tradeOutcomeText(trade) {
+export function tradeOutcomeText(trade: { status: string; result: string | null; parentTradeId: string | null; exitRequestedAt: string | null; exitNote: string | null }): string {
   if (trade.status !== 'open') return `${trade.result ?? trade.status}${trade.parentTradeId ? ` (part of trade ${trade.parentTradeId})` : ''}`
   if (trade.exitRequestedAt) return `Exit pending: ${trade.exitNote ?? 'sent to the broker'}`
   return trade.exitNote ? `open: ${trade.exitNote}` : 'open'

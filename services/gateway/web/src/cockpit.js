@@ -122,7 +122,7 @@ export function setupCockpit({ api, current, refresh, settingsChanged, formatTim
 const OUTCOMES = { pending: 'being carried out', done: 'done', incomplete: 'not everything could be done', no_session: 'no broker session' }
 
 /** The last use of the kill switch, as the connector recorded it (GET /api/kill-switch). */
-export async function showLastKill(api, formatTime) {
+async function showLastKill(api, formatTime) {
   const { killSwitches } = await api('GET', '/api/kill-switch')
   const last = killSwitches[0]
   $('kill-last').textContent = last ? `Kill switch last used ${formatTime(last.requestedAt)} (${OUTCOMES[last.outcome] ?? last.outcome}): ${last.detail ?? ''}` : ''

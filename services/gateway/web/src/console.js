@@ -1,7 +1,7 @@
 // The operator's console: users awaiting approval, bans (add any e-mail, lift), the audit log (by action
 // and actor) and the intake log (by outcome, raw body on demand, replay of a refused webhook). Every value
 // reaches the page through textContent; the admin service refuses anyone but an administrator.
-import { bannedLoginUrl } from './banned.js'
+import { bannedLoginUrl } from './banned.ts'
 
 const $ = (id) => document.getElementById(id)
 const PAGE = 20

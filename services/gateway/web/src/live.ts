@@ -2,7 +2,21 @@
 // page refetches through /api on a notice and after every reconnect, so a notice lost while away costs
 // nothing. Close codes 4401/4403/4409 mean signed out, banned, approval withdrawn: the page leaves.
 
-const LEAVE = {
+/** A change notice: refetch that kind of thing. */
+export interface Notice {
+  kind: 'alert' | 'trade' | 'status'
+}
+
+export type LiveState = 'connected' | 'reconnecting' | 'closed'
+
+declare global {
+  interface Window {
+    /** The open socket, for the browser tests (they close it to see the page reconnect). */
+    __liveSocket?: WebSocket
+  }
+}
+
+const LEAVE: Record<number, string> = {
   4401: '/login.html?error=session',
   // Through the home page: the gateway answers a banned user's page with the sign-in page and the ban's reason.
   4403: '/',
@@ -13,7 +27,7 @@ const LEAVE = {
  * Opens the socket and keeps it open (backing off 1 s to 30 s between tries). `onNotice(notice)` on each
  * message; `onState('connected' | 'reconnecting' | 'closed')` as the socket comes and goes.
  */
-export function openLive({ onNotice, onState }) {
+export function openLive({ onNotice, onState }: { onNotice: (notice: Notice) => void; onState: (state: LiveState) => void }): { stop: () => boolean } {
   let delay = 1000
   let stopped = false
   const connect = () => {
@@ -26,7 +40,7 @@ export function openLive({ onNotice, onState }) {
     })
     socket.addEventListener('message', (event) => {
       try {
-        onNotice(JSON.parse(event.data))
+        onNotice(JSON.parse(String(event.data)) as Notice)
       } catch {
         // Not a notice: nothing to refetch.
       }

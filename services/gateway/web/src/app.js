@@ -2,7 +2,7 @@
 // broker credentials and, for administrators, the users awaiting approval.
 // No framework and no inline code (the page runs under `script-src 'self'`); every value from the server
 // reaches the page through textContent or a form control's value, never as markup.
-import { bannedLoginUrl } from './banned.js'
+import { bannedLoginUrl } from './banned.ts'
 import { renderSwitches, setupCockpit } from './cockpit.js'
 
 const $ = (id) => document.getElementById(id)

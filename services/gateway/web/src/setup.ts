@@ -7,7 +7,15 @@
 // plots by number, `{{plot_0}}` and `{{plot_1}}`: valid JSON before and after TradingView fills them.
 // services/gateway/test/page/setup-templates.test.ts fires each template and posts it to ingest.
 
-const $ = (id) => document.getElementById(id)
+import { byId } from './dom.ts'
+
+/** One message the set-up card offers: where to send it (the webhook URL to paste) and what to paste. */
+export interface AlertTemplate {
+  id: string
+  title: string
+  url: string
+  message: string
+}
 
 const SECRET_PLACEHOLDER = 'YOUR_WEBHOOK_SECRET'
 
@@ -20,14 +28,14 @@ const ALERT_FIELDS = {
   tp: '{{plot_1}}',
 }
 
-const labelLines = (values) => Object.entries(values).map(([key, value]) => `${key}: ${value}`).join('\n')
+const labelLines = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => `${key}: ${value}`).join('\n')
 
 /**
  * The accepted forms (docs/alert-formats.md), each as `{id, title, url, message}`: the webhook URL to paste
  * into TradingView and the message to paste. The URL form carries the user (and secret) in the URL, which
  * TradingView sends as typed, and the alert as plain text: placeholders in the URL are never filled.
  */
-export function alertTemplates(userId, webhookUrl) {
+export function alertTemplates(userId: string, webhookUrl: string): AlertTemplate[] {
   const values = { ...ALERT_FIELDS, user_id: userId, secret: SECRET_PLACEHOLDER }
   const inUrl = new URL(webhookUrl)
   inUrl.searchParams.set('user_id', userId)
@@ -40,7 +48,7 @@ export function alertTemplates(userId, webhookUrl) {
   ]
 }
 
-async function copy(button, text) {
+async function copy(button: HTMLElement, text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text)
     button.textContent = 'Copied'
@@ -50,7 +58,7 @@ async function copy(button, text) {
   setTimeout(() => (button.textContent = 'Copy'), 2000)
 }
 
-function copyable(id, labelId, label, text) {
+function copyable(id: string, labelId: string, label: string, text: string): HTMLElement[] {
   const caption = document.createElement('p')
   caption.className = 'muted small'
   caption.id = `${id}-label`
@@ -69,7 +77,7 @@ function copyable(id, labelId, label, text) {
   return [caption, pre, button]
 }
 
-function templateBlock({ id, title, url, message }, webhookUrl) {
+function templateBlock({ id, title, url, message }: AlertTemplate, webhookUrl: string): HTMLElement {
   const block = document.createElement('div')
   block.className = 'template'
   const heading = document.createElement('h3')
@@ -82,12 +90,12 @@ function templateBlock({ id, title, url, message }, webhookUrl) {
   return block
 }
 
-export function renderSetup(user) {
+export function renderSetup(user: { userId: string }): void {
   const webhookUrl = new URL('/webhook/alert', window.location.origin).href
-  $('setup-webhook').textContent = webhookUrl
-  $('setup-user-id').textContent = user.userId
-  $('setup-templates').replaceChildren(...alertTemplates(user.userId, webhookUrl).map((template) => templateBlock(template, webhookUrl)))
-  for (const [button, source] of [['copy-webhook', 'setup-webhook'], ['copy-user-id', 'setup-user-id']]) {
-    $(button).addEventListener('click', () => void copy($(button), $(source).textContent))
+  byId('setup-webhook').textContent = webhookUrl
+  byId('setup-user-id').textContent = user.userId
+  byId('setup-templates').replaceChildren(...alertTemplates(user.userId, webhookUrl).map((template) => templateBlock(template, webhookUrl)))
+  for (const [button, source] of [['copy-webhook', 'setup-webhook'], ['copy-user-id', 'setup-user-id']] as const) {
+    byId(button).addEventListener('click', () => void copy(byId(button), byId(source).textContent ?? ''))
   }
 }

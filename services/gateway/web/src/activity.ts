@@ -1,0 +1,183 @@
+// The trader's activity, live: alert records with their outcome, trades with pnl, today's PnL, totals and
+// win rate, and the room-left chart. Everything is read through /api; the live socket only says "refetch".
+import { api } from './api.ts'
+import type { ResponseOf } from './api-routes.ts'
+import { byId } from './dom.ts'
+import { openLive, type LiveState, type Notice } from './live.ts'
+import { renderSetup } from './setup.ts'
+import { renderRoomLeft } from './room-left.ts'
+import { totalsOf, type ClosedTrade } from './totals.ts'
+import { tradingDayOf } from './trading-day.ts'
+import type { PageRiskConfig } from './room-left.ts'
+import { outcomeText, tradeOutcomeText } from './outcomes.ts'
+
+type AlertRecord = ResponseOf<'GET /api/alerts'>['alerts'][number]
+type Trade = ResponseOf<'GET /api/trades'>['trades'][number]
+
+const PAGE = 20
+
+const money = (text: string | number | null | undefined) => {
+  if (text === null || text === undefined) return '–'
+  const value = Number(text)
+  return (value < 0 ? '−' : '') + '$' + Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+}
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–')
+const cell = (text: string, className?: string) => {
+  const td = document.createElement('td')
+  td.textContent = text
+  if (className) td.className = className
+  return td
+}
+
+function alertRow(record: AlertRecord): HTMLElement {
+  const row = document.createElement('tr')
+  row.dataset.id = String(record.id)
+  row.dataset.status = record.status
+  const outcome = cell(outcomeText(record), 'outcome')
+  outcome.dataset.status = record.status
+  row.append(cell(when(record.receivedAt)), cell(record.symbol ?? '–'), cell(record.action ?? '–'), outcome)
+  return row
+}
+
+/** An open trade at the broker can be closed from its row (cockpit.js asks and sends it). */
+function closeCell(trade: Trade): HTMLElement {
+  const td = document.createElement('td')
+  if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return td
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.className = 'button small danger close-trade'
+  button.textContent = 'Close'
+  button.setAttribute('aria-label', `Close the ${trade.side} ${trade.contract} trade`)
+  button.addEventListener('click', () => document.dispatchEvent(new CustomEvent('signals:close-trade', { detail: trade })))
+  td.append(button)
+  return td
+}
+
+function tradeRow(trade: Trade): HTMLElement {
+  const row = document.createElement('tr')
+  row.dataset.id = String(trade.id)
+  row.dataset.status = trade.status
+  if (trade.exitRequestedAt && trade.status === 'open') row.dataset.exit = 'pending'
+  const pnl = cell(trade.status === 'open' ? 'open' : money(trade.pnl), 'pnl')
+  if (trade.pnl !== null) pnl.dataset.sign = Number(trade.pnl) < 0 ? 'negative' : 'positive'
+  row.append(
+    cell(when(trade.openedAt)),
+    cell(trade.contract ?? trade.symbol),
+    cell(`${trade.side} ${Number(trade.quantity)}`),
+    cell(`${trade.entryPrice}${trade.exitPrice ? ` → ${trade.exitPrice}` : ''}`),
+    cell(tradeOutcomeText(trade), 'outcome'),
+    pnl,
+    closeCell(trade),
+  )
+  return row
+}
+
+/** A list route's page as pagedList reads it: the items under `key`, and the cursor to the older ones. */
+const pageOf = <Body extends { nextCursor: string | null }, Key extends keyof Body>(body: Body, key: Key) => ({ items: body[key], nextCursor: body.nextCursor })
+
+/** One paged list (newest first, `before` cursor): the first page again on a notice, older on demand. */
+function pagedList<Item>(options: {
+  fetchPage: (query: { limit: string; before?: string }) => Promise<{ items: Item[]; nextCursor: string | null }>
+  body: string
+  more: string
+  empty: string
+  row: (item: Item) => HTMLElement
+}) {
+  const { fetchPage, body, more, empty, row } = options
+  let cursor: string | null = null
+  const render = (items: Item[], append: boolean) => {
+    if (!append) byId(body).replaceChildren()
+    byId(body).append(...items.map(row))
+    byId(empty).hidden = byId(body).childElementCount > 0
+    byId(more).hidden = cursor === null
+  }
+  const load = async (append: boolean) => {
+    const page = await fetchPage(append && cursor ? { limit: String(PAGE), before: cursor } : { limit: String(PAGE) })
+    cursor = page.nextCursor
+    render(page.items, append)
+  }
+  byId(more).addEventListener('click', () => void load(true).catch(showError))
+  return { reload: () => load(false) }
+}
+
+/** Every closed trade (for totals and the chart), oldest pages last. */
+async function allClosedTrades(): Promise<ClosedTrade[]> {
+  const trades: Trade[] = []
+  let before: string | null = null
+  for (let page = 0; page < 50; page += 1) {
+    const body: ResponseOf<'GET /api/trades'> = await api('GET /api/trades', { query: before ? { limit: '100', status: 'closed', before } : { limit: '100', status: 'closed' } })
+    trades.push(...body.trades)
+    before = body.nextCursor
+    if (before === null) break
+  }
+  // A closed trade has its close time and pnl; the schema allows null for the open ones.
+  return trades.filter((trade): trade is Trade & ClosedTrade => trade.closedAt !== null && trade.pnl !== null)
+}
+
+let riskConfig: PageRiskConfig | null = null
+
+async function refreshTotals() {
+  const [closed, config] = await Promise.all([allClosedTrades(), riskConfig ? Promise.resolve({ config: riskConfig }) : api('GET /api/risk-engine/config')])
+  riskConfig = config.config
+  // One "today" for the totals and the chart: the trading day the risk engine enforces the daily limit on.
+  const today = tradingDayOf(new Date())
+  const totals = totalsOf(closed, today)
+  byId('total-today').textContent = money(totals.today)
+  byId('total-pnl').textContent = money(totals.total)
+  byId('total-trades').textContent = String(totals.count)
+  byId('total-win-rate').textContent = totals.winRate === null ? '–' : `${Math.round(totals.winRate * 100)}%`
+  renderRoomLeft(closed, riskConfig, today)
+}
+
+function showError(error: Error): void {
+  const box = byId('activity-error')
+  box.textContent = `Activity could not be loaded: ${error.message}.`
+  box.hidden = false
+}
+
+const alerts = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/alerts', { query }), 'alerts'), body: 'alerts-body', more: 'alerts-more', empty: 'alerts-empty', row: alertRow })
+const trades = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/trades', { query }), 'trades'), body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
+
+async function refreshAll() {
+  await Promise.all([alerts.reload(), trades.reload(), refreshTotals()])
+  byId('activity-error').hidden = true
+}
+
+const LIVE_TEXT: Record<LiveState, string> = { connected: 'Live: updates appear as they happen.', reconnecting: 'Reconnecting… the page refreshes once back.', closed: 'Live updates stopped.' }
+
+function onNotice(notice: Notice): void {
+  if (notice.kind === 'status') document.dispatchEvent(new CustomEvent('signals:status-changed'))
+  if (notice.kind === 'alert') void alerts.reload().catch(showError)
+  if (notice.kind === 'trade') {
+    void trades.reload().catch(showError)
+    void refreshTotals().catch(showError)
+    // An open or closed trade changes the live-trading status (open trades count) too.
+    document.dispatchEvent(new CustomEvent('signals:status-changed'))
+  }
+}
+
+async function start() {
+  const me = await api('GET /auth/me')
+  renderSetup(me.user)
+  let first = true
+  openLive({
+    onNotice,
+    onState(state: LiveState) {
+      byId('live-state').textContent = LIVE_TEXT[state]
+      byId('live-state').dataset.state = state
+      // After a reconnect, whatever was missed is fetched again.
+      if (state === 'connected' && !first) {
+        void refreshAll().catch(showError)
+        document.dispatchEvent(new CustomEvent('signals:status-changed'))
+      }
+      if (state === 'connected') first = false
+    },
+  })
+  await refreshAll()
+  byId('settings-form').addEventListener('signals:saved', () => {
+    riskConfig = null
+    void refreshTotals().catch(showError)
+  })
+}
+
+start().catch(showError)
