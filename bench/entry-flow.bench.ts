@@ -63,11 +63,13 @@ const seed = () =>
     credentials: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
   })
 
-async function post(body: Record<string, unknown>): Promise<number> {
+/** Posts an alert; returns when the 200 came and the alert's id as ingest stored it (scoped to its sender). */
+async function post(body: Record<string, unknown>): Promise<{ at: number; alertId: string }> {
   const response = await fetch(`http://127.0.0.1:${ingestPort}/webhook/alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const at = wallClock()
   if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`)
-  return at
+  const { alertId } = (await response.json()) as { alertId: string }
+  return { at, alertId }
 }
 
 const until = (predicate: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) => eventually(predicate, { what, timeoutMs, intervalMs: 5 })
@@ -81,7 +83,7 @@ const openTrades = () => count(sql<{ n: number }>`SELECT count(*)::int AS n FROM
  */
 async function exitAll(id: string, expectedOpen: number): Promise<{ flatMs: number; closedMs: number }> {
   await until(async () => (await openTrades()) === expectedOpen, `${expectedOpen} trades open`)
-  const ok = await post({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21000, alertId: id })
+  const { at: ok } = await post({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21000, alertId: id })
   await until(() => broker.flat(), 'every position flat')
   const flatMs = wallClock() - ok
   await until(async () => (await openTrades()) === 0, 'every trade closed')
@@ -100,7 +102,7 @@ try {
   const single: number[] = []
   for (let run = -5; run < SINGLE_RUNS; run++) {
     arrivals = []
-    const ok = await post(entry(`single-${run}`))
+    const { at: ok } = await post(entry(`single-${run}`))
     await until(() => arrivals.length === 1, 'the order at the broker', 10_000)
     if (run >= 0) single.push((arrivals[0] as number) - ok)
     await exitAll(`single-exit-${run}`, 1)
@@ -118,13 +120,13 @@ try {
   for (let run = 0; run < MANY_RUNS; run++) {
     arrivals = []
     sentAt = []
-    const ok = await post(entry(`many-${run}`))
+    const { at: ok, alertId } = await post(entry(`many-${run}`))
     await until(() => arrivals.length >= USERS, `${USERS} orders at the broker`, 60_000)
     many.push((arrivals[USERS - 1] as number) - ok)
     manySent.push((sentAt[USERS - 1] as number) - ok)
     manyFirst.push((arrivals[0] as number) - ok)
-    const placed = await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${`many-${run}`} AND status = 'placed'`)
-    await until(async () => (await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${`many-${run}`} AND status = 'placed'`)) === USERS, 'every record placed')
+    const placed = await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${alertId} AND status = 'placed'`)
+    await until(async () => (await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM alerts WHERE alert_id = ${alertId} AND status = 'placed'`)) === USERS, 'every record placed')
     if (arrivals.length !== USERS) throw new Error(`${arrivals.length} orders for ${USERS} users (placed ${placed})`)
     manyExits.push(await exitAll(`many-exit-${run}`, USERS))
   }
