@@ -40,7 +40,8 @@ t.test('no sized quantity ever exceeds any cap: per-order limit, platform ceilin
     }),
     RUNS,
   )
-  t.ok((bound.get('limits.maxContractsPerOrder') ?? 0) > 50 && (bound.get('platform ceiling') ?? 0) > 20 && (bound.get('risk strategy maxContracts') ?? 0) > 20, `sizes met each cap: ${JSON.stringify(Object.fromEntries(bound))}`)
+  // Each cap is reached often enough to be tested (random session rules now refuse part of the inputs, so the counts vary run to run: 19-113 seen).
+  t.ok((bound.get('limits.maxContractsPerOrder') ?? 0) > 20 && (bound.get('platform ceiling') ?? 0) > 5 && (bound.get('risk strategy maxContracts') ?? 0) > 5, `sizes met each cap: ${JSON.stringify(Object.fromEntries(bound))}`)
 })
 
 t.test('the loss at the stop, measured from the fill price, never exceeds the budget, the room above the floor or the daily loss left', async (t) => {
