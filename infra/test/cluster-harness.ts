@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { eventually } from '@signals/test-support'
+import { alertIdOf } from '../../services/ingest/src/alert-id.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -75,12 +76,13 @@ export async function sendUntilAccepted(url: string, body: object, tally: SendTa
 
 /** One round (fanout routing: the entry goes to every live user): an MNQ long entry, then (once its trades are open) an exit of MNQ at the same price. */
 export function roundAlerts() {
-  const entryId = randomUUID()
-  const resultId = randomUUID()
+  const entrySent = randomUUID()
+  const resultSent = randomUUID()
   return {
-    entryId,
-    resultId,
-    entry: { id: entryId, user_id: 'trader-0', action: 'buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, indicator: 'cluster-test' },
-    result: { id: resultId, action: 'exit', symbol: 'MNQ1!', exitPrice: 21000, indicator: 'cluster-test' },
+    // The ids the records keep: ingest scopes a sender's explicit id to the user_id it names (none for the result).
+    entryId: alertIdOf(entrySent, '', 'trader-0'),
+    resultId: alertIdOf(resultSent, '', null),
+    entry: { id: entrySent, user_id: 'trader-0', action: 'buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, indicator: 'cluster-test' },
+    result: { id: resultSent, action: 'exit', symbol: 'MNQ1!', exitPrice: 21000, indicator: 'cluster-test' },
   }
 }
