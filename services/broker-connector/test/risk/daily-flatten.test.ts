@@ -2,7 +2,8 @@ import t from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { eventually, publishAlert, type App } from '../helper.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connect, liveTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
+import { clockedTradingApp } from './clocked-timer-helper.ts'
 
 /**
  * The session rules' daily flatten (issue 24 item 8): at the trader's time on the exchange clock every
@@ -12,13 +13,11 @@ import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecor
 let broker: PaperBroker
 let app: App
 let db: Kysely<Database>
-let config: Awaited<ReturnType<typeof tradingApp>>['config']
-let clockAt = new Date()
+let config: Awaited<ReturnType<typeof clockedTradingApp>>['config']
+let passAt: Awaited<ReturnType<typeof clockedTradingApp>>['passAt']
 
 t.before(async () => {
-  broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  ;({ app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000', DAILY_FLATTEN_CHECK_MS: '60000' }, { clock: () => clockAt }))
+  ;({ broker, app, db, config, passAt } = await clockedTradingApp(t))
 })
 
 const sessionRules = { tradingWindows: [], dailyFlattenAt: '15:55', maxEntriesPerDay: null, maxExecutionsPerDay: null, newsBlackout: false, flattenBeforeNews: false }
@@ -32,12 +31,7 @@ async function openPosition(userId: string) {
   return record.id
 }
 
-const pass = (at: string) => {
-  clockAt = new Date(at)
-  const flatten = app.trading.dailyFlatten
-  if (!flatten) throw new Error('no daily flatten in an instance with feeds')
-  return flatten.pass()
-}
+const pass = (at: string) => passAt('dailyFlatten', at)
 
 t.test('flattened at the time, once per trading day; a restart later that day catches up; not into the next day', async (t) => {
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: { sessionRules } })

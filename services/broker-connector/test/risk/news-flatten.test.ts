@@ -1,37 +1,29 @@
 import t from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { waitFor } from '@signals/test-support'
-import type { PaperBroker } from '@signals/dev-paper-broker'
 import { eventually, publishAlert, type App } from '../helper.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connect, liveTrader, mnqEntry, tradeOfRecord } from '../trading-helper.ts'
+import { clockedTradingApp } from './clocked-timer-helper.ts'
 
 /**
  * flattenBeforeNews (issue 24 item 8): once an administrator's news event's blackout begins, the trader's
  * positions are flattened, once per event; a trader without it keeps them. The test drives the pass with
  * its own clock (the timer's interval is long): no waiting on time.
  */
-let broker: PaperBroker
 let app: App
 let db: Kysely<Database>
-let config: Awaited<ReturnType<typeof tradingApp>>['config']
-let clockAt = new Date()
+let config: Awaited<ReturnType<typeof clockedTradingApp>>['config']
+let passAt: Awaited<ReturnType<typeof clockedTradingApp>>['passAt']
 
 t.before(async () => {
-  broker = await paperBroker(t)
-  broker.setPrice('MNQZ6', '21000')
-  ;({ app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000', DAILY_FLATTEN_CHECK_MS: '60000' }, { clock: () => clockAt }))
+  ;({ app, db, config, passAt } = await clockedTradingApp(t))
 })
 
 const rules = (flattenBeforeNews: boolean) => ({
   sessionRules: { tradingWindows: [], dailyFlattenAt: null, maxEntriesPerDay: null, maxExecutionsPerDay: null, newsBlackout: true, flattenBeforeNews },
 })
 
-const pass = (at: string) => {
-  clockAt = new Date(at)
-  const flatten = app.trading.newsFlatten
-  if (!flatten) throw new Error('no news flatten in an instance with feeds')
-  return flatten.pass()
-}
+const pass = (at: string) => passAt('newsFlatten', at)
 
 t.test('the blackout begins: positions flattened once, with the reason; a trader without flattenBeforeNews keeps them', async (t) => {
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: rules(true) })
