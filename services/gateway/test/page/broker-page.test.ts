@@ -52,7 +52,7 @@ t.test('who holds a position, each webhook outcome in words', async (t) => {
   t.equal(intakeOutcomeText({ outcome: 'duplicate', reason: null }), 'Duplicate: this alert was already received, not acted on again')
   t.equal(intakeOutcomeText({ outcome: 'unauthorized', reason: 'Webhook secret missing or wrong' }), 'Refused (webhook secret): Webhook secret missing or wrong')
   t.equal(intakeOutcomeText({ outcome: 'accepted', reason: null }), 'Accepted')
-  t.equal(intakeKindText('result'), 'Result')
+  t.equal(intakeKindText('result'), 'Exit or result')
   t.equal(intakeKindText(null), '–')
   t.ok(isRefused('too_old'))
   t.notOk(isRefused('duplicate'))

@@ -38,7 +38,8 @@ export function placedByText(position: { ours: boolean; quantity: number; side: 
   return `Signals holds ${position.ourNetQuantity > 0 ? '+' : ''}${position.ourNetQuantity} (${trades}); the rest is yours`
 }
 
-const KIND_TEXT: Record<string, string> = { entry: 'Entry', exit: 'Exit', result: 'Result', test: 'Test' }
+// Ingest routes exits (an exit word, a flat position) and results (TP, SL) alike: both close trades.
+const KIND_TEXT: Record<string, string> = { entry: 'Entry', result: 'Exit or result', test: 'Test' }
 const REFUSED_TEXT: Record<string, string> = {
   invalid: 'Refused',
   missing_user_id: 'Refused',

@@ -5,7 +5,7 @@ import { api } from './api.ts'
 import type { ResponseOf } from './api-routes.ts'
 import { fillRows, signOf, type Column } from './card-table.ts'
 import { byId } from './dom.ts'
-import { timeElement } from './exchange-time.ts'
+import { bothZones, timeElement } from './exchange-time.ts'
 import { openLive } from './live.ts'
 import { outcomeText } from './outcomes.ts'
 import { dollars, priceOnTick } from './tick-price.ts'
@@ -24,14 +24,15 @@ function showError(error: Error): void {
   box.hidden = false
 }
 
-const stepsButton = (recordId: string | null, label: string) => {
+/** A "Steps" button; `what` names the alert (`the LONG MNQ1! alert`) for screen readers and the heading. */
+const stepsButton = (recordId: string | null, what: string) => {
   if (recordId === null) return '–'
   const button = document.createElement('button')
   button.type = 'button'
   button.className = 'button small'
   button.textContent = 'Steps'
-  button.setAttribute('aria-label', label)
-  button.addEventListener('click', () => void showSteps(recordId).catch(showError))
+  button.setAttribute('aria-label', `Steps of ${what}`)
+  button.addEventListener('click', () => void showSteps(recordId, what).catch(showError))
   return button
 }
 
@@ -59,7 +60,7 @@ const WORKING_COLUMNS: Column<Order>[] = [
   { label: 'Qty', value: (o) => (o.quantity === null ? '–' : String(o.quantity)) },
   { label: 'Price', value: orderPrice },
   { label: 'Status', value: orderStatus },
-  { label: 'Alert', value: (o) => (o.ours ? stepsButton(o.recordId, `Steps of the alert that placed order ${o.id}`) : 'yours, outside Signals') },
+  { label: 'Alert', value: (o) => (o.ours ? stepsButton(o.recordId, `the alert that placed order ${o.id}`) : 'yours, outside Signals') },
 ]
 
 const ORDER_COLUMNS: Column<Order>[] = [
@@ -82,7 +83,7 @@ const RECENT_COLUMNS: Column<AlertRecord>[] = [
   { label: 'Symbol', value: (a) => a.symbol ?? '–' },
   { label: 'Action', value: (a) => a.action ?? '–', className: 'nowrap' },
   { label: 'Outcome', value: (a) => outcomeText(a), className: 'outcome' },
-  { label: 'Detail', value: (a) => stepsButton(a.id, `Steps of the ${a.action ?? ''} ${a.symbol ?? ''} alert received ${new Date(a.receivedAt).toLocaleString()}`.replace(/ +/g, ' ')) },
+  { label: 'Detail', value: (a) => stepsButton(a.id, `the ${a.action ?? ''} ${a.symbol ?? ''} alert received ${bothZones(a.receivedAt).local}`.replace(/ +/g, ' ')) },
 ]
 
 /** Fills a table, or says why it is empty: nothing there, or not known without a session. */
@@ -130,9 +131,9 @@ async function refreshRecent(): Promise<void> {
   show('recent', RECENT_COLUMNS, alerts, 'No alerts yet.')
 }
 
-async function showSteps(recordId: string): Promise<void> {
+async function showSteps(recordId: string, what: string): Promise<void> {
   const detail = await api('GET /api/alerts/:id/steps', { params: { id: recordId } })
-  byId('steps-heading').textContent = `Alert ${detail.alertId}: ${detail.status.replace(/_/g, ' ')}`
+  byId('steps-heading').textContent = `Steps of ${what}: ${detail.status.replace(/_/g, ' ')} now`
   byId('steps-list').replaceChildren(
     ...detail.steps.map((step) => {
       const item = document.createElement('li')
