@@ -39,6 +39,7 @@ t.test('the broker session state is said plainly', async (t) => {
   const { sessionStateText } = pageBrokerView
   t.equal(sessionStateText('live', null, 'DEMO9000'), 'Read from your broker session just now (account DEMO9000).')
   t.match(sessionStateText('no_session', 'the broker connection is down: the broker cannot be asked now', null), /^Your broker session is not open, so the broker cannot be asked now: .*Positions and orders at the broker are not known\.$/)
+  t.notMatch(sessionStateText('no_session', 'the broker connection is down: the broker cannot be asked now', null), /down.*down/, 'said once')
   t.equal(sessionStateText('stale', 'the broker has sent nothing for 40 s: what it said last may be out of date', 'A'), 'Read from your broker session, but the broker has sent nothing for 40 s: what it said last may be out of date.')
   t.equal(sessionStateText('unavailable', 'the broker did not answer: timeout', null), 'The broker could not be asked now: the broker did not answer: timeout. Try again in a moment.')
 })

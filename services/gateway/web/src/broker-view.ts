@@ -11,7 +11,8 @@ export function sessionStateText(state: ViewState, detail: string | null, accoun
     case 'stale':
       return `Read from your broker session, but ${detail ?? 'the broker has been silent: what it said last may be out of date'}.`
     case 'no_session':
-      return `Your broker session is not open, so the broker cannot be asked now: live trading is off or the broker connection is down${detail ? ` (${detail})` : ''}. Positions and orders at the broker are not known.`
+      // The connector's detail here says the same in other words: not repeated.
+      return 'Your broker session is not open, so the broker cannot be asked now: live trading is off or the broker connection is down. Positions and orders at the broker are not known.'
     case 'unavailable':
       return `The broker could not be asked now${detail ? `: ${detail}` : ''}. Try again in a moment.`
   }
