@@ -15,7 +15,7 @@ const STATIC = path.join(gateway, 'web', 'static')
 export const WEB_OUT = path.join(gateway, 'public')
 
 /** The scripts the HTML pages load (`<script type="module" src="NAME.js">`): the bundle's entry points. */
-const ENTRIES = ['app', 'activity', 'notifications', 'console', 'login', 'pending']
+const ENTRIES = ['app', 'activity', 'notifications', 'console', 'login', 'pending', 'broker', 'webhooks']
 
 export interface WebBuild {
   files: Array<{ name: string; raw: number; gzip: number; brotli: number }>
@@ -53,7 +53,9 @@ async function bundleScripts(out: string): Promise<Map<string, string>> {
   return names
 }
 
-const hashOf = (content: Buffer) => createHash('sha256').update(content).digest('base64url').slice(0, 10).toUpperCase()
+// Hex, as esbuild's names are letters and digits only: base64url's `-` and `_` made names the pages' and
+// tests' `[A-Z0-9]+` did not match (`styles-KJ_BUG104A.css`).
+const hashOf = (content: Buffer) => createHash('sha256').update(content).digest('hex').slice(0, 10).toUpperCase()
 
 /** The stylesheet under a content-hashed name; returns `styles.css` mapped to it. */
 async function hashStyles(out: string): Promise<Map<string, string>> {

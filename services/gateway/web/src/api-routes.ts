@@ -4,6 +4,8 @@ import type { Static } from 'typebox'
 import type { UserProfile } from '../../../../packages/contracts/src/api.ts'
 import type { AlertsPage } from '../../../broker-connector/src/schemas/alerts.ts'
 import type { TradesPage } from '../../../broker-connector/src/schemas/trades.ts'
+import type { AlertStepsResponse, BrokerOrdersResponse, BrokerPositionsResponse } from '../../../broker-connector/src/schemas/broker-view.ts'
+import type { MyIntakePage } from '../../../admin/src/schemas/intake.ts'
 import type { KillSwitchHistory, KillSwitchResponse, TradeCloseResponse } from '../../../broker-connector/src/schemas/kill-switch.ts'
 import type { RiskEngineConfigResponse } from '../../../settings/src/schemas/risk-engine-config.ts'
 import type { LiveTradingStatusResponse } from '../../../settings/src/schemas/live-trading-status.ts'
@@ -41,6 +43,10 @@ export interface Routes {
   'PUT /api/notifications/channels/:id': { params: { id: string }; body: ChannelBody; response: Static<typeof ChannelResponse> }
   'DELETE /api/notifications/channels/:id': { params: { id: string }; response: Static<typeof DeleteChannelResponse> }
   'POST /api/notifications/channels/:id/test': { params: { id: string }; response: Static<typeof TestSendResponse> }
+  'GET /api/broker/positions': { response: Static<typeof BrokerPositionsResponse> }
+  'GET /api/broker/orders': { query: { limit: string }; response: Static<typeof BrokerOrdersResponse> }
+  'GET /api/alerts/:id/steps': { params: { id: string }; response: Static<typeof AlertStepsResponse> }
+  'GET /api/intake': { query: PageQuery & { outcome?: 'accepted' | 'duplicate'; raw?: 'true' }; response: Static<typeof MyIntakePage> }
 }
 
 export type Route = keyof Routes

@@ -6,6 +6,7 @@ import { contract, ErrorBody, NormalizedAlertV1, Subjects } from '@signals/contr
 import type { Config } from '../config.ts'
 import { refuseStaleAlert } from '../intake/alert-age.ts'
 import { sourceTextOf } from '../intake/source.ts'
+import { userNamedInBrokenJson } from '../intake/user-in-broken-json.ts'
 import { extractFields, type Fields } from '../parsing/fields.ts'
 import { RepeatedNames } from '../parsing/label-lines.ts'
 import { textValue } from '../parsing/values.ts'
@@ -50,7 +51,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = asyn
     const parsed = parseSourceText(request, text)
     const queryFields = queryFieldsOf(query)
     // Who the alert names, for the intake log (a trader sees the refusals of alerts naming them).
-    intake.userId = textValue(parsed.fields.userId ?? queryFields.userId)?.slice(0, 255) ?? undefined
+    // Broken JSON names its user only as text: read for the log, so the trader sees where it broke.
+    const named = textValue(parsed.fields.userId ?? queryFields.userId) ?? (parsed.jsonError === undefined ? undefined : userNamedInBrokenJson(text))
+    intake.userId = named?.slice(0, 255) ?? undefined
 
     if (matchesSecret && webhookSecret !== undefined) {
       const sent = [request.params.secret, query.secret, query.passphrase, ...parsed.secrets]

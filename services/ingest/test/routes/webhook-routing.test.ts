@@ -71,6 +71,7 @@ t.test('a body that looks like JSON but does not parse is refused as malformed J
   const entries = await watcher.intakeEntries(cases.length)
   t.same(entries.map((entry) => entry.outcome), cases.map(() => 'invalid'), 'in the intake log as invalid (replayable once fixed), not missing_user_id')
   t.match(entries[0], { rawBody: cases[0]?.[0], reason: /^Malformed JSON/ }, 'the body is kept whole in the intake log')
+  t.same(entries.map((entry) => entry.userId), cases.map(() => 'u'), 'logged under the user the broken JSON names, so that trader sees the refusal')
   t.equal(watcher.alerts.length, 0)
 
   // Intake rule 10: when the URL names the user, an unparseable body is still kept as a _raw record.
