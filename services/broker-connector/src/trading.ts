@@ -15,6 +15,7 @@ import type { BrokerScope } from './repositories/broker-trades.ts'
 import { SessionScopes } from './session-scopes.ts'
 import { HaltedEntries } from './risk/halt-entries.ts'
 import type { EntryObserver } from './entry/entry-observer.ts'
+import { requestReversalClose } from './repositories/reversal-close.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -97,6 +98,11 @@ export function createTrading(
     // A hard daily-loss refusal halts the account: working entries cancelled, every contract of its open trades flattened (durably).
     flattenAll: async (userId, session, cause) => {
       await flattens.flattenEverything(userId, session, cause)
+    },
+    // A reversal's close: durable, then carried out now with the session this instance holds (the entry waits for its fill).
+    closeForReversal: async (close) => {
+      await requestReversalClose(db, close)
+      flattens.run(close.userId).catch((error: unknown) => logger.warn({ userId: close.userId, err: error }, 'reversal close not carried out now; the flatten sweep tries again'))
     },
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
