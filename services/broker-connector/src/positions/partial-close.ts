@@ -7,7 +7,7 @@ import type { PendingFlatten } from '../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../repositories/partial-closes.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
-export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
+const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
 
 /** How long a sent partial close that the broker does not list is looked for before it is given up (never sent twice). */
 const SENT_GRACE_MS = 60_000

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Durables } from '../../src/consumers/plugin.ts'
-import { drained, eventually, publishAlert } from '../helper.ts'
+import { drained, publishAlert } from '../helper.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 import { netMnq, openedTrade } from '../positions/exit-helper.ts'
 
