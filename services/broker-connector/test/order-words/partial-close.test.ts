@@ -2,7 +2,7 @@ import t from 'tap'
 import { Durables } from '../../src/consumers/plugin.ts'
 import { drained, eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
-import { mnqExit, netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
+import { closedTrade, mnqExit, netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
 
 const legs = (broker: Awaited<ReturnType<typeof connectedTrader>>['broker'], recordId: number) =>
   Object.fromEntries(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${recordId}.`)).map((order) => [order.clOrdId?.endsWith('.sl') ? 'stop' : 'target', order]))
@@ -28,6 +28,7 @@ t.test('a partial close takes off the part asked, once; the rest keeps its stop 
   // The same alert delivered again (another message id: past the bus's duplicate window) asks for nothing again.
   await publishAlert(app, two, undefined, `${two.alertId}-again`)
   await drained(app, 'ALERTS', Durables.result)
+  await eventually(async () => (await db.selectFrom('flatten_requests').select('done_at').where('alert_id', '=', two.alertId).executeTakeFirst())?.done_at != null)
   const requests = await db.selectFrom('flatten_requests').select(['outcome', 'done_at']).where('alert_id', '=', two.alertId).execute()
   t.equal(requests.length, 1, 'one partial close for the alert')
   t.match(requests[0]?.outcome, /^partial close sent to the broker: 2 of the LONG MNQZ6 position of 5/, 'what was done is kept')
@@ -66,5 +67,5 @@ t.test('a partial close never exceeds the position, and one asking for less than
   await eventually(() => netMnq(broker) === 0)
   await drained(app, 'ALERTS', Durables.result)
   t.equal(netMnq(broker), 0, 'closed what was held, and never turned short')
-  t.match(await tradeOfRecord(db, record.id), { status: 'closed' })
+  t.match(await closedTrade(db, record.id), { status: 'closed', quantity: '5.0000' }, 'the trade closed whole at that fill')
 })
