@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { ClosePartV1, OrderWord } from './order-words.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -48,6 +49,11 @@ export const NormalizedAlertV1 = Type.Object(
     /** True when the body could not be parsed into fields; `raw` then holds the text with `_raw: true`. */
     parseFailed: Type.Boolean(),
     raw: Type.Unknown(),
+    // Optional (issue 24), so messages from an ingest that does not send them still pass; absent means null.
+    /** An entry that changes the open position: `reverse` or `add` (order-words.ts), or null. */
+    orderWord: Type.Optional(Type.Union([OrderWord, Type.Null()])),
+    /** A result alert that closes part of the position (the rest keeps its legs, resized), or null: it closes all. */
+    closePart: Type.Optional(Type.Union([ClosePartV1, Type.Null()])),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

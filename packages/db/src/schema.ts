@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
-import type { AlertRecordStatus, BrokerEnvironment, BrokerName, Role as UserRole, SettingKey, Side, TradeResult, TradeStatus } from '@signals/contracts'
+import type { AlertRecordStatus, BrokerEnvironment, BrokerName, ClosePart, OrderWord, Role as UserRole, SettingKey, Side, TradeResult, TradeStatus } from '@signals/contracts'
 
 /** Timestamps come back as Date; inserts and updates may pass a Date or an SQL expression. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -94,6 +94,8 @@ export interface AlertsTable {
   refusal_code: string | null
   /** The quantity the alert itself carried, if any. */
   alert_quantity: NullableDecimal
+  /** An entry that changes the open position (`reverse`, `add`; issue 24), or null. */
+  order_word: ColumnType<OrderWord | null, OrderWord | null | undefined, OrderWord | null>
   /** Contracts ordered (sized by the risk engine). */
   order_quantity: NullableInteger
   /** Our tag on the entry order (`sig-<id>`); legs carry `.sl` / `.tp`. */
@@ -216,6 +218,10 @@ export interface FlattenRequestsTable {
   done_at: NullableTimestamp
   /** What was done at the broker. */
   outcome: string | null
+  /** A partial close ({quantity, percent, remaining}, one set; issue 24); null closes the whole position. */
+  close_part: ColumnType<ClosePart | null, string | null | undefined, string | null>
+  /** When a partial close's order was about to leave: it is never sent again, only looked for by its tag. */
+  part_sent_at: NullableTimestamp
 }
 
 export interface IntakeLogTable {

@@ -1,6 +1,7 @@
 import Type, { type Static, type TSchema } from 'typebox'
 import { LiteralUnion } from '@signals/contracts'
 import { SessionRulesArea, type SessionRules } from './session-rules-config.ts'
+import { PositionChangesArea, type PositionChanges } from './position-changes-config.ts'
 
 /**
  * The risk-engine configuration: one nested object per area of the spec's list, every field bounded and
@@ -126,11 +127,13 @@ export const RiskEngineConfig = Type.Object(
     antiMartingale: AntiMartingaleArea,
     /** Not in the spec's list; optional on input so older clients' complete objects still save (`withSessionRules`). */
     sessionRules: Type.Optional(SessionRulesArea),
+    /** Issue 24: reversals and pyramiding (position-changes-config.ts); optional on input like sessionRules. */
+    positionChanges: Type.Optional(PositionChangesArea),
   },
   { additionalProperties: false, 'x-error-prefix': 'Invalid risk-engine configuration' },
 )
 /** A configuration as saved and used: every area present (the session rules filled with their defaults when not sent). */
-export type RiskEngineConfig = Static<typeof RiskEngineConfig> & { sessionRules: SessionRules }
+export type RiskEngineConfig = Static<typeof RiskEngineConfig> & { sessionRules: SessionRules; positionChanges: PositionChanges }
 /** A configuration as a client may send it (the session rules may be left out). */
 export type RiskEngineConfigInput = Static<typeof RiskEngineConfig>
 
@@ -150,7 +153,11 @@ export const DEFAULT_RISK_ENGINE_CONFIG: RiskEngineConfig = Object.fromEntries(
 
 /** A sent configuration with the session rules' defaults where none were sent. */
 export function withSessionRules(input: RiskEngineConfigInput): RiskEngineConfig {
-  return { ...input, sessionRules: input.sessionRules ?? DEFAULT_RISK_ENGINE_CONFIG.sessionRules }
+  return {
+    ...input,
+    sessionRules: input.sessionRules ?? DEFAULT_RISK_ENGINE_CONFIG.sessionRules,
+    positionChanges: input.positionChanges ?? DEFAULT_RISK_ENGINE_CONFIG.positionChanges,
+  }
 }
 
 /** Rules between fields, each naming the field at fault; null when the configuration is consistent. */

@@ -7,7 +7,8 @@ import type { AccountState, ContractTerms, EntryIntent } from './sizing-types.ts
 /**
  * An entry in a contract the user already holds. Opposite side: refused (the broker nets positions, so
  * it would close or flip the open trade and orphan its bracket). Same side: an added level, allowed only
- * in anti_martingale_pyramiding, up to pyramidLevels, and only while those trades are winning.
+ * in anti_martingale_pyramiding, up to pyramidLevels, and only while those trades are winning, or when the
+ * account allows pyramiding (positionChanges.pyramiding, issue 24).
  */
 export function positionGate(config: RiskEngineConfig, account: AccountState, alert: EntryIntent, contract: ContractTerms): Refusal | null {
   const inContract = account.openTrades.filter((trade) => trade.root.toUpperCase() === contract.root.toUpperCase())
@@ -16,6 +17,8 @@ export function positionGate(config: RiskEngineConfig, account: AccountState, al
     return refuse('opposite_position', `A ${opposite[0]?.side} ${contract.root} trade is open: a ${alert.side} entry would net against it, so close it first.`)
   }
   if (inContract.length === 0) return null
+  // The account allows adding (positionChanges.pyramiding): the whole position is held to the limits by the caller (additionRoom).
+  if (config.positionChanges.pyramiding === 'allow') return null
   if (config.riskMode.mode !== 'anti_martingale_pyramiding') {
     return refuse('pyramid_limit', `A ${alert.side} ${contract.root} trade is already open and the ${config.riskMode.mode} mode does not add to positions.`)
   }

@@ -15,6 +15,7 @@ import type { BrokerScope } from './repositories/broker-trades.ts'
 import { SessionScopes } from './session-scopes.ts'
 import { HaltedEntries } from './risk/halt-entries.ts'
 import type { EntryObserver } from './entry/entry-observer.ts'
+import { requestReversalClose, type ReversalClose } from './repositories/reversal-close.ts'
 
 /** How long switching live trading off waits for the pending exits to be sent before the feed stops anyway. */
 const STOP_FLATTEN_WAIT_MS = 10_000
@@ -63,6 +64,14 @@ type TradingConfig = Pick<
   | 'POSITION_RECONCILE_MS'
 >
 
+/** A reversal's close: durable, then carried out now with the session this instance holds (the entry waits for its fill). */
+function reversalCloser(db: Kysely<Database>, flattens: FlattenRunner, logger: Logger) {
+  return async (close: ReversalClose): Promise<void> => {
+    await requestReversalClose(db, close)
+    flattens.run(close.userId).catch((error: unknown) => logger.warn({ userId: close.userId, err: error }, 'reversal close not carried out now; the flatten sweep tries again'))
+  }
+}
+
 /**
  * The grace after an unknown outcome: as configured, but never under twice the broker's request time-out,
  * nor under the age limit. The send came after the alert, so once the grace is over the alert is past the
@@ -98,6 +107,7 @@ export function createTrading(
     flattenAll: async (userId, session, cause) => {
       await flattens.flattenEverything(userId, session, cause)
     },
+    closeForReversal: reversalCloser(db, flattens, logger),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
     outcomeGraceMs: outcomeGraceMs(config),

@@ -133,6 +133,14 @@ export interface BracketRequest {
   targetPrice: string | null
 }
 
+/** A market order that reduces a position (a partial close): the side that closes it, never more than held. */
+export interface ClosingOrderRequest {
+  tag: string
+  contract: BrokerContract
+  action: OrderSide
+  quantity: number
+}
+
 export interface PlacedBracket {
   entryOrderId: number
   stopOrderId: number | null
@@ -252,6 +260,11 @@ export interface BrokerSession {
   /** A contract's name by its id (`contract/item`), or null when the broker does not know it. */
   contractName(contractId: number): Promise<string | null>
   placeBracket(request: BracketRequest): Promise<PlacedBracket>
+  /**
+   * A market order without legs under our tag (`order/placeorder`): the part of a position a partial close
+   * takes off. Its fill closes our trades first in, first out, and their legs follow (trade keeper).
+   */
+  placeClosingOrder(request: ClosingOrderRequest): Promise<{ orderId: number }>
   /**
    * Sets a live order's whole quantity, its filled part included (`order/modifyorder`; type and prices
    * kept): a bracket leg follows its trade when part of the trade closed.

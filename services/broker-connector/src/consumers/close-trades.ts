@@ -6,6 +6,7 @@ import { decimalText } from '../decimal-text.ts'
 import { closeTrades, lockOpenTrades, requestTradeExits, stopUnsentEntries, workingEntryContracts, type OpenTrade, type OpenTradeMatch } from '../repositories/trades.ts'
 import { requestFlattens, type FlattenRequestInput } from '../repositories/flatten-requests.ts'
 import type { Routing } from '../repositories/alerts.ts'
+import { partialCloseForResult } from './partial-close-result.ts'
 
 export interface Logger {
   info(object: object, message: string): void
@@ -57,6 +58,7 @@ const brokerBacked = (trade: OpenTrade): trade is OpenTrade & { broker_contract_
 export async function exitForResult(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing, logger: Logger): Promise<ExitOutcome> {
   if (alert.result === null) throw new PermanentError('a result alert without a result (TP, SL or Exit)')
   if (alert.symbol === null) throw new PermanentError('a result alert without a symbol')
+  if (alert.closePart) return partialCloseForResult(db, { ...alert, symbol: alert.symbol, closePart: alert.closePart }, routing, logger)
   const match: OpenTradeMatch & { receivedBy: string } = {
     symbol: alert.symbol,
     root: alert.root ?? rootOf(alert.symbol),

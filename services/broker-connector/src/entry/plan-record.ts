@@ -1,10 +1,11 @@
 import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
-import { OUTCOME_UNKNOWN, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
+import { OUTCOME_UNKNOWN, REVERSAL_NOTE, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
+import type { ReversalClose } from '../repositories/reversal-close.ts'
 import type { AccountRows } from './account-state.ts'
 import { orderTagOf } from './order-plan.ts'
 import type { BrokerOrdersMemo } from './reconcile.ts'
-import { sizeOrder, type SizingMemo } from './size-order.ts'
+import { sizeOrder, type SizedOrder, type SizingMemo } from './size-order.ts'
 
 /** Where a user's broker session is found (the feed manager). */
 export interface SessionSource {
@@ -33,6 +34,8 @@ export interface PlanDeps {
   scopeOf(session: BrokerSession): BrokerScope
   /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */
   positionDifference?(userId: string, scope: BrokerScope, contractId: number): Promise<string | null>
+  /** A reversal's first leg: closes the position durably (carried out by the session's holder); absent, reversals are refused. */
+  closeForReversal?(close: ReversalClose): Promise<void>
 }
 
 /** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
@@ -57,7 +60,7 @@ export type Plan =
   | { kind: 'unsent' | 'waiting' | 'retry'; id: number; note: string | null }
   | { kind: 'none'; id: number }
 
-type Complete = EntryRecord & { action: 'LONG' | 'SHORT'; symbol: string }
+type Complete = EntryRecord & { symbol: string }
 
 const decided = (id: number, status: DecidedMark['status'], reason: string, code: string | null = null, contract: string | null = null): Plan => ({
   kind: 'decided',
@@ -72,7 +75,8 @@ function withoutBroker(record: EntryRecord): Plan | null {
   const live = record.live_trading
   if (live?.enabled !== true) return decided(record.id, 'not_placed', 'live trading was switched off before the order could be placed')
   if (live.autoPlaceOrders !== true) return decided(record.id, 'not_placed', 'automatic order placement is off: the alert is recorded and no order was placed')
-  if (record.action === null || record.symbol === null) {
+  // `reverse` and `add` may leave the side to the open position (size-order.ts works it out).
+  if ((record.action === null && record.order_word === null) || record.symbol === null) {
     return decided(record.id, 'refused', 'the alert lacks an action or a symbol, so no order can be made from it', 'incomplete_alert')
   }
   return null
@@ -94,7 +98,7 @@ export async function planRecord(context: PlanContext, record: EntryRecord, last
   const session = context.sessions.session(record.user_id)
   if (!session) return withoutSession(context, record, lastAttempt)
   try {
-    return await checkThenSize(context, session, record as Complete)
+    return await checkThenSize(context, session, record as Complete, lastAttempt)
   } catch (error) {
     if (!(error instanceof BrokerError)) throw error
     return brokerFailure(record, error, lastAttempt, false)
@@ -102,7 +106,7 @@ export async function planRecord(context: PlanContext, record: EntryRecord, last
 }
 
 /** An entry older than the age limit is never sent; a record sent before (the broker said not carried out) is looked for first all the same. */
-async function checkThenSize(context: PlanContext, session: BrokerSession, record: Complete): Promise<Plan> {
+async function checkThenSize(context: PlanContext, session: BrokerSession, record: Complete, lastAttempt: boolean): Promise<Plan> {
   if (record.age_ms > context.maxAlertAgeMs) {
     return decided(record.id, 'failed', `not placed: the alert was ${seconds(record.age_ms)} s old when it could be placed (limit ${seconds(context.maxAlertAgeMs)} s)`, 'stale_alert')
   }
@@ -113,8 +117,26 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
   const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, context.scopeOf(session), contract.id))
   const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), realizedPnl: context.realizedPnlOf?.(record.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)
+  if (sized.kind === 'close_first') return reverseFirst(context, record, sized, lastAttempt)
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
+}
+
+/**
+ * A reversal's first leg (issue 24 item 1): the open position is closed durably and the record waits (the
+ * message comes back) until that close has filled and no opposite trade is left; then the entry is sized
+ * and placed as any other, under the record's own tag. Nothing here sends an order: the close is a flatten
+ * kept once per alert, so a redelivery or a crash never closes twice, and the entry is placed once by the
+ * record's lock and tag. On the last attempt the entry is not placed, and the record says why.
+ */
+async function reverseFirst(context: PlanContext, record: Complete, sized: Extract<SizedOrder, { kind: 'close_first' }>, lastAttempt: boolean): Promise<Plan> {
+  const what = `the ${sized.closes} ${sized.contract.name} position of ${sized.held}`
+  if (!context.closeForReversal) return decided(record.id, 'refused', `reversal: ${what} cannot be closed from here, so the ${sized.side} entry is not placed`, 'reversal_not_allowed', sized.contract.name)
+  if (lastAttempt) {
+    return decided(record.id, 'failed', `${REVERSAL_NOTE}${what} was asked to close and had not closed by the last attempt, so the ${sized.side} entry was not placed`, 'reversal_close_pending', sized.contract.name)
+  }
+  await context.closeForReversal({ recordId: record.id, side: sized.side, userId: record.user_id, contract: sized.contract.name, brokerContractId: sized.contract.id, closes: sized.closes, alertId: record.alert_id, signalAt: record.received_at.toISOString() })
+  return { kind: 'retry', id: record.id, note: `${REVERSAL_NOTE}${what} is closed first (alert ${record.alert_id}); the ${sized.side} entry is placed once that close has filled` }
 }
 
 /**

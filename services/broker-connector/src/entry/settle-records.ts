@@ -83,6 +83,8 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
 
 type Send = Extract<Plan, { kind: 'send' }>
 
+const sideOf = (request: { action: 'Buy' | 'Sell' }) => (request.action === 'Buy' ? 'LONG' : 'SHORT')
+
 /**
  * Plans records grouped by account, accounts in parallel, each account's records in id order; with
  * account rows, a send counts as open for the account's next record.
@@ -103,7 +105,7 @@ async function planAll(
     for (const record of own) {
       const next = await plan(context, record)
       // The next entry of this account sees this one as open, as a later batch would see it marked.
-      if (next.kind === 'send' && accounts) countAsOpen(accounts, record, next.request.quantity)
+      if (next.kind === 'send' && accounts) countAsOpen(accounts, { ...record, action: sideOf(next.request) }, next.request.quantity)
       plans.push(next)
     }
     return plans
@@ -139,7 +141,7 @@ async function decide(
     const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
     const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
-    const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name })))
+    const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name, side: sideOf(request) })))
     const released = unlockAccounts(db, users)
     // Awaited (and its failure thrown) after the sends; not an unhandled rejection meanwhile.
     released.catch(() => undefined)

@@ -1,5 +1,5 @@
 import { contractSpec, frontMonthContract } from '@signals/instruments'
-import { normalizeRiskEngineConfig, sessionGate, sizeEntry, type MarketView, type RefusalCode, type RiskEngineConfig, type SessionRefusalCode } from '@signals/risk-engine'
+import { additionRoom, normalizeRiskEngineConfig, positionChange, sessionGate, sizeEntry, type MarketView, type PositionChangeCode, type RefusalCode, type RiskEngineConfig, type SessionRefusalCode } from '@signals/risk-engine'
 import type { BracketRequest, BrokerContract, BrokerSession, DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
@@ -8,11 +8,13 @@ import { countBrokerRealized } from '../risk/day-realized.ts'
 import { markOpenPnl } from '../risk/open-pnl.ts'
 
 /** Refusals the flow adds to the risk engine's own. */
-type FlowRefusalCode = RefusalCode | SessionRefusalCode | 'incomplete_alert' | 'unknown_contract' | 'position_differs'
+type FlowRefusalCode = RefusalCode | SessionRefusalCode | PositionChangeCode | 'incomplete_alert' | 'unknown_contract' | 'position_differs'
 
 export type SizedOrder =
   | { kind: 'order'; request: BracketRequest }
   | { kind: 'refuse'; code: FlowRefusalCode; reason: string; flatten: boolean; contract: string | null }
+  /** A reversal the account allows: the `closes` position (`held` contracts) is closed first; the entry waits for that fill. */
+  | { kind: 'close_first'; side: 'LONG' | 'SHORT'; closes: 'LONG' | 'SHORT'; held: number; contract: BrokerContract }
 
 const contractCache = new WeakMap<BrokerSession, Map<string, Promise<BrokerContract>>>()
 
@@ -88,7 +90,7 @@ async function marketOf(deps: SizingDeps, contract: BrokerContract, action: 'Buy
  * configuration (defaults when none was saved), account state and contract caps, then the risk engine's
  * size. Every bracket carries a stop.
  */
-export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action: 'LONG' | 'SHORT'; symbol: string }): Promise<SizedOrder> {
+export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol: string }): Promise<SizedOrder> {
   const dated = deps.memo.contractOf(record.symbol, record.received_at)
   const spec = dated ? contractSpec(dated.root) : undefined
   if (!dated || !spec) {
@@ -106,11 +108,17 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     const reason = `not placed: ${difference}; new entries in ${dated.name} wait until the broker and our trades agree`
     return { kind: 'refuse', code: 'position_differs', reason, flatten: false, contract: dated.name }
   }
+  // A reversal, an add, or an entry on a position already open (issue 24): what the account allows.
+  const inContract = (deps.accounts.openTrades.get(record.user_id) ?? []).filter((trade) => trade.root.toUpperCase() === dated.root.toUpperCase())
+  const change = positionChange(config, record.order_word, record.action, inContract, dated.root)
+  if (change.kind === 'refuse') return { kind: 'refuse', code: change.code, reason: change.reason, flatten: false, contract: dated.name }
+  if (change.kind === 'close_first') return { kind: 'close_first', side: change.side, closes: change.closes, held: change.held, contract }
+  const side = change.side
   const prices = planPrices(
-    { side: record.action, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
+    { side, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
     spec.tickSize,
   )
-  const action = record.action === 'LONG' ? 'Buy' : 'Sell'
+  const action = side === 'LONG' ? 'Buy' : 'Sell'
   // Open pnl counts towards the daily loss limit and the floor; a position that cannot be priced refuses.
   const open = await markOpenPnl(deps.session, deps.accounts.heldContracts.get(record.user_id) ?? [], { now: deps.now, maxPriceAgeMs: deps.marketPriceMaxAgeMs })
   if (open.kind === 'unknown') {
@@ -122,7 +130,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     config,
     account,
     alert: {
-      side: record.action,
+      side,
       orderType: prices.entryType === 'Limit' ? 'limit' : 'market',
       entryPrice: prices.entryPrice,
       stopPrice: prices.stopPrice,
@@ -134,6 +142,11 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
     caps: { platformMaxContracts: deps.platformMaxContracts, maxContracts: legacyMaxContracts(record.max_contracts) },
   })
   if (decision.kind === 'refuse') return { ...decision, contract: dated.name }
+  // An add: the whole position is held to the per-order cap (its legs are orders of the position's size).
+  const room = change.adding ? additionRoom(config, inContract) : decision.quantity
+  if (room < 1) {
+    return { kind: 'refuse', code: 'pyramid_limit', reason: `add: the ${side} ${dated.root} position is already at the ${config.limits.maxContractsPerOrder} contracts limits.maxContractsPerOrder allows.`, flatten: false, contract: dated.name }
+  }
   if (prices.stopPrice === null) {
     return { kind: 'refuse', code: 'no_stop', reason: 'the alert carried no stop-loss, and no order is placed without one', flatten: false, contract: dated.name }
   }
@@ -143,7 +156,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { action
       tag: orderTagOf(record.id),
       contract,
       action,
-      quantity: decision.quantity,
+      quantity: Math.min(decision.quantity, room),
       entryType: prices.entryType,
       entryPrice: prices.entryType === 'Limit' ? prices.entryPrice : null,
       stopPrice: prices.stopPrice,

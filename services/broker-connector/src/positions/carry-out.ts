@@ -4,6 +4,7 @@ import { parseOrderTag } from '../entry/order-plan.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { mayHaveWorkingEntries, noteEntriesCancelled, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../repositories/flatten-requests.ts'
+import { carryOutPartialClose } from './partial-close.ts'
 
 /** Cancels an order; false when the broker says it is done already (filled or cancelled meanwhile). */
 export async function cancelQuietly(session: BrokerSession, orderId: number): Promise<boolean> {
@@ -55,6 +56,7 @@ async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]
  * trader; a BrokerError leaves the request waiting.
  */
 export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten): Promise<string> {
+  if (flatten.close_part) return carryOutPartialClose(db, session, account, { ...flatten, close_part: flatten.close_part })
   const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
   const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at }
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0

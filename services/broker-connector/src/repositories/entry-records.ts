@@ -13,6 +13,8 @@ export interface EntryRecord {
   sl: string | null
   tp: string | null
   alert_quantity: string | null
+  /** `reverse` or `add` (issue 24), or null: a plain entry. */
+  order_word: 'reverse' | 'add' | null
   raw_data: unknown
   received_at: Date
   send_attempts: number
@@ -37,6 +39,9 @@ export interface EntryRecord {
   max_contracts: unknown
 }
 
+/** How a reversal's record starts its note while its close is carried out (kept once its entry is placed). */
+export const REVERSAL_NOTE = 'reversal: '
+
 /** A record failed because its send's outcome stayed unknown; corrected to `placed` if its order turns up. */
 export const OUTCOME_UNKNOWN = 'outcome_unknown'
 
@@ -44,7 +49,7 @@ export const OUTCOME_UNKNOWN = 'outcome_unknown'
 export async function loadEntryRecords(db: Kysely<Database>, ids: readonly number[]): Promise<EntryRecord[]> {
   if (ids.length === 0) return []
   const result = await sql<EntryRecord>`
-    SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity,
+    SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity, a.order_word,
            a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code,
            s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
@@ -92,6 +97,8 @@ export interface SendMark {
   tag: string
   quantity: number
   contract: string
+  /** The side ordered: kept on a record whose alert left it to the open position (`add`, `reverse`). */
+  side: 'LONG' | 'SHORT'
 }
 
 /**
@@ -104,9 +111,10 @@ export async function markSending(db: Kysely<Database>, marks: readonly SendMark
   if (marks.length === 0) return new Set()
   const result = await sql<{ id: number }>`
     UPDATE alerts AS a SET status = 'placing', send_attempts = a.send_attempts + 1, sent_at = now(), order_tag = m.tag, order_quantity = m.quantity,
-      contract = m.contract, reason = NULL, refusal_code = NULL
+      contract = m.contract, refusal_code = NULL, action = COALESCE(a.action, m.side),
+      reason = CASE WHEN a.reason LIKE ${`${REVERSAL_NOTE}%`} THEN a.reason END
     FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.tag)}::text[], ${marks.map((m) => m.quantity)}::int[],
-                ${marks.map((m) => m.contract)}::text[]) AS m(id, tag, quantity, contract)
+                ${marks.map((m) => m.contract)}::text[], ${marks.map((m) => m.side)}::text[]) AS m(id, tag, quantity, contract, side)
     WHERE a.id = m.id AND a.status = 'received'
     RETURNING a.id::int AS id`.execute(db)
   return new Set(result.rows.map((row) => row.id))
@@ -136,7 +144,9 @@ export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMar
   if (marks.length === 0) return
   await sql`
     UPDATE alerts AS a SET status = 'placed', entry_order_id = m.entry, stop_order_id = m.stop, target_order_id = m.target,
-      placed_at = now(), decided_at = now(), reason = NULL, refusal_code = NULL
+      placed_at = now(), decided_at = now(), refusal_code = NULL,
+      -- A reversal keeps its first leg's note (the close it waited for) beside the entry it placed.
+      reason = CASE WHEN a.reason LIKE ${`${REVERSAL_NOTE}%`} THEN a.reason END
     FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.entryOrderId)}::bigint[], ${marks.map((m) => m.stopOrderId)}::bigint[],
                 ${marks.map((m) => m.targetOrderId)}::bigint[]) AS m(id, entry, stop, target)
     WHERE a.id = m.id AND (a.status IN ('received', 'placing') OR (a.status = 'failed' AND a.refusal_code = ${OUTCOME_UNKNOWN}))`.execute(db)

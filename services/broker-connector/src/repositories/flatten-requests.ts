@@ -1,3 +1,4 @@
+import type { ClosePart } from '@signals/contracts'
 import { sql, type Database, type Kysely, type Side, type TradeResult } from '@signals/db'
 
 /** A flatten to write: close the user's position in a contract (one side, or whichever is held). */
@@ -26,6 +27,9 @@ export interface PendingFlatten {
   attempts: number
   reason: string | null
   next_attempt_at: Date
+  /** A partial close (issue 24), or null: the whole position. */
+  close_part: ClosePart | null
+  part_sent_at: Date | null
 }
 
 /** What the trader reads while live trading is off (the exit waits for the next session). */
@@ -50,9 +54,9 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
          AS r(user_id, contract, contract_id, side, alert_id, result, signal_exit_price, signal_at)
     LEFT JOIN trading_settings s ON s.user_id = r.user_id AND s.setting_key = 'live_trading'
     -- A redelivered exit asks for nothing again.
-    WHERE NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = r.user_id AND f.contract = r.contract AND f.alert_id = r.alert_id)
+    WHERE NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = r.user_id AND f.contract = r.contract AND f.alert_id = r.alert_id AND f.close_part IS NULL)
     ORDER BY r.user_id, r.contract
-    ON CONFLICT (user_id, contract) WHERE done_at IS NULL DO UPDATE SET
+    ON CONFLICT (user_id, contract) WHERE done_at IS NULL AND close_part IS NULL DO UPDATE SET
       broker_contract_id = COALESCE(flatten_requests.broker_contract_id, EXCLUDED.broker_contract_id),
       side = CASE WHEN flatten_requests.side IS NOT DISTINCT FROM EXCLUDED.side THEN EXCLUDED.side END,
       alert_id = EXCLUDED.alert_id, result = EXCLUDED.result, signal_exit_price = EXCLUDED.signal_exit_price,
@@ -71,7 +75,7 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
 export async function pendingFlattens(db: Kysely<Database>, userId: string): Promise<PendingFlatten[]> {
   const result = await sql<PendingFlatten>`
     SELECT id::int AS id, user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, attempts, reason,
-           next_attempt_at
+           next_attempt_at, close_part, part_sent_at
     FROM flatten_requests WHERE user_id = ${userId} AND done_at IS NULL ORDER BY id`.execute(db)
   return result.rows
 }

@@ -7,7 +7,7 @@ import type { EntryRecord } from '../../src/repositories/entry-records.ts'
 // a second sentence that says it again; an open outcome that ends a record never sent says "not placed".
 const record: EntryRecord = {
   id: 7, user_id: 'u-0', alert_id: 'a-7', status: 'placing', symbol: 'MNQ1!', root: 'MNQ', action: 'LONG', entry_price: '21000', sl: '20950', tp: '21100',
-  alert_quantity: null, raw_data: {}, received_at: new Date('2026-07-01T15:00:00Z'), send_attempts: 1, order_tag: 'sig-7', order_quantity: 5, contract: 'MNQZ6',
+  alert_quantity: null, order_word: null, raw_data: {}, received_at: new Date('2026-07-01T15:00:00Z'), send_attempts: 1, order_tag: 'sig-7', order_quantity: 5, contract: 'MNQZ6',
   refusal_code: null, live_trading: { enabled: true, autoPlaceOrders: true }, risk_config: null, max_contracts: null, age_ms: 1_000, sent_age_ms: 500, read_at: new Date('2026-07-01T15:00:01Z'),
 }
 const reasonOf = (plan: Plan) => (plan.kind === 'decided' && plan.mark.status === 'failed' ? plan.mark.reason : `not failed: ${plan.kind}`)

@@ -45,7 +45,7 @@ function recordOf(c: Case, id: number): EntryRecord & { action: 'LONG' | 'SHORT'
   return {
     id, user_id: 'u-prop', alert_id: `a-${id}`, status: 'received', symbol: 'MNQ1!', root: 'MNQ', action: c.side,
     entry_price: price(c.entryTicks), sl: price(c.entryTicks - direction * c.stopTicks), tp: price(c.entryTicks + direction * c.targetTicks),
-    alert_quantity: String(c.alertQuantity), raw_data: c.limit ? { orderType: 'limit' } : {}, received_at: new Date(), send_attempts: 0,
+    alert_quantity: String(c.alertQuantity), order_word: null, raw_data: c.limit ? { orderType: 'limit' } : {}, received_at: new Date(), send_attempts: 0,
     order_tag: null, order_quantity: null, contract: null, refusal_code: null, age_ms: 0, sent_age_ms: null, read_at: new Date(), live_trading: { enabled: true, autoPlaceOrders: true },
     risk_config: { ...DEFAULT_RISK_ENGINE_CONFIG, limits, riskMode: { mode: c.mode, fixedContracts: c.fixedContracts } }, max_contracts: c.maxContracts,
   }
@@ -85,7 +85,9 @@ t.test('sizeOrder over the paper broker: no bracket above a cap, no loss at the 
       })
       const record = recordOf(c, ++id)
       const sized = await sizeOrder(deps(c), record)
-      outcomes.set(sized.kind === 'order' ? 'order' : sized.code, (outcomes.get(sized.kind === 'order' ? 'order' : sized.code) ?? 0) + 1)
+      const outcome = sized.kind === 'refuse' ? sized.code : sized.kind
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
+      if (sized.kind === 'close_first') throw new Error('no position is open here: nothing to reverse')
       if (sized.kind === 'refuse') return true
       const { request } = sized
       const fill = request.entryType === 'Limit' ? Number(request.entryPrice) : Number(market)

@@ -36,6 +36,7 @@ export type FieldName =
   | 'trail'
   | 'updateTp'
   | 'updateSl'
+  | 'reverseOrderClose'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -70,6 +71,7 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   trail: ['trail', 'trailstop'],
   updateTp: ['updatetp'],
   updateSl: ['updatesl'],
+  reverseOrderClose: ['reverseorderclose'],
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { AlertResult, Side } from '@signals/contracts'
+import type { AlertResult, ClosePart, OrderWord, Side } from '@signals/contracts'
 import { Refusal } from '../refusal.ts'
 import { canonicalName, valuesOf, type Fields } from './fields.ts'
+import { asksToReverse, closePartOf, ORDER_WORDS, orderWordIntent, percentOfPosition } from './order-words.ts'
 import { textValue } from './values.ts'
 
 /** A Map, not an object: a word such as `constructor` must not find Object's own properties. */
@@ -13,6 +14,7 @@ type Meaning =
   | { kind: 'entry'; side: Side }
   | { kind: 'exit'; result: AlertResult; closes: Side | null }
   | { kind: 'unsupported'; why: string }
+  | { kind: 'word'; word: OrderWord }
 
 const LONG: Meaning = { kind: 'entry', side: 'LONG' }
 const SHORT: Meaning = { kind: 'entry', side: 'SHORT' }
@@ -33,9 +35,8 @@ const ACTION_WORDS: ReadonlyMap<string, Meaning> = wordTable({
   takeprofit: { kind: 'exit', result: 'TP', closes: null },
   sl: { kind: 'exit', result: 'SL', closes: null },
   stoploss: { kind: 'exit', result: 'SL', closes: null },
-  add: { kind: 'unsupported', why: 'adding to the open position is not supported; send buy or sell' },
   breakeven: { kind: 'unsupported', why: 'moving the stop to break-even is not supported' },
-  reverse: { kind: 'unsupported', why: 'send the reversal as buy or sell (with the strategy positions) instead' },
+  ...Object.fromEntries([...ORDER_WORDS].map(([word, meaning]) => [word, { kind: 'word', word: meaning } as const])),
 })
 
 type Position = Side | 'FLAT'
@@ -50,8 +51,8 @@ const RESULT_WORDS: ReadonlyMap<string, AlertResult> = wordTable({ tp: 'TP', tak
 
 /** Where an alert goes: an entry on a side (or none), or a result that closes a position. */
 export type Intent =
-  | { kind: 'entry'; side: Side | null; reversal: boolean }
-  | { kind: 'result'; result: AlertResult; closes: Side | null; orderSide: Side | null }
+  | { kind: 'entry'; side: Side | null; reversal: boolean; word?: OrderWord | null }
+  | { kind: 'result'; result: AlertResult; closes: Side | null; orderSide: Side | null; part?: ClosePart | null }
 
 const opposite = (side: Side): Side => (side === 'LONG' ? 'SHORT' : 'LONG')
 const invalid = (message: string) => new Refusal(400, 'invalid', message)
@@ -71,8 +72,9 @@ export function resolveIntent(fields: Fields): Intent {
     const closes = action?.kind === 'exit' ? action.closes : before === 'FLAT' ? null : before
     return { kind: 'result', result, closes, orderSide: action?.kind === 'entry' ? action.side : null }
   }
-  if (action?.kind === 'exit') return exitIntent(action, after, before)
-  if (action?.kind === 'entry') return sideIntent(action.side, after, before)
+  if (action?.kind === 'exit') return withPercent(exitIntent(action, after, before), fields)
+  if (action?.kind === 'word') return orderWordIntent(action.word, after, before)
+  if (action?.kind === 'entry') return sideIntent(action.side, after, before, fields)
   return positionOnlyIntent(after, before)
 }
 
@@ -88,8 +90,19 @@ function exitIntent(action: Meaning & { kind: 'exit' }, after: Position | null, 
   return { kind: 'result', result: action.result, closes, orderSide: null }
 }
 
-/** buy/sell with the position it leaves: an entry, or (flat after it) an exit of the opposite side. */
-function sideIntent(side: Side, after: Position | null, before: Position | null): Intent {
+/** An exit word with `quantityType: percent_of_position` below 100 closes that share of the position (TradersPost). */
+function withPercent(intent: Intent, fields: Fields): Intent {
+  if (intent.kind !== 'result' || intent.result !== 'Exit') return intent
+  const percent = percentOfPosition(fields)
+  return percent === null || percent >= 100 ? intent : { ...intent, part: { quantity: null, percent, remaining: null } }
+}
+
+/**
+ * buy/sell with the position it leaves: an entry (a reversal when the position before was the other side,
+ * or PickMyTrade `reverse_order_close`), an exit of the opposite side (flat after it), or a partial close
+ * (the same position after it: TradersPost `sell` with sentiment `long`, a strategy's partial exit).
+ */
+function sideIntent(side: Side, after: Position | null, before: Position | null, fields: Fields): Intent {
   const order = side === 'LONG' ? 'buy' : 'sell'
   if (after === 'FLAT') {
     const closes = opposite(side)
@@ -99,9 +112,14 @@ function sideIntent(side: Side, after: Position | null, before: Position | null)
     return { kind: 'result', result: 'Exit', closes, orderSide: side }
   }
   if (after !== null && after !== side) {
-    throw invalid(`Ambiguous alert: ${order} but the position after it is still ${after.toLowerCase()} (a partial exit?); refused rather than guessed`)
+    if (before !== null && before !== after) {
+      throw invalid(`Contradictory alert: ${order} leaves a ${after.toLowerCase()} position, but the previous position was ${before.toLowerCase()}`)
+    }
+    const part = closePartOf(fields, `${order} with the position after it still ${after.toLowerCase()}`)
+    return { kind: 'result', result: 'Exit', closes: after, orderSide: side, part }
   }
-  return { kind: 'entry', side, reversal: before === opposite(side) }
+  const reversal = before === opposite(side)
+  return reversal || asksToReverse(fields) ? { kind: 'entry', side, reversal, word: 'reverse' } : { kind: 'entry', side, reversal }
 }
 
 /** No action word: the positions alone say what happened. */
@@ -109,7 +127,7 @@ function positionOnlyIntent(after: Position | null, before: Position | null): In
   if (after === 'FLAT') return { kind: 'result', result: 'Exit', closes: before === 'FLAT' ? null : before, orderSide: null }
   if (after === null) return { kind: 'entry', side: null, reversal: false }
   if (before === after) throw invalid(`Ambiguous alert: no action, and the position is ${after.toLowerCase()} before and after; refused rather than guessed`)
-  return { kind: 'entry', side: after, reversal: before === opposite(after) }
+  return before === opposite(after) ? { kind: 'entry', side: after, reversal: true, word: 'reverse' } : { kind: 'entry', side: after, reversal: false }
 }
 
 /** The action words sent (under every name); refuses unknown words and words that contradict each other. */
@@ -139,6 +157,7 @@ function wordOf(value: unknown, name: string): string {
 }
 
 function sameMeaning(a: Meaning, b: Meaning): boolean {
+  if (a.kind === 'word' && b.kind === 'word') return a.word === b.word
   if (a.kind === 'entry' && b.kind === 'entry') return a.side === b.side
   if (a.kind === 'exit' && b.kind === 'exit') return a.closes === null || b.closes === null || a.closes === b.closes
   return false

@@ -78,6 +78,8 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     isVendorTest,
     parseFailed: parsed.parseFailed,
     raw: options.redactor ? options.redactor.value(parsed.raw) : parsed.raw,
+    orderWord: intent.kind === 'entry' ? (intent.word ?? null) : null,
+    closePart: intent.kind === 'result' ? (intent.part ?? null) : null,
   }
 }
 

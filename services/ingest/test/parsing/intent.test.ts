@@ -41,15 +41,15 @@ t.test('exit words, a flat position after the order, and the side closed', async
 
 t.test('strategy positions: entries and reversals', async (t) => {
   t.same(intentOf({ action: 'buy', market_position: 'long', prev_market_position: 'flat' }), { kind: 'entry', side: 'LONG', reversal: false })
-  t.same(intentOf({ action: 'sell', market_position: 'short', prev_market_position: 'long' }), { kind: 'entry', side: 'SHORT', reversal: true })
-  t.same(intentOf({ strategy_info: { market_position: 'short', prev_market_position: 'long' } }), { kind: 'entry', side: 'SHORT', reversal: true }, 'positions alone, in a 3Commas container')
+  t.same(intentOf({ action: 'sell', market_position: 'short', prev_market_position: 'long' }), { kind: 'entry', side: 'SHORT', reversal: true, word: 'reverse' })
+  t.same(intentOf({ strategy_info: { market_position: 'short', prev_market_position: 'long' } }), { kind: 'entry', side: 'SHORT', reversal: true, word: 'reverse' }, 'positions alone, in a 3Commas container')
 })
 
 t.test('ambiguous, contradictory and unknown alerts are refused with a 400 saying why', async (t) => {
   const cases: [Record<string, unknown>, RegExp][] = [
     [{ action: 'exit', market_position: 'short', prev_market_position: 'long' }, /^Ambiguous alert: the action says an exit but the position after it is short \(an exit or a reversal\?\)/],
     [{ action: 'exit_long', sentiment: 'long' }, /^Ambiguous alert: the action says an exit of the long position but the position after it is long/],
-    [{ action: 'buy', sentiment: 'short' }, /^Ambiguous alert: buy but the position after it is still short \(a partial exit\?\)/],
+    [{ action: 'buy', sentiment: 'short' }, /^buy with the position after it still short closes part of the position, but the alert says neither how much/],
     [{ action: 'exit_long', prev_market_position: 'short' }, /^Contradictory alert: the action says an exit of the long position but the previous position was short/],
     [{ action: 'buy', sentiment: 'flat', prev_market_position: 'long' }, /^Contradictory alert: buy leaving the position flat closes a short position, but the previous position was long/],
     [{ action: 'buy', side: 'exit' }, /^Contradictory alert: it says both "buy" and "exit"/],
@@ -61,7 +61,7 @@ t.test('ambiguous, contradictory and unknown alerts are refused with a 400 sayin
     [{ action: 'hold' }, /^action "hold" is not understood/],
     [{ action: 'constructor' }, /^action "constructor" is not understood/],
     [{ action: ['exit'] }, /^action must be a word \(got a list\)/],
-    [{ action: 'add' }, /^action "add": adding to the open position is not supported/],
+    [{ action: 'breakeven' }, /^action "breakeven": moving the stop to break-even is not supported/],
     [{ sentiment: 'maybe' }, /^sentiment "maybe" is not understood \(expected long, short or flat\)/],
     [{ result: 'maybe' }, /^result must be TP, SL or Exit$/],
     [{ result: 'TP', Result: 'SL' }, /^result must be TP, SL or Exit$/],

@@ -18,7 +18,7 @@ type Comparable = Omit<NormalizedAlert, 'alertId' | 'receivedAt'>
 
 const EMPTY_ENTRY: Omit<Comparable, 'userId' | 'raw'> = {
   version: 1, kind: 'entry', action: null, symbol: null, root: null, entryPrice: null, sl: null, tp: null, exitPrice: null, indicator: null,
-  leverage: null, quantity: null, result: null, closes: null, isVendorTest: false, parseFailed: false,
+  leverage: null, quantity: null, result: null, closes: null, isVendorTest: false, parseFailed: false, orderWord: null, closePart: null,
 }
 
 /** The body as ingest keeps it in `raw`: the parsed object (trailing commas forgiven) or the text. */

@@ -23,6 +23,7 @@ const custom: Config = {
     newsBlackout: true,
     flattenBeforeNews: true,
   },
+  positionChanges: { reversals: 'allow', pyramiding: 'allow' },
 }
 
 t.test('GET returns the documented defaults when nothing is saved; POST round-trips a complete configuration', async (t) => {

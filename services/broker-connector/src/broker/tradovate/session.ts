@@ -1,8 +1,9 @@
-import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
+import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOrderRequest, type PlaceOrderResult, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
 import { decimalText } from '../../decimal-text.ts'
 import {
   BrokerError,
   type BracketRequest,
+  type ClosingOrderRequest,
   type BrokerContract,
   type BrokerFill,
   type BrokerOrder,
@@ -172,6 +173,26 @@ export class TradovateSession implements BrokerSession {
     if (failure) throw new BrokerError('rejected', `the broker refused the order: ${failure.text.slice(0, 200)}`)
     if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the order without an order id; the outcome is unknown')
     return { entryOrderId: result.orderId, stopOrderId: result.oso1Id ?? null, targetOrderId: result.oso2Id ?? null }
+  }
+
+  /** `order/placeorder`: a Market order under our tag (a partial close). */
+  async placeClosingOrder(request: ClosingOrderRequest): Promise<{ orderId: number }> {
+    const body: PlaceOrderRequest = {
+      accountSpec: this.snapshot.account.name,
+      accountId: this.snapshot.account.id,
+      clOrdId: request.tag,
+      action: request.action,
+      symbol: request.contract.name,
+      orderQty: request.quantity,
+      orderType: 'Market',
+      timeInForce: 'Day',
+      isAutomated: true,
+    }
+    const result = (await this.request(ENDPOINTS.placeOrder, body)) as PlaceOrderResult | null
+    const failure = commandFailure(result)
+    if (failure) throw new BrokerError('rejected', `the broker refused the closing order: ${failure.text.slice(0, 200)}`)
+    if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the closing order without an order id; the outcome is unknown')
+    return { orderId: result.orderId }
   }
 
   async liquidatePosition(contractId: number): Promise<void> {

@@ -1,0 +1,40 @@
+import t from 'tap'
+import { DEFAULT_RISK_ENGINE_CONFIG, additionRoom, partialCloseQuantity, positionChange, type RiskEngineConfig } from '../src/index.ts'
+
+const withChanges = (reversals: 'refuse' | 'allow', pyramiding: 'refuse' | 'allow'): RiskEngineConfig => ({ ...DEFAULT_RISK_ENGINE_CONFIG, positionChanges: { reversals, pyramiding } })
+const long = (quantity: number) => ({ root: 'MNQ', side: 'LONG' as const, quantity: String(quantity), entryPrice: '21000' })
+
+t.test('partial close sizes: whole contracts, never more than held, rounding down', async (t) => {
+  const part = (quantity: number | null, percent: number | null, remaining: number | null) => ({ quantity, percent, remaining })
+  t.same(partialCloseQuantity(5, part(2, null, null)), { kind: 'close', quantity: 2 })
+  t.same(partialCloseQuantity(5, part(9, null, null)), { kind: 'close', quantity: 5 }, 'capped at the position')
+  t.same(partialCloseQuantity(3, part(null, 50, null)), { kind: 'close', quantity: 1 }, '50% of 3 rounds down')
+  t.same(partialCloseQuantity(4, part(null, 50, null)), { kind: 'close', quantity: 2 })
+  t.same(partialCloseQuantity(3, part(null, 100, null)), { kind: 'close', quantity: 3 })
+  t.match(partialCloseQuantity(1, part(null, 50, null)), { kind: 'none', reason: /50% of 1 contract\(s\) is less than one contract/ })
+  t.same(partialCloseQuantity(5, part(null, null, 2)), { kind: 'close', quantity: 3 }, 'the strategy keeps 2')
+  t.match(partialCloseQuantity(2, part(null, null, 3)), { kind: 'none', reason: /already at or below the 3 asked to remain/ })
+  t.match(partialCloseQuantity(0, part(1, null, null)), { kind: 'none', reason: /no position is held/ })
+  t.match(partialCloseQuantity(5, part(0.5, null, null)), { kind: 'none' }, 'half a contract closes nothing')
+})
+
+t.test('reverse and add by the account settings (defaults refuse, saying why)', async (t) => {
+  const refuse = withChanges('refuse', 'refuse')
+  const allow = withChanges('allow', 'allow')
+  t.same(DEFAULT_RISK_ENGINE_CONFIG.positionChanges, { reversals: 'refuse', pyramiding: 'refuse' })
+  t.match(positionChange(refuse, null, 'SHORT', [long(2)], 'MNQ'), { kind: 'refuse', code: 'reversal_not_allowed', reason: /A LONG MNQ position of 2 is open: a SHORT entry would reverse it/ })
+  t.match(positionChange(refuse, 'reverse', null, [long(2)], 'MNQ'), { kind: 'refuse', code: 'reversal_not_allowed' })
+  t.same(positionChange(allow, 'reverse', null, [long(2), long(1)], 'MNQ'), { kind: 'close_first', side: 'SHORT', closes: 'LONG', held: 3 })
+  t.same(positionChange(allow, null, 'SHORT', [long(2)], 'MNQ'), { kind: 'close_first', side: 'SHORT', closes: 'LONG', held: 2 })
+  t.same(positionChange(refuse, 'reverse', 'SHORT', [], 'MNQ'), { kind: 'enter', side: 'SHORT', adding: false }, 'reverse with nothing open: the entry the strategy wants')
+  t.match(positionChange(allow, 'reverse', null, [], 'MNQ'), { kind: 'refuse', code: 'nothing_to_reverse' })
+  t.match(positionChange(allow, 'reverse', 'LONG', [long(1)], 'MNQ'), { kind: 'refuse', code: 'nothing_to_reverse', reason: /already LONG/ })
+  t.match(positionChange(refuse, 'add', null, [long(1)], 'MNQ'), { kind: 'refuse', code: 'pyramid_not_allowed', reason: /positionChanges\.pyramiding is "refuse"/ })
+  t.match(positionChange(allow, 'add', null, [], 'MNQ'), { kind: 'refuse', code: 'nothing_to_add' })
+  t.match(positionChange(allow, 'add', 'SHORT', [long(1)], 'MNQ'), { kind: 'refuse', code: 'add_wrong_side' })
+  t.same(positionChange(allow, 'add', null, [long(1)], 'MNQ'), { kind: 'enter', side: 'LONG', adding: true })
+  t.same(positionChange(allow, null, 'LONG', [long(1)], 'MNQ'), { kind: 'enter', side: 'LONG', adding: true })
+  t.same(positionChange(refuse, null, 'LONG', [long(1)], 'MNQ'), { kind: 'enter', side: 'LONG', adding: false }, 'same side without pyramiding: the position gate decides, as before')
+  t.equal(additionRoom(allow, [long(2), long(2)]), 1, 'the whole position is held to maxContractsPerOrder (5)')
+  t.equal(additionRoom(allow, [long(5)]), 0)
+})

@@ -1,0 +1,36 @@
+import type { ClosePart } from '@signals/contracts'
+import { sql, type Database, type Kysely } from '@signals/db'
+import { LIVE_TRADING_OFF, type FlattenRequestInput } from './flatten-requests.ts'
+
+/**
+ * Writes partial closes (issue 24 item 3) as flatten requests carrying `close_part`, inside the result
+ * alert's transaction: one per (user, contract, alert), never merged with another request (two partial
+ * closes are two closes), so a redelivered alert asks for nothing again. Carried out like any flatten, by
+ * the instance holding the user's session (positions/partial-close.ts).
+ */
+export async function requestPartialCloses(trx: Kysely<Database>, requests: readonly (FlattenRequestInput & { part: ClosePart })[]): Promise<void> {
+  if (requests.length === 0) return
+  const column = <T>(pick: (request: FlattenRequestInput & { part: ClosePart }) => T) => requests.map(pick)
+  await sql`
+    INSERT INTO flatten_requests (user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, reason, close_part)
+    SELECT r.user_id, r.contract, r.contract_id, r.side, r.alert_id, r.result, r.signal_exit_price, r.signal_at,
+           CASE WHEN s.setting_value -> 'enabled' = 'true'::jsonb THEN NULL ELSE ${LIVE_TRADING_OFF} END, r.part
+    FROM unnest(${column((r) => r.userId)}::text[], ${column((r) => r.contract)}::text[], ${column((r) => r.brokerContractId)}::bigint[],
+                ${column((r) => r.side)}::text[], ${column((r) => r.alertId)}::text[], ${column((r) => r.result)}::text[],
+                ${column((r) => r.signalExitPrice)}::numeric[], ${column((r) => r.signalAt)}::timestamptz[], ${column((r) => JSON.stringify(r.part))}::jsonb[])
+         AS r(user_id, contract, contract_id, side, alert_id, result, signal_exit_price, signal_at, part)
+    LEFT JOIN trading_settings s ON s.user_id = r.user_id AND s.setting_key = 'live_trading'
+    ORDER BY r.user_id, r.contract
+    ON CONFLICT (user_id, contract, alert_id) WHERE close_part IS NOT NULL DO NOTHING`.execute(trx)
+}
+
+/** Marks a partial close's order as about to leave (committed first); false when it was marked already. */
+export async function markPartSent(db: Kysely<Database>, id: number): Promise<boolean> {
+  const result = await sql`UPDATE flatten_requests SET part_sent_at = now() WHERE id = ${id} AND part_sent_at IS NULL AND done_at IS NULL`.execute(db)
+  return (result.numAffectedRows ?? 0n) > 0n
+}
+
+/** The broker said it did not carry the order out: it may be sent again on the next attempt. */
+export async function markPartUnsent(db: Kysely<Database>, id: number): Promise<void> {
+  await sql`UPDATE flatten_requests SET part_sent_at = NULL WHERE id = ${id} AND done_at IS NULL`.execute(db)
+}
