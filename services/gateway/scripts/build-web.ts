@@ -53,7 +53,9 @@ async function bundleScripts(out: string): Promise<Map<string, string>> {
   return names
 }
 
-const hashOf = (content: Buffer) => createHash('sha256').update(content).digest('base64url').slice(0, 10).toUpperCase()
+// Hex, not base64url: a '-' or '_' in the name would not match the page tests' `styles-[A-Z0-9]+` (it did,
+// for one stylesheet's content).
+const hashOf = (content: Buffer) => createHash('sha256').update(content).digest('hex').slice(0, 10).toUpperCase()
 
 /** The stylesheet under a content-hashed name; returns `styles.css` mapped to it. */
 async function hashStyles(out: string): Promise<Map<string, string>> {

@@ -43,10 +43,10 @@ async function send(method: string, url: string, body: unknown): Promise<Respons
 
 /**
  * The one fetch wrapper: a JSON call to `url`. A 401, "pending approval" or "banned" leaves the page; any
- * other refusal throws ApiError with its reason. Untyped: `api()` below is the typed way in; this is for a
- * route api-routes.ts does not list.
+ * other refusal throws ApiError with its reason. Untyped: every page calls it through the typed `api()` below
+ * (a route the pages call is listed in api-routes.ts).
  */
-export async function request(method: string, url: string, body?: unknown): Promise<unknown> {
+async function request(method: string, url: string, body?: unknown): Promise<unknown> {
   const response = await send(method, url, body)
   const payload = (await response.json().catch(() => null)) as Refusal | null
   if (response.status === 401) {

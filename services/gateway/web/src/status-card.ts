@@ -22,7 +22,7 @@ const BROKER_LABELS: Partial<Record<Color, string>> = { red: 'Broker connection 
 
 const isColor = (value: unknown): value is Color => typeof value === 'string' && Object.hasOwn(INDICATORS, value)
 
-export function indicatorOf(status: LiveStatus): Color {
+function indicatorOf(status: LiveStatus): Color {
   if (isColor(status.indicator)) return status.indicator
   if (!status.liveTradingEnabled) return 'gray'
   if (!status.hasCredentials) return 'red'
