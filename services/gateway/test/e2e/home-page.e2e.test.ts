@@ -174,7 +174,9 @@ t.test('the panel loads settings, risk-engine configuration and status, and fill
 })
 
 t.test('Save makes exactly the three calls, in order, then refetches the status and shows its colour', async (t) => {
-  const backend = await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: false }, hasCredentials: true })
+  // The legacy "Maximum contracts" (3) is lower than the risk engine's cap (5): the one cap field shows it.
+  const backend = await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: false }, hasCredentials: true, legacyMax: 3 })
+  t.equal(await page.inputValue('#risk-engine-limits-maxContractsPerOrder'), '3', 'the lower of the two caps')
   await page.check('#live-auto-place')
   await page.fill('#risk-engine-limits-maxOpenTrades', '5')
   await page.selectOption('#risk-engine-riskMode-mode', 'anti_martingale_pyramiding')
@@ -186,26 +188,15 @@ t.test('Save makes exactly the three calls, in order, then refetches the status 
   t.same(describe(backend.calls).filter((call) => call !== 'GET /api/risk-engine/config'), [...SAVE_STEPS, 'GET /api/live-trading-status'], 'three saves in order, then the status')
   t.same(backend.calls[0]?.body, {
     ...RISK_ENGINE_CONFIG,
-    limits: { ...RISK_ENGINE_CONFIG.limits, maxOpenTrades: 5 },
+    limits: { ...RISK_ENGINE_CONFIG.limits, maxOpenTrades: 5, maxContractsPerOrder: 3 },
     riskMode: { ...RISK_ENGINE_CONFIG.riskMode, mode: 'anti_martingale_pyramiding' },
-  }, 'the complete risk-engine configuration with the edits')
+  }, 'the complete risk-engine configuration with the edits; the cap lives there')
   t.same(backend.calls[1]?.body, {
     settingKey: 'risk_strategy',
     settingValue: { enabled: true, type: 'legacy', portfolioBalance: 25000, riskPercent: 2, maxContracts: null },
-  }, 'the legacy risk strategy as stored, in the client form')
+  }, 'the legacy risk strategy as stored, in the client form, its cap moved to the risk engine')
   t.same(backend.calls[2]?.body, { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } })
   t.equal(await page.textContent('#indicator-label'), 'Fully configured')
-})
-
-t.test("the legacy maximum contracts is shown as the one per-order cap and saved there", async (t) => {
-  const backend = await openHome(page, { legacyMax: 3 })
-  t.equal(await page.inputValue('#risk-engine-limits-maxContractsPerOrder'), '3', 'the lower of the two caps')
-  backend.calls = []
-  t.equal(await save(page), 'Settings saved.')
-  const engineCall = backend.calls.find((call) => stepOf(call) === 0)
-  const strategyCall = backend.calls.find((call) => stepOf(call) === 1)
-  t.equal((engineCall?.body as typeof RISK_ENGINE_CONFIG | undefined)?.limits.maxContractsPerOrder, 3, 'the cap lives in the risk engine')
-  t.same((strategyCall?.body as { settingValue?: Json } | undefined)?.settingValue?.maxContracts, null, 'and no longer in the legacy strategy')
 })
 
 for (const [failing, name] of [[0, 'risk settings were'], [1, 'risk strategy was'], [2, 'live-trading setting was']] as const) {
@@ -237,8 +228,15 @@ t.test('a value out of bounds is caught before any call', async (t) => {
   t.equal(await page.textContent('#settings-message'), '')
 })
 
-t.test('one risk section: only the chosen mode\'s fields, help for each, a live sentence from the engine (issue 25, item 6)', async (t) => {
-  await openHome(page)
+t.test('one risk section: only the chosen mode\'s fields, help for each, a live sentence from the engine, refusals in the trader\'s words (issue 25, item 6)', async (t) => {
+  const backend = await openHome(page)
+  t.equal(await save(page), 'Settings saved.')
+  // Refused in the browser: the old success does not stay.
+  await page.fill('#risk-engine-limits-maxOpenTrades', '500')
+  await page.click('#save-settings')
+  t.equal(await page.textContent('#settings-message'), '', 'the old "Settings saved." is gone')
+  await page.fill('#risk-engine-limits-maxOpenTrades', '3')
+
   const visible = (field: string) => page.isVisible(`#risk-engine-${field}`)
   const sentence = () => page.textContent('#risk-example')
   t.ok(await visible('limits-maxRiskPerTradePercent'), 'fixed fraction: its risk per trade is shown')
@@ -267,17 +265,8 @@ t.test('one risk section: only the chosen mode\'s fields, help for each, a live 
   t.equal(await page.textContent('#risk-engine-riskMode-fixedContracts-label'), 'Most contracts from one alert')
   t.match(await page.textContent('#setup-needs'), /stop \(sl\) and a quantity/)
   t.match(await page.textContent('#setup-json'), /"quantity": "\{\{strategy\.order\.contracts\}\}"/, 'the recommended message carries the quantity')
-})
 
-t.test('a refused save says what was wrong in the trader\'s words and clears the earlier "Settings saved." (issue 25, item 6)', async (t) => {
-  const backend = await openHome(page)
-  t.equal(await save(page), 'Settings saved.')
-  // Refused in the browser: the old success does not stay.
-  await page.fill('#risk-engine-limits-maxOpenTrades', '500')
-  await page.click('#save-settings')
-  t.equal(await page.textContent('#settings-message'), '', 'the old "Settings saved." is gone')
-  await page.fill('#risk-engine-limits-maxOpenTrades', '3')
-  // Refused by the service, with its internal field names.
+  // Refused by the service, with its internal field names: said with the page's labels.
   backend.failStep = 0
   backend.failWith = 'Invalid risk-engine configuration: antiMartingale.maxContracts must be at least antiMartingale.baseContracts'
   await page.selectOption('#risk-engine-riskMode-mode', 'anti_martingale_pyramiding')

@@ -99,7 +99,7 @@ export function renderRiskForm(config: RiskConfig): void {
     fieldset.append(grid)
     container.append(fieldset)
   }
-  control(RISK_FIELDS[0] as RiskField).addEventListener('change', showMode)
+  byId('risk-engine-riskMode-mode').addEventListener('change', showMode)
   showMode()
   wireExample()
 }
