@@ -4,8 +4,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  // services/gateway/web/src/*.js: the pages' scripts not yet moved to TypeScript (docs/decisions/web.md).
-  { ignores: ['**/node_modules/**', '**/.tap/**', '**/public/**', 'services/gateway/web/src/**/*.js', 'coverage/**', '.dev/**', '**/dist/**'] },
+  { ignores: ['**/node_modules/**', '**/.tap/**', '**/public/**', 'coverage/**', '.dev/**', '**/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -53,8 +53,8 @@ async function bundleScripts(out: string): Promise<Map<string, string>> {
   return names
 }
 
-// Hex, as esbuild's names are letters and digits only: base64url's `-` and `_` made names the pages' and
-// tests' `[A-Z0-9]+` did not match (`styles-KJ_BUG104A.css`).
+// Hex, not base64url: a '-' or '_' in the name would not match the page tests' `styles-[A-Z0-9]+` (it did,
+// for one stylesheet's content).
 const hashOf = (content: Buffer) => createHash('sha256').update(content).digest('hex').slice(0, 10).toUpperCase()
 
 /** The stylesheet under a content-hashed name; returns `styles.css` mapped to it. */

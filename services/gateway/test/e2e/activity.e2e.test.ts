@@ -91,7 +91,7 @@ t.test('the indicator walks gray, red, yellow, green; settings survive a reload'
   t.pass('credentials but no auto-place: yellow')
 
   await page.check('#live-auto-place')
-  await page.fill('#risk-percent', '1.5')
+  await page.fill('#risk-engine-limits-maxRiskPerTradePercent', '1.5')
   await page.click('#save-settings')
   await page.locator('#settings-message', { hasText: 'Settings saved.' }).waitFor()
   await page.locator('#indicator[data-color="green"]').waitFor()
@@ -101,26 +101,27 @@ t.test('the indicator walks gray, red, yellow, green; settings survive a reload'
   await page.locator('#save-settings:not([disabled])').waitFor()
   t.ok(await page.isChecked('#live-enabled'))
   t.ok(await page.isChecked('#live-auto-place'))
-  t.equal(await page.inputValue('#risk-percent'), '1.5', 'the risk percent survived the reload')
+  t.equal(await page.inputValue('#risk-engine-limits-maxRiskPerTradePercent'), '1.5', 'the risk percent survived the reload')
   await page.locator('#indicator[data-color="green"]').waitFor()
 })
 
-t.test('a failing save leaves the stored values unchanged', async (t) => {
+t.test('a refused save leaves the stored values unchanged and says why in the trader\'s words', async (t) => {
   const page = trader.page
   const amountInput = page.locator('#risk-engine-trailingDrawdown-amount')
+  const percentInput = page.locator('#risk-engine-limits-maxRiskPerTradePercent')
   const storedAmount = await amountInput.inputValue()
   await amountInput.fill(String(Number(storedAmount) + 500))
-  // The form allows at most 100 %; lifting that lets the second call (risk strategy) be refused by the service.
-  await page.locator('#risk-percent').evaluate((input) => input.removeAttribute('max'))
-  await page.fill('#risk-percent', '250')
+  // The form allows at most 10 %; lifting that lets the settings service refuse it, in its own words.
+  await percentInput.evaluate((input) => input.removeAttribute('max'))
+  await percentInput.fill('25')
   await page.click('#save-settings')
   const message = page.locator('#settings-message[data-kind="error"]')
   await message.waitFor()
-  t.match(await message.textContent(), /risk strategy was refused.*restored/s, 'the error is shown and the first call undone')
+  t.match(await message.textContent(), /^Settings not saved: the risk settings were refused \("Risk per trade \(% of balance\)" must be <= 10\)\.$/, 'the field by its label on the page')
   await page.reload()
   await page.locator('#save-settings:not([disabled])').waitFor()
-  t.equal(await amountInput.inputValue(), storedAmount, 'the risk-engine change of the first call was put back')
-  t.equal(await page.inputValue('#risk-percent'), '1.5', 'the risk strategy is as stored before')
+  t.equal(await amountInput.inputValue(), storedAmount, 'nothing of the refused save was stored')
+  t.equal(await percentInput.inputValue(), '1.5', 'the risk percent is as stored before')
 })
 
 t.test('an entry alert appears live; its trade shows its pnl after a result alert', async (t) => {

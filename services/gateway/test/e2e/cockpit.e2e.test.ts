@@ -69,7 +69,7 @@ t.test('the right password: accepted on save, the feed connects, green', async (
 })
 
 t.test('an invalid risk field does not block switching auto-place off; switching live off with an open trade warns', async (t) => {
-  await page.fill('#risk-percent', '')
+  await page.fill('#risk-engine-limits-maxRiskPerTradePercent', '')
   await page.uncheck('#switch-auto-place')
   await page.locator('#switch-message', { hasText: 'Automatic order placement is off.' }).waitFor()
   await page.locator('#indicator[data-color="yellow"]').waitFor()

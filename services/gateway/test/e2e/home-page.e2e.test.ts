@@ -45,6 +45,10 @@ interface Backend {
   indicator?: 'green' | 'yellow' | 'red' | 'gray'
   /** Which save step answers 400 (0: risk engine, 1: risk strategy, 2: live trading). */
   failStep?: number
+  /** The refusal's words (the settings service's, with its internal field names). */
+  failWith?: string
+  /** The legacy risk strategy's "Maximum contracts". */
+  legacyMax?: number | null
 }
 
 const SAVE_STEPS = ['POST /api/risk-engine/config', 'POST /api/trading-settings risk_strategy', 'POST /api/trading-settings live_trading']
@@ -89,13 +93,13 @@ async function answer(backend: Backend, route: Route): Promise<void> {
     return route.continue()
   }
   const step = stepOf(call)
-  if (step !== -1 && step === backend.failStep) return json({ success: false, error: `scripted refusal of step ${step}` }, 400)
+  if (step !== -1 && step === backend.failStep) return json({ success: false, error: backend.failWith ?? `scripted refusal of step ${step}` }, 400)
 
   if (call.method === 'GET' && path === '/api/trading-settings') {
     return json({
       success: true,
       settings: {
-        risk_strategy: { value: { enabled: true, type: 'martingale', portfolioBalance: 25000, riskPercent: 2, maxContracts: null }, updatedAt: NOW },
+        risk_strategy: { value: { enabled: true, type: 'martingale', portfolioBalance: 25000, riskPercent: 2, maxContracts: backend.legacyMax ?? null }, updatedAt: NOW },
         live_trading: { value: backend.liveTrading, updatedAt: NOW },
       },
     })
@@ -157,10 +161,8 @@ t.test('the panel loads settings, risk-engine configuration and status, and fill
   t.same([...new Set(describe(backend.calls))].sort(), ['GET /api/broker-credentials', 'GET /api/live-trading-status', 'GET /api/risk-engine/config', 'GET /api/trading-settings'])
   t.equal(await page.isChecked('#live-enabled'), true)
   t.equal(await page.isChecked('#live-auto-place'), false)
-  t.equal(await page.isChecked('#risk-enabled'), true)
-  t.equal(await page.inputValue('#risk-balance'), '25000')
-  t.equal(await page.inputValue('#risk-percent'), '2')
-  t.equal(await page.inputValue('#risk-max-contracts'), '', 'no maximum: empty')
+  t.equal(await page.locator('#risk-balance, #risk-percent, #risk-max-contracts').count(), 0, 'one risk section: the legacy risk strategy is not shown')
+  t.equal(await page.inputValue('#risk-engine-limits-maxRiskPerTradePercent'), '1')
   t.equal(await page.inputValue('#risk-engine-limits-maxOpenTrades'), '3')
   t.equal(await page.inputValue('#risk-engine-limits-maxContractsPerOrder'), '5', 'the order bounds are on the form')
   t.equal(await page.inputValue('#risk-engine-limits-marginPercent'), '2')
@@ -172,11 +174,10 @@ t.test('the panel loads settings, risk-engine configuration and status, and fill
 })
 
 t.test('Save makes exactly the three calls, in order, then refetches the status and shows its colour', async (t) => {
-  const backend = await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: false }, hasCredentials: true })
+  // The legacy "Maximum contracts" (3) is lower than the risk engine's cap (5): the one cap field shows it.
+  const backend = await openHome(page, { liveTrading: { enabled: true, autoPlaceOrders: false }, hasCredentials: true, legacyMax: 3 })
+  t.equal(await page.inputValue('#risk-engine-limits-maxContractsPerOrder'), '3', 'the lower of the two caps')
   await page.check('#live-auto-place')
-  await page.fill('#risk-balance', '30000')
-  await page.fill('#risk-percent', '1.5')
-  await page.fill('#risk-max-contracts', '4')
   await page.fill('#risk-engine-limits-maxOpenTrades', '5')
   await page.selectOption('#risk-engine-riskMode-mode', 'anti_martingale_pyramiding')
   backend.calls = []
@@ -187,33 +188,24 @@ t.test('Save makes exactly the three calls, in order, then refetches the status 
   t.same(describe(backend.calls).filter((call) => call !== 'GET /api/risk-engine/config'), [...SAVE_STEPS, 'GET /api/live-trading-status'], 'three saves in order, then the status')
   t.same(backend.calls[0]?.body, {
     ...RISK_ENGINE_CONFIG,
-    limits: { ...RISK_ENGINE_CONFIG.limits, maxOpenTrades: 5 },
+    limits: { ...RISK_ENGINE_CONFIG.limits, maxOpenTrades: 5, maxContractsPerOrder: 3 },
     riskMode: { ...RISK_ENGINE_CONFIG.riskMode, mode: 'anti_martingale_pyramiding' },
-  }, 'the complete risk-engine configuration with the edits')
+  }, 'the complete risk-engine configuration with the edits; the cap lives there')
   t.same(backend.calls[1]?.body, {
     settingKey: 'risk_strategy',
-    settingValue: { enabled: true, type: 'legacy', portfolioBalance: 30000, riskPercent: 1.5, maxContracts: 4 },
-  })
+    settingValue: { enabled: true, type: 'legacy', portfolioBalance: 25000, riskPercent: 2, maxContracts: null },
+  }, 'the legacy risk strategy as stored, in the client form, its cap moved to the risk engine')
   t.same(backend.calls[2]?.body, { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } })
   t.equal(await page.textContent('#indicator-label'), 'Fully configured')
 })
 
-t.test('an empty maximum is saved as null (no limit)', async (t) => {
-  const backend = await openHome(page)
-  backend.calls = []
-  t.equal(await save(page), 'Settings saved.')
-  // The save's second step, found by what it is: the activity card's own reads may arrive in between.
-  const strategyCall = backend.calls.find((call) => stepOf(call) === 1)
-  t.same((strategyCall?.body as { settingValue?: Json } | undefined)?.settingValue?.maxContracts, null)
-})
-
-for (const [failing, name] of [[0, 'risk-engine configuration'], [1, 'risk strategy'], [2, 'live-trading setting']] as const) {
+for (const [failing, name] of [[0, 'risk settings were'], [1, 'risk strategy was'], [2, 'live-trading setting was']] as const) {
   t.test(`when call ${failing + 1} of 3 fails, the save stops there, shows the error and does not count`, async (t) => {
     const backend = await openHome(page, { failStep: failing, indicator: 'gray' })
     backend.calls = []
     const message = await save(page)
     const restored = failing === 0 ? '' : ' What was saved before is restored.'
-    t.equal(message, `Settings not saved: the ${name} was refused (scripted refusal of step ${failing}).${restored}`)
+    t.equal(message, `Settings not saved: the ${name} refused (scripted refusal of step ${failing}).${restored}`)
     t.equal(await page.getAttribute('#settings-message', 'data-kind'), 'error')
     // All or nothing: what the earlier calls saved is written back, latest first.
     const undo = SAVE_STEPS.slice(0, failing).reverse()
@@ -225,15 +217,61 @@ for (const [failing, name] of [[0, 'risk-engine configuration'], [1, 'risk strat
 t.test('a value out of bounds is caught before any call', async (t) => {
   const backend = await openHome(page)
   backend.calls = []
-  await page.fill('#risk-percent', '')
+  await page.fill('#risk-engine-limits-maxRiskPerTradePercent', '')
   await page.fill('#risk-engine-limits-maxOpenTrades', '500')
   await page.fill('#risk-engine-limits-maxContractsPerOrder', '101')
   await page.click('#save-settings')
-  t.equal(await page.locator('#risk-percent:invalid').count(), 1, 'an empty risk percentage is invalid')
+  t.equal(await page.locator('#risk-engine-limits-maxRiskPerTradePercent:invalid').count(), 1, 'an empty risk percentage is invalid')
   t.equal(await page.locator('#risk-engine-limits-maxOpenTrades:invalid').count(), 1, '500 open trades is over the bound')
   t.equal(await page.locator('#risk-engine-limits-maxContractsPerOrder:invalid').count(), 1, '101 contracts an order is over the bound')
   t.same(backend.calls, [], 'no call at all')
   t.equal(await page.textContent('#settings-message'), '')
+})
+
+t.test('one risk section: only the chosen mode\'s fields, help for each, a live sentence from the engine, refusals in the trader\'s words (issue 25, item 6)', async (t) => {
+  const backend = await openHome(page)
+  t.equal(await save(page), 'Settings saved.')
+  // Refused in the browser: the old success does not stay.
+  await page.fill('#risk-engine-limits-maxOpenTrades', '500')
+  await page.click('#save-settings')
+  t.equal(await page.textContent('#settings-message'), '', 'the old "Settings saved." is gone')
+  await page.fill('#risk-engine-limits-maxOpenTrades', '3')
+
+  const visible = (field: string) => page.isVisible(`#risk-engine-${field}`)
+  const sentence = () => page.textContent('#risk-example')
+  t.ok(await visible('limits-maxRiskPerTradePercent'), 'fixed fraction: its risk per trade is shown')
+  t.notOk(await visible('antiMartingale-baseContracts'), 'fixed fraction: no anti-martingale field')
+  t.notOk(await visible('riskMode-fixedContracts'), 'fixed fraction: no fixed contracts')
+  t.match(await page.textContent('#risk-engine-trailingDrawdown-stopTrailingAtBalance-help'), /^Lock level:/, 'prop-firm terms have help')
+  t.match(await page.textContent('#risk-engine-trailingDrawdown-mode-help'), /^End of day:/, 'a drawdown mode is explained as chosen')
+  await page.selectOption('#risk-engine-trailingDrawdown-mode', 'intraday_unrealized')
+  t.match(await page.textContent('#risk-engine-trailingDrawdown-mode-help'), /^Intraday \(unrealized\):/)
+
+  // The risk engine's own sizing: $500 budget (1 % of 50,000), $40 a contract at a 20-point MNQ stop: 12, capped at 5.
+  t.match(await sentence(), /^On a fresh account, the next MNQ alert with a 20-point stop trades 5 contracts, risking \$200\.00\. .*"Contracts per order, at most"/)
+  t.notMatch(await sentence(), /limits\.|fixed_fraction/, 'no internal names')
+  await page.fill('#risk-example-stop', '100')
+  t.match(await sentence(), /trades 2 contracts, risking \$400\.00\.$/, 'the sentence follows the stop')
+  await page.fill('#risk-engine-limits-maxRiskPerTradePercent', '0.3')
+  t.match(await sentence(), /would be refused: One contract would lose \$200\.00/, 'and the settings')
+
+  await page.selectOption('#risk-engine-riskMode-mode', 'anti_martingale_pyramiding')
+  t.ok(await visible('antiMartingale-baseContracts'), 'anti-martingale: its steps are shown')
+  t.notOk(await visible('limits-maxRiskPerTradePercent'), 'anti-martingale: no risk percentage')
+  t.match(await sentence(), /trades 1 contract, risking \$200\.00\.$/, 'anti-martingale starts at its base')
+  t.match(await page.textContent('#setup-needs'), /needs a stop/, 'the setup card says what the mode needs')
+
+  await page.selectOption('#risk-engine-riskMode-mode', 'alert_quantity')
+  t.equal(await page.textContent('#risk-engine-riskMode-fixedContracts-label'), 'Most contracts from one alert')
+  t.match(await page.textContent('#setup-needs'), /stop \(sl\) and a quantity/)
+  t.match(await page.textContent('#setup-json'), /"quantity": "\{\{strategy\.order\.contracts\}\}"/, 'the recommended message carries the quantity')
+
+  // Refused by the service, with its internal field names: said with the page's labels.
+  backend.failStep = 0
+  backend.failWith = 'Invalid risk-engine configuration: antiMartingale.maxContracts must be at least antiMartingale.baseContracts'
+  await page.selectOption('#risk-engine-riskMode-mode', 'anti_martingale_pyramiding')
+  t.equal(await save(page), 'Settings not saved: the risk settings were refused ("Most contracts after wins" must be at least "Base contracts").')
+  t.equal(await page.getAttribute('#risk-engine-antiMartingale-maxContracts', 'aria-invalid'), 'true', 'the field at fault is marked')
 })
 
 t.test('indicator colours follow the spec table when the server sends none', async (t) => {

@@ -76,3 +76,39 @@ t.test('every set-up template, pasted into TradingView and fired, is accepted by
     )
   }
 })
+
+/**
+ * TradingView's placeholders (shared/reference/brokers-and-alerts.md, section 3): these names only, each
+ * written `{{name}}` in the message body and filled there as bare text; never in the URL.
+ */
+const TRADINGVIEW_PLACEHOLDER =
+  /^(ticker|exchange|close|open|high|low|volume|time|timenow|interval|plot_\d+|strategy\.order\.(action|id|price|contracts|alert_message)|strategy\.position_size|strategy\.market_position|strategy\.prev_market_position)$/
+
+t.test('the one recommended message follows TradingView\'s placeholder rules and is accepted once filled (issue 25, item 6)', async (t) => {
+  const userId = 'google-oauth2|777'
+  for (const [mode, quantity] of [['fixed_fraction', null], ['alert_quantity', 3]] as const) {
+    const templates = pageSetup.alertTemplates(userId, WEBHOOK_URL, mode)
+    const recommended = templates[0]
+    if (!recommended) throw new Error('no template')
+    t.equal(recommended.id, pageSetup.RECOMMENDED_ID, `${mode}: the recommended message comes first`)
+    t.equal(recommended.url, WEBHOOK_URL, `${mode}: pasted with the plain webhook URL (nothing for TradingView to fill there)`)
+    const placeholders = [...recommended.message.matchAll(/\{\{(.*?)\}\}/g)].map((match) => match[1] ?? '')
+    t.ok(placeholders.length >= 5, `${mode}: action, symbol, price, stop and target come from TradingView`)
+    for (const name of placeholders) t.match(name, TRADINGVIEW_PLACEHOLDER, `${mode}: {{${name}}} is one TradingView fills`)
+    t.notMatch(recommended.message, /\\|%7B|%7D/i, `${mode}: no escaped quote and nothing percent-encoded`)
+    // Each placeholder is a whole JSON string value: valid JSON before and after TradingView fills it.
+    const parsed = JSON.parse(recommended.message) as Record<string, unknown>
+    for (const value of Object.values(parsed)) if (typeof value === 'string' && value.includes('{{')) t.match(value, /^\{\{[^{}]+\}\}$/, `${mode}: ${value} stands alone`)
+    t.equal(parsed.sl, '{{plot_0}}', `${mode}: the stop every mode needs`)
+    t.equal('quantity' in parsed, mode === 'alert_quantity', `${mode}: a quantity only where the mode sizes from it`)
+
+    const filled: Record<string, string> = { ...FIRED, 'strategy.order.contracts': '3' }
+    const body = withSecret(recommended.message.replace(/\{\{([^{}]*)\}\}/g, (placeholder, name: string) => filled[name] ?? placeholder))
+    const response = await ingest.inject({ method: 'POST', url: new URL(WEBHOOK_URL).pathname, headers: { 'content-type': 'application/json' }, payload: body })
+    t.equal(response.statusCode, 200, `${mode}: accepted (${response.body})`)
+    const { alertId } = response.json() as { alertId: string }
+    await eventually(() => watcher.alerts.some((message) => message.body.alertId === alertId))
+    const published = watcher.alerts.find((message) => message.body.alertId === alertId)
+    t.match(published?.body, { kind: 'entry', action: 'LONG', symbol: 'MNQZ6', sl: 20990.5, tp: 21020.75, userId, quantity }, `${mode}: the entry as the strategy meant it`)
+  }
+})

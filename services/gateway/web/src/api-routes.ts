@@ -18,9 +18,13 @@ import type {
   SaveCredentialsResponse,
   TestCredentialsResponse,
 } from '../../../settings/src/schemas/broker-credentials.ts'
+import type { UsersPage, UserResult } from '../../../admin/src/schemas/users.ts'
+import type { BanBody, BanResult, BansPage, LiftedBan } from '../../../admin/src/schemas/bans.ts'
+import type { AuditPage } from '../../../admin/src/schemas/audit.ts'
+import type { IntakePage, ReplayResult } from '../../../admin/src/schemas/intake.ts'
 
 /** A page of a list route (`?limit=&before=`). */
-type PageQuery = { limit: string; before?: string }
+type PageQuery = { limit: string; before?: string | undefined }
 
 /** Each route as `METHOD /path` (`:name` a path parameter): its query, body and success response. */
 export interface Routes {
@@ -31,6 +35,7 @@ export interface Routes {
   'GET /api/kill-switch': { response: Static<typeof KillSwitchHistory> }
   'POST /api/kill-switch': { response: Static<typeof KillSwitchResponse> }
   'GET /api/risk-engine/config': { response: Static<typeof RiskEngineConfigResponse> }
+  'POST /api/risk-engine/config': { body: RiskConfig; response: Static<typeof RiskEngineConfigResponse> }
   'GET /api/live-trading-status': { response: Static<typeof LiveTradingStatusResponse> }
   'GET /api/trading-settings': { response: Static<typeof TradingSettingsResponse> }
   'POST /api/trading-settings': { body: Static<typeof SaveSettingBody>; response: Static<typeof SaveSettingResponse> }
@@ -42,12 +47,24 @@ export interface Routes {
   'POST /api/notifications/channels': { body: ChannelBody; response: Static<typeof ChannelResponse> }
   'PUT /api/notifications/channels/:id': { params: { id: string }; body: ChannelBody; response: Static<typeof ChannelResponse> }
   'DELETE /api/notifications/channels/:id': { params: { id: string }; response: Static<typeof DeleteChannelResponse> }
+  'GET /api/admin/users': { query: PageQuery & { status?: 'pending' | 'approved' | 'all'; search?: string }; response: Static<typeof UsersPage> }
+  'POST /api/admin/users/:userId/approve': { params: { userId: string }; response: Static<typeof UserResult> }
+  'POST /api/admin/users/:userId/revoke': { params: { userId: string }; response: Static<typeof UserResult> }
+  'GET /api/admin/bans': { query: PageQuery; response: Static<typeof BansPage> }
+  'POST /api/admin/bans': { body: Static<typeof BanBody>; response: Static<typeof BanResult> }
+  'DELETE /api/admin/bans/:email': { params: { email: string }; response: Static<typeof LiftedBan> }
+  'GET /api/admin/audit': { query: PageQuery & { action?: string; actor?: string }; response: Static<typeof AuditPage> }
+  'GET /api/admin/intake': { query: PageQuery & { outcome?: string; raw?: 'true' }; response: Static<typeof IntakePage> }
+  'POST /api/admin/intake/:id/replay': { params: { id: string }; response: Static<typeof ReplayResult> }
   'POST /api/notifications/channels/:id/test': { params: { id: string }; response: Static<typeof TestSendResponse> }
   'GET /api/broker/positions': { response: Static<typeof BrokerPositionsResponse> }
   'GET /api/broker/orders': { query: { limit: string }; response: Static<typeof BrokerOrdersResponse> }
   'GET /api/alerts/:id/steps': { params: { id: string }; response: Static<typeof AlertStepsResponse> }
   'GET /api/intake': { query: PageQuery & { outcome?: 'accepted' | 'duplicate'; raw?: 'true' }; response: Static<typeof MyIntakePage> }
 }
+
+/** The risk-engine configuration as the settings service answers it and takes it back (session rules optional on a save). */
+export type RiskConfig = Static<typeof RiskEngineConfigResponse>['config']
 
 export type Route = keyof Routes
 export type ResponseOf<R extends Route> = Routes[R]['response']

@@ -41,10 +41,13 @@ async function send(method: string, url: string, body: unknown): Promise<Respons
   }
 }
 
-/** One call: `api('GET /api/trades', { query: { limit: '20' } })`. */
-export async function api<R extends Route>(route: R, options: Options<R> = {}): Promise<ResponseOf<R>> {
-  const [method = 'GET', path = '/'] = route.split(' ')
-  const response = await send(method, urlOf(path, options.params as Record<string, string> | undefined, options.query as Record<string, string | undefined> | undefined), options.body)
+/**
+ * The one fetch wrapper: a JSON call to `url`. A 401, "pending approval" or "banned" leaves the page; any
+ * other refusal throws ApiError with its reason. Untyped: every page calls it through the typed `api()` below
+ * (a route the pages call is listed in api-routes.ts).
+ */
+async function request(method: string, url: string, body?: unknown): Promise<unknown> {
+  const response = await send(method, url, body)
   const payload = (await response.json().catch(() => null)) as Refusal | null
   if (response.status === 401) {
     window.location.assign('/login.html?error=session')
@@ -61,6 +64,24 @@ export async function api<R extends Route>(route: R, options: Options<R> = {}): 
   if (!response.ok || payload === null || payload.success === false) {
     throw new ApiError(response.status, typeof payload?.error === 'string' ? payload.error : `the server answered ${response.status}`)
   }
-  // The gateway answers with the route's response schema (the services validate what they send).
-  return payload as ResponseOf<R>
+  return payload
 }
+
+/** One call: `api('GET /api/trades', { query: { limit: '20' } })`. */
+export async function api<R extends Route>(route: R, options: Options<R> = {}): Promise<ResponseOf<R>> {
+  const [method = 'GET', path = '/'] = route.split(' ')
+  const url = urlOf(path, options.params as Record<string, string> | undefined, options.query as Record<string, string | undefined> | undefined)
+  // The gateway answers with the route's response schema (the services validate what they send).
+  return (await request(method, url, options.body)) as ResponseOf<R>
+}
+
+/** 403 answers after which the page has already been sent elsewhere. */
+const LEAVING = new Set(['Account pending approval', 'Account banned'])
+
+/** True when the page is already leaving because of this error (sign-in, pending or banned page). */
+export function isLeaving(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || (error.status === 403 && LEAVING.has(error.message)))
+}
+
+/** An error's message for a sentence. */
+export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))

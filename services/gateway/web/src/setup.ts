@@ -7,7 +7,8 @@
 // plots by number, `{{plot_0}}` and `{{plot_1}}`: valid JSON before and after TradingView fills them.
 // services/gateway/test/page/setup-templates.test.ts fires each template and posts it to ingest.
 
-import { byId } from './dom.ts'
+import { byId, element } from './dom.ts'
+import { MODE_NEEDS, type RiskMode } from './risk-fields.ts'
 
 /** One message the set-up card offers: where to send it (the webhook URL to paste) and what to paste. */
 export interface AlertTemplate {
@@ -28,6 +29,12 @@ const ALERT_FIELDS = {
   tp: '{{plot_1}}',
 }
 
+/** The alert's quantity, for the mode that trades it (a strategy's order size). */
+const QUANTITY = { quantity: '{{strategy.order.contracts}}' }
+
+/** The form the card recommends (and shows first): JSON as the alert's whole message. */
+export const RECOMMENDED_ID = 'setup-json'
+
 const labelLines = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => `${key}: ${value}`).join('\n')
 
 /**
@@ -35,13 +42,13 @@ const labelLines = (values: Record<string, string>) => Object.entries(values).ma
  * into TradingView and the message to paste. The URL form carries the user (and secret) in the URL, which
  * TradingView sends as typed, and the alert as plain text: placeholders in the URL are never filled.
  */
-export function alertTemplates(userId: string, webhookUrl: string): AlertTemplate[] {
-  const values = { ...ALERT_FIELDS, user_id: userId, secret: SECRET_PLACEHOLDER }
+export function alertTemplates(userId: string, webhookUrl: string, mode: RiskMode = 'fixed_fraction'): AlertTemplate[] {
+  const values = { ...ALERT_FIELDS, ...(mode === 'alert_quantity' ? QUANTITY : {}), user_id: userId, secret: SECRET_PLACEHOLDER }
   const inUrl = new URL(webhookUrl)
   inUrl.searchParams.set('user_id', userId)
   inUrl.searchParams.set('secret', SECRET_PLACEHOLDER)
   return [
-    { id: 'setup-json', title: 'JSON (the alert message is the body)', url: webhookUrl, message: JSON.stringify(values, null, 2) },
+    { id: RECOMMENDED_ID, title: 'Recommended: paste this as the alert message', url: webhookUrl, message: JSON.stringify(values, null, 2) },
     { id: 'setup-message', title: 'JSON inside "message"', url: webhookUrl, message: JSON.stringify({ message: JSON.stringify(values) }, null, 2) },
     { id: 'setup-query', title: 'Your user_id in the webhook URL, plain-text message', url: inUrl.href, message: labelLines(ALERT_FIELDS) },
     { id: 'setup-text', title: 'Plain text, one "label: value" per line', url: webhookUrl, message: labelLines(values) },
@@ -90,11 +97,25 @@ function templateBlock({ id, title, url, message }: AlertTemplate, webhookUrl: s
   return block
 }
 
+/** The recommended message first; the other accepted forms folded away under it. */
+function renderTemplates(userId: string, webhookUrl: string, mode: RiskMode): void {
+  const [recommended, ...others] = alertTemplates(userId, webhookUrl, mode).map((template) => templateBlock(template, webhookUrl))
+  const more = element('details', undefined, 'other-forms')
+  more.append(element('summary', 'Other accepted forms'), ...others)
+  byId('setup-templates').replaceChildren(...(recommended ? [recommended] : []), more)
+  byId('setup-needs').textContent = MODE_NEEDS[mode]
+}
+
+/** The sizing mode chosen in the risk section (the default until the section has loaded). */
+const chosenMode = (): RiskMode => ((document.getElementById('risk-engine-riskMode-mode') as HTMLSelectElement | null)?.value as RiskMode | undefined) ?? 'fixed_fraction'
+
 export function renderSetup(user: { userId: string }): void {
   const webhookUrl = new URL('/webhook/alert', window.location.origin).href
   byId('setup-webhook').textContent = webhookUrl
   byId('setup-user-id').textContent = user.userId
-  byId('setup-templates').replaceChildren(...alertTemplates(user.userId, webhookUrl).map((template) => templateBlock(template, webhookUrl)))
+  renderTemplates(user.userId, webhookUrl, chosenMode())
+  // The card says what the chosen mode needs, and its message carries it (risk-form.ts announces a change).
+  document.addEventListener('signals:risk-mode', () => renderTemplates(user.userId, webhookUrl, chosenMode()))
   for (const [button, source] of [['copy-webhook', 'setup-webhook'], ['copy-user-id', 'setup-user-id']] as const) {
     byId(button).addEventListener('click', () => void copy(byId(button), byId(source).textContent ?? ''))
   }
