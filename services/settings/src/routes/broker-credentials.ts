@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorBody, brokerInfos, checkBrokerCredentials, sealedCredentialsOf } from '@signals/contracts'
+import { ErrorBody, checkBrokerCredentials, sealedCredentialsOf } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
 import { sealCredentials, type CredentialsCipher } from '@signals/secrets'
 import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
@@ -7,24 +7,12 @@ import { readLiveTrading } from '../repositories/trading-settings.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
-import { BrokerCredentialsBody, BrokersResponse, CredentialsResponse, DeleteCredentialsResponse, SaveCredentialsResponse } from '../schemas/broker-credentials.ts'
+import { BrokerCredentialsBody, CredentialsResponse, DeleteCredentialsResponse, SaveCredentialsResponse } from '../schemas/broker-credentials.ts'
 import { testCredentials } from '../broker/credentials-tester.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
 export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & { cipher: CredentialsCipher; credentialsTestTimeoutMs: number }> = async (app, options) => {
   const { cipher } = options
-
-  app.get(
-    '/api/brokers',
-    {
-      schema: {
-        tags: ['broker credentials'],
-        summary: "Each broker's credentials form (the fields beside broker, environment and accountId) and its capabilities",
-        response: { 200: BrokersResponse, 401: ErrorBody, 500: ErrorBody },
-      },
-    },
-    async () => ({ success: true as const, brokers: brokerInfos() }),
-  )
 
   app.get(
     '/api/broker-credentials',
