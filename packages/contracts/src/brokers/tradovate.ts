@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { credentialSecret, credentialText, type BrokerDescriptor } from './broker-descriptor.ts'
+import { credentialSecret, credentialText, type BrokerCapabilities, type BrokerDescriptor, type BrokerIdSpaces } from './broker-descriptor.ts'
 
 // Tradovate, and the development paper broker that speaks Tradovate's wire (dev/paper-broker): one
 // protocol, two broker names, since each numbers its own orders and accounts and the paper broker needs
@@ -37,7 +37,7 @@ const PaperCredentials = Type.Object(
   { additionalProperties: false },
 )
 
-const TRADOVATE_CAPABILITIES = {
+const TRADOVATE_CAPABILITIES: BrokerCapabilities = {
   // placeOSO; a bracket without a target is an OSO with one leg.
   brackets: ['oso'],
   // order/modifyorder
@@ -46,20 +46,20 @@ const TRADOVATE_CAPABILITIES = {
   trailing: true,
   // no such call: liquidateposition closes all, a part is an opposite order
   partialClose: false,
-} as const
+}
 
-const TRADOVATE_IDS = { account: 'integer', contract: 'integer', order: 'integer', fill: 'integer' } as const
+const TRADOVATE_IDS: BrokerIdSpaces = { account: 'integer', contract: 'integer', order: 'integer', fill: 'integer' }
 
 export const tradovate = {
   label: 'Tradovate',
   credentials: TradovateCredentials,
-  capabilities: { ...TRADOVATE_CAPABILITIES, brackets: [...TRADOVATE_CAPABILITIES.brackets] },
+  capabilities: TRADOVATE_CAPABILITIES,
   ids: TRADOVATE_IDS,
 } satisfies BrokerDescriptor
 
 export const paper = {
   label: 'Paper (development)',
   credentials: PaperCredentials,
-  capabilities: { ...TRADOVATE_CAPABILITIES, brackets: [...TRADOVATE_CAPABILITIES.brackets] },
+  capabilities: TRADOVATE_CAPABILITIES,
   ids: TRADOVATE_IDS,
 } satisfies BrokerDescriptor
