@@ -36,7 +36,7 @@ const config = loadConfig(ConfigSchema, env)
 /** The real adapter, noting when the connector hands each bracket to its session (the order leaves). */
 let sentAt: number[] = []
 const tradovate = new TradovateAdapter()
-const timingAdapter: BrokerAdapter = {
+const timingAdapter: BrokerAdapter<'paper'> = {
   async openSession(endpoints, login, options) {
     const session = await tradovate.openSession(endpoints, login, options)
     const placeBracket = session.placeBracket.bind(session)
@@ -48,7 +48,7 @@ const timingAdapter: BrokerAdapter = {
     })
   },
 }
-const connector = await buildConnector(config, { brokerAdapter: timingAdapter })
+const connector = await buildConnector(config, { brokerAdapters: { paper: timingAdapter } })
 const ingestPort = await freePort()
 const ingest = await buildIngest(loadIngestConfig({ ...env, INGEST_PORT: String(ingestPort), INGEST_RATE_LIMIT_PER_MINUTE: '100000000' }))
 let passed = false

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox'
 import { LiteralUnion } from './literal-union.ts'
+import { BROKER_NAMES } from './brokers/registry.ts'
 
 // The platform's shared words, one source each: schemas here, static types beside them, and
 // packages/db/src/schema.ts's column types derived from them. (Side is in alert.ts, IntakeOutcome in
@@ -20,7 +21,8 @@ export type TradeStatus = Static<typeof TradeStatus>
 export const TradeResult = LiteralUnion(['TP', 'SL', 'Session End'] as const)
 export type TradeResult = Static<typeof TradeResult>
 
-export const BrokerName = LiteralUnion(['paper', 'tradovate'] as const)
+/** A broker's name: a key of the broker registry (brokers/registry.ts), the one list of them. */
+export const BrokerName = LiteralUnion(BROKER_NAMES)
 export type BrokerName = Static<typeof BrokerName>
 
 export const BrokerEnvironment = LiteralUnion(['demo', 'live'] as const)

@@ -11,13 +11,13 @@ import { tradeCloseRoutes } from './routes/trade-close.ts'
 import { killSwitchPlugin } from './kill-switch/plugin.ts'
 import { brokerViewPlugin } from './broker-view/plugin.ts'
 import { credentialsTestPlugin } from './credentials/credentials-test.ts'
-import { TradovateAdapter } from './broker/tradovate/adapter.ts'
+import { BrokerAdapters, type BrokerAdapterOverrides } from './broker/adapters.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
 import { feedMetrics } from './connector-metrics.ts'
 import { activityRelayPlugin } from './activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './ownership/plugin.ts'
 import type { FeedManagerOptions } from './feeds/feed-manager.ts'
-import type { BrokerAdapter } from './broker/broker-adapter.ts'
+import type { BrokerEndpointsTable } from './broker/broker-adapter.ts'
 
 /** A session silent this long (two of Tradovate's 2.5 s heartbeats) is shown, but said stale; the socket itself gives up at 10 s. */
 const BROKER_SILENT_STALE_MS = 5_000
@@ -30,8 +30,8 @@ export interface BuildOptions {
   feeds?: boolean
   /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
-  /** The broker implementation for feeds (default Tradovate's API; tests pass one with short waits). */
-  brokerAdapter?: BrokerAdapter
+  /** Adapters replacing the broker registry's for some brokers (tests pass one with short waits). */
+  brokerAdapters?: BrokerAdapterOverrides
   /** Extra feed session hooks (`onEvent`, `onSessionOpen`), called after the trading ones (tests observe with them). */
   feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
   /** The clock the session rules judge by (trading windows, news blackouts, the daily flatten); tests set it. */
@@ -69,7 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   }
   if (feedsOn) {
     const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL, mdUrl: config.PAPER_BROKER_MD_URL ?? config.PAPER_BROKER_WS_URL }
-    const endpoints = {
+    const endpoints: BrokerEndpointsTable = {
       // The paper broker simulates both environments.
       paper: { demo: paper, live: paper },
       tradovate: {
@@ -80,15 +80,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // A broker login test needs no particular session: any instance with feeds answers (issue 25, item 4).
     await app.register(credentialsTestPlugin, {
       keys: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
-      adapter: options.brokerAdapter ?? new TradovateAdapter(),
-      endpoints: (broker, environment) => endpoints[broker][environment],
+      adapters: new BrokerAdapters(options.brokerAdapters),
+      endpoints,
       timeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
     })
     await app.register(feedsPlugin, {
       credentialsKeyId: config.CREDENTIALS_KEY_ID,
       credentialsKey: config.CREDENTIALS_KEY,
       credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
-      adapter: options.brokerAdapter,
+      adapters: options.brokerAdapters,
       settleEntries: trading.settle,
       runFlattens: (userId) => trading.flattens.run(userId),
       flattenSweepMs: config.FLATTEN_SWEEP_MS,

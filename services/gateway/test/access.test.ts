@@ -72,6 +72,7 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/live-trading-status', 'settings'],
     ['/api/risk-engine/config', 'settings'],
     ['/api/broker-credentials', 'settings'],
+    ['/api/brokers', 'settings'],
     ['/api/notifications/channels', 'settings'],
     ['/api/admin/users?status=pending', 'admin'],
     ['/api/intake?limit=5', 'admin'],

@@ -9,6 +9,7 @@ import { liveTradingStatusRoutes } from './routes/live-trading-status.ts'
 import { riskEngineConfigRoutes } from './routes/risk-engine-config.ts'
 import { riskEnginePresetRoutes } from './routes/risk-engine-presets.ts'
 import { brokerCredentialsRoutes } from './routes/broker-credentials.ts'
+import { brokersRoutes } from './routes/brokers.ts'
 import { brokerCredentialsTestRoutes } from './routes/broker-credentials-test.ts'
 import { notificationChannelRoutes } from './routes/notification-channels.ts'
 import { notificationSendRoutes } from './routes/notification-sends.ts'
@@ -41,6 +42,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(riskEngineConfigRoutes, routeOptions)
   await app.register(riskEnginePresetRoutes)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
+  await app.register(brokersRoutes)
   await app.register(brokerCredentialsTestRoutes, { credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }
   const targets = { discordWebhookPrefix: config.NOTIFY_DISCORD_WEBHOOK_PREFIX, allowHttpWebhooks: config.NOTIFY_ALLOW_HTTP_WEBHOOKS }

@@ -1,37 +1,42 @@
 /**
  * The seam between the connector and a broker. The connector's entry flow, trade keeper and feed manager
- * speak only this interface; `tradovate/` implements it over Tradovate's REST and WebSocket API (the paper
- * broker in `dev/paper-broker` speaks the same protocol, so tests run the real implementation).
+ * speak only this interface; each broker's folder implements it and `adapters.ts` names the implementation
+ * of each broker of the registry. `tradovate/` speaks Tradovate's REST and WebSocket API (the paper broker
+ * in `dev/paper-broker` speaks the same protocol, so tests run the real implementation).
  *
  * Prices cross this seam as exact decimal text, already rounded to the contract's tick by the caller.
  * Every failure is a `BrokerError` whose message is safe to show the trader and store on the record.
  */
 
-/** What a session logs in with: the secret fields sealed in broker_credentials, and the saved account. */
-export interface BrokerLogin {
-  /**
-   * The account to trade as the trader saved it (`broker_credentials.account_id`, not a secret): its name
-   * (Tradovate `accountSpec`, e.g. `DEMO123456`) or its numeric id, matched exactly (surrounding spaces
-   * ignored). A login without it opens no session (`account_not_found`).
-   */
-  account: string
-  username: string
-  password: string
-  appId: string | null
-  appVersion: string | null
-  cid: string | number | null
-  sec: string | null
-  deviceId: string | null
-}
+import type { BrokerEnvironment, BrokerName, SealedBrokerCredentials } from '@signals/contracts'
+
+/**
+ * What a session logs in with, for one broker: its name, the saved account, and the sealed credentials
+ * fields of that broker's schema (packages/contracts brokers registry; an optional one left out is null).
+ */
+export type BrokerLogin<B extends BrokerName = BrokerName> = {
+  [K in B]: {
+    broker: K
+    /**
+     * The account to trade as the trader saved it (`broker_credentials.account_id`, not a secret): its name
+     * (Tradovate `accountSpec`, e.g. `DEMO123456`) or its numeric id, matched exactly (surrounding spaces
+     * ignored). A login without it opens no session (`account_not_found`).
+     */
+    account: string
+  } & SealedBrokerCredentials<K>
+}[B]
 
 /**
  * Which broker and environment a session is of. Each numbers its own orders, fills and accounts, so a
  * broker id is only unique together with these and the account.
  */
 export interface BrokerVenue {
-  broker: 'paper' | 'tradovate'
-  environment: 'demo' | 'live'
+  broker: BrokerName
+  environment: BrokerEnvironment
 }
+
+/** Where one broker's environment is reached: `app.ts` fills one per broker and environment from the config. */
+export type BrokerEndpointsTable = Record<BrokerName, Record<BrokerEnvironment, BrokerEndpoints>>
 
 export interface BrokerEndpoints {
   /** REST base, e.g. `https://demo.tradovateapi.com/v1`. */
@@ -279,10 +284,11 @@ export interface BrokerSession {
   close(): void
 }
 
-export interface BrokerAdapter {
+/** A broker's implementation, for the brokers whose logins it takes (`broker/adapters.ts` picks one per broker). */
+export interface BrokerAdapter<B extends BrokerName = BrokerName> {
   /**
    * Logs in (access token), opens the real-time socket, authorizes and synchronises. Keeps the access
    * token renewed before its `expirationTime` for as long as the session is open. Throws `BrokerError`.
    */
-  openSession(endpoints: BrokerEndpoints, login: BrokerLogin, options: SessionOptions): Promise<BrokerSession>
+  openSession(endpoints: BrokerEndpoints, login: BrokerLogin<B>, options: SessionOptions): Promise<BrokerSession>
 }

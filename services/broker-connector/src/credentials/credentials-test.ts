@@ -4,7 +4,8 @@ import type { Database, Kysely } from '@signals/db'
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { CredentialsCipher } from '@signals/secrets'
-import { BrokerError, type BrokerAdapter, type BrokerEndpoints } from '../broker/broker-adapter.ts'
+import { BrokerError, type BrokerEndpointsTable } from '../broker/broker-adapter.ts'
+import type { BrokerAdapters } from '../broker/adapters.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { FeedError } from '../feeds/feed-error.ts'
 import { feedLoginOf } from '../feeds/feed-login.ts'
@@ -15,8 +16,9 @@ const requestContract = contract(CredentialsTestRequestV1)
 export interface CredentialsTestDeps {
   db: Kysely<Database>
   cipher: CredentialsCipher
-  adapter: BrokerAdapter
-  endpoints: (broker: 'paper' | 'tradovate', environment: 'demo' | 'live') => BrokerEndpoints
+  /** Each login opens with its own broker's adapter. */
+  adapters: BrokerAdapters
+  endpoints: BrokerEndpointsTable
   timeoutMs?: number
 }
 
@@ -43,7 +45,7 @@ async function testStoredCredentials(deps: CredentialsTestDeps, userId: string):
   }
   if (!login) return failed('no_credentials', 'No broker credentials are stored.')
   try {
-    const session = await deps.adapter.openSession(login.endpoints, login.login, { timeoutMs: deps.timeoutMs, onEvent: () => undefined, onLost: () => undefined })
+    const session = await deps.adapters.openSession(login.endpoints, login.login, { timeoutMs: deps.timeoutMs, onEvent: () => undefined, onLost: () => undefined })
     const account = session.snapshot.account.name
     session.close()
     return { version: 1, ok: true, kind: null, detail: `The broker accepted the login: account ${account}.` }

@@ -1,6 +1,7 @@
 import type { Database, Kysely } from '@signals/db'
+import { openedCredentialsOf } from '@signals/contracts'
 import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
-import type { BrokerEndpoints, BrokerLogin, BrokerVenue } from '../broker/broker-adapter.ts'
+import type { BrokerEndpoints, BrokerEndpointsTable, BrokerLogin, BrokerVenue } from '../broker/broker-adapter.ts'
 import { FeedError } from './feed-error.ts'
 import { findBrokerCredentials } from '../repositories/feeds.ts'
 
@@ -12,15 +13,11 @@ export interface FeedLogin {
 }
 
 /**
- * The user's stored credentials opened into a broker login (the feed and the credentials test both log in
- * with it); null when none are stored. Throws `FeedError` when they cannot be opened.
+ * The user's stored credentials opened into a login of their broker, checked against that broker's
+ * credentials schema (the feed and the credentials test both log in with it); null when none are stored.
+ * Throws `FeedError` when they cannot be opened or do not fit the schema.
  */
-export async function feedLoginOf(
-  db: Kysely<Database>,
-  cipher: CredentialsCipher,
-  endpoints: (broker: 'paper' | 'tradovate', environment: 'demo' | 'live') => BrokerEndpoints,
-  userId: string,
-): Promise<FeedLogin | null> {
+export async function feedLoginOf(db: Kysely<Database>, cipher: CredentialsCipher, endpoints: BrokerEndpointsTable, userId: string): Promise<FeedLogin | null> {
   const row = await findBrokerCredentials(db, userId)
   if (!row) return null
   let secret: Record<string, unknown>
@@ -29,23 +26,9 @@ export async function feedLoginOf(
   } catch {
     throw new FeedError('broker credentials could not be opened (key not configured or data damaged)')
   }
-  const text = (key: string) => (typeof secret[key] === 'string' ? (secret[key] as string) : null)
-  const username = text('username')
-  const password = text('password')
-  if (!username || !password) throw new FeedError('broker credentials lack a username or password')
-  const cid = secret.cid
-  return {
-    login: {
-      account: row.account_id,
-      username,
-      password,
-      appId: text('appId'),
-      appVersion: text('appVersion'),
-      cid: typeof cid === 'string' || typeof cid === 'number' ? cid : null,
-      sec: text('sec'),
-      deviceId: text('deviceId'),
-    },
-    endpoints: endpoints(row.broker, row.environment),
-    venue: { broker: row.broker, environment: row.environment },
-  }
+  const opened = openedCredentialsOf(row.broker, secret)
+  if (!opened.ok) throw new FeedError(`broker credentials cannot be used: ${opened.problem}`)
+  // The broker named beside the fields it was checked against: one member of the union.
+  const login = { broker: row.broker, account: row.account_id, ...opened.credentials } as BrokerLogin
+  return { login, endpoints: endpoints[row.broker][row.environment], venue: { broker: row.broker, environment: row.environment } }
 }

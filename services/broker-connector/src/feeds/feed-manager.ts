@@ -3,8 +3,8 @@ import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals
 import type { Database, Kysely } from '@signals/db'
 import type { CredentialsCipher } from '@signals/secrets'
 import type { Logger } from '../consumers/close-trades.ts'
-import { BrokerError, type BrokerAdapter, type BrokerEndpoints, type BrokerEvent, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
-import { TradovateAdapter } from '../broker/tradovate/adapter.ts'
+import { BrokerError, type BrokerEndpointsTable, type BrokerEvent, type BrokerSession, type BrokerVenue } from '../broker/broker-adapter.ts'
+import { BrokerAdapters, type BrokerAdapterOverrides } from '../broker/adapters.ts'
 import { FeedError } from './feed-error.ts'
 import { isLive, liveUsers } from '../repositories/feeds.ts'
 import { feedLoginOf, type FeedLogin } from './feed-login.ts'
@@ -16,13 +16,14 @@ export interface FeedManagerOptions {
   cipher: CredentialsCipher
   /** The FEED_STATUS bucket. */
   status: KV
-  endpoints: (broker: 'paper' | 'tradovate', environment: 'demo' | 'live') => BrokerEndpoints
+  /** Where each broker's environments are reached. */
+  endpoints: BrokerEndpointsTable
   logger: Logger
   /** First reconnect delay after a lost session; doubles up to 30 s. */
   reconnectMs?: number
   connectTimeoutMs?: number
-  /** The broker implementation (default: Tradovate's API, which the paper broker also speaks). */
-  adapter?: BrokerAdapter
+  /** Adapters replacing the registry's for some brokers (tests); each login opens with its own broker's adapter. */
+  adapters?: BrokerAdapterOverrides
   /** Every event of a user's session after its snapshot (orders, fills, positions, cash). */
   onEvent?(userId: string, event: BrokerEvent): void
   /**
@@ -72,10 +73,10 @@ export class FeedManager {
   readonly #states = new Map<string, FeedStatus['state']>()
   #closed = false
 
-  readonly #adapter: BrokerAdapter
+  readonly #adapters: BrokerAdapters
 
   constructor(private readonly options: FeedManagerOptions) {
-    this.#adapter = options.adapter ?? new TradovateAdapter()
+    this.#adapters = new BrokerAdapters(options.adapters)
   }
 
   /** The user's open, reconciled session, or null while none is. */
@@ -223,7 +224,7 @@ export class FeedManager {
     let session: BrokerSession | null = null
     let lost = false
     try {
-      session = await this.#adapter.openSession(login.endpoints, login.login, {
+      session = await this.#adapters.openSession(login.endpoints, login.login, {
         timeoutMs: this.options.connectTimeoutMs,
         onEvent: (event) => {
           if (current()) this.options.onEvent?.(userId, event)

@@ -4,7 +4,8 @@ import { Buckets, FeedCommandV1, Streams, contract, type FeedCommand } from '@si
 import { openBucket, type ConsumerHandle } from '@signals/bus'
 import { CredentialsCipher } from '@signals/secrets'
 import { FeedManager, type FeedManagerOptions } from './feed-manager.ts'
-import type { BrokerAdapter, BrokerEndpoints } from '../broker/broker-adapter.ts'
+import type { BrokerEndpointsTable } from '../broker/broker-adapter.ts'
+import type { BrokerAdapterOverrides } from '../broker/adapters.ts'
 import type { RecordOutcome } from '../entry/settle-records.ts'
 import type { RecordRef } from '../entry-flow.ts'
 import { ShardLeases } from '../ownership/shard-leases.ts'
@@ -25,10 +26,10 @@ export interface FeedsPluginOptions {
   credentialsKeyId: string
   credentialsKey: string
   credentialsPreviousKeys: string
-  endpoints: Record<'paper' | 'tradovate', Record<'demo' | 'live', BrokerEndpoints>>
+  endpoints: BrokerEndpointsTable
   reconnectMs?: number
-  /** The broker implementation (default Tradovate's API). */
-  adapter?: BrokerAdapter
+  /** Adapters replacing the registry's for some brokers (tests). */
+  adapters?: BrokerAdapterOverrides
   /** Session hooks (entry flow: reconcile orders by tag on open, follow fills). */
   hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen' | 'onSessionStopping' | 'statusNote'>
   /** Carries out pending flattens of users whose feeds this instance holds (relayed from other instances). */
@@ -64,11 +65,11 @@ export const feedsPlugin = fp(
       db: app.db,
       cipher,
       status,
-      endpoints: (broker, environment) => options.endpoints[broker][environment],
+      endpoints: options.endpoints,
       logger: app.log,
       reconnectMs: options.reconnectMs,
       connectTimeoutMs: options.brokerTimeoutMs,
-      adapter: options.adapter,
+      adapters: options.adapters,
       owns,
       instanceId,
       ...options.hooks,

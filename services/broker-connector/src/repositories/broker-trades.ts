@@ -1,9 +1,10 @@
+import type { BrokerEnvironment, BrokerName } from '@signals/contracts'
 import { sql, type Database, type Kysely } from '@signals/db'
 
 /** Where a session's broker ids live: its venue and account (ids are unique only together with these). */
 export interface BrokerScope {
-  broker: 'paper' | 'tradovate'
-  environment: 'demo' | 'live'
+  broker: BrokerName
+  environment: BrokerEnvironment
   accountId: number
 }
 

@@ -1,7 +1,7 @@
 import type { Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { openBucket } from '@signals/bus'
-import { Buckets, FeedCommandV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
+import { Buckets, FeedCommandV1, contract, feedStatusKey, type BrokerEnvironment, type BrokerName, type FeedStatus } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
@@ -40,7 +40,7 @@ export async function saveCredentials(
   userId: string,
   username: string,
   password = PASSWORD,
-  venue: { broker?: 'paper' | 'tradovate'; environment?: 'demo' | 'live'; account?: string } = {},
+  venue: { broker?: BrokerName; environment?: BrokerEnvironment; account?: string } = {},
 ) {
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const owner = { userId, broker: venue.broker ?? 'paper', environment: venue.environment ?? 'demo', accountId: venue.account ?? paperAccountOf(username) }

@@ -12,7 +12,7 @@ const LOGIN = 'auth/accesstokenrequest'
 /** A connector with feeds, one live user with paper credentials, and an adapter with short waits. */
 async function liveUser(t: Test, broker: PaperBroker, hooks: Parameters<typeof build>[2] = {}) {
   const adapter = new TradovateAdapter({ heartbeatMs: 200, retry: { rateLimitWaitMs: 2_000, serverErrorWaitMs: 2_000, maxAutoWaitMs: 0 } })
-  const built = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true, brokerAdapter: adapter, ...hooks })
+  const built = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true, brokerAdapters: { paper: adapter }, ...hooks })
   await seedUsers(built.db, 1, { prefix: 'live' })
   await saveCredentials(built.db, built.config, 'live-0', 'trader0', PASSWORD)
   return built

@@ -23,6 +23,8 @@ function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, 
     ['/api/live-trading-status', upstreams.settings, 'settings'],
     ['/api/risk-engine', upstreams.settings, 'settings'],
     ['/api/broker-credentials', upstreams.settings, 'settings'],
+    // The brokers' credentials forms and capabilities (the registry); not under `/api/broker/` below.
+    ['/api/brokers', upstreams.settings, 'settings'],
     ['/api/notifications', upstreams.settings, 'settings'],
     ['/api/admin', upstreams.admin, 'admin'],
     ['/api/intake', upstreams.admin, 'admin'],

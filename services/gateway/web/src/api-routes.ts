@@ -13,6 +13,7 @@ import type { SaveSettingBody, SaveSettingResponse, TradingSettingsResponse } fr
 import type { ChannelBody, ChannelResponse, ChannelsResponse, DeleteChannelResponse, TestSendResponse } from '../../../settings/src/schemas/notification-channels.ts'
 import type {
   BrokerCredentialsBody,
+  BrokersResponse,
   CredentialsResponse,
   DeleteCredentialsResponse,
   SaveCredentialsResponse,
@@ -39,6 +40,7 @@ export interface Routes {
   'GET /api/live-trading-status': { response: Static<typeof LiveTradingStatusResponse> }
   'GET /api/trading-settings': { response: Static<typeof TradingSettingsResponse> }
   'POST /api/trading-settings': { body: Static<typeof SaveSettingBody>; response: Static<typeof SaveSettingResponse> }
+  'GET /api/brokers': { response: Static<typeof BrokersResponse> }
   'GET /api/broker-credentials': { response: Static<typeof CredentialsResponse> }
   'PUT /api/broker-credentials': { body: BrokerCredentialsBody; response: Static<typeof SaveCredentialsResponse> }
   'DELETE /api/broker-credentials': { response: Static<typeof DeleteCredentialsResponse> }

@@ -1,6 +1,5 @@
-import type { Static } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorBody } from '@signals/contracts'
+import { ErrorBody, checkBrokerCredentials, sealedCredentialsOf } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
 import { sealCredentials, type CredentialsCipher } from '@signals/secrets'
 import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
@@ -8,14 +7,7 @@ import { readLiveTrading } from '../repositories/trading-settings.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
-import {
-  BrokerCredentialsBody,
-  CredentialsResponse,
-  DeleteCredentialsResponse,
-  REQUIRED_BY_BROKER,
-  SaveCredentialsResponse,
-  type SealedCredentialFields,
-} from '../schemas/broker-credentials.ts'
+import { BrokerCredentialsBody, CredentialsResponse, DeleteCredentialsResponse, SaveCredentialsResponse } from '../schemas/broker-credentials.ts'
 import { testCredentials } from '../broker/credentials-tester.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
 
@@ -49,10 +41,12 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
     },
     async (request) => {
       const userId = request.identity.userId
-      const body = request.body
-      const missing = REQUIRED_BY_BROKER[body.broker].find((field) => body[field] === undefined)
-      if (missing) throw badRequest(`Invalid broker credentials: ${missing} is required for broker ${body.broker}`)
-      const sealed = sealCredentials(cipher, { userId, broker: body.broker, environment: body.environment, accountId: body.accountId }, { ...sealedFieldsOf(body) })
+      const { broker, environment, accountId, ...fields } = request.body
+      const body = { broker, environment, accountId }
+      // The schema above knows every broker's fields; the chosen broker's own schema says which it needs.
+      const checked = checkBrokerCredentials(broker, fields)
+      if (!checked.ok) throw badRequest(`Invalid broker credentials: ${checked.problem}`)
+      const sealed = sealCredentials(cipher, { userId, ...body }, { ...sealedCredentialsOf(broker, checked.credentials) })
 
       const { row, command } = await app.db
         .transaction()
@@ -98,17 +92,4 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
       return { success: true as const, deleted, feedCommand }
     },
   )
-}
-
-/** The fields that are sealed (the rest of the body is stored in the clear). */
-function sealedFieldsOf(body: Static<typeof BrokerCredentialsBody>): SealedCredentialFields {
-  return {
-    username: body.username,
-    password: body.password,
-    appId: body.appId ?? null,
-    appVersion: body.appVersion ?? null,
-    cid: body.cid ?? null,
-    sec: body.sec ?? null,
-    deviceId: body.deviceId ?? null,
-  }
 }

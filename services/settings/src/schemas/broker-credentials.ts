@@ -1,60 +1,46 @@
-import Type, { type Static } from 'typebox'
+import Type, { type Static, type TSchema } from 'typebox'
+import { BROKERS, BROKER_NAMES, BrokerEnvironment, BrokerInfo, BrokerName, LiteralUnion, type BrokerCredentials } from '@signals/contracts'
 import { FeedCommandOutcome } from './trading-settings.ts'
 
 const Text = (description: string, maxLength = 255) => Type.String({ minLength: 1, maxLength, description })
-const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 512, description, writeOnly: true })
 
 /**
- * PUT /api/broker-credentials (DESIGN decision 13). Tradovate's access-token request needs every field
- * but deviceId; the paper broker needs the account and a user name and password.
+ * Every broker's credentials fields (a field two brokers share has one schema: test/brokers in
+ * packages/contracts), each optional here: the chosen broker's own schema from the registry decides
+ * which it requires and which it takes (routes/broker-credentials.ts), so adding a broker changes nothing here.
+ */
+const credentialsFields: Record<string, TSchema> = {}
+for (const name of BROKER_NAMES) {
+  for (const [field, schema] of Object.entries(BROKERS[name].credentials.properties as Record<string, TSchema>)) {
+    credentialsFields[field] ??= Type.Optional(schema)
+  }
+}
+
+/**
+ * PUT /api/broker-credentials (DESIGN decision 13, one body per broker): `broker`, `environment` and
+ * `accountId` (stored in the clear), and the broker's credentials fields (sealed). Tradovate's
+ * access-token request needs every field but deviceId; the paper broker needs a user name and password.
  */
 export const BrokerCredentialsBody = Type.Object(
   {
-    broker: Type.Union([Type.Literal('paper'), Type.Literal('tradovate')], { description: 'which broker the feed connects to' }),
+    broker: LiteralUnion(BROKER_NAMES, { description: 'which broker the feed connects to (`GET /api/brokers` lists them with their fields)' }),
     environment: Type.Union([Type.Literal('demo'), Type.Literal('live')], { description: 'broker environment' }),
     accountId: Text('broker account id (shown in the status; not a secret)'),
-    username: Text("user name (Tradovate's `name`); stored sealed, shown masked"),
-    password: Secret('password; stored sealed, never shown'),
-    appId: Type.Optional(Text('application id registered with the broker', 255)),
-    appVersion: Type.Optional(Text('application version', 64)),
-    cid: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.String({ minLength: 1, maxLength: 512 })], {
-        description: "API client id, a number as Tradovate's documents show it, or a string; stored sealed, never shown",
-        writeOnly: true,
-      }),
-    ),
-    sec: Type.Optional(Secret('API client secret; stored sealed, never shown')),
-    deviceId: Type.Optional(Text('stable device id for the broker (optional)', 255)),
+    ...credentialsFields,
   },
   { additionalProperties: false, 'x-error-prefix': 'Invalid broker credentials' },
 )
-export type BrokerCredentialsBody = Static<typeof BrokerCredentialsBody>
 
-/** Fields the brokers need beyond the shape above. */
-export const REQUIRED_BY_BROKER: Record<BrokerCredentialsBody['broker'], readonly (keyof BrokerCredentialsBody)[]> = {
-  tradovate: ['appId', 'appVersion', 'cid', 'sec'],
-  paper: [],
-}
-
-/**
- * The sealed part (AES-256-GCM, bound to user, broker, environment and account by `credentialsContext`);
- * the broker connector opens it with the same cipher and binding.
- */
-export interface SealedCredentialFields {
-  username: string
-  password: string
-  appId: string | null
-  appVersion: string | null
-  cid: number | string | null
-  sec: string | null
-  deviceId: string | null
-}
+/** The body as a typed client sends it: one broker's fields beside the common three. */
+export type BrokerCredentialsBody = {
+  [B in BrokerName]: { broker: B; environment: BrokerEnvironment; accountId: string } & BrokerCredentials<B>
+}[BrokerName]
 
 /** What any response may show about stored credentials: never a secret. */
 export const CredentialsSummary = Type.Object(
   {
-    broker: Type.Union([Type.Literal('paper'), Type.Literal('tradovate')]),
-    environment: Type.Union([Type.Literal('demo'), Type.Literal('live')]),
+    broker: BrokerName,
+    environment: BrokerEnvironment,
     accountId: Type.String(),
     usernameMasked: Type.Union([Type.String(), Type.Null()], {
       description: 'first and last character of the user name; null when the stored row cannot be opened with the configured keys',
@@ -97,3 +83,6 @@ export const DeleteCredentialsResponse = Type.Object({
   deleted: Type.Boolean({ description: 'false when there was nothing to delete' }),
   feedCommand: Type.Union([FeedCommandOutcome, Type.Null()], { description: 'stop, when live trading is on' }),
 })
+
+/** GET /api/brokers: each broker's credentials form and what it can do, in the registry's order. */
+export const BrokersResponse = Type.Object({ success: Type.Literal(true), brokers: Type.Array(BrokerInfo) })

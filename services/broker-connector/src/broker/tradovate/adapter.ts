@@ -1,10 +1,10 @@
 import { ENDPOINTS, isPropsEvent, type AccessTokenResponse } from '@signals/tradovate-wire'
-import { BrokerError, isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerLogin, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
+import { BrokerError, isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
 import { AccountScope } from './account-scope.ts'
 import { toSnapshot } from './mapping.ts'
 import { MarketData } from './market-data.ts'
 import { OrderTags } from './order-tags.ts'
-import { renewAccessToken, requestAccessToken } from './rest.ts'
+import { renewAccessToken, requestAccessToken, type TradovateLogin } from './rest.ts'
 import { DEFAULT_RETRY_POLICY, sendHonouringWaits, type PenaltyMemo, type RetryPolicy } from './retry-policy.ts'
 import { savedAccount } from './saved-account.ts'
 import { TradovateSession, classifyAnswer, commandsOf, orderOf } from './session.ts'
@@ -28,7 +28,7 @@ export interface TradovateAdapterOptions {
 }
 
 /** Tradovate over REST (login, token renewal) and the real-time socket (sync, events, every other request). */
-export class TradovateAdapter implements BrokerAdapter {
+export class TradovateAdapter implements BrokerAdapter<'paper' | 'tradovate'> {
   readonly #policy: RetryPolicy
   /** Penalty tickets of logins that gave up waiting, per broker and user, presented by the next login. */
   readonly #loginTickets = new Map<string, PenaltyMemo>()
@@ -37,7 +37,7 @@ export class TradovateAdapter implements BrokerAdapter {
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
   }
 
-  async openSession(endpoints: BrokerEndpoints, login: BrokerLogin, options: SessionOptions): Promise<BrokerSession> {
+  async openSession(endpoints: BrokerEndpoints, login: TradovateLogin, options: SessionOptions): Promise<BrokerSession> {
     const timeoutMs = options.timeoutMs ?? 10_000
     const token = await requestAccessToken(endpoints.restUrl, login, this.#policy, timeoutMs, this.#loginMemo(endpoints, login))
     let established = false
@@ -103,7 +103,7 @@ export class TradovateAdapter implements BrokerAdapter {
     })
   }
 
-  #loginMemo(endpoints: BrokerEndpoints, login: BrokerLogin): PenaltyMemo {
+  #loginMemo(endpoints: BrokerEndpoints, login: TradovateLogin): PenaltyMemo {
     const key = `${endpoints.restUrl}\n${login.username}`
     let memo = this.#loginTickets.get(key)
     if (!memo) {

@@ -39,7 +39,13 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
  * `POST /auth/accesstokenrequest`, honouring penalty tickets (resent with `p-ticket` in the body), 429 and
  * 5xx. `memo` carries a ticket left over from a login that gave up waiting into the next login.
  */
-export function requestAccessToken(restUrl: string, login: BrokerLogin, policy: RetryPolicy, timeoutMs: number, memo?: PenaltyMemo): Promise<AccessTokenResponse> {
+/**
+ * A login of a broker that speaks Tradovate's wire, Tradovate itself or the development paper broker: the
+ * paper broker's fields, the wider of the two (the API client fields may be null), whichever broker it is.
+ */
+export type TradovateLogin = Omit<BrokerLogin<'paper'>, 'broker'>
+
+export function requestAccessToken(restUrl: string, login: TradovateLogin, policy: RetryPolicy, timeoutMs: number, memo?: PenaltyMemo): Promise<AccessTokenResponse> {
   const body: AccessTokenRequest = {
     name: login.username,
     password: login.password,

@@ -3,9 +3,10 @@ import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '@si
 import { eventually } from '@signals/test-support'
 import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '../../../src/broker/broker-adapter.ts'
 import { TradovateAdapter, type TradovateAdapterOptions } from '../../../src/broker/tradovate/adapter.ts'
+import type { TradovateLogin } from '../../../src/broker/tradovate/rest.ts'
 
 export const ACCOUNT = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 70, accountName: 'DEMO70' }
-export const LOGIN: BrokerLogin = { username: 'trader', password: 'pw-123456', appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret', deviceId: 'device-1', account: 'DEMO70' }
+export const LOGIN: BrokerLogin<'paper'> = { broker: 'paper', username: 'trader', password: 'pw-123456', appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret', deviceId: 'device-1', account: 'DEMO70' }
 
 export async function paperBroker(t: Test, options: Partial<PaperBrokerOptions> = {}): Promise<PaperBroker> {
   const broker = await startPaperBroker({ accounts: [ACCOUNT], heartbeatMs: 200, ...options })
@@ -14,7 +15,7 @@ export async function paperBroker(t: Test, options: Partial<PaperBrokerOptions> 
 }
 
 /** An open session against the paper broker (or other endpoints), with the events and losses it reported. */
-export async function openSession(t: Test, broker: PaperBroker, adapterOptions: TradovateAdapterOptions = {}, login: BrokerLogin = LOGIN, endpoints: Partial<BrokerEndpoints> = {}) {
+export async function openSession(t: Test, broker: PaperBroker, adapterOptions: TradovateAdapterOptions = {}, login: TradovateLogin = LOGIN, endpoints: Partial<BrokerEndpoints> = {}) {
   const events: BrokerEvent[] = []
   const lost: string[] = []
   const adapter = new TradovateAdapter({ heartbeatMs: 200, silenceMs: 2_000, ...adapterOptions })
