@@ -49,10 +49,15 @@ function engineOrder(body: Fields, buy: boolean, contract: PaperContract, market
 }
 
 function trailing(body: Fields, buy: boolean, contract: PaperContract, market: string | null): EngineOrder | Refusal {
-  if (isWhole(body.trailDistance, 1)) return { orderType: 'TrailingStop', pegDifference: Number(offset('0', body.trailDistance, contract.spec.tickSize)) }
   const level = priceOf(body.trailPrice)
-  if (!level) return reject('a TrailingStop order (type 5) needs trailPrice (the level its stop starts at) or trailDistance (ticks)')
+  if (!isWhole(body.trailDistance, 1) && !level) return reject('a TrailingStop order (type 5) needs trailDistance (ticks) or trailPrice (the level its stop starts at)')
   if (!market) return reject(`no market price for ${contract.name} to trail from; set one with POST /dev/prices`)
+  if (isWhole(body.trailDistance, 1)) {
+    // The stop starts that far from the market, so the order's first event already carries it.
+    const ticks = buy ? body.trailDistance : -body.trailDistance
+    return { orderType: 'TrailingStop', stopPrice: Number(offset(market, ticks, contract.spec.tickSize)), pegDifference: Number(offset('0', body.trailDistance, contract.spec.tickSize)) }
+  }
+  if (!level) return reject('trailPrice must be a price above zero')
   const distance = normalizeDecimal(toPlain(subtract(parseDecimal(market), parseDecimal(level))))
   if (buy ? compareDecimal(distance, '0') >= 0 : compareDecimal(distance, '0') <= 0) return reject(`trailPrice ${level} must be ${buy ? 'above' : 'below'} the market (${market})`)
   return { orderType: 'TrailingStop', stopPrice: Number(level), pegDifference: Number(toPlain(absolute(parseDecimal(distance)))) }

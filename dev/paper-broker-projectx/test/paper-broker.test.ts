@@ -142,6 +142,20 @@ t.test('limit and stop entries, cancel, partial fills, and a quote on the market
   broker.setPrice('MNQZ6', '21020')
   t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === stopId && order.status === 2), { filledPrice: 21020 })
 
+  const trailing = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 5, side: 1, size: 1, trailDistance: 8 }, token)
+  const trailingId = trailing.body.orderId as number
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === trailingId), { status: 1, type: 5, stopPrice: 21018 }, '8 ticks below the market')
+  broker.setPrice('MNQZ6', '21030')
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === trailingId && order.stopPrice === 21028), { status: 1 }, 'the stop follows the market up')
+  const stopLimit = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 3, side: 0, size: 1, stopPrice: 21040, limitPrice: 21041 }, token)
+  const stopLimitId = stopLimit.body.orderId as number
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === stopLimitId), { status: 1, type: 3, stopPrice: 21040, limitPrice: 21041 })
+  broker.setPrice('MNQZ6', '21040')
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === stopLimitId && order.status === 2), { filledPrice: 21040 })
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === trailingId && order.stopPrice === 21038), { status: 1 })
+  broker.setPrice('MNQZ6', '21036')
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === trailingId && order.status === 2), { filledPrice: 21038 }, 'the trailing stop fills at the level it trailed to')
+
   const resting = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 1, side: 1, size: 1, limitPrice: 21100 }, token)
   const restingId = resting.body.orderId as number
   t.match((await api(base, '/api/Order/cancel', { accountId: 7000, orderId: restingId }, token)).body, { success: true })
