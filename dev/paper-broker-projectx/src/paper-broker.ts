@@ -1,10 +1,10 @@
 import { createServer } from 'node:http'
-import { PaperMarket, type Position, type TaggedOrder } from '@signals/dev-paper-broker/engine'
+import { PaperMarket, RequestControls, type Interference, type Position, type TaggedOrder } from '@signals/dev-paper-broker/engine'
 import { loginsOf, marketAccountsOf, type ProjectXPaperAccount } from './accounts.ts'
 import { ProjectXBook } from './book.ts'
 import { MarketHub, UserHub } from './hubs.ts'
 import { RateLimiter, type RateLimit } from './rate-limit.ts'
-import { handleRest, type RestContext } from './rest.ts'
+import { handleRest, type RestContext, type SeenRequest } from './rest.ts'
 import { SignalRServer } from './signalr.ts'
 import { SessionTokens } from './tokens.ts'
 import type { ProjectXAccount } from './wire.ts'
@@ -26,6 +26,8 @@ export interface ProjectXPaperBrokerOptions {
   quoteRefreshMs?: number
   /** Serve `/dev/prices`, `/dev/liquidity`, `/dev/partial-fills` (default true). */
   devEndpoints?: boolean
+  /** Called for every API request as it arrives, before it is carried out (tests' barriers). */
+  onRequest?: (request: SeenRequest) => void
   /** The clock (tests); default the system's. */
   now?: () => Date
 }
@@ -38,7 +40,7 @@ export interface ProjectXPaperBroker {
   userHubUrl: string
   marketHubUrl: string
   /** Every API request seen (endpoint and login name), oldest first. */
-  readonly requests: readonly { endpoint: string; userName: string | null }[]
+  readonly requests: readonly SeenRequest[]
   /** Sets a contract's price (engine name `MNQZ6`); throws with the reason when refused. */
   setPrice(symbol: string, price: string): void
   price(symbol: string): string | null
@@ -48,6 +50,21 @@ export interface ProjectXPaperBroker {
   orders(): TaggedOrder[]
   positions(): Position[]
   balance(accountId: number): string | null
+  /**
+   * The next `count` requests to `endpoint` (`Order/place`, ProjectX's names) are handled as `interference`
+   * says: 429 or 5xx instead of (or, `carriedOut`, after) carrying them out, a refusal in ProjectX's words,
+   * carried out late (`late`, after `afterMs` or when released), or cut off (`drop`).
+   */
+  interfere(endpoint: string, interference: Interference, count?: number): void
+  /** Carries out the requests a `late` interference without `afterMs` holds for `endpoint`; returns how many. */
+  release(endpoint: string): number
+  /** Answers of `endpoint` wait `ms` (the request is carried out at once, its events sent); 0 removes the delay. */
+  delay(endpoint: string, ms: number): void
+  /**
+   * A trader's own market order on an account, as placed by hand on the broker's platform (no tag); its
+   * events go to the hub like any other. Throws with the broker's text when refused; returns the order id.
+   */
+  placeManualOrder(accountId: number, order: { symbol: string; side: 0 | 1; size: number }): number
   /** Cuts every hub connection without a close message; clients reconnect. */
   dropConnections(): void
   close(): Promise<void>
@@ -70,7 +87,14 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
   const book = new ProjectXBook(now, accountView)
   const tokens = new SessionTokens(options.tokenTtlMs ?? 24 * 3_600_000, now)
   const rule = options.rateLimit ?? { limit: 200, windowMs: 60_000 }
-  const context: RestContext = { market, book, now, accountView, logins, tokens, limiter: new RateLimiter(rule, () => now().getTime()), devEndpoints: options.devEndpoints ?? true, seen: [] }
+  const controls = new RequestControls()
+  const limiter = new RateLimiter(rule, () => now().getTime())
+  const requests: SeenRequest[] = []
+  const seen = (request: SeenRequest) => {
+    requests.push(request)
+    options.onRequest?.(request)
+  }
+  const context: RestContext = { market, book, now, accountView, logins, tokens, limiter, controls, publish: () => publish(), devEndpoints: options.devEndpoints ?? true, seen }
   const userHub = new UserHub()
   const marketHub = new MarketHub(market, now, options.quoteRefreshMs ?? 15_000)
   const authorize = (token: string) => {
@@ -100,7 +124,7 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     apiUrl: base,
     userHubUrl: `${base}/hubs/user`,
     marketHubUrl: `${base}/hubs/market`,
-    requests: context.seen,
+    requests,
     setPrice(symbol, price) {
       const error = market.setPrice(symbol, price)
       if (error) throw new RangeError(error)
@@ -114,6 +138,15 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     orders: () => market.taggedOrders(),
     positions: () => market.positions(),
     balance: (accountId) => market.balanceText(accountId),
+    interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
+    release: (endpoint) => controls.release(endpoint),
+    delay: (endpoint, ms) => controls.delay(endpoint, ms),
+    placeManualOrder(accountId, order) {
+      const placed = market.placeOrder(accountId, { symbol: order.symbol, action: order.side === 0 ? 'Buy' : 'Sell', orderQty: order.size, orderType: 'Market', isAutomated: false })
+      publish()
+      if (placed.orderId === undefined) throw new RangeError(placed.failureText ?? 'order refused')
+      return placed.orderId
+    },
     dropConnections: () => signalr.drop(),
     async close() {
       marketHub.stop()

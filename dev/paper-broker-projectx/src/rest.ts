@@ -1,19 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PaperMarket } from '@signals/dev-paper-broker/engine'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { PaperMarket, RequestControls } from '@signals/dev-paper-broker/engine'
 import type { ProjectXLogin } from './accounts.ts'
 import { contractOfId } from './contracts.ts'
-import { ENDPOINTS, type EndpointContext } from './endpoints.ts'
+import { ENDPOINTS, type Endpoint, type EndpointContext } from './endpoints.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import type { SessionTokens } from './tokens.ts'
-import { LoginError, ok, refused } from './wire.ts'
+import { LoginError, ok, refused, type Outcome } from './wire.ts'
 
 export interface RestContext extends EndpointContext {
   logins: Map<string, ProjectXLogin>
   tokens: SessionTokens
   limiter: RateLimiter
   devEndpoints: boolean
-  /** Every API request seen (endpoint and login; never a key), oldest first. */
-  seen: { endpoint: string; userName: string | null }[]
+  /** Test controls per endpoint (`Order/place`...): 429/5xx instead of an answer, late, cut off, delayed. */
+  controls: RequestControls
+  /** Sends the engine's events now (an answer held back must not hold back the events of what was done). */
+  publish(): void
+  /** Records an API request as it arrives, before it is carried out (endpoint and login; never a key). */
+  seen(request: SeenRequest): void
+}
+
+/** An API request as the broker saw it. */
+export interface SeenRequest {
+  endpoint: string
+  userName: string | null
 }
 
 const MAX_BODY = 16 * 1024
@@ -50,7 +61,7 @@ const sessionOf = (context: RestContext, request: IncomingMessage): ProjectXLogi
 async function loginKey(context: RestContext, request: IncomingMessage, send: Send): Promise<void> {
   const body = await readJson(request, send)
   if (!body) return
-  context.seen.push({ endpoint: 'Auth/loginKey', userName: typeof body.userName === 'string' ? body.userName : null })
+  context.seen({ endpoint: 'Auth/loginKey', userName: typeof body.userName === 'string' ? body.userName : null })
   const login = typeof body.userName === 'string' ? context.logins.get(body.userName) : undefined
   if (!login || login.apiKey !== body.apiKey) return send(200, refused(LoginError.InvalidCredentials, 'Invalid user name or API key', { token: null }))
   send(200, ok({ token: context.tokens.issue(login.userName) }))
@@ -61,16 +72,35 @@ async function apiRequest(context: RestContext, endpoint: string, request: Incom
   const body = await readJson(request, send)
   if (!body) return
   const login = sessionOf(context, request)
-  context.seen.push({ endpoint, userName: login?.userName ?? null })
+  context.seen({ endpoint, userName: login?.userName ?? null })
   if (!login) return send(401, { title: 'Unauthorized', status: 401 })
   if (!context.limiter.take(login.userName)) {
     const seconds = context.limiter.retryAfter(login.userName)
     return send(429, { title: 'Too Many Requests', status: 429, detail: `rate limit exceeded; retry in ${seconds} s` }, { 'retry-after': String(seconds) })
   }
-  if (endpoint === 'Auth/validate') return send(200, ok({ newToken: context.tokens.issue(login.userName) }))
-  const handler = ENDPOINTS[endpoint]
+  const handler: Endpoint | undefined = endpoint === 'Auth/validate' ? () => ok({ newToken: context.tokens.issue(login.userName) }) : ENDPOINTS[endpoint]
   if (!handler) return send(404, { title: `Unknown endpoint /api/${endpoint}`, status: 404 })
-  send(200, handler(context, login, body))
+  await controlled(context, endpoint, request, send, () => handler(context, login, body))
+}
+
+/**
+ * Carries the request out and answers it, unless a test control says otherwise: a 429 or 5xx instead
+ * (or after carrying it out: `carriedOut`), a refusal in ProjectX's words, carried out late (`late`: after
+ * `afterMs` or when released), or the connection cut (`drop`). A delay holds the answer back, not the request.
+ */
+async function controlled(context: RestContext, endpoint: string, request: IncomingMessage, send: Send, carryOut: () => Outcome): Promise<void> {
+  const answer = context.controls.answerFor(endpoint, undefined)
+  if (answer?.kind === 'late') await new Promise<void>((resolve) => context.controls.hold(endpoint, resolve, answer.afterMs))
+  const result = answer === null || answer.kind === 'late' || ('carriedOut' in answer && answer.carriedOut) ? carryOut() : null
+  context.publish()
+  await sleep(context.controls.delayOf(endpoint))
+  if (answer === null || answer.kind === 'late') return send(200, result)
+  if (answer.kind === 'drop') return void request.socket.destroy()
+  if (answer.kind === 'status') return send(answer.status, { title: answer.text, status: answer.status })
+  // A queued refusal is answered in ProjectX's words; Tradovate's penalty tickets have no ProjectX form: a 429.
+  const { failureReason, failureText } = answer.body as { failureReason?: unknown; failureText?: unknown }
+  if (typeof failureText !== 'string') return send(429, { title: 'Too Many Requests', status: 429 })
+  send(200, refused(Number(failureReason) || 2, failureText))
 }
 
 /** A contract named as the Tradovate face names it (`MNQZ6`) or by its ProjectX id (`CON.F.US.MNQ.Z26`). */

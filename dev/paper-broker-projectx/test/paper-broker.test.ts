@@ -180,3 +180,31 @@ t.test('an account on Position Brackets refuses brackets but keeps the order id;
   t.equal(limited.headers.get('retry-after'), '60')
   t.same(broker.positions(), [], 'the refused bracket order never reached the market')
 })
+
+t.test('test controls: an order carried out behind a 5xx is found by its tag, a late one waits for release; a hand-placed order', async (t) => {
+  let arrived = () => {}
+  const broker = await startProjectXPaperBroker({ accounts: [demo], now, onRequest: (request) => request.endpoint === 'Order/place' && arrived() })
+  t.teardown(() => broker.close())
+  const base = broker.apiUrl
+  const token = await login(base)
+  broker.setPrice('MNQZ6', '21000')
+  const order = { accountId: 7000, contractId: MNQ, type: 1, side: 0, size: 1, limitPrice: 20900 }
+  broker.interfere('Order/place', { kind: 'server_error', carriedOut: true })
+  t.equal((await api(base, '/api/Order/place', { ...order, customTag: 'once' }, token)).status, 503, 'the answer is lost')
+  t.match((await api(base, '/api/Order/place', { ...order, customTag: 'once' }, token)).body, { success: false, errorCode: 2 }, 'a retry with the same tag places nothing')
+  const found = await api(base, '/api/Order/searchOpen', { accountId: 7000 }, token)
+  t.same((found.body.orders as Order[]).map((open) => open.customTag), ['once'], 'the order placed behind the 5xx is found by its tag')
+
+  broker.interfere('Order/place', { kind: 'late' })
+  const held = new Promise<void>((resolve) => (arrived = resolve))
+  const late = api(base, '/api/Order/place', { ...order, customTag: 'late' }, token)
+  await held
+  t.notOk(broker.orders().some((placed) => placed.clOrdId === 'late'), 'held, not carried out')
+  t.equal(broker.release('Order/place'), 1, 'one request was held until released')
+  t.match((await late).body, { success: true, orderId: Number })
+
+  const manual = broker.placeManualOrder(7000, { symbol: 'MNQZ6', side: 1, size: 2 })
+  const positions = await api(base, '/api/Position/searchOpen', { accountId: 7000 }, token)
+  t.match(positions.body.positions, [{ type: 2, size: 2 }], 'a hand-placed sell opens a short')
+  t.match(broker.orders().find((placed) => placed.id === manual), { clOrdId: null, ordStatus: 'Filled' })
+})

@@ -7,3 +7,5 @@ export { compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
 export { applyFill, netPos, type PositionState } from './position-book.ts'
 // The engine's records are Tradovate-shaped (it was written for that face first); other faces translate them.
 export type { Command, Fill, Order, OrderVersion, Position } from '@signals/tradovate-wire'
+// Test controls (interference, delays, held requests) are the faces' shared machinery, not wire-specific.
+export { RequestControls, type Interference } from './controls.ts'
