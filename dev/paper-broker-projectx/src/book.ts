@@ -12,6 +12,8 @@ interface OrderState {
   awaitingVersion: boolean
   /** Sum of price x qty of its fills, for the average `filledPrice`. */
   filledValue: number
+  /** Sent to the client at least once; a bracket leg cancelled while it waited never is (ProjectX never placed it). */
+  shown: boolean
 }
 
 /**
@@ -99,7 +101,7 @@ export class ProjectXBook {
         customTag: this.#tags.get(order.id) ?? null,
         parentOrderId: order.parentId ?? null,
       }
-      this.#orders.set(order.id, { view, engineStatus: order.ordStatus, awaitingVersion: created, filledValue: 0 })
+      this.#orders.set(order.id, { view, engineStatus: order.ordStatus, awaitingVersion: created, filledValue: 0, shown: false })
       return
     }
     known.engineStatus = order.ordStatus
@@ -174,18 +176,20 @@ export class ProjectXBook {
   }
 
   #send(known: OrderState, out: UserEvent[]): void {
-    if (known.engineStatus === 'Suspended') return
+    if (!this.#visible(known)) return
+    known.shown = true
     out.push({ accountId: known.view.accountId, target: 'GatewayUserOrder', data: { ...known.view } })
   }
 
-  /** The account's orders, as Order/search answers (legs waiting for their entry left out). */
-  orders(accountId: number): ProjectXOrder[] {
-    return [...this.#orders.values()].filter((known) => known.view.accountId === accountId && known.engineStatus !== 'Suspended').map((known) => ({ ...known.view }))
+  /** A bracket leg is hidden while it waits for its entry, and for good when it is cancelled before it worked. */
+  #visible(known: OrderState): boolean {
+    if (known.engineStatus === 'Suspended') return false
+    return known.shown || known.view.parentOrderId === null || known.engineStatus !== 'Canceled'
   }
 
-  order(orderId: number): ProjectXOrder | null {
-    const known = this.#orders.get(orderId)
-    return known ? { ...known.view } : null
+  /** The account's orders, as Order/search answers (bracket legs that never worked left out). */
+  orders(accountId: number): ProjectXOrder[] {
+    return [...this.#orders.values()].filter((known) => known.view.accountId === accountId && this.#visible(known)).map((known) => ({ ...known.view }))
   }
 
   trades(accountId: number): ProjectXTrade[] {

@@ -162,6 +162,16 @@ t.test('limit and stop entries, cancel, partial fills, and a quote on the market
   t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === restingId && order.status === 3), {})
   t.match((await api(base, '/api/Order/cancel', { accountId: 7000, orderId: restingId }, token)).body, { success: false, errorCode: 3 }, 'a cancelled order cannot be cancelled again')
   t.match((await api(base, '/api/Order/cancel', { accountId: 7000, orderId: 999999 }, token)).body, { success: false, errorCode: 2 })
+
+  const bracketed = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 1, side: 0, size: 1, limitPrice: 20800, stopLossBracket: { ticks: -8, type: 4 }, takeProfitBracket: { ticks: 8, type: 1 } }, token)
+  const bracketedId = bracketed.body.orderId as number
+  await api(base, '/api/Order/cancel', { accountId: 7000, orderId: bracketedId }, token)
+  t.match(await hub.next<Order>('GatewayUserOrder', (order) => order.id === bracketedId && order.status === 3), {})
+  const sentinel = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 1, side: 0, size: 1, limitPrice: 20700 }, token)
+  await hub.next<Order>('GatewayUserOrder', (order) => order.id === sentinel.body.orderId)
+  t.notOk(hub.received.some(({ args }) => String((args[0] as Order).customTag).startsWith(`AutoBracket${bracketedId}`)), 'legs of an entry cancelled unfilled are never sent')
+  const searched = await api(base, '/api/Order/search', { accountId: 7000, startTimestamp: '2026-11-20T00:00:00Z' }, token)
+  t.notOk((searched.body.orders as Order[]).some((order) => order.parentOrderId === bracketedId), 'nor listed')
 })
 
 t.test('an account on Position Brackets refuses brackets but keeps the order id; the rate limit answers 429', async (t) => {
