@@ -1,5 +1,5 @@
 // `pnpm start`: migrates the database and runs the whole platform in the foreground, one child process per
-// service, development parts (the local OpenID Connect provider, the paper broker) included unless
+// service, development parts (the local OpenID Connect provider, the Tradovate and ProjectX paper brokers) included unless
 // NODE_ENV=production. Ctrl-C stops everything; a service that dies stops everything too (fail fast).
 // `pnpm dev` (--watch): each service runs under `tsx watch` and restarts when its code changes; a service
 // that crashes then waits for the fix instead of stopping the platform.
@@ -55,6 +55,7 @@ interface Part {
 const parts: Part[] = [
   { name: 'oidc', entry: 'dev/oidc-provider/src/main.ts', developmentOnly: true },
   { name: 'paper-broker', entry: 'dev/paper-broker/src/main.ts', developmentOnly: true },
+  { name: 'projectx-paper', entry: 'dev/paper-broker-projectx/src/main.ts', developmentOnly: true },
   { name: 'broker-connector', entry: 'services/broker-connector/src/main.ts' },
   { name: 'settings', entry: 'services/settings/src/main.ts' },
   { name: 'admin', entry: 'services/admin/src/main.ts' },

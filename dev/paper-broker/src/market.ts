@@ -226,6 +226,21 @@ export class PaperMarket {
     return { orderId: placed.order.id }
   }
 
+  /**
+   * An order the broker refuses after giving it an id (ProjectX keeps a refused order, e.g. brackets an
+   * account's settings do not allow, as `Rejected`): recorded and sent as `Rejected` with the reason.
+   */
+  rejectOrder(accountId: number, body: unknown, reason: string): PlaceOrderResult {
+    const checked = planSingle(body)
+    if ('failure' in checked) return checked.failure
+    const { contract, qty, isAutomated, entry } = checked.plan
+    const paper = this.#place(accountId, contract, entry, qty, 'Rejected', null, isAutomated)
+    paper.order.text = reason
+    paper.placedBy.commandStatus = 'ExecutionRejected'
+    this.#emitOrder(paper, 'Created')
+    return { orderId: paper.order.id }
+  }
+
   /** A market order before any price was set is refused (kept as `Rejected`, found by its tag like any other). */
   #refusedWithoutQuote(paper: PaperOrder): { failureReason: string; failureText: string } | null {
     if (paper.version.orderType !== 'Market' || this.#prices.has(paper.contract.name)) return null
