@@ -9,14 +9,16 @@
 // a duplicate) over the time from the first post to the last consumer done: every durable consumer of ALERTS
 // and INTAKE with nothing pending or unacknowledged and the connector's intake log holding a row for every
 // request answered; then every alert id ingest answered is looked up in the intake log. The CPU each service
-// used (from /proc) is divided by the alerts accepted: which service spends what per alert.
+// used (from /proc), less its idle rate over as long, is divided by the alerts accepted: which service
+// spends what per alert.
 // Two phases: streams empty, then every stream full to its byte bound (DEFAULT_STREAM_MAX_BYTES; the durable
 // consumers moved past the filler, as if they had consumed it).
 // Bar: in both phases, end to end >= 8,000 alerts/s (median of rounds) and webhook p99 < 20 ms (worst round).
 // BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_PROFILE=<dir> runs every service with
 // --cpu-prof into <dir>/<phase>/<n>-<service> and prints each one's functions with the most self time;
 // BENCH_BASELINE=<a checkout, built> runs its services too, as a second platform (its own database and
-// namespace) measured in the same rounds: before and after a change, side by side;
+// namespace) measured in the same rounds: before and after a change, side by side; BENCH_ENV=`NAME=value,...`
+// sets variables for this build's services only (with BENCH_BASELINE=. : a setting priced side by side);
 // BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS change the rounds (3), their length (10 s) and the
 // connections (50).
 import { randomBytes } from 'node:crypto'
@@ -39,6 +41,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WARM_UP_SECONDS = 3
 const FIRST_WARM_UP_SECONDS = 5
 const DRAIN_TIMEOUT_MS = 180_000
+/** How long each process's idle CPU is sampled before a round (subtracted from what the round cost). */
+const IDLE_SAMPLE_MS = 3_000
 const BAR = { alertsPerSecond: 8_000, p99Ms: 20 }
 const PROFILE_DIR = process.env.BENCH_PROFILE
 const BASELINE = process.env.BENCH_BASELINE
@@ -125,7 +129,10 @@ interface Platform {
   bus?: Bus
 }
 
-async function preparePlatform(label: string, checkout: string): Promise<Platform> {
+/** BENCH_ENV (`NAME=value,NAME=value`): settings for this build's services only, to price one beside a baseline. */
+const extraEnv = Object.fromEntries((process.env.BENCH_ENV ?? '').split(',').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+
+async function preparePlatform(label: string, checkout: string, settings: Record<string, string> = {}): Promise<Platform> {
   const database = await createTestDatabase()
   const namespace = testNamespace()
   const ports = new Map<ServiceName, number>()
@@ -134,11 +141,13 @@ async function preparePlatform(label: string, checkout: string): Promise<Platfor
   const env = productionEnv({ nodeOptions, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: nats.url, namespace, port })
   // Counted like in production, but never reached from the one load-generator address.
   env.INGEST_RATE_LIMIT_PER_MINUTE = '100000000'
+  Object.assign(env, settings)
   return { label, checkout, namespace, database, db: createDb({ connectionString: database.url, max: 2 }), env, port, services: [] }
 }
 
-const platforms = [await preparePlatform(BASELINE === undefined ? 'platform' : 'after (this build)', root)]
-if (BASELINE !== undefined) platforms.unshift(await preparePlatform(`before (${path.basename(BASELINE)})`, path.resolve(BASELINE)))
+const thisBuild = `${BASELINE === undefined ? 'platform' : 'after (this build)'}${process.env.BENCH_ENV ? ` ${process.env.BENCH_ENV}` : ''}`
+const platforms = [await preparePlatform(thisBuild, root, extraEnv)]
+if (BASELINE !== undefined) platforms.unshift(await preparePlatform(`before (${path.basename(path.resolve(BASELINE))})`, path.resolve(BASELINE)))
 const sharedEnv = platforms[0]?.env ?? {}
 const webhookUrl = (platform: Platform) => `http://127.0.0.1:${platform.port('ingest')}/webhook/alert/${platform.env.WEBHOOK_SECRET}`
 const bareUrl = `http://127.0.0.1:${barePort}/webhook/alert/secret`
@@ -180,7 +189,17 @@ async function drained(platform: Platform, baseline: number, responded: number):
 
 const cpuNow = (platform: Platform) => new Map<string, number>([...platform.services.map((service) => [service.name, processCpuMs(service.child.pid ?? 0)] as const), [LOAD_GENERATOR, (process.cpuUsage().user + process.cpuUsage().system) / 1000]])
 
+/** Each process's CPU milliseconds per second while the platform is idle (timers, health of its connections). */
+async function idleRates(platform: Platform): Promise<Map<string, number>> {
+  const before = cpuNow(platform)
+  const started = performance.now()
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS))
+  const seconds = (performance.now() - started) / 1000
+  return new Map([...cpuNow(platform)].map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / seconds]))
+}
+
 async function platformRound(platform: Platform): Promise<PlatformRound> {
+  const idle = await idleRates(platform)
   const baseline = await lastIntakeRow(platform)
   const cpuBefore = cpuNow(platform)
   const started = performance.now()
@@ -190,7 +209,8 @@ async function platformRound(platform: Platform): Promise<PlatformRound> {
   const cpuAfter = cpuNow(platform)
   const accepted = figures.alertIds.length
   const recorded = Number((await sql<{ n: number }>`SELECT count(DISTINCT alert_id)::int AS n FROM intake_log WHERE id > ${baseline} AND alert_id = ANY(${figures.alertIds}::text[])`.execute(platform.db)).rows[0]?.n ?? 0)
-  const cpuPerAlert = Object.fromEntries([...cpuAfter].map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0)) / Math.max(1, accepted)]))
+  // What the alerts cost: the CPU used from the first post to drained, less what the process uses idle over as long.
+  const cpuPerAlert = Object.fromEntries([...cpuAfter].map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0) - (idle.get(name) ?? 0) * (drainMs / 1000)) / Math.max(1, accepted)]))
   return { ...figures, endToEnd: accepted / (drainMs / 1000), drainMs, cpuPerAlert, recorded }
 }
 
@@ -261,7 +281,7 @@ function report(results: PhaseResult[]): boolean {
   }
   out()
   const processes = [...SERVICES, LOAD_GENERATOR]
-  out('CPU per accepted alert by process (user + system from /proc, over each round from the first post to drained; median of rounds, ms):')
+  out('CPU per accepted alert by process (user + system from /proc, over each round from the first post to drained, less the process\'s idle rate sampled for 3 s before the round; median of rounds, ms):')
   out()
   out(`| streams | platform | ${processes.join(' | ')} | services together |`)
   out(`|---|---|${processes.map(() => '---|').join('')}---|`)
