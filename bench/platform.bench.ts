@@ -147,7 +147,10 @@ async function preparePlatform(label: string, checkout: string, settings: Record
 
 const thisBuild = `${BASELINE === undefined ? 'platform' : 'after (this build)'}${process.env.BENCH_ENV ? ` ${process.env.BENCH_ENV}` : ''}`
 const platforms = [await preparePlatform(thisBuild, root, extraEnv)]
-if (BASELINE !== undefined) platforms.unshift(await preparePlatform(`before (${path.basename(path.resolve(BASELINE))})`, path.resolve(BASELINE)))
+if (BASELINE !== undefined) {
+  const checkout = path.resolve(BASELINE)
+  platforms.unshift(await preparePlatform(checkout === root ? 'this build, as configured' : `before (${path.basename(checkout)})`, checkout))
+}
 const sharedEnv = platforms[0]?.env ?? {}
 const webhookUrl = (platform: Platform) => `http://127.0.0.1:${platform.port('ingest')}/webhook/alert/${platform.env.WEBHOOK_SECRET}`
 const bareUrl = `http://127.0.0.1:${barePort}/webhook/alert/secret`
