@@ -7,49 +7,22 @@
 // looks it up in the background at start and again at the first sign-in; production refuses a local one).
 // BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_NODE_OPTIONS replaces the image's NODE_OPTIONS
 // (to price a flag before it goes into the image).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { createTestDatabase, deleteNamespaceStreams, freePort, stopChild, testNamespace, TEST_NATS_URL, TEST_REDIS_URL, waitFor } from '@signals/test-support'
+import { createTestDatabase, deleteNamespaceStreams, freePort, stopChild, testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
+import { buildProduction, imageNodeOptions, productionEnv, root, SERVICES, startNode, startService, waitHealthy, type NodeProcess } from './support/production-services.ts'
 import { residentMemory, type ResidentMemory } from './support/resident-memory.ts'
 
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 120) * 1000
 const BAR_MIB = 80
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const out = (line = '') => process.stdout.write(`${line}\n`)
-const secret = (bytes = 32) => randomBytes(bytes).toString('base64url')
-
-/** The image's NODE_OPTIONS (runtime stage, the last one set), so the bench runs what production runs. */
-function imageNodeOptions(): string {
-  const dockerfile = readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8')
-  const settings = [...dockerfile.matchAll(/NODE_OPTIONS=(?:"([^"]*)"|(\S+))/g)]
-  const last = settings.at(-1)
-  if (!last) throw new Error('infra/Dockerfile sets no NODE_OPTIONS')
-  return last[1] ?? last[2] ?? ''
-}
 
 const BARE_FASTIFY = `import Fastify from 'fastify'
 const app = Fastify({ logger: { level: 'warn' } })
 app.get('/health', async () => ({ status: 'ok' }))
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) })`
 
-interface Measured {
-  name: string
-  child: ChildProcess
-  port: number
-  stderr: string[]
-}
-
-function start(name: string, args: string[], env: NodeJS.ProcessEnv, port: number, cwd = root): Measured {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
-  const measured: Measured = { name, child, port, stderr: [] }
-  child.stderr?.setEncoding('utf8')
-  child.stderr?.on('data', (chunk: string) => measured.stderr.push(chunk))
-  return measured
-}
+type Measured = NodeProcess
 
 /** V8's heap (used, committed) and external memory from a service's /metrics (prom-client's defaults), in MiB. */
 async function heapOf(measured: Measured, token: string): Promise<{ used: number; committed: number; external: number } | undefined> {
@@ -60,59 +33,25 @@ async function heapOf(measured: Measured, token: string): Promise<{ used: number
   return { used: gauge('nodejs_heap_size_used_bytes'), committed: gauge('nodejs_heap_size_total_bytes'), external: gauge('nodejs_external_memory_bytes') }
 }
 
-async function healthy(measured: Measured): Promise<boolean> {
-  if (measured.child.exitCode !== null) throw new Error(`${measured.name} exited (${measured.child.exitCode}): ${measured.stderr.join('')}`)
-  return fetch(`http://127.0.0.1:${measured.port}/health`).then((response) => response.ok, () => false)
-}
-
-if (process.env.BENCH_SKIP_BUILD !== '1') {
-  const build = spawnSync('pnpm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`pnpm build failed:\n${build.stdout}${build.stderr}`)
-}
+buildProduction()
 
 const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? imageNodeOptions()
 const database = await createTestDatabase()
 const namespace = testNamespace()
-const services = ['gateway', 'ingest', 'auth', 'settings', 'admin', 'broker-connector'] as const
 const ports = new Map<string, number>()
-for (const name of [...services, 'bare']) ports.set(name, await freePort())
+for (const name of [...SERVICES, 'bare']) ports.set(name, await freePort())
 const port = (name: string) => ports.get(name) ?? 0
-const variable = (name: string) => name.replace('-', '_').toUpperCase()
-const env: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  NODE_ENV: 'production',
-  NODE_OPTIONS: nodeOptions,
-  LOG_LEVEL: 'warn',
-  HOST: '127.0.0.1',
-  DATABASE_URL: database.url,
-  REDIS_URL: TEST_REDIS_URL,
-  NATS_URL: TEST_NATS_URL,
-  BUS_NAMESPACE: namespace,
-  PUBLIC_URL: 'https://signals.example.org',
-  OIDC_ISSUER: 'https://issuer.invalid',
-  OIDC_CLIENT_ID: 'signals-bench',
-  OIDC_CLIENT_SECRET: secret(),
-  ADMIN_EMAIL: 'operator@signals.example.org',
-  SESSION_SECRET: secret(),
-  INTERNAL_AUTH_SECRET: secret(),
-  CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-  WEBHOOK_SECRET: secret(),
-  METRICS_TOKEN: secret(),
-  ...Object.fromEntries(services.flatMap((name) => [
-    [`${variable(name)}_PORT`, String(port(name))],
-    [`${variable(name)}_URL`, `http://127.0.0.1:${port(name)}`],
-  ])),
-}
+const env = productionEnv({ nodeOptions, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: TEST_NATS_URL, namespace, port })
 
 // Fastify resolves from ingest's dependencies: the same copy the services bundle.
 const processes: Measured[] = [
-  start('bare Fastify', ['--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(root, 'services/ingest')),
-  ...services.map((name) => start(name, [`services/${name}/dist/main.js`], env, port(name))),
+  startNode('bare Fastify', ['--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(root, 'services/ingest')),
+  ...SERVICES.map((name) => startService(name, env, port(name))),
 ]
 
 let passed = false
 try {
-  for (const measured of processes) await waitFor(async () => ((await healthy(measured)) ? true : undefined), { timeoutMs: 180_000, intervalMs: 250, what: `${measured.name} /health` })
+  for (const measured of processes) await waitHealthy(measured)
   const load = loadavg()[0] ?? 0
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
   const readings = processes.map((measured) => {

@@ -67,6 +67,33 @@ export interface ConsumerBus {
 const deadLetterContract = contract(DeadLetterV1)
 const decoder = new TextDecoder()
 
+/**
+ * Acks sent together once the event loop has taken in everything that was ready (a `setImmediate`), like
+ * AckedPublisher's publishes: the NATS client writes to its socket in a microtask after the first message,
+ * so acks from separate I/O callbacks (each handler's last database answer) would each cost a write system
+ * call, the connector's largest CPU cost per alert after its queries (docs/benchmarks/platform.md). The
+ * promise resolves once the ack is handed to the client, so a stopping consumer still sends it.
+ */
+let queuedAcks: { message: JsMsg; sent: () => void; failed: (error: unknown) => void }[] = []
+function ackSoon(message: JsMsg): Promise<void> {
+  return new Promise((sent, failed) => {
+    if (queuedAcks.push({ message, sent, failed }) === 1) setImmediate(sendAcks)
+  })
+}
+function sendAcks(): void {
+  const acks = queuedAcks
+  queuedAcks = []
+  for (const { message, sent, failed } of acks) {
+    try {
+      message.ack()
+      sent()
+    } catch (error) {
+      // The connection is closed: the caller handles it as it handled a failed ack before.
+      failed(error)
+    }
+  }
+}
+
 /** Creates or updates the durable consumer, then runs the consume loop until stopped. */
 export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options: ConsumeOptions<S>): Promise<ConsumerHandle> {
   const stream = bus.stream(options.stream)
@@ -211,7 +238,7 @@ async function handleMessage<S extends TSchema>(
       messageId,
       working: () => message.working(),
     })
-    message.ack()
+    await ackSoon(message)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     if (error instanceof PermanentError || deliveryCount >= maxAttempts) {
