@@ -1,4 +1,6 @@
 import Type, { type Static } from 'typebox'
+import { OrderInstructionV1 } from './order-instruction.ts'
+import { EntryOrderV1 } from './entry-order.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -48,6 +50,10 @@ export const NormalizedAlertV1 = Type.Object(
     /** True when the body could not be parsed into fields; `raw` then holds the text with `_raw: true`. */
     parseFailed: Type.Boolean(),
     raw: Type.Unknown(),
+    /** Set on an alert that manages the open trades or the account instead of entering (order-instruction.ts). */
+    instruction: Type.Optional(OrderInstructionV1),
+    /** Set on an entry that names its order type or time in force (entry-order.ts). */
+    entryOrder: Type.Optional(EntryOrderV1),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

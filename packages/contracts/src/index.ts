@@ -1,6 +1,8 @@
 export { contract, describeIssues, type Contract, type Validation, type ValidationIssue } from './validate.ts'
 export { LiteralUnion } from './literal-union.ts'
 export * from './alert.ts'
+export * from './order-instruction.ts'
+export * from './entry-order.ts'
 export * from './bus-messages.ts'
 export * from './cockpit-messages.ts'
 export * from './broker-view-messages.ts'

@@ -37,8 +37,9 @@ t.test('TradersPost: every documented example', async (t) => {
     { label: 'takeProfit pnlAmount', body: tradersPost.takeProfitPnl.body, refused: /^takeProfit\.pnlAmount \(a profit in dollars\) is not supported/ },
     { label: 'orderType market', body: tradersPost.marketOrder.body, published: { ...LONG, symbol: 'AAPL' } },
     { label: 'orderType limit', body: tradersPost.limitOrder.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100 } },
-    { label: 'orderType stop', body: tradersPost.stopOrder.body, refused: /^orderType "stop" is not supported/ },
-    { label: 'orderType stop_limit', body: tradersPost.stopLimitOrder.body, refused: /^orderType "stop_limit" is not supported/ },
+    // A stop entry's top-level stopPrice is its trigger (and where it fills about), not a stop loss (issue 24, item 6).
+    { label: 'orderType stop', body: tradersPost.stopOrder.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, entryOrder: { type: 'stop', stopPrice: 100, timeInForce: null } } },
+    { label: 'orderType stop_limit', body: tradersPost.stopLimitOrder.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 99, entryOrder: { type: 'stop_limit', stopPrice: 100, timeInForce: null } } },
     { label: 'order behavior: sell', body: tradersPost.behaviorSell.body, published: { ...SHORT, symbol: 'TSLA' } },
     { label: 'order behavior: limit', body: tradersPost.behaviorLimit.body, published: { ...LONG, symbol: 'TSLA', entryPrice: 120.12 } },
     { label: 'order behavior: quantity', body: tradersPost.behaviorQuantity.body, published: { ...LONG, symbol: 'TSLA', quantity: 5 } },
