@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { OrderInstructionV1 } from './order-instruction.ts'
 import { EntryOrderV1 } from './entry-order.ts'
+import { StrategyPositionV1 } from './strategy-position.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -54,6 +55,8 @@ export const NormalizedAlertV1 = Type.Object(
     instruction: Type.Optional(OrderInstructionV1),
     /** Set on an entry that names its order type or time in force (entry-order.ts). */
     entryOrder: Type.Optional(EntryOrderV1),
+    /** Set on an entry that says where the strategy's position was before it (strategy-position.ts). */
+    strategyPosition: Type.Optional(StrategyPositionV1),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

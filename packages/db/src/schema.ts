@@ -117,6 +117,8 @@ export interface AlertsTable {
   instruction: ColumnType<unknown, string | null | undefined, string | null>
   /** The entry order's type, trigger and time in force (contracts EntryOrder), or null for a market or limit entry. */
   entry_order: ColumnType<unknown, string | null | undefined, string | null>
+  /** Where the sender's strategy says its position was before the entry and is after it (contracts StrategyPosition), or null. */
+  strategy_position: ColumnType<unknown, string | null | undefined, string | null>
 }
 
 export interface TradesTable {

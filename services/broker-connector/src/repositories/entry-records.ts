@@ -39,6 +39,8 @@ export interface EntryRecord {
   instruction?: unknown
   /** The entry order's type, trigger and time in force (contracts EntryOrder), or null. */
   entry_order?: unknown
+  /** Where the sender's strategy says its position was before the entry (contracts StrategyPosition), or null. */
+  strategy_position?: unknown
 }
 
 /** A record failed because its send's outcome stayed unknown; corrected to `placed` if its order turns up. */
@@ -49,7 +51,7 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   if (ids.length === 0) return []
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity,
-           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order,
+           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position,
            s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
            (extract(epoch FROM now() - COALESCE(a.sent_at, a.received_at)) * 1000)::float8 AS sent_age_ms,

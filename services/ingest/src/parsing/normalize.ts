@@ -7,6 +7,7 @@ import { mergeFields, type Fields } from './fields.ts'
 import { resolveIntent, type Intent } from './intent.ts'
 import { instructionOf, needsSymbol } from './order-instructions.ts'
 import { entryOrderOf } from './entry-order.ts'
+import { strategyPositionOf } from './strategy-position.ts'
 import type { ParsedAlert } from './parse-alert.ts'
 import { describeJsonSyntaxError } from './json-syntax-error.ts'
 import { refusePlaceholders } from './placeholders.ts'
@@ -58,6 +59,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   if (kind === 'entry' && userId === null) throw new Refusal(400, 'missing_user_id', 'user_id required')
   if (managing !== null && needsSymbol(managing.instruction) && symbol === null) throw new Refusal(400, 'invalid', `symbol required: a ${managing.instruction.kind} reaches the open trades of one symbol`)
   const entryOrder = intent.kind === 'entry' && managing === null ? entryOrderOf(fields, sentPrice) : null
+  const strategyPosition = intent.kind === 'entry' && managing === null ? strategyPositionOf(fields) : null
   // A stop or stop-limit entry's top-level `stopPrice` is its trigger (TradersPost), not its stop loss.
   const stopEntry = entryOrder?.type === 'stop' || entryOrder?.type === 'stop_limit'
   if (kind === 'result' && symbol === null) throw new Refusal(400, 'invalid', 'symbol required for a result alert')
@@ -91,6 +93,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     raw: options.redactor ? options.redactor.value(parsed.raw) : parsed.raw,
     ...(managing === null ? {} : { instruction: managing.instruction }),
     ...(entryOrder === null ? {} : { entryOrder }),
+    ...(strategyPosition === null ? {} : { strategyPosition }),
   }
 }
 

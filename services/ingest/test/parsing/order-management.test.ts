@@ -45,3 +45,8 @@ t.test('entry order types and time in force', async (t) => {
   t.throws(() => normalize({ ...entry, timeInForce: 'gtd' }), /timeInForce "gtd" is not supported/)
   t.equal(normalize({ symbol: 'MNQ1!', action: 'exit', orderType: 'stop', user_id: 'u' }).kind, 'result', 'an exit ignores the entry order type')
 })
+
+t.test('where the strategy says its position was, for the position sync guard (item 7)', async (t) => {
+  t.match(normalize({ symbol: 'MNQ1!', action: 'buy', prev_market_position: 'flat', market_position: 'long', market_position_size: '-2', sl: 1, user_id: 'u' }), { strategyPosition: { before: 'FLAT', after: 'LONG', size: 2 } })
+  t.notOk('strategyPosition' in normalize({ symbol: 'MNQ1!', action: 'buy', market_position: 'long', user_id: 'u' }), 'nothing to compare without the position before')
+})

@@ -86,9 +86,9 @@ t.test('3Commas signal bot: strategy and custom signals, max_lag', async (t) => 
   const es = { symbol: 'ES1!', root: 'ES' } as const
   await assertFormatCases(t, [
     { label: 'strategy JSON as printed', body: threeCommas.strategyType.body, refused: /^Unexpanded placeholder \{\{timenow\}\} in the timestamp: .* max_lag needs/ },
-    { label: 'strategy: buy 1 from flat', body: strategy('buy', 'long', '1', 'flat', '0', '1'), published: { ...LONG, symbol: 'NQ1!', root: 'NQ', entryPrice: 21000.5, quantity: 1 } },
+    { label: 'strategy: buy 1 from flat', body: strategy('buy', 'long', '1', 'flat', '0', '1'), published: { ...LONG, symbol: 'NQ1!', root: 'NQ', entryPrice: 21000.5, quantity: 1, strategyPosition: { before: 'FLAT', after: 'LONG', size: 1 } } },
     { label: 'strategy: sell 1 to flat closes the long', body: strategy('sell', 'flat', '0', 'long', '1', '1'), published: { ...EXIT, ...SHORT, symbol: 'NQ1!', root: 'NQ', entryPrice: 21000.5, exitPrice: 21000.5, quantity: 1, closes: 'LONG' } },
-    { label: 'strategy: reversal long 1 -> short 1 (order of 2)', body: strategy('sell', 'short', '1', 'long', '1', '2'), published: { ...SHORT, symbol: 'NQ1!', root: 'NQ', entryPrice: 21000.5, quantity: 1 } },
+    { label: 'strategy: reversal long 1 -> short 1 (order of 2)', body: strategy('sell', 'short', '1', 'long', '1', '2'), published: { ...SHORT, symbol: 'NQ1!', root: 'NQ', entryPrice: 21000.5, quantity: 1, strategyPosition: { before: 'LONG', after: 'SHORT', size: 1 } } },
     { label: 'strategy: older than max_lag', body: strategy('buy', 'long', '1', 'flat', '0', '1', new Date(Date.now() - 600_000).toISOString()), refused: /^Alert is \d+ s old; alerts older than 300 s \(its max_lag\) are refused/, outcome: 'too_old' },
     { label: 'custom signal with its time filled in, the rest not: the first placeholder sent is named', body: expanded(threeCommas.enterLong, { timenow: now }), refused: /^Unexpanded placeholder \{\{close\}\} in trigger_price \(price\):/ },
     { label: 'enter_long', body: custom(threeCommas.enterLong), published: { ...LONG, ...es, entryPrice: 5000.25 } },
@@ -113,9 +113,9 @@ t.test('TradingView: placeholders in free text and strategy messages', async (t)
     { label: 'variable example filled in: kept whole, as free text', body: freeText, published: { parseFailed: true, raw: { _raw: true, text: freeText } } },
     { label: 'strategy message as printed', body: tradingView.strategyJson.body, refused: /^Unexpanded placeholder \{\{ticker\}\} in ticker \(symbol\):/ },
     { label: 'strategy message with only the action left unexpanded', body: expanded(tradingView.strategyJson, { ticker: 'MNQZ6', 'strategy.order.contracts': '1', 'strategy.order.price': '1', 'strategy.market_position': 'long', 'strategy.prev_market_position': 'flat', 'strategy.market_position_size': '1' }), refused: /^Unexpanded placeholder \{\{strategy\.order\.action\}\} in action:/ },
-    { label: 'strategy: long entry', body: strategy('buy', 'long', 'flat', '3', '3'), published: { ...LONG, ...mnq, quantity: 3 } },
+    { label: 'strategy: long entry', body: strategy('buy', 'long', 'flat', '3', '3'), published: { ...LONG, ...mnq, quantity: 3, strategyPosition: { before: 'FLAT', after: 'LONG', size: 3 } } },
     { label: 'strategy: flat after a sell', body: strategy('sell', 'flat', 'long', '3', '0'), published: { ...EXIT, ...SHORT, ...mnq, exitPrice: 21000.25, quantity: 3, closes: 'LONG' } },
-    { label: 'strategy: reversal to short', body: strategy('sell', 'short', 'long', '6', '3'), published: { ...SHORT, ...mnq, quantity: 3 } },
+    { label: 'strategy: reversal to short', body: strategy('sell', 'short', 'long', '6', '3'), published: { ...SHORT, ...mnq, quantity: 3, strategyPosition: { before: 'LONG', after: 'SHORT', size: 3 } } },
     { label: 'strategy: partial exit of a long', body: strategy('sell', 'long', 'long', '1', '2'), refused: /^Ambiguous alert: sell but the position after it is still long/ },
     { label: 'exit that leaves a short', body: { ticker: 'MNQZ6', action: 'exit', market_position: 'short', prev_market_position: 'long' }, refused: /^Ambiguous alert: the action says an exit but the position after it is short/ },
     { label: 'sentiment and market_position disagree', body: { ticker: 'MNQZ6', action: 'buy', sentiment: 'long', market_position: 'flat' }, refused: /^Contradictory alert: sentiment is long but market_position is flat/ },
