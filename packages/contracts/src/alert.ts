@@ -53,7 +53,7 @@ export const NormalizedAlertV1 = Type.Object(
     raw: Type.Unknown(),
     /** Set on an alert that manages the open trades or the account instead of entering (order-instruction.ts). */
     instruction: Type.Optional(OrderInstructionV1),
-    /** Set on an entry that names its order type or time in force (entry-order.ts). */
+    /** Set on a stop or stop-limit entry, or one with a time in force (entry-order.ts). */
     entryOrder: Type.Optional(EntryOrderV1),
     /** Set on an entry that says where the strategy's position was before it (strategy-position.ts). */
     strategyPosition: Type.Optional(StrategyPositionV1),

@@ -2,11 +2,11 @@ import type { StrategyPosition } from '@signals/contracts'
 import type { BrokerSession } from '../broker/broker-adapter.ts'
 import type { SizingMemo } from './size-order.ts'
 
-/** The record's `strategy_position` when it is one (ingest checked it; a record written before has none). */
-function strategyPositionOf(stored: unknown): StrategyPosition | null {
+/** Where the record's `strategy_position` says the strategy was before the entry (a record written before has none). */
+function positionBefore(stored: unknown): NonNullable<StrategyPosition['before']> | null {
   if (stored === null || typeof stored !== 'object') return null
-  const position = stored as Partial<StrategyPosition>
-  return position.before === 'LONG' || position.before === 'SHORT' || position.before === 'FLAT' ? (position as StrategyPosition) : null
+  const { before } = stored as Partial<StrategyPosition>
+  return before === 'LONG' || before === 'SHORT' || before === 'FLAT' ? before : null
 }
 
 const words = (net: number) => (net > 0 ? `long ${net}` : net < 0 ? `short ${-net}` : 'flat')
@@ -23,17 +23,17 @@ export async function positionOutOfSync(
   memo: SizingMemo,
   record: { symbol: string; received_at: Date; strategy_position?: unknown },
 ): Promise<{ code: 'position_out_of_sync'; reason: string; contract: string } | null> {
-  const strategy = strategyPositionOf(record.strategy_position)
-  const dated = strategy === null ? null : memo.contractOf(record.symbol, record.received_at)
+  const before = positionBefore(record.strategy_position)
+  const dated = before === null ? null : memo.contractOf(record.symbol, record.received_at)
   // An unknown contract is refused by the sizing with its own reason.
-  if (strategy === null || dated === null) return null
+  if (before === null || dated === null) return null
   const contract = await session.findContract(dated.name)
   const net = (await session.listPositions()).filter((position) => position.contractId === contract.id).reduce((sum, position) => sum + position.netPos, 0)
   const account = net > 0 ? 'LONG' : net < 0 ? 'SHORT' : 'FLAT'
-  if (account === strategy.before) return null
+  if (account === before) return null
   return {
     code: 'position_out_of_sync',
-    reason: `not placed: the strategy says its position in ${dated.name} was ${strategy.before.toLowerCase()} before this order, but the account is ${words(net)} at the broker; refused rather than trade out of step with the strategy (bring the account in line, or send the alert without prev_market_position)`,
+    reason: `not placed: the strategy says its position in ${dated.name} was ${before.toLowerCase()} before this order, but the account is ${words(net)} at the broker; refused rather than trade out of step with the strategy (bring the account in line, or send the alert without prev_market_position)`,
     contract: dated.name,
   }
 }

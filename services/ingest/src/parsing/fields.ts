@@ -40,6 +40,7 @@ export type FieldName =
   | 'entryStop'
   | 'timeInForce'
   | 'cancelOrders'
+  | 'limitTimeout'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -80,6 +81,8 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   entryStop: ['entrystopprice', 'stoptrigger', 'triggerstop'],
   timeInForce: ['timeinforce', 'tif'],
   cancelOrders: ['canceltype', 'cancelorders'],
+  // PickMyTrade; refused until the limit timeout is carried out (unsupported.ts).
+  limitTimeout: ['lmttomarketwait', 'limittimeout'],
 }
 
 /**

@@ -44,6 +44,9 @@ t.test('entry order types and time in force', async (t) => {
   t.throws(() => normalize({ ...entry, orderType: 'trailing_stop' }), /orderType "trailing_stop" is not supported/)
   t.throws(() => normalize({ ...entry, timeInForce: 'gtd' }), /timeInForce "gtd" is not supported/)
   t.equal(normalize({ symbol: 'MNQ1!', action: 'exit', orderType: 'stop', user_id: 'u' }).kind, 'result', 'an exit ignores the entry order type')
+  // Not carried out yet: refused rather than ignored (a PickMyTrade limit would otherwise rest forever).
+  t.throws(() => normalize({ ...entry, price: 20990, order_type: 'LMT', lmt_to_market_wait: 30 }), /lmt_to_market_wait .* is not supported yet/)
+  t.equal(normalize({ ...entry, lmt_to_market_wait: 0 }).kind, 'entry', '0: not asked')
 })
 
 t.test('where the strategy says its position was, for the position sync guard (item 7)', async (t) => {
