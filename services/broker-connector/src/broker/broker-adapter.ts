@@ -263,9 +263,9 @@ export interface BrokerSession {
   resizeOrder(orderId: number, orderQty: number): Promise<void>
   /**
    * Moves a live order's price and/or trigger (`order/modifyorder`; its type and quantity kept): a
-   * management alert's new stop or target (issue 24, item 5).
+   * management alert's new stop or target (issue 24, item 5). Optional: a broker without it refuses a modify.
    */
-  repriceOrder(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void>
+  repriceOrder?(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void>
   /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
   liquidatePosition(contractId: number): Promise<void>
   cancelOrder(orderId: number): Promise<void>

@@ -24,6 +24,8 @@ export interface ModifyRequest {
  * placed. Nothing is placed: a trade without the leg named is said so.
  */
 export async function modifyTrades(db: Kysely<Database>, session: BrokerSession, scope: BrokerScope, request: ModifyRequest): Promise<InstructionOutcome> {
+  if (!session.repriceOrder) return { kind: 'refused', code: 'not_supported', reason: 'this broker connection cannot move a working order, so the stop and target were not moved' }
+  const reprice = session.repriceOrder.bind(session)
   const root = request.root ?? rootOf(request.symbol)
   const spec = root === null ? undefined : contractSpec(root)
   if (root === null || !spec) return { kind: 'refused', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${request.symbol}` }
@@ -52,7 +54,7 @@ export async function modifyTrades(db: Kysely<Database>, session: BrokerSession,
       }
       const price = roundToTick(decimalText(wanted), spec.tickSize, direction)
       try {
-        await session.repriceOrder(orderId, { [field]: price })
+        await reprice(orderId, { [field]: price })
         done.push(`${leg} of trade ${trade.id} moved to ${price}`)
       } catch (error) {
         if (!(error instanceof BrokerError)) throw error
