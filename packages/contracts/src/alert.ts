@@ -1,5 +1,8 @@
 import Type, { type Static } from 'typebox'
 import { ClosePartV1, OrderWord } from './order-words.ts'
+import { OrderInstructionV1 } from './order-instruction.ts'
+import { EntryOrderV1 } from './entry-order.ts'
+import { StrategyPositionV1 } from './strategy-position.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -54,6 +57,12 @@ export const NormalizedAlertV1 = Type.Object(
     orderWord: Type.Optional(Type.Union([OrderWord, Type.Null()])),
     /** A result alert that closes part of the position (the rest keeps its legs, resized), or null: it closes all. */
     closePart: Type.Optional(Type.Union([ClosePartV1, Type.Null()])),
+    /** Set on an alert that manages the open trades or the account instead of entering (order-instruction.ts). */
+    instruction: Type.Optional(OrderInstructionV1),
+    /** Set on a stop or stop-limit entry, or one with a time in force (entry-order.ts). */
+    entryOrder: Type.Optional(EntryOrderV1),
+    /** Set on an entry that says where the strategy's position was before it (strategy-position.ts). */
+    strategyPosition: Type.Optional(StrategyPositionV1),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

@@ -115,6 +115,12 @@ export interface AlertsTable {
   placed_at: NullableTimestamp
   /** When the outcome (placed, refused, failed, not placed) was written. */
   decided_at: NullableTimestamp
+  /** An alert managing what is at the broker (contracts OrderInstruction), or null for an entry. */
+  instruction: ColumnType<unknown, string | null | undefined, string | null>
+  /** The entry order's type, trigger and time in force (contracts EntryOrder), or null for a market or limit entry. */
+  entry_order: ColumnType<unknown, string | null | undefined, string | null>
+  /** Where the sender's strategy says its position was before the entry and is after it (contracts StrategyPosition), or null. */
+  strategy_position: ColumnType<unknown, string | null | undefined, string | null>
 }
 
 export interface TradesTable {

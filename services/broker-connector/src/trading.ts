@@ -118,6 +118,7 @@ export function createTrading(
     // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
     positionDifference: async (userId, scope, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED),
     observer,
+    flattens,
   }, router)
   // A received record past both limits can no longer be sent, so its message had its chance.
   const receivedAfterMs = Math.max(config.ENTRY_MAX_AGE_MS, config.ENTRY_SESSION_WAIT_MS)

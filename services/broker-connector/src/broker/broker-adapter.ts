@@ -129,9 +129,13 @@ export interface BracketRequest {
   contract: BrokerContract
   action: OrderSide
   quantity: number
-  entryType: 'Market' | 'Limit'
-  /** Limit price of a Limit entry; null for Market. */
+  entryType: 'Market' | 'Limit' | 'Stop' | 'StopLimit'
+  /** Limit price of a Limit or StopLimit entry; null for Market and Stop. */
   entryPrice: string | null
+  /** Trigger of a Stop or StopLimit entry; absent or null otherwise. */
+  entryStopPrice?: string | null
+  /** How long the entry works (Tradovate `timeInForce`); Day when absent. The legs are always GTC. */
+  timeInForce?: 'Day' | 'GTC' | 'IOC' | 'FOK'
   /** Absolute stop price (bracket1, a Stop order). */
   stopPrice: string
   /** Absolute target price (bracket2, a Limit order), or null for a bracket without a target. */
@@ -275,6 +279,11 @@ export interface BrokerSession {
    * kept): a bracket leg follows its trade when part of the trade closed.
    */
   resizeOrder(orderId: number, orderQty: number): Promise<void>
+  /**
+   * Moves a live order's price and/or trigger (`order/modifyorder`; its type and quantity kept): a
+   * management alert's new stop or target (issue 24, item 5). Optional: a broker without it refuses a modify.
+   */
+  repriceOrder?(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void>
   /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
   liquidatePosition(contractId: number): Promise<void>
   cancelOrder(orderId: number): Promise<void>

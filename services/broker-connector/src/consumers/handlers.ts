@@ -33,7 +33,9 @@ export function entryAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
   return async (alert: NormalizedAlert, context?: MessageContext): Promise<void> => {
     if (alert.isVendorTest) return recordAsTest(alert)
-    const created = await insertEntryRecords(deps.db, alert, deps.routing)
+    // Flatten everything and the kill switch reach the sender's own account only, whatever the routing (docs/decisions/order-management-words.md).
+    const accountWide = alert.instruction?.kind === 'flatten_account' || alert.instruction?.kind === 'kill_switch'
+    const created = await insertEntryRecords(deps.db, alert, accountWide ? 'targeted' : deps.routing)
     deps.onRecorded?.('entry', created.length)
     const records = created.length > 0 ? created : await unsettledEntryRecords(deps.db, alert.alertId)
     if (created.length === 0 && records.length === 0) {

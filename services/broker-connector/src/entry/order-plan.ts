@@ -36,12 +36,12 @@ export interface OrderPrices {
   targetPrice: string | null
 }
 
-/** True when the original payload asks for a limit entry (`orderType` / `order_type` "limit"). */
+/** True when the original payload asks for a limit entry (`orderType` / `order_type` "limit", PickMyTrade "LMT"). */
 export function asksForLimit(raw: unknown): boolean {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false
   const fields = raw as Record<string, unknown>
   const type = fields.orderType ?? fields.order_type
-  return typeof type === 'string' && type.trim().toLowerCase() === 'limit'
+  return typeof type === 'string' && ['limit', 'lmt'].includes(type.trim().toLowerCase())
 }
 
 /** The entry's prices on the tick grid. A limit is only honoured with an entry price to put it at. */

@@ -6,6 +6,7 @@ import type { AccountRows } from './account-state.ts'
 import { orderTagOf } from './order-plan.ts'
 import type { BrokerOrdersMemo } from './reconcile.ts'
 import { sizeOrder, type SizedOrder, type SizingMemo } from './size-order.ts'
+import { positionOutOfSync } from './position-guard.ts'
 
 /** Where a user's broker session is found (the feed manager). */
 export interface SessionSource {
@@ -114,6 +115,10 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
     const found = await context.orders.bracket(session, record.order_tag ?? orderTagOf(record.id))
     if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
   }
+  // Issue 24, item 7: the strategy's position before this order against the account's (entry/position-guard.ts).
+  // Once this record's reversal has asked for its close, the account between the legs is our doing: not checked again.
+  const outOfSync = record.reversal_asked === true ? null : await positionOutOfSync(session, context.memo, record)
+  if (outOfSync) return decided(record.id, 'refused', outOfSync.reason, outOfSync.code, outOfSync.contract)
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
   const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, context.scopeOf(session), contract.id))
   const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), realizedPnl: context.realizedPnlOf?.(record.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)

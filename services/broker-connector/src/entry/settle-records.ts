@@ -10,6 +10,8 @@ import { lockAccounts, unlockAccounts, withRecordLocks } from './record-lock.ts'
 import { SizingMemo } from './size-order.ts'
 import type { EntryObserver } from './entry-observer.ts'
 import { withSpan } from '@signals/telemetry'
+import type { FlattenRunner } from '../positions/flatten-runner.ts'
+import { instructionOf, settleInstructions } from '../instructions/settle-instructions.ts'
 
 export interface SettleDeps extends PlanDeps {
   db: Kysely<Database>
@@ -22,6 +24,8 @@ export interface SettleDeps extends PlanDeps {
   watch?: { watch(id: number, userId: string): void; forget(id: number): void }
   /** Told each outcome written and each order the broker accepted (metrics). */
   observer?: EntryObserver
+  /** The durable flattens an instruction record's flatten everything or kill switch goes through (instructions/). */
+  flattens?: FlattenRunner
 }
 
 /**
@@ -57,7 +61,11 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     const loaded = (await loadEntryRecords(db, [...userOf.keys()])).filter(stillOpen)
     // A reference naming another user than the record's is not trusted: the record waits for its own.
     const strays: Plan[] = loaded.filter((record) => userOf.get(record.id) !== record.user_id).map((record) => ({ kind: 'retry', id: record.id, note: null }))
-    const own = loaded.filter((record) => userOf.get(record.id) === record.user_id)
+    const mineToSettle = loaded.filter((record) => userOf.get(record.id) === record.user_id)
+    // Alerts that manage what is at the broker (modify, cancel, flatten everything, kill switch) place no entry.
+    const instructed = mineToSettle.filter((record) => instructionOf(record) !== null)
+    const own = mineToSettle.filter((record) => instructionOf(record) === null)
+    const managed = instructed.length === 0 ? [] : await settleInstructions({ ...deps, flattens: deps.flattens ?? null }, db, instructed, lastAttempt)
     const sentBefore = own.filter((record) => record.status !== 'received')
     const toDecide = own.filter((record) => record.status === 'received')
     const [reconciled, { plans, sends, released }] = await Promise.all([
@@ -77,7 +85,7 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     // A record another holder has is theirs to settle; the message comes back until it is (its holder may
     // hand it back for a retry, which this delivery's ack would otherwise swallow).
     const held: RecordOutcome[] = refs.filter((ref) => !mine.has(ref.id)).map(() => (lastAttempt ? 'settled' : 'retry'))
-    return [...held, ...outcomes.map((plan): RecordOutcome => (plan.kind === 'retry' || plan.kind === 'unsent' ? 'retry' : plan.kind === 'waiting' ? 'waiting' : 'settled'))]
+    return [...held, ...managed, ...outcomes.map((plan): RecordOutcome => (plan.kind === 'retry' || plan.kind === 'unsent' ? 'retry' : plan.kind === 'waiting' ? 'waiting' : 'settled'))]
   })
 }
 

@@ -4,6 +4,7 @@ import type { BracketRequest, BrokerContract, BrokerSession, DayRealizedPnl } fr
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
 import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
+import { entryOrderFields, entryOrderOf, sizingPriceOf } from './entry-order-plan.ts'
 import { countBrokerRealized } from '../risk/day-realized.ts'
 import { markOpenPnl } from '../risk/open-pnl.ts'
 
@@ -118,6 +119,9 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
     { side, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
     spec.tickSize,
   )
+  // A stop or stop-limit entry, or a time in force (issue 24, item 6): sized where it fills, as a limit is.
+  const entryOrder = entryOrderFields(entryOrderOf(record.entry_order), side, prices, record.entry_price, spec.tickSize)
+  const sizedAt = sizingPriceOf(entryOrder)
   const action = side === 'LONG' ? 'Buy' : 'Sell'
   // Open pnl counts towards the daily loss limit and the floor; a position that cannot be priced refuses.
   const open = await markOpenPnl(deps.session, deps.accounts.heldContracts.get(record.user_id) ?? [], { now: deps.now, maxPriceAgeMs: deps.marketPriceMaxAgeMs })
@@ -131,8 +135,8 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
     account,
     alert: {
       side,
-      orderType: prices.entryType === 'Limit' ? 'limit' : 'market',
-      entryPrice: prices.entryPrice,
+      orderType: prices.entryType === 'Limit' || sizedAt !== null ? 'limit' : 'market',
+      entryPrice: sizedAt ?? prices.entryPrice,
       stopPrice: prices.stopPrice,
       targetPrice: prices.targetPrice,
       quantity: record.alert_quantity === null ? null : Number(record.alert_quantity),
@@ -161,6 +165,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
       entryPrice: prices.entryType === 'Limit' ? prices.entryPrice : null,
       stopPrice: prices.stopPrice,
       targetPrice: prices.targetPrice,
+      ...entryOrder,
     },
   }
 }

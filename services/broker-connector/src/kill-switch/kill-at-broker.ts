@@ -20,11 +20,13 @@ export async function killAtBroker(
   userId: string,
   session: BrokerSession,
   scope: BrokerScope,
+  /** Why, as the flattens and halted entries say it (a flatten-everything alert uses this too). */
+  cause = 'kill switch',
 ): Promise<{ outcome: Done; detail: string }> {
   const accountId = session.snapshot.account.id
   const ours = new Set((await openTradeContracts(db, userId, scope)).map((open) => Number(open.broker_contract_id)))
   const problems: string[] = []
-  if ((await flattens.flattenEverything(userId, session, 'kill switch')) === 'waiting') problems.push('an exit of your open trades waits for the broker (the trade shows why)')
+  if ((await flattens.flattenEverything(userId, session, cause)) === 'waiting') problems.push('an exit of your open trades waits for the broker (the trade shows why)')
 
   const attempt = async (what: string, run: () => Promise<boolean>): Promise<boolean> => {
     try {

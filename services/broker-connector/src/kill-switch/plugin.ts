@@ -3,10 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { isoOrNull } from '@signals/http-kit'
-import { openTradeContracts } from '../repositories/broker-trades.ts'
-import { requestFlattens } from '../repositories/flatten-requests.ts'
-import { noteCloseReason } from '../repositories/risk-halts.ts'
-import { finishKillSwitch, recentKillSwitches, recordKillSwitch, switchAutoPlaceOff } from '../repositories/kill-switch.ts'
+import { finishKillSwitch, recentKillSwitches } from '../repositories/kill-switch.ts'
+import { pressKillSwitch } from './press-kill-switch.ts'
 import { routeKill, serveKills, type KillRun } from '../ownership/kill-relay.ts'
 import { KillSwitchHistory, KillSwitchResponse } from '../schemas/kill-switch.ts'
 import { killAtBroker } from './kill-at-broker.ts'
@@ -57,15 +55,7 @@ const killSwitchRoutes: FastifyPluginAsyncTypebox<KillSwitchPluginOptions> = asy
     },
     async (request) => {
       const userId = request.identity.userId
-      const signalAt = new Date().toISOString()
-      const recorded = await app.db.transaction().execute(async (trx) => {
-        await switchAutoPlaceOff(trx, userId)
-        // Every account of the trader's: a kill switch that left a trade open somewhere would not be one.
-        await noteCloseReason(trx, userId, 'every account', CLOSE_REASON)
-        const contracts = await openTradeContracts(trx, userId, 'every account')
-        await requestFlattens(trx, contracts.map((open) => ({ userId, contract: open.contract, brokerContractId: open.broker_contract_id, side: null, alertId: null, result: 'Session End' as const, signalExitPrice: null, signalAt })))
-        return recordKillSwitch(trx, userId)
-      })
+      const recorded = await pressKillSwitch(app.db, userId, CLOSE_REASON)
       request.log.warn({ killSwitchId: recorded.id }, 'kill switch pressed: auto-place off, flattening and cancelling at the broker')
       const run = await routeKill(deps, userId)
       const outcome = run.outcome === 'not_held' ? 'no_session' : run.outcome

@@ -37,6 +37,14 @@ export interface EntryRecord {
   read_at: Date
   /** The risk strategy's `maxContracts` ("Maximum contracts", a JSON number), or null when not set. */
   max_contracts: unknown
+  /** An alert managing what is at the broker (contracts OrderInstruction), or null for an entry. */
+  instruction?: unknown
+  /** The entry order's type, trigger and time in force (contracts EntryOrder), or null. */
+  entry_order?: unknown
+  /** Where the sender's strategy says its position was before the entry (contracts StrategyPosition), or null. */
+  strategy_position?: unknown
+  /** True once this record's reversal has asked for its close (its note says so): the account is then the reversal's doing. */
+  reversal_asked?: boolean
 }
 
 /** How a reversal's record starts its note while its close is carried out (kept once its entry is placed). */
@@ -50,7 +58,8 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   if (ids.length === 0) return []
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity, a.order_word,
-           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code,
+           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position,
+           COALESCE(a.reason LIKE ${`${REVERSAL_NOTE}%`}, false) AS reversal_asked,
            s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
            (extract(epoch FROM now() - COALESCE(a.sent_at, a.received_at)) * 1000)::float8 AS sent_age_ms,

@@ -31,6 +31,8 @@ t.test('stop and target round toward the entry: never more risk, never a target 
 t.test('a limit entry is asked for by orderType / order_type "limit" in the payload', async (t) => {
   t.ok(asksForLimit({ orderType: 'Limit' }))
   t.ok(asksForLimit({ order_type: ' limit ' }))
+  // Ingest accepts PickMyTrade's LMT as a limit entry: it must not be placed at the market (issue 24, found with item 6).
+  t.ok(asksForLimit({ order_type: 'LMT' }))
   t.notOk(asksForLimit({ orderType: 'market' }))
   t.notOk(asksForLimit('orderType: limit'))
   t.notOk(asksForLimit(null))

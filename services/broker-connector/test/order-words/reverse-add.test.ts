@@ -79,3 +79,18 @@ t.test('add on an account that allows pyramiding: the new level is held to the w
   const stops = broker.orders().filter((order) => order.clOrdId?.endsWith('.sl') && order.ordStatus === 'Working')
   t.equal(stops.reduce((sum, order) => sum + order.orderQty, 0), 5, 'the stops cover the whole position')
 })
+
+t.test('a strategy\'s reversal (its position before: long) passes the position guard on both legs: closed, then entered short', async (t) => {
+  const { broker, app, db } = await twoTraders(t)
+  const long = mnqEntry({ userId: 'u-0', strategyPosition: { before: 'FLAT', after: 'LONG', size: 5 } })
+  await publishAlert(app, long)
+  await openedTrade(db, (await settledRecord(db, long.alertId)).id)
+  t.equal(netMnq(broker), 5)
+  // TradingView's strategy message for the reversal: sell, previous position long, now short.
+  const reverse = mnqEntry({ userId: 'u-0', action: 'SHORT', orderWord: 'reverse', sl: 21050, tp: 20900, strategyPosition: { before: 'LONG', after: 'SHORT', size: 5 } })
+  await publishAlert(app, reverse)
+  const reversed = await settledRecord(db, reverse.alertId)
+  t.match(reversed, { status: 'placed', action: 'SHORT', reason: /^reversal: / }, 'the flat account between the legs is the reversal\'s own doing, not a strategy out of step')
+  await openedTrade(db, reversed.id)
+  t.equal(netMnq(broker), -5)
+})

@@ -11,6 +11,7 @@ export type FieldName =
   | 'price'
   | 'exitPrice'
   | 'sl'
+  | 'stopPrice'
   | 'tp'
   | 'indicator'
   | 'userId'
@@ -37,6 +38,10 @@ export type FieldName =
   | 'updateTp'
   | 'updateSl'
   | 'reverseOrderClose'
+  | 'entryStop'
+  | 'timeInForce'
+  | 'cancelOrders'
+  | 'limitTimeout'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -45,7 +50,9 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   entryPrice: ['entryprice', 'entry'],
   price: ['price', 'signalprice', 'limitprice', 'triggerprice', 'orderprice', 'strategyorderprice'],
   exitPrice: ['exitprice', 'closeprice'],
-  sl: ['sl', 'stoploss', 'stop', 'stopprice'],
+  sl: ['sl', 'stoploss', 'stop'],
+  // The stop loss, unless the entry is a stop or stop-limit order: then its trigger (TradersPost; entry-order.ts).
+  stopPrice: ['stopprice'],
   tp: ['tp', 'takeprofit', 'target', 'takeprofitprice'],
   indicator: ['indicator', 'indicatorname'],
   userId: ['userid', 'user'],
@@ -72,6 +79,12 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   updateTp: ['updatetp'],
   updateSl: ['updatesl'],
   reverseOrderClose: ['reverseorderclose'],
+  // Issue 24, items 5 and 6 (order-instructions.ts, entry-order.ts).
+  entryStop: ['entrystopprice', 'stoptrigger', 'triggerstop'],
+  timeInForce: ['timeinforce', 'tif'],
+  cancelOrders: ['canceltype', 'cancelorders'],
+  // PickMyTrade; refused until the limit timeout is carried out (unsupported.ts).
+  limitTimeout: ['lmttomarketwait', 'limittimeout'],
 }
 
 /**

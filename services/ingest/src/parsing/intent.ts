@@ -27,8 +27,6 @@ const ACTION_WORDS: ReadonlyMap<string, Meaning> = wordTable({
   buy: LONG, long: LONG, enterlong: LONG, openlong: LONG, entrylong: LONG, longentry: LONG, buytoopen: LONG, bullish: LONG,
   sell: SHORT, short: SHORT, entershort: SHORT, openshort: SHORT, entryshort: SHORT, shortentry: SHORT, selltoopen: SHORT, sellshort: SHORT, bearish: SHORT,
   exit: EXIT, close: EXIT, flat: EXIT, flatten: EXIT, exitall: EXIT, closeall: EXIT, exitposition: EXIT, closeposition: EXIT, sessionend: EXIT,
-  // TradersPost `cancel` cancels the ticker's open orders; here an entry's orders are its bracket, so it closes the trade.
-  cancel: EXIT,
   exitlong: EXIT_LONG, closelong: EXIT_LONG, longexit: EXIT_LONG, longclose: EXIT_LONG, selltoclose: EXIT_LONG,
   exitshort: EXIT_SHORT, closeshort: EXIT_SHORT, shortexit: EXIT_SHORT, shortclose: EXIT_SHORT, buytocover: EXIT_SHORT, buytoclose: EXIT_SHORT, cover: EXIT_SHORT,
   tp: { kind: 'exit', result: 'TP', closes: null },

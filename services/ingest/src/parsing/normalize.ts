@@ -4,7 +4,10 @@ import { alertIdOf } from '../alert-id.ts'
 import { Refusal } from '../refusal.ts'
 import { bracketPrice, type BracketContext } from './brackets.ts'
 import { mergeFields, type Fields } from './fields.ts'
-import { resolveIntent } from './intent.ts'
+import { resolveIntent, type Intent } from './intent.ts'
+import { instructionOf, needsSymbol } from './order-instructions.ts'
+import { entryOrderOf } from './entry-order.ts'
+import { strategyPositionOf } from './strategy-position.ts'
 import type { ParsedAlert } from './parse-alert.ts'
 import { describeJsonSyntaxError } from './json-syntax-error.ts'
 import { refusePlaceholders } from './placeholders.ts'
@@ -43,16 +46,26 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   const symbol = boundedText(fields.symbol, 'symbol')
   const indicator = boundedText(fields.indicator, 'indicator')
   const userId = boundedText(fields.userId, 'user_id')
-  const entryPrice = priceValue(fields.entryPrice) ?? priceValue(fields.price)
-  const intent = resolveIntent(fields)
+  const sentPrice = priceValue(fields.entryPrice) ?? priceValue(fields.price)
+  // An alert managing what is at the broker (modify, cancel, flatten everything, kill switch) goes the
+  // entries' way (one locked record per trader) with its instruction; it is no entry and no exit.
+  const managing = instructionOf(fields)
+  const intent: Intent = managing === null ? resolveIntent(fields) : { kind: 'entry', side: managing.side, reversal: false }
 
   const premium = indicator !== null && options.premiumIndicators.has(indicator.toLowerCase())
   const isVendorTest = premium || booleanValue(fields.isVendorTest)
   const kind: AlertKind = isVendorTest ? 'test' : intent.kind
-  if (intent.kind === 'entry') refuseUnsupportedEntry(fields)
+  if (intent.kind === 'entry' && managing === null) refuseUnsupportedEntry(fields)
   if (kind === 'entry' && userId === null) throw new Refusal(400, 'missing_user_id', 'user_id required')
+  if (managing !== null && needsSymbol(managing.instruction) && symbol === null) throw new Refusal(400, 'invalid', `symbol required: a ${managing.instruction.kind} reaches the open trades of one symbol`)
+  const entryOrder = intent.kind === 'entry' && managing === null ? entryOrderOf(fields, sentPrice) : null
+  const strategyPosition = intent.kind === 'entry' && managing === null ? strategyPositionOf(fields) : null
+  // A stop or stop-limit entry's top-level `stopPrice` is its trigger (TradersPost), not its stop loss.
+  const stopEntry = entryOrder?.type === 'stop' || entryOrder?.type === 'stop_limit'
   if (kind === 'result' && symbol === null) throw new Refusal(400, 'invalid', 'symbol required for a result alert')
   const result = intent.kind === 'result' ? intent.result : null
+  // A stop entry fills about its trigger: that is its entry price (the base of relative brackets, and of sizing).
+  const entryPrice = entryOrder?.type === 'stop' ? entryOrder.stopPrice : sentPrice
   const brackets: BracketContext = { side: intent.kind === 'entry' ? intent.side : null, entryPrice }
 
   // One object literal with every field, in the contract's order: built by spreading, the alert was a
@@ -66,7 +79,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     symbol,
     root: symbol === null ? null : rootOf(symbol),
     entryPrice,
-    sl: bracketPrice(fields.sl, 'stopLoss', brackets),
+    sl: bracketPrice(fields.sl ?? (stopEntry ? undefined : fields.stopPrice), 'stopLoss', brackets),
     tp: bracketPrice(fields.tp, 'takeProfit', brackets),
     exitPrice: result === null ? null : (priceValue(fields.exitPrice) ?? priceValue(fields.price) ?? entryPrice),
     indicator,
@@ -80,6 +93,9 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     raw: options.redactor ? options.redactor.value(parsed.raw) : parsed.raw,
     orderWord: intent.kind === 'entry' ? (intent.word ?? null) : null,
     closePart: intent.kind === 'result' ? (intent.part ?? null) : null,
+    ...(managing === null ? {} : { instruction: managing.instruction }),
+    ...(entryOrder === null ? {} : { entryOrder }),
+    ...(strategyPosition === null ? {} : { strategyPosition }),
   }
 }
 

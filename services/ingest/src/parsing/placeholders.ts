@@ -6,6 +6,7 @@ import { isPlainObject } from './json.ts'
 const CHECKED: ReadonlySet<string> = new Set<FieldName>([
   'action', 'symbol', 'entryPrice', 'price', 'exitPrice', 'sl', 'tp', 'userId', 'quantity', 'positionSize',
   'sentiment', 'marketPosition', 'prevMarketPosition', 'result', 'maxLag',
+  'stopPrice', 'entryStop', 'timeInForce', 'orderType', 'cancelOrders', 'updateSl', 'updateTp',
 ])
 
 /**

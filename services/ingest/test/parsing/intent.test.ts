@@ -25,7 +25,6 @@ t.test('exit words, a flat position after the order, and the side closed', async
   const exit = (closes: string | null, orderSide: string | null = null, result = 'Exit') => ({ kind: 'result', result, closes, orderSide })
   t.same(intentOf({ action: 'exit' }), exit(null))
   t.same(intentOf({ action: 'Close' }), exit(null))
-  t.same(intentOf({ action: 'cancel' }), exit(null), 'TradersPost cancel closes the trade')
   t.same(intentOf({ action: 'exit_long' }), exit('LONG'))
   t.same(intentOf({ action: 'Exit Short' }), exit('SHORT'))
   t.same(intentOf({ action: 'buy_to_cover' }), exit('SHORT'))

@@ -6,7 +6,7 @@ const RUNS = Number(process.env.INGEST_PROPERTY_RUNS ?? 300)
 
 /** Exit words as platforms and traders write them (TradersPost, 3Commas, PickMyTrade, TradingView, ours). */
 const EXIT_WORDS = [
-  'exit', 'close', 'flat', 'flatten', 'cancel', 'closed', 'exit_long', 'Exit Long', 'exit_short', 'EXIT-SHORT', 'close_long', 'close short',
+  'exit', 'close', 'flat', 'flatten', 'closed', 'exit_long', 'Exit Long', 'exit_short', 'EXIT-SHORT', 'close_long', 'close short',
   'closeall', 'exit all', 'sell_to_close', 'buy to cover', 'long exit', 'TP', 'take_profit', 'Take Profit', 'SL', 'stop_loss', 'Stop Loss', 'session end',
 ]
 /** Every name under which a side, an action, a position or a result is read. */

@@ -142,6 +142,21 @@ export class TradovateSession implements BrokerSession {
     if (failure) throw new BrokerError('rejected', `the broker refused to resize order ${orderId}: ${failure.text.slice(0, 200)}`)
   }
 
+  /** `order/modifyorder` with new prices; the type, quantity and time in force as the order's latest version has them. */
+  async repriceOrder(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void> {
+    const versions = await this.request(ENDPOINTS.orderVersionDeps, null, `masterid=${orderId}`)
+    const version = (Array.isArray(versions) ? versions : []).filter(isObject).at(-1) as Partial<OrderVersion> | undefined
+    if (!version || typeof version.orderType !== 'string' || typeof version.orderQty !== 'number') throw new BrokerError('rejected', `the broker lists no version of order ${orderId}`)
+    const body: ModifyOrderRequest = { orderId, orderQty: version.orderQty, orderType: version.orderType, isAutomated: true }
+    if (prices.price !== undefined) body.price = price(prices.price, 'price')
+    else if (typeof version.price === 'number') body.price = version.price
+    if (prices.stopPrice !== undefined) body.stopPrice = price(prices.stopPrice, 'stop price')
+    else if (typeof version.stopPrice === 'number') body.stopPrice = version.stopPrice
+    if (version.timeInForce !== undefined) body.timeInForce = version.timeInForce
+    const failure = commandFailure(await this.request(ENDPOINTS.modifyOrder, body))
+    if (failure) throw new BrokerError('rejected', `the broker refused to move order ${orderId}: ${failure.text.slice(0, 200)}`)
+  }
+
   orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>> {
     return latestVersions((endpoint, body, query) => this.request(endpoint, body, query), orderIds)
   }
@@ -150,7 +165,7 @@ export class TradovateSession implements BrokerSession {
     return contractNameOf((endpoint, body, query) => this.request(endpoint, body, query), contractId)
   }
 
-  /** `order/placeOSO`: entry with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */
+  /** `order/placeOSO`: entry (Market, Limit, Stop or StopLimit) with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */
   async placeBracket(request: BracketRequest): Promise<PlacedBracket> {
     const exit = request.action === 'Buy' ? 'Sell' : 'Buy'
     const stop: OsoBracket = { action: exit, clOrdId: `${request.tag}.sl`, orderType: 'Stop', stopPrice: price(request.stopPrice, 'stop price'), timeInForce: 'GTC' }
@@ -162,11 +177,12 @@ export class TradovateSession implements BrokerSession {
       symbol: request.contract.name,
       orderQty: request.quantity,
       orderType: request.entryType,
-      timeInForce: 'Day',
+      timeInForce: request.timeInForce ?? 'Day',
       isAutomated: true,
       bracket1: stop,
     }
-    if (request.entryType === 'Limit') body.price = price(request.entryPrice ?? '', 'entry price')
+    if (request.entryType === 'Limit' || request.entryType === 'StopLimit') body.price = price(request.entryPrice ?? '', 'entry price')
+    if (request.entryType === 'Stop' || request.entryType === 'StopLimit') body.stopPrice = price(request.entryStopPrice ?? '', 'entry trigger')
     if (request.targetPrice !== null) body.bracket2 = { action: exit, clOrdId: `${request.tag}.tp`, orderType: 'Limit', price: price(request.targetPrice, 'target price'), timeInForce: 'GTC' }
     const result = (await this.request(ENDPOINTS.placeOSO, body)) as PlaceOsoResult | null
     const failure = commandFailure(result)

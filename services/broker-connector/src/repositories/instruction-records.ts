@@ -1,0 +1,46 @@
+import { sql, type Database, type Kysely } from '@signals/db'
+import type { BrokerScope } from './broker-trades.ts'
+
+/**
+ * An instruction carried out at the broker: the record is `placed` (what was sent went through), its
+ * reason says what was done, in words for the trader. Only a record still unsettled is marked.
+ */
+export async function markInstructionDone(db: Kysely<Database>, id: number, reason: string): Promise<void> {
+  await sql`
+    UPDATE alerts SET status = 'placed', reason = ${reason.slice(0, 2_000)}, refusal_code = NULL, decided_at = now()
+    WHERE id = ${id} AND status IN ('received', 'placing')`.execute(db)
+}
+
+/** An open trade a modify reaches, with the stop its entry was sized with (its record's sl). */
+export interface ModifiableTrade {
+  id: number
+  side: 'LONG' | 'SHORT'
+  root: string | null
+  contract: string | null
+  stop_order_id: number | null
+  target_order_id: number | null
+  sized_stop: string | null
+}
+
+/**
+ * The user's open broker-backed trades on this account in the symbol's root (on `side` when given), not
+ * already asked to exit; oldest first.
+ */
+export async function modifiableTrades(db: Kysely<Database>, userId: string, scope: BrokerScope, root: string, side: 'LONG' | 'SHORT' | null): Promise<ModifiableTrade[]> {
+  const onSide = side === null ? sql`` : sql`AND t.side = ${side}`
+  const result = await sql<ModifiableTrade>`
+    SELECT t.id::int AS id, t.side, t.root, t.contract, t.stop_order_id::float8 AS stop_order_id, t.target_order_id::float8 AS target_order_id, a.sl::text AS sized_stop
+    FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
+    WHERE t.user_id = ${userId} AND t.status = 'open' AND t.exit_requested_at IS NULL AND t.root = ${root}
+      AND t.broker = ${scope.broker} AND t.environment = ${scope.environment} AND t.broker_account_id = ${scope.accountId} ${onSide}
+    ORDER BY t.id`.execute(db)
+  return result.rows
+}
+
+/** The records say their entry order was cancelled by a cancel alert (they stay `placed`: the order was at the broker). */
+export async function noteEntriesCancelledByAlert(db: Kysely<Database>, userId: string, recordIds: readonly number[]): Promise<void> {
+  if (recordIds.length === 0) return
+  await sql`
+    UPDATE alerts SET reason = 'the entry order was cancelled by a cancel alert before it filled'
+    WHERE id = ANY(${recordIds}::bigint[]) AND user_id = ${userId} AND status IN ('placing', 'placed')`.execute(db)
+}
