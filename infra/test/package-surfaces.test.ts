@@ -28,8 +28,10 @@ t.test('every shared package exports its public names from its index only', asyn
     const expected = dir === 'packages/test-support' ? './src/index.ts' : { compiled: './dist/index.js', default: './src/index.ts' }
     t.same(exports['.'], expected, `${manifest.name}: "." is src/index.ts (compiled: dist/index.js)`)
     const others = Object.keys(exports).filter((key) => key !== '.')
-    // The development provider's test client is the one named extra entry (tests sign in with it).
-    const allowed = dir === 'dev/oidc-provider' ? ['./test-client'] : []
+    // Named extra entries: the development provider's test client (tests sign in with it) and the paper
+    // broker's simulated market, which the ProjectX paper broker puts its own wire face on.
+    const extraEntries: Record<string, string[]> = { 'dev/oidc-provider': ['./test-client'], 'dev/paper-broker': ['./engine'] }
+    const allowed = extraEntries[dir] ?? []
     t.same(others, allowed, `${manifest.name}: no wildcard or extra entries`)
   }
 })
