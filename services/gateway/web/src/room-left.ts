@@ -104,6 +104,8 @@ const followWidth = (box: HTMLElement) =>
 const cssColour = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
 const axis = (): uPlot.Axis => ({ stroke: cssColour('--text'), grid: { stroke: cssColour('--line') }, ticks: { stroke: cssColour('--line') } })
 let redraw: (() => void) | null = null
+/** The x axis counts closed trades: whole steps only (uPlot's defaults put ticks at 0.25 of a trade). */
+const WHOLE_TRADES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
 let followingScheme = false
 function followScheme(): void {
   if (followingScheme) return
@@ -129,7 +131,7 @@ export function renderRoomLeft(closedTrades: readonly ClosedTrade[], config: Pag
     width,
     height: 220,
     scales: { x: { time: false } },
-    axes: [{ ...axis(), label: 'closed trades' }, { ...axis(), size: 70, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => money(tick).replace('.00', '')) }],
+    axes: [{ ...axis(), label: 'closed trades', incrs: WHOLE_TRADES }, { ...axis(), size: 70, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => money(tick).replace('.00', '')) }],
     series: [
       { label: 'Trade' },
       { label: 'Balance', stroke: '#1a56db', width: 2 },
