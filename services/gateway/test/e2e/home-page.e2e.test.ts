@@ -293,14 +293,23 @@ t.test('indicator colours follow the spec table when the server sends none', asy
 t.test('Tradovate credentials are sent whole, per DESIGN.md decision 13, and the secrets leave the form', async (t) => {
   const backend = await openHome(page)
   t.equal(await page.textContent('#credentials-summary'), 'No broker credentials stored. Live trading needs them.')
-  t.equal(await page.isVisible('#tradovate-fields'), false, 'paper needs no API fields')
+  t.same(await page.locator('#cred-broker option').allTextContents(), ['Paper (development)', 'Tradovate'], "the registry's brokers by label")
+  t.equal(await page.getAttribute('#cred-appId', 'required'), null, "paper's API fields are optional")
   await page.selectOption('#cred-broker', 'tradovate')
+  t.equal(await page.getAttribute('#cred-appId', 'required'), '', "Tradovate's are required")
+  t.equal(await page.getAttribute('#cred-sec', 'type'), 'password', 'a secret field is a password input')
+  t.equal(await page.getAttribute('#cred-appVersion', 'maxlength'), '64', "the schema's length")
+  t.same(
+    await Promise.all((await page.locator('#broker-fields input').all()).map((input) => input.getAttribute('id'))),
+    ['cred-username', 'cred-password', 'cred-appId', 'cred-appVersion', 'cred-cid', 'cred-sec', 'cred-deviceId'],
+    "Tradovate's fields in the registry's order",
+  )
   await page.selectOption('#cred-environment', 'live')
   await page.fill('#cred-account', 'LIVE-7')
   await page.fill('#cred-username', 'trader')
   await page.fill('#cred-password', 'pa55word')
-  await page.fill('#cred-app-id', 'Signals')
-  await page.fill('#cred-app-version', '1.0')
+  await page.fill('#cred-appId', ' Signals ')
+  await page.fill('#cred-appVersion', '1.0')
   await page.fill('#cred-cid', '1234')
   await page.fill('#cred-sec', 'api-secret')
   backend.calls = []
@@ -317,7 +326,7 @@ t.test('Tradovate credentials are sent whole, per DESIGN.md decision 13, and the
     appVersion: '1.0',
     cid: '1234',
     sec: 'api-secret',
-  }, 'no deviceId when left empty')
+  }, 'no deviceId when left empty; text trimmed')
   for (const secret of ['#cred-password', '#cred-cid', '#cred-sec']) t.equal(await page.inputValue(secret), '', `${secret} cleared`)
   t.match(await page.textContent('#credentials-summary'), /Tradovate \(live\), account LIVE-7/)
   t.same(describe(backend.calls).slice(-1), ['GET /api/live-trading-status'], 'the status is refetched')

@@ -10,66 +10,69 @@ import { totalsOf, type ClosedTrade } from './totals.ts'
 import { tradingDayOf } from './trading-day.ts'
 import type { PageRiskConfig } from './room-left.ts'
 import { outcomeText, tradeOutcomeText } from './outcomes.ts'
+import { rowOf, signOf, type Column } from './card-table.ts'
+import { timeElement } from './exchange-time.ts'
+import { dollars, priceOnTick } from './tick-price.ts'
 
 type AlertRecord = ResponseOf<'GET /api/alerts'>['alerts'][number]
 type Trade = ResponseOf<'GET /api/trades'>['trades'][number]
 
 const PAGE = 20
 
-const money = (text: string | number | null | undefined) => {
-  if (text === null || text === undefined) return '–'
-  const value = Number(text)
-  return (value < 0 ? '−' : '') + '$' + Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-}
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '–')
-const cell = (text: string, className?: string) => {
-  const td = document.createElement('td')
-  td.textContent = text
-  if (className) td.className = className
-  return td
-}
+const money = dollars
+
+const ALERT_COLUMNS: readonly Column<AlertRecord>[] = [
+  { label: 'Received', value: (record) => timeElement(record.receivedAt) },
+  { label: 'Symbol', value: (record) => record.symbol ?? '–' },
+  { label: 'Action', value: (record) => record.action ?? '–', className: 'nowrap' },
+  { label: 'Outcome', value: outcomeText, className: 'outcome' },
+]
 
 function alertRow(record: AlertRecord): HTMLElement {
-  const row = document.createElement('tr')
-  row.dataset.id = String(record.id)
-  row.dataset.status = record.status
-  const outcome = cell(outcomeText(record), 'outcome')
-  outcome.dataset.status = record.status
-  row.append(cell(when(record.receivedAt)), cell(record.symbol ?? '–'), cell(record.action ?? '–'), outcome)
-  return row
+  return rowOf(ALERT_COLUMNS, record, (row) => {
+    row.dataset.id = String(record.id)
+    row.dataset.status = record.status
+    const outcome = row.querySelector<HTMLElement>('td.outcome')
+    if (outcome) outcome.dataset.status = record.status
+  })
 }
 
-/** An open trade at the broker can be closed from its row (cockpit.js asks and sends it). */
-function closeCell(trade: Trade): HTMLElement {
-  const td = document.createElement('td')
-  if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return td
+/** An open trade at the broker can be closed from its row (close-trade.ts asks and sends it). */
+function closeButton(trade: Trade): string | Node {
+  if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return ''
   const button = document.createElement('button')
   button.type = 'button'
   button.className = 'button small danger close-trade'
   button.textContent = 'Close'
   button.setAttribute('aria-label', `Close the ${trade.side} ${trade.contract} trade`)
   button.addEventListener('click', () => document.dispatchEvent(new CustomEvent('signals:close-trade', { detail: trade })))
-  td.append(button)
-  return td
+  return button
 }
 
+/** Entry and exit on the contract's tick (`21000.00 → 21050.00` for MNQ). */
+function prices(trade: Trade): string {
+  const contract = trade.contract ?? trade.symbol
+  const entry = priceOnTick(trade.entryPrice, contract)
+  return trade.exitPrice ? `${entry} → ${priceOnTick(trade.exitPrice, contract)}` : entry
+}
+
+const TRADE_COLUMNS: readonly Column<Trade>[] = [
+  { label: 'Opened', value: (trade) => timeElement(trade.openedAt) },
+  { label: 'Contract', value: (trade) => trade.contract ?? trade.symbol },
+  // "SHORT 2" stays whole on a phone.
+  { label: 'Side', value: (trade) => `${trade.side} ${Number(trade.quantity)}`, className: 'nowrap' },
+  { label: 'Entry → exit', value: prices },
+  { label: 'Result', value: tradeOutcomeText, className: 'outcome' },
+  { label: 'PnL', value: (trade) => (trade.status === 'open' ? 'open' : money(trade.pnl)), className: 'pnl', sign: (trade) => (trade.status === 'open' ? undefined : signOf(trade.pnl)) },
+  { label: 'Close', value: closeButton },
+]
+
 function tradeRow(trade: Trade): HTMLElement {
-  const row = document.createElement('tr')
-  row.dataset.id = String(trade.id)
-  row.dataset.status = trade.status
-  if (trade.exitRequestedAt && trade.status === 'open') row.dataset.exit = 'pending'
-  const pnl = cell(trade.status === 'open' ? 'open' : money(trade.pnl), 'pnl')
-  if (trade.pnl !== null) pnl.dataset.sign = Number(trade.pnl) < 0 ? 'negative' : 'positive'
-  row.append(
-    cell(when(trade.openedAt)),
-    cell(trade.contract ?? trade.symbol),
-    cell(`${trade.side} ${Number(trade.quantity)}`),
-    cell(`${trade.entryPrice}${trade.exitPrice ? ` → ${trade.exitPrice}` : ''}`),
-    cell(tradeOutcomeText(trade), 'outcome'),
-    pnl,
-    closeCell(trade),
-  )
-  return row
+  return rowOf(TRADE_COLUMNS, trade, (row) => {
+    row.dataset.id = String(trade.id)
+    row.dataset.status = trade.status
+    if (trade.exitRequestedAt && trade.status === 'open') row.dataset.exit = 'pending'
+  })
 }
 
 /** A list route's page as pagedList reads it: the items under `key`, and the cursor to the older ones. */

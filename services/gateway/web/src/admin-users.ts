@@ -5,6 +5,7 @@ import type { ResponseOf } from './api-routes.ts'
 import { approveUser, banEmail, liftBan, revokeUser } from './admin-actions.ts'
 import { byId, element, formatTime, say } from './dom.ts'
 import { beforeOf, showPager, type Trail } from './pager.ts'
+import { labelFromHead } from './card-table.ts'
 
 type UserRow = ResponseOf<'GET /api/admin/users'>['users'][number]
 
@@ -76,6 +77,7 @@ function renderUsers({ users, nextCursor }: ResponseOf<'GET /api/admin/users'>):
     row.append(cell)
     body.append(row)
   }
+  labelFromHead(body)
   showPager('admin', list, nextCursor, loadUsers)
 }
 

@@ -17,25 +17,37 @@ export function signOf(amount: string | null | undefined): 'positive' | 'negativ
   return value < 0 ? 'negative' : 'positive'
 }
 
+/** One row of a cards table: a cell per column, each labelled with its column. */
+export function rowOf<T>(columns: readonly Column<T>[], item: T, decorate?: (row: HTMLTableRowElement, item: T) => void): HTMLTableRowElement {
+  const row = document.createElement('tr')
+  for (const column of columns) {
+    const cell = document.createElement('td')
+    cell.dataset.label = column.label
+    if (column.className) cell.className = column.className
+    const sign = column.sign?.(item)
+    if (sign) cell.dataset.sign = sign
+    const value = column.value(item)
+    if (typeof value === 'string') cell.textContent = value
+    else cell.append(value)
+    row.append(cell)
+  }
+  decorate?.(row, item)
+  return row
+}
+
 /** Replaces the rows of `body` with one row per item; returns how many. */
 export function fillRows<T>(body: HTMLElement, columns: readonly Column<T>[], items: readonly T[], decorate?: (row: HTMLTableRowElement, item: T) => void): number {
-  body.replaceChildren(
-    ...items.map((item) => {
-      const row = document.createElement('tr')
-      for (const column of columns) {
-        const cell = document.createElement('td')
-        cell.dataset.label = column.label
-        if (column.className) cell.className = column.className
-        const sign = column.sign?.(item)
-        if (sign) cell.dataset.sign = sign
-        const value = column.value(item)
-        if (typeof value === 'string') cell.textContent = value
-        else cell.append(value)
-        row.append(cell)
-      }
-      decorate?.(row, item)
-      return row
-    }),
-  )
+  body.replaceChildren(...items.map((item) => rowOf(columns, item, decorate)))
   return items.length
+}
+
+/** Labels the cells of rows drawn elsewhere (the console's) with their column's heading, for the cards. */
+export function labelFromHead(body: HTMLElement): void {
+  const headings = [...(body.parentElement?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent.trim())
+  for (const row of body.querySelectorAll(':scope > tr')) {
+    const cells = row.querySelectorAll<HTMLElement>(':scope > td')
+    // A row that spans the table ("No bans.") has no column to name.
+    if (cells.length !== headings.length) continue
+    for (const [index, cell] of [...cells].entries()) cell.dataset.label = headings[index] ?? ''
+  }
 }

@@ -1,5 +1,6 @@
 // The console's tables: rows of text cells (never markup), row buttons, and the line an empty list shows.
 import { byId, element } from './dom.ts'
+import { labelFromHead } from './card-table.ts'
 
 export function cells(row: HTMLTableRowElement, ...values: Array<string | null | undefined | Node>): HTMLTableRowElement {
   for (const value of values) {
@@ -20,7 +21,9 @@ export function rowButton(label: string, className: string, name: string, onClic
   return node
 }
 
+/** Ends a table's drawing: each cell labelled for the phone's cards, or the empty list's line. */
 export function emptyRow(body: HTMLElement, columns: number, text: string): void {
+  labelFromHead(body)
   if (body.childElementCount > 0) return
   const td = element('td', text, 'muted')
   td.colSpan = columns

@@ -1,15 +1,60 @@
-// The broker-credentials card: the stored summary, the form (DESIGN.md decision 13's body; Tradovate's API
-// fields only for Tradovate), removal after a confirmation, and "Test connection" (issue 25, item 4). Secrets
-// leave the form once sent and are never shown again.
+// The broker-credentials card: the stored summary, the form (DESIGN.md decision 13's body), removal after a
+// confirmation, and "Test connection" (issue 25, item 4). The form is drawn from the broker registry
+// (`GET /api/brokers`): each broker's label in the select and the chosen broker's fields in their order,
+// so a broker added to the registry needs nothing here. Secrets leave the form once sent and are never shown again.
 import { api, reasonOf } from './api.ts'
 import type { ResponseOf, Routes } from './api-routes.ts'
-import { byId, formatTime, say } from './dom.ts'
+import { byId, element, formatTime, say } from './dom.ts'
 import { refreshStatus } from './status-card.ts'
 
 type Stored = ResponseOf<'GET /api/broker-credentials'>['credentials']
 type Body = Routes['PUT /api/broker-credentials']['body']
+type Broker = ResponseOf<'GET /api/brokers'>['brokers'][number]
+type Field = Broker['fields'][number]
+
+let brokers: readonly Broker[] = []
 
 const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value
+const fieldId = (field: Field) => `cred-${field.name}`
+const chosen = (): Broker | undefined => brokers.find((broker) => broker.name === value('cred-broker'))
+
+/** One input of the chosen broker's form, with its label and help as the registry gives them. */
+function fieldInput(field: Field): HTMLElement {
+  const box = element('div', undefined, 'broker-field')
+  const input = element('input')
+  input.id = fieldId(field)
+  input.name = field.name
+  input.type = field.secret ? 'password' : 'text'
+  input.required = field.required
+  if (field.maxLength !== null) input.maxLength = field.maxLength
+  // Never filled by the browser from elsewhere: these are the broker's, not this site's, secrets.
+  input.autocomplete = field.secret ? 'new-password' : 'off'
+  // The help beside the label, not in it: the input's name stays short; the help is its description.
+  const label = element('label', field.required ? field.label : `${field.label} (optional)`)
+  label.htmlFor = input.id
+  box.append(label, input)
+  if (field.help !== '') {
+    const help = element('span', field.help, 'help muted')
+    help.id = `${input.id}-help`
+    input.setAttribute('aria-describedby', help.id)
+    box.append(help)
+  }
+  return box
+}
+
+/** Draws the chosen broker's fields, keeping what was typed in a field both brokers have. */
+function drawFields(): void {
+  const box = byId('broker-fields')
+  const typed = new Map([...box.querySelectorAll('input')].map((input) => [input.name, input.value]))
+  box.replaceChildren(...(chosen()?.fields ?? []).map(fieldInput))
+  for (const input of box.querySelectorAll('input')) input.value = typed.get(input.name) ?? ''
+}
+
+function drawBrokers(list: readonly Broker[]): void {
+  brokers = list
+  byId('cred-broker').replaceChildren(...list.map((broker) => Object.assign(element('option', broker.label), { value: broker.name })))
+  drawFields()
+}
 
 function renderCredentials(credentials: Stored | null | undefined): void {
   const summary = byId('credentials-summary')
@@ -18,43 +63,32 @@ function renderCredentials(credentials: Stored | null | undefined): void {
     summary.textContent = 'No broker credentials stored. Live trading needs them.'
     return
   }
-  const broker = credentials.broker === 'tradovate' ? 'Tradovate' : 'Paper'
+  const broker = brokers.find((known) => known.name === credentials.broker)?.label ?? credentials.broker
   const user = credentials.usernameMasked ? `, user ${credentials.usernameMasked}` : ''
   summary.textContent = `Stored: ${broker} (${credentials.environment}), account ${credentials.accountId}${user}, updated ${formatTime(credentials.updatedAt)}.`
   byId<HTMLSelectElement>('cred-broker').value = credentials.broker
   byId<HTMLSelectElement>('cred-environment').value = credentials.environment
   byId<HTMLInputElement>('cred-account').value = credentials.accountId
-  toggleTradovateFields()
+  drawFields()
 }
 
-function toggleTradovateFields(): void {
-  const tradovate = value('cred-broker') === 'tradovate'
-  byId('tradovate-fields').hidden = !tradovate
-  for (const id of ['cred-app-id', 'cred-app-version', 'cred-cid', 'cred-sec']) byId<HTMLInputElement>(id).required = tradovate
-}
-
-/** The body of DESIGN.md decision 13; optional fields are left out rather than sent empty. */
+/** The body of DESIGN.md decision 13: secrets as typed, other text trimmed, empty optional fields left out. */
 function readCredentials(): Body {
   const body: Record<string, string> = {
     broker: value('cred-broker'),
     environment: value('cred-environment'),
     accountId: value('cred-account').trim(),
-    username: value('cred-username').trim(),
-    password: value('cred-password'),
   }
-  if (body.broker === 'tradovate') {
-    const optional = { appId: 'cred-app-id', appVersion: 'cred-app-version', cid: 'cred-cid', sec: 'cred-sec', deviceId: 'cred-device' }
-    for (const [key, id] of Object.entries(optional)) {
-      const typed = key === 'cid' || key === 'sec' ? value(id) : value(id).trim()
-      if (typed !== '') body[key] = typed
-    }
+  for (const field of chosen()?.fields ?? []) {
+    const typed = field.secret ? value(fieldId(field)) : value(fieldId(field)).trim()
+    if (typed !== '' || field.required) body[field.name] = typed
   }
-  // The select's options are the schema's values; the service checks the rest.
+  // The select's options are the registry's names; the service checks the rest.
   return body as unknown as Body
 }
 
 function clearSecrets(): void {
-  for (const id of ['cred-password', 'cred-cid', 'cred-sec']) byId<HTMLInputElement>(id).value = ''
+  for (const field of chosen()?.fields ?? []) if (field.secret) byId<HTMLInputElement>(fieldId(field)).value = ''
 }
 
 async function saveCredentials(event: Event): Promise<void> {
@@ -113,10 +147,11 @@ export function wireCredentials(): void {
   byId('credentials-form').addEventListener('submit', (event) => void saveCredentials(event))
   byId('delete-credentials').addEventListener('click', () => void deleteCredentials())
   byId('test-credentials').addEventListener('click', () => void testCredentials())
-  byId('cred-broker').addEventListener('change', toggleTradovateFields)
+  byId('cred-broker').addEventListener('change', drawFields)
 }
 
 export async function loadCredentials(): Promise<void> {
-  const { credentials } = await api('GET /api/broker-credentials')
+  const [list, { credentials }] = await Promise.all([api('GET /api/brokers'), api('GET /api/broker-credentials')])
+  drawBrokers(list.brokers)
   renderCredentials(credentials)
 }

@@ -99,6 +99,24 @@ const followWidth = (box: HTMLElement) =>
     if (plot !== null && plot.width !== width) plot.setSize({ width, height: 220 })
   }).observe(box)
 
+// A canvas takes no CSS: the axes' labels and grid are painted in the page's own text and line colours,
+// read when the chart is made, and the chart is made again when the system switches light and dark.
+const cssColour = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
+const axis = (): uPlot.Axis => ({ stroke: cssColour('--text'), grid: { stroke: cssColour('--line') }, ticks: { stroke: cssColour('--line') } })
+let redraw: (() => void) | null = null
+/** The x axis counts closed trades: whole steps only (uPlot's defaults put ticks at 0.25 of a trade). */
+const WHOLE_TRADES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+let followingScheme = false
+function followScheme(): void {
+  if (followingScheme) return
+  followingScheme = true
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    plot?.destroy()
+    plot = null
+    redraw?.()
+  })
+}
+
 /** `today` is the trading day (trading-day.ts) the totals beside the chart use too. */
 export function renderRoomLeft(closedTrades: readonly ClosedTrade[], config: PageRiskConfig, today: string): void {
   const points = balancePath(closedTrades, config)
@@ -113,7 +131,7 @@ export function renderRoomLeft(closedTrades: readonly ClosedTrade[], config: Pag
     width,
     height: 220,
     scales: { x: { time: false } },
-    axes: [{ label: 'closed trades' }, { size: 70, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => money(tick).replace('.00', '')) }],
+    axes: [{ ...axis(), label: 'closed trades', incrs: WHOLE_TRADES }, { ...axis(), size: 70, values: (_u: uPlot, ticks: number[]) => ticks.map((tick) => money(tick).replace('.00', '')) }],
     series: [
       { label: 'Trade' },
       { label: 'Balance', stroke: '#1a56db', width: 2 },
@@ -121,10 +139,12 @@ export function renderRoomLeft(closedTrades: readonly ClosedTrade[], config: Pag
       { label: 'Daily loss line', stroke: '#b26b00', width: 1.5, dash: [2, 3], show: figures.dailyLine !== null },
     ],
   }
+  redraw = () => renderRoomLeft(closedTrades, config, today)
   if (plot === null) {
     box.replaceChildren()
     plot = new window.uPlot(options, data, box)
-    followWidth(box)
+    if (!followingScheme) followWidth(box)
+    followScheme()
   } else {
     plot.setData(data)
   }
