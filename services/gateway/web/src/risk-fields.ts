@@ -129,6 +129,27 @@ export const RISK_GROUPS: readonly RiskGroup[] = [
       { area: 'verification', field: 'minTradingDays', kind: 'number', min: 0, max: 365, integer: true, label: 'Trading days needed', help: 'Distinct trading days with a closed trade before the evaluation can pass.' },
     ],
   },
+  {
+    legend: 'Alerts on an open position',
+    fields: [
+      {
+        area: 'positionChanges', field: 'reversals', kind: 'choice', label: 'An opposite alert while a position is open',
+        help: 'A sell while you are long (or a reverse alert).',
+        options: [
+          ['refuse', 'Refuse it', 'The alert is refused and the record says why; your position stays as it is.'],
+          ['allow', 'Reverse', 'The position is closed first; once that close has filled, the new side is entered.'],
+        ],
+      },
+      {
+        area: 'positionChanges', field: 'pyramiding', kind: 'choice', label: 'A same-side alert while a position is open',
+        help: 'A second buy while you are long (or an add alert).',
+        options: [
+          ['refuse', 'Refuse it', 'The alert is refused and the record says why.'],
+          ['allow', 'Add to the position', 'Added within every limit; the whole position is at most your contracts per order.'],
+        ],
+      },
+    ],
+  },
 ]
 
 export const RISK_FIELDS: readonly RiskField[] = RISK_GROUPS.flatMap((group) => group.fields)
