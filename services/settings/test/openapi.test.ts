@@ -9,6 +9,7 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   t.same(Object.keys(document.paths).sort(), [
     '/api/broker-credentials',
     '/api/broker-credentials/test',
+    '/api/brokers',
     '/api/live-trading-status',
     '/api/notifications/channels',
     '/api/notifications/channels/{id}',
