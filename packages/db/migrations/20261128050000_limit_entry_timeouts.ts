@@ -9,6 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('limit_entry_timeouts')
     .addColumn('record_id', 'bigint', (col) => col.primaryKey().references('alerts.id').onDelete('cascade'))
     .addColumn('user_id', 'text', (col) => col.notNull())
+    .addColumn('timeout_seconds', 'integer', (col) => col.notNull())
     .addColumn('due_at', 'timestamptz', (col) => col.notNull())
     .addColumn('claimed_at', 'timestamptz')
     .addColumn('done_at', 'timestamptz')

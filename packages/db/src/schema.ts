@@ -394,6 +394,8 @@ export interface NewsFlattensTable {
 export interface LimitEntryTimeoutsTable {
   record_id: number
   user_id: string
+  /** The alert's `limit_timeout`, else the account's `entryOrders.limitTimeoutSeconds`. */
+  timeout_seconds: number
   due_at: Timestamp
   claimed_at: NullableTimestamp
   done_at: NullableTimestamp

@@ -68,9 +68,10 @@ export class LimitTimeouts {
     if (isDone(order.status)) return { outcome: `limit entry ${order.status === 'Filled' ? 'filled' : order.status.toLowerCase()} before its ${due.timeout_seconds} s deadline: nothing to cancel`, cancelled: false }
     if (!(await cancelQuietly(session, order.id))) return { outcome: `limit entry filled (or done) as its ${due.timeout_seconds} s deadline came: nothing cancelled`, cancelled: false }
     const filled = (await session.listFills()).filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
-    const outcome = filled > 0
-      ? `the limit entry was ${filled} contract(s) filled within ${due.timeout_seconds} s (limit_timeout): the rest was cancelled; the filled part stays open`
-      : `the limit entry was not filled within ${due.timeout_seconds} s (limit_timeout): cancelled`
-    return { outcome, cancelled: true }
+    if (filled === 0) return { outcome: `the limit entry was not filled within ${due.timeout_seconds} s (limit_timeout): cancelled`, cancelled: true }
+    // The legs armed by the part filled stay (Tradovate's OSO); said plainly if the broker took them with the entry.
+    const legs = (await session.listOrders()).filter((leg) => leg.parentId === order.id && !isDone(leg.status)).length
+    const protection = legs > 0 ? 'the filled part stays open with its stop and target' : 'the filled part stays open WITHOUT a working stop or target at the broker'
+    return { outcome: `the limit entry was ${filled} contract(s) filled within ${due.timeout_seconds} s (limit_timeout): the rest was cancelled; ${protection}`, cancelled: true }
   }
 }

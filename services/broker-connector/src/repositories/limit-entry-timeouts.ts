@@ -10,24 +10,29 @@ export interface DueLimitEntry {
 }
 
 /**
- * The deadlines of limit entries just marked sending (`limit_timeout` on the record's entry order), timed
- * from `now`. A send marked again (a retry) keeps its first deadline.
+ * The deadlines of limit entries just marked sending, timed from `now`: the alert's `limit_timeout` (on its
+ * entry order), else the account's `entryOrders.limitTimeoutSeconds`; none without either. A send marked
+ * again (a retry) keeps its first deadline.
  */
-export async function addLimitEntryTimeouts(db: Kysely<Database>, recordIds: readonly number[], now: Date): Promise<void> {
-  if (recordIds.length === 0) return
+export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds: readonly number[], now: Date): Promise<void> {
+  if (limitRecordIds.length === 0) return
   await sql`
-    INSERT INTO limit_entry_timeouts (record_id, user_id, due_at)
-    SELECT a.id, a.user_id, ${now}::timestamptz + make_interval(secs => (a.entry_order ->> 'limitTimeoutSeconds')::int)
+    INSERT INTO limit_entry_timeouts (record_id, user_id, timeout_seconds, due_at)
+    SELECT a.id, a.user_id, t.seconds, ${now}::timestamptz + make_interval(secs => t.seconds)
     FROM alerts a
-    WHERE a.id = ANY(${recordIds}::bigint[]) AND a.order_tag IS NOT NULL
-      AND jsonb_typeof(a.entry_order -> 'limitTimeoutSeconds') = 'number' AND a.entry_order ->> 'type' = 'limit'
+    LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
+    CROSS JOIN LATERAL (SELECT COALESCE(
+      CASE WHEN jsonb_typeof(a.entry_order -> 'limitTimeoutSeconds') = 'number' THEN (a.entry_order ->> 'limitTimeoutSeconds')::int END,
+      CASE WHEN jsonb_typeof(r.config -> 'entryOrders' -> 'limitTimeoutSeconds') = 'number' THEN (r.config -> 'entryOrders' ->> 'limitTimeoutSeconds')::int END
+    ) AS seconds) t
+    WHERE a.id = ANY(${limitRecordIds}::bigint[]) AND a.order_tag IS NOT NULL AND t.seconds > 0
     ON CONFLICT (record_id) DO NOTHING`.execute(db)
 }
 
 /** Deadlines passed at `now` and not done, unclaimed or claimed a minute ago by an instance that never finished. */
 export async function dueLimitEntries(db: Kysely<Database>, now: Date): Promise<DueLimitEntry[]> {
   const { rows } = await sql<DueLimitEntry>`
-    SELECT t.record_id, t.user_id, a.status, a.order_tag, (a.entry_order ->> 'limitTimeoutSeconds')::int AS timeout_seconds
+    SELECT t.record_id, t.user_id, a.status, a.order_tag, t.timeout_seconds
     FROM limit_entry_timeouts t JOIN alerts a ON a.id = t.record_id
     WHERE t.done_at IS NULL AND t.due_at <= ${now}::timestamptz AND (t.claimed_at IS NULL OR t.claimed_at < now() - interval '1 minute')
     ORDER BY t.due_at, t.record_id`.execute(db)
