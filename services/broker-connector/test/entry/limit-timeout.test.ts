@@ -41,6 +41,11 @@ t.test('not filled by its deadline: cancelled once, the record says so', async (
   const { record, dueAt } = await placedWithDeadline(20900)
   t.same(await passAt('limitTimeouts', at(dueAt, -1)), [], 'a moment before the deadline: nothing')
   t.equal(entryOrders(broker, `sig-${record.id}`)[0]?.ordStatus, 'Working')
+  // Another instance (or this one before a restart) claimed it: not taken while the claim is fresh, taken once it is stale.
+  await sql`UPDATE limit_entry_timeouts SET claimed_at = now() WHERE record_id = ${record.id}`.execute(db)
+  t.same(await passAt('limitTimeouts', at(dueAt, 0)), [], 'claimed elsewhere a moment ago: left to it')
+  t.equal(entryOrders(broker, `sig-${record.id}`)[0]?.ordStatus, 'Working')
+  await sql`UPDATE limit_entry_timeouts SET claimed_at = now() - interval '5 minutes' WHERE record_id = ${record.id}`.execute(db)
   t.match(await passAt('limitTimeouts', at(dueAt, 0)), [{ recordId: record.id, outcome: /not filled within 30 s \(limit_timeout\): cancelled/ }])
   await eventually(() => entryOrders(broker, `sig-${record.id}`)[0]?.ordStatus === 'Canceled')
   t.match(await db.selectFrom('alerts').select(['status', 'reason']).where('id', '=', record.id).executeTakeFirstOrThrow(), { status: 'placed', reason: /not filled within 30 s \(limit_timeout\): cancelled/ })
