@@ -491,9 +491,10 @@ export class PaperMarket {
   #cancel(paper: PaperOrder): void {
     paper.order.ordStatus = 'Canceled'
     this.#emitOrder(paper, 'Updated')
+    // Only legs still suspended go with their entry: legs armed by a part filled protect that part (Tradovate's OSO).
     for (const legId of paper.legIds) {
       const leg = this.#orders.get(legId)
-      if (leg && LIVE.includes(leg.order.ordStatus)) this.#cancel(leg)
+      if (leg && leg.order.ordStatus === 'Suspended') this.#cancel(leg)
     }
   }
 

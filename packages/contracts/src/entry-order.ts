@@ -20,6 +20,8 @@ export const EntryOrderV1 = Type.Object(
     /** The trigger of a stop or stop-limit entry; null for market and limit entries. */
     stopPrice: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
     timeInForce: Type.Union([TimeInForce, Type.Null()]),
+    /** A limit entry not filled within this many seconds of its decision is cancelled (`limit_timeout`; broker-connector entry/limit-timeouts.ts). */
+    limitTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
   },
   { additionalProperties: false },
 )

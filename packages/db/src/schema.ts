@@ -390,6 +390,19 @@ export interface NewsFlattensTable {
   done_at: NullableTimestamp
 }
 
+/** A limit entry's deadline (`limit_timeout`): cancelled when not filled by `due_at`, claimed once (issue 24 item 6). */
+export interface LimitEntryTimeoutsTable {
+  record_id: number
+  user_id: string
+  /** The alert's `limit_timeout`, else the account's `entryOrders.limitTimeoutSeconds`. */
+  timeout_seconds: number
+  due_at: Timestamp
+  claimed_at: NullableTimestamp
+  done_at: NullableTimestamp
+  outcome: string | null
+  cancelled: Generated<boolean>
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -443,6 +456,7 @@ export interface Database {
   news_events: NewsEventsTable
   daily_flattens: DailyFlattensTable
   news_flattens: NewsFlattensTable
+  limit_entry_timeouts: LimitEntryTimeoutsTable
 }
 
 export type User = Selectable<UsersTable>

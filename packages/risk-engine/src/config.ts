@@ -2,6 +2,7 @@ import Type, { type Static, type TSchema } from 'typebox'
 import { LiteralUnion } from '@signals/contracts'
 import { SessionRulesArea, type SessionRules } from './session-rules-config.ts'
 import { PositionChangesArea, type PositionChanges } from './position-changes-config.ts'
+import { EntryOrdersArea, type EntryOrders } from './entry-orders-config.ts'
 
 /**
  * The risk-engine configuration: one nested object per area of the spec's list, every field bounded and
@@ -129,11 +130,13 @@ export const RiskEngineConfig = Type.Object(
     sessionRules: Type.Optional(SessionRulesArea),
     /** Issue 24: reversals and pyramiding (position-changes-config.ts); optional on input like sessionRules. */
     positionChanges: Type.Optional(PositionChangesArea),
+    /** Issue 24 item 6: a limit entry's default timeout (entry-orders-config.ts); optional on input like sessionRules. */
+    entryOrders: Type.Optional(EntryOrdersArea),
   },
   { additionalProperties: false, 'x-error-prefix': 'Invalid risk-engine configuration' },
 )
 /** A configuration as saved and used: every area present (the session rules filled with their defaults when not sent). */
-export type RiskEngineConfig = Static<typeof RiskEngineConfig> & { sessionRules: SessionRules; positionChanges: PositionChanges }
+export type RiskEngineConfig = Static<typeof RiskEngineConfig> & { sessionRules: SessionRules; positionChanges: PositionChanges; entryOrders: EntryOrders }
 /** A configuration as a client may send it (the session rules may be left out). */
 export type RiskEngineConfigInput = Static<typeof RiskEngineConfig>
 
@@ -157,6 +160,7 @@ export function withSessionRules(input: RiskEngineConfigInput): RiskEngineConfig
     ...input,
     sessionRules: input.sessionRules ?? DEFAULT_RISK_ENGINE_CONFIG.sessionRules,
     positionChanges: input.positionChanges ?? DEFAULT_RISK_ENGINE_CONFIG.positionChanges,
+    entryOrders: input.entryOrders ?? DEFAULT_RISK_ENGINE_CONFIG.entryOrders,
   }
 }
 

@@ -60,6 +60,7 @@ export const configArbitrary: fc.Arbitrary<RiskEngineConfig> = fc
       antiMartingale: { baseContracts: r.base, maxContracts: r.base + r.extra, winsToStepUp: r.steps[0], lossesToStepDown: r.steps[1], stepContracts: r.steps[2], pyramidLevels: r.steps[3] },
       sessionRules: DEFAULT_RISK_ENGINE_CONFIG.sessionRules,
       positionChanges: DEFAULT_RISK_ENGINE_CONFIG.positionChanges,
+      entryOrders: DEFAULT_RISK_ENGINE_CONFIG.entryOrders,
     }
   })
   .filter((config) => config.dailyLossLimit.amount <= config.trailingDrawdown.amount && crossFieldProblem(config) === null)

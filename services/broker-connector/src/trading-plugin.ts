@@ -14,6 +14,7 @@ import { allOf } from './entry/entry-observer.ts'
 import { OrderTraces } from './tracing/order-traces.ts'
 import { DailyFlatten } from './risk/daily-flatten.ts'
 import { NewsFlatten } from './risk/news-flatten.ts'
+import { LimitTimeouts } from './entry/limit-timeouts.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,6 +27,8 @@ declare module 'fastify' {
       dailyFlatten: DailyFlatten | null
       /** The session rules' flatten at the start of a news blackout (null in an instance without feeds). */
       newsFlatten: NewsFlatten | null
+      /** Limit entries cancelled at their `limit_timeout` (null in an instance without feeds). */
+      limitTimeouts: LimitTimeouts | null
     }
   }
 }
@@ -45,6 +48,7 @@ export interface TradingPluginOptions {
     | 'RISK_WATCHDOG_MS'
     | 'POSITION_RECONCILE_MS'
     | 'DAILY_FLATTEN_CHECK_MS'
+    | 'LIMIT_TIMEOUT_CHECK_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -102,13 +106,15 @@ export const tradingPlugin = fp(
     const flattenDeps = { db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }
     const dailyFlatten = options.feeds ? new DailyFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
     const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
-    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten })
+    const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
+    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
       watchdog?.timer.start()
       dailyFlatten?.timer.start()
       newsFlatten?.timer.start()
+      limitTimeouts?.timer.start()
       // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
       if (options.feeds) trading.reconcileTimer.start()
     })
@@ -118,6 +124,7 @@ export const tradingPlugin = fp(
       await watchdog?.timer.stop()
       await dailyFlatten?.timer.stop()
       await newsFlatten?.timer.stop()
+      await limitTimeouts?.timer.stop()
       await trading.reconcileTimer.stop()
     })
   },

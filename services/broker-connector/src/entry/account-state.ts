@@ -126,7 +126,9 @@ function openTrades(userIds: readonly string[], deciding: readonly number[]) {
     SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0) FROM alerts a
     WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
       AND a.send_attempts > 0 AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
-      AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)`
+      AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)
+      -- A limit entry cancelled at its limit_timeout unfilled is no longer working.
+      AND NOT EXISTS (SELECT 1 FROM limit_entry_timeouts l WHERE l.record_id = a.id AND l.cancelled)`
 }
 
 /**

@@ -12,6 +12,7 @@ import type { EntryObserver } from './entry-observer.ts'
 import { withSpan } from '@signals/telemetry'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 import { instructionOf, settleInstructions } from '../instructions/settle-instructions.ts'
+import { addLimitEntryTimeouts } from '../repositories/limit-entry-timeouts.ts'
 
 export interface SettleDeps extends PlanDeps {
   db: Kysely<Database>
@@ -150,6 +151,8 @@ async function decide(
     const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
     const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name, side: sideOf(request) })))
+    // A limit entry's `limit_timeout` deadline, kept before it is sent (entry/limit-timeouts.ts carries it out).
+    await addLimitEntryTimeouts(db, toSend.filter((plan) => plan.request.entryType === 'Limit' && marked.has(plan.record.id)).map((plan) => plan.record.id), deps.sessionClock?.() ?? new Date())
     const released = unlockAccounts(db, users)
     // Awaited (and its failure thrown) after the sends; not an unhandled rejection meanwhile.
     released.catch(() => undefined)

@@ -9,9 +9,9 @@ export async function clockedTradingApp(t: Test) {
   const broker = await paperBroker(t)
   broker.setPrice('MNQZ6', '21000')
   let clockAt = new Date()
-  const { app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000', DAILY_FLATTEN_CHECK_MS: '60000' }, { clock: () => clockAt })
+  const { app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000', DAILY_FLATTEN_CHECK_MS: '60000', LIMIT_TIMEOUT_CHECK_MS: '600000' }, { clock: () => clockAt })
   /** Runs one pass of the named timer with the clock at `at`; answers the users it flattened. */
-  const passAt = (timer: 'dailyFlatten' | 'newsFlatten', at: string) => {
+  const passAt = (timer: 'dailyFlatten' | 'newsFlatten' | 'limitTimeouts', at: string) => {
     clockAt = new Date(at)
     const flatten = app.trading[timer]
     if (!flatten) throw new Error(`no ${timer} in an instance with feeds`)

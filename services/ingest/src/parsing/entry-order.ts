@@ -33,6 +33,8 @@ export function entryOrderOf(fields: Fields, entryPrice: number | null): EntryOr
   if (type === undefined) throw invalid(`orderType "${(typeText ?? '').slice(0, 40)}" is not supported (expected market, limit, stop or stop_limit)`)
   const timeInForce = tifText === null ? null : TIMES_IN_FORCE.get(canonicalName(tifText))
   if (timeInForce === undefined) throw invalid(`timeInForce "${(tifText ?? '').slice(0, 40)}" is not supported (expected day, gtc, ioc or fok)`)
+  const limitTimeoutSeconds = limitTimeoutOf(fields, type, entryPrice)
+  if (limitTimeoutSeconds !== null) return { type: 'limit', stopPrice: null, timeInForce, limitTimeoutSeconds }
   // A market or limit entry without a time in force is published as before (the connector reads a limit from raw).
   if ((type === null || type === 'market' || type === 'limit') && timeInForce === null) return null
   const trigger = triggerOf(fields, type === 'stop' || type === 'stop_limit')
@@ -55,4 +57,20 @@ function triggerOf(fields: Fields, stopEntry: boolean): number | null {
   const price = priceValue(value)
   if (price === null || price <= 0) throw invalid('the entry\'s trigger (entry_stop_price, stopPrice) must be a price above 0')
   return price
+}
+
+/**
+ * `limit_timeout`: whole seconds after which a limit entry not filled is cancelled (0 or absent: none). Refused
+ * on any other entry (a market or stop entry has nothing to time out) and on a limit without its price
+ * (placed at the market, as before), rather than ignored.
+ */
+function limitTimeoutOf(fields: Fields, type: EntryOrderType | null, entryPrice: number | null): number | null {
+  const value = fields.limitTimeout
+  if (value === undefined || value === null || value === '') return null
+  const seconds = priceValue(value)
+  if (seconds === null || !Number.isInteger(seconds) || seconds < 0 || seconds > 86_400) throw invalid('limit_timeout must be whole seconds from 0 to 86400')
+  if (seconds === 0) return null
+  if (type !== 'limit') throw invalid('limit_timeout applies to a limit entry only: send order_type limit with a price')
+  if (entryPrice === null) throw invalid('limit_timeout needs the limit entry\'s price')
+  return seconds
 }

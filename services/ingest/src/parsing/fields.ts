@@ -42,6 +42,7 @@ export type FieldName =
   | 'timeInForce'
   | 'cancelOrders'
   | 'limitTimeout'
+  | 'limitToMarketWait'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -83,8 +84,10 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   entryStop: ['entrystopprice', 'stoptrigger', 'triggerstop'],
   timeInForce: ['timeinforce', 'tif'],
   cancelOrders: ['canceltype', 'cancelorders'],
-  // PickMyTrade; refused until the limit timeout is carried out (unsupported.ts).
-  limitTimeout: ['lmttomarketwait', 'limittimeout'],
+  // Ours: a limit entry cancelled when not filled in N seconds (entry-order.ts). PickMyTrade's turns it into
+  // a market order instead: refused until that is carried out (unsupported.ts).
+  limitTimeout: ['limittimeout'],
+  limitToMarketWait: ['lmttomarketwait'],
 }
 
 /**

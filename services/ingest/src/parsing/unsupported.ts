@@ -7,7 +7,7 @@ const RELATIVE_BRACKETS: readonly [FieldName, string][] = [
   ['tpPercent', 'percentage_tp'], ['tpDollars', 'dollar_tp'], ['slPercent', 'percentage_sl'], ['slDollars', 'dollar_sl'],
 ]
 
-const UNSUPPORTED_FIELDS: ReadonlySet<string> = new Set<FieldName>(['tpPercent', 'tpDollars', 'slPercent', 'slDollars', 'trail', 'limitTimeout'])
+const UNSUPPORTED_FIELDS: ReadonlySet<string> = new Set<FieldName>(['tpPercent', 'tpDollars', 'slPercent', 'slDollars', 'trail', 'limitToMarketWait'])
 
 const invalid = (message: string) => new Refusal(400, 'invalid', message)
 
@@ -22,8 +22,8 @@ export function refuseUnsupportedEntry(fields: Fields): void {
     if (nonZero(fields[field])) throw invalid(`${name} is not supported: send tp and sl as prices`)
   }
   if (nonZero(fields.trail)) throw invalid('trailing stops (trail) are not supported: send sl as a price')
-  // Issue 24, item 6 in part: a limit entry is not yet cancelled or sent at the market after N seconds; refused, never silently ignored.
-  if (nonZero(fields.limitTimeout)) throw invalid('lmt_to_market_wait (a limit entry turned into a market order after N seconds) is not supported yet: send a limit entry without it, or a market entry')
+  // Issue 24, item 6 in part: a limit entry is cancelled after N seconds (limit_timeout), not yet sent at the market; refused, never silently ignored.
+  if (nonZero(fields.limitToMarketWait)) throw invalid('lmt_to_market_wait (a limit entry turned into a market order after N seconds) is not supported yet: send limit_timeout to have an unfilled limit entry cancelled after N seconds, or a market entry')
 }
 
 /** Cheap first look (every entry passes here): none of these fields is usually sent. */

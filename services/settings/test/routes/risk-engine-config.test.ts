@@ -24,6 +24,7 @@ const custom: Config = {
     flattenBeforeNews: true,
   },
   positionChanges: { reversals: 'allow', pyramiding: 'allow' },
+  entryOrders: { limitTimeoutSeconds: 45 },
 }
 
 t.test('GET returns the documented defaults when nothing is saved; POST round-trips a complete configuration', async (t) => {

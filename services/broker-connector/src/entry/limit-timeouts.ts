@@ -1,0 +1,77 @@
+import type { Database, Kysely } from '@signals/db'
+import { isDone, type BrokerSession } from '../broker/broker-adapter.ts'
+import type { Logger } from '../consumers/close-trades.ts'
+import { cancelQuietly } from '../positions/carry-out.ts'
+import { claimLimitEntry, dueLimitEntries, markLimitEntryDone, releaseLimitEntry, type DueLimitEntry } from '../repositories/limit-entry-timeouts.ts'
+import { orderTagOf } from './order-plan.ts'
+import type { SessionSource } from './plan-record.ts'
+import { SweepTimer } from './sweep-timer.ts'
+
+export interface LimitTimeoutDeps {
+  db: Kysely<Database>
+  sessions: SessionSource
+  logger: Logger
+  /** The clock deadlines are judged by (tests set it). */
+  clock: () => Date
+}
+
+/** Records still deciding or sending: their order may not be listed yet. */
+const SENDING = new Set(['received', 'placing'])
+
+/**
+ * `limit_timeout` (issue 24, item 6; docs/decisions/limit-entry-timeout.md): each pass, every limit entry
+ * whose deadline has passed, of a user whose session this instance holds, is claimed in Postgres (so a
+ * restart or another instance acts once) and its entry order, found by its tag, cancelled if still working.
+ * Nothing is ever placed here: an entry filled before the cancel reached the broker stays as it is (the
+ * cancel is refused), and a part filled keeps its trade and legs (the trade keeper follows the fills).
+ */
+export class LimitTimeouts {
+  readonly timer: SweepTimer
+
+  constructor(
+    private readonly deps: LimitTimeoutDeps,
+    intervalMs: number,
+  ) {
+    this.timer = new SweepTimer(() => this.pass(), intervalMs, deps.logger, 'limit entry timeout pass')
+  }
+
+  /** One look at the deadlines passed: each record id done with what happened. */
+  async pass(now = this.deps.clock()): Promise<{ recordId: number; outcome: string }[]> {
+    const done: { recordId: number; outcome: string }[] = []
+    for (const due of await dueLimitEntries(this.deps.db, now)) {
+      const session = this.deps.sessions.session(due.user_id)
+      if (!session || !(await claimLimitEntry(this.deps.db, due.record_id))) continue
+      try {
+        const result = await this.#expire(session, due)
+        if (result === null) {
+          await releaseLimitEntry(this.deps.db, due.record_id)
+          continue
+        }
+        await markLimitEntryDone(this.deps.db, due.record_id, result.outcome, result.cancelled)
+        done.push({ recordId: due.record_id, outcome: result.outcome })
+      } catch (error) {
+        // Left claimed but not done: taken again a minute on.
+        this.deps.logger.warn({ err: error, recordId: due.record_id }, 'limit entry timeout failed; tried again on a later pass')
+      }
+    }
+    return done
+  }
+
+  /** What the deadline did to the entry, or null when its send's outcome is not known yet. */
+  async #expire(session: BrokerSession, due: DueLimitEntry): Promise<{ outcome: string; cancelled: boolean } | null> {
+    const tag = due.order_tag ?? orderTagOf(due.record_id)
+    const order = (await session.listOrders()).find((candidate) => candidate.tag === tag && candidate.accountId === session.snapshot.account.id)
+    if (!order) {
+      if (SENDING.has(due.status)) return null
+      return { outcome: `limit entry not found at the broker at its ${due.timeout_seconds} s deadline: nothing to cancel`, cancelled: false }
+    }
+    if (isDone(order.status)) return { outcome: `limit entry ${order.status === 'Filled' ? 'filled' : order.status.toLowerCase()} before its ${due.timeout_seconds} s deadline: nothing to cancel`, cancelled: false }
+    if (!(await cancelQuietly(session, order.id))) return { outcome: `limit entry filled (or done) as its ${due.timeout_seconds} s deadline came: nothing cancelled`, cancelled: false }
+    const filled = (await session.listFills()).filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
+    if (filled === 0) return { outcome: `the limit entry was not filled within ${due.timeout_seconds} s (limit_timeout): cancelled`, cancelled: true }
+    // The legs armed by the part filled stay (Tradovate's OSO); said plainly if the broker took them with the entry.
+    const legs = (await session.listOrders()).filter((leg) => leg.parentId === order.id && !isDone(leg.status)).length
+    const protection = legs > 0 ? 'the filled part stays open with its stop and target' : 'the filled part stays open WITHOUT a working stop or target at the broker'
+    return { outcome: `the limit entry was ${filled} contract(s) filled within ${due.timeout_seconds} s (limit_timeout): the rest was cancelled; ${protection}`, cancelled: true }
+  }
+}

@@ -1,0 +1,65 @@
+import { sql, type Database, type Kysely } from '@signals/db'
+
+/** A limit entry's deadline, with what its record says now. */
+export interface DueLimitEntry {
+  record_id: number
+  user_id: string
+  status: string
+  order_tag: string | null
+  timeout_seconds: number
+}
+
+/**
+ * The deadlines of limit entries just marked sending, timed from `now`: the alert's `limit_timeout` (on its
+ * entry order), else the account's `entryOrders.limitTimeoutSeconds`; none without either. A send marked
+ * again (a retry) keeps its first deadline.
+ */
+export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds: readonly number[], now: Date): Promise<void> {
+  if (limitRecordIds.length === 0) return
+  await sql`
+    INSERT INTO limit_entry_timeouts (record_id, user_id, timeout_seconds, due_at)
+    SELECT a.id, a.user_id, t.seconds, ${now}::timestamptz + make_interval(secs => t.seconds)
+    FROM alerts a
+    LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
+    CROSS JOIN LATERAL (SELECT COALESCE(
+      CASE WHEN jsonb_typeof(a.entry_order -> 'limitTimeoutSeconds') = 'number' THEN (a.entry_order ->> 'limitTimeoutSeconds')::int END,
+      CASE WHEN jsonb_typeof(r.config -> 'entryOrders' -> 'limitTimeoutSeconds') = 'number' THEN (r.config -> 'entryOrders' ->> 'limitTimeoutSeconds')::int END
+    ) AS seconds) t
+    WHERE a.id = ANY(${limitRecordIds}::bigint[]) AND a.order_tag IS NOT NULL AND t.seconds > 0
+    ON CONFLICT (record_id) DO NOTHING`.execute(db)
+}
+
+/** Deadlines passed at `now` and not done, unclaimed or claimed a minute ago by an instance that never finished. */
+export async function dueLimitEntries(db: Kysely<Database>, now: Date): Promise<DueLimitEntry[]> {
+  const { rows } = await sql<DueLimitEntry>`
+    SELECT t.record_id, t.user_id, a.status, a.order_tag, t.timeout_seconds
+    FROM limit_entry_timeouts t JOIN alerts a ON a.id = t.record_id
+    WHERE t.done_at IS NULL AND t.due_at <= ${now}::timestamptz AND (t.claimed_at IS NULL OR t.claimed_at < now() - interval '1 minute')
+    ORDER BY t.due_at, t.record_id`.execute(db)
+  return rows.map((row) => ({ ...row, record_id: Number(row.record_id) }))
+}
+
+/** Claims a deadline for this instance: true once (or again a minute after a claim never marked done). */
+export async function claimLimitEntry(db: Kysely<Database>, recordId: number): Promise<boolean> {
+  const { rows } = await sql`
+    UPDATE limit_entry_timeouts SET claimed_at = now()
+    WHERE record_id = ${recordId} AND done_at IS NULL AND (claimed_at IS NULL OR claimed_at < now() - interval '1 minute')
+    RETURNING record_id`.execute(db)
+  return rows.length > 0
+}
+
+/** Lets a claim go (the entry's outcome is not known yet): looked at again on the next pass. */
+export async function releaseLimitEntry(db: Kysely<Database>, recordId: number): Promise<void> {
+  await sql`UPDATE limit_entry_timeouts SET claimed_at = NULL WHERE record_id = ${recordId} AND done_at IS NULL`.execute(db)
+}
+
+/**
+ * The deadline done with what happened; when the entry was cancelled, its record says so where the trader
+ * sees it (the record stays `placed`: a part filled before is a trade of its own).
+ */
+export async function markLimitEntryDone(db: Kysely<Database>, recordId: number, outcome: string, cancelled: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`UPDATE limit_entry_timeouts SET done_at = now(), outcome = ${outcome}, cancelled = ${cancelled} WHERE record_id = ${recordId}`.execute(trx)
+    if (cancelled) await sql`UPDATE alerts SET reason = ${outcome} WHERE id = ${recordId} AND status IN ('placing', 'placed')`.execute(trx)
+  })
+}
