@@ -130,7 +130,7 @@ export const RISK_GROUPS: readonly RiskGroup[] = [
     ],
   },
   {
-    legend: 'Alerts on an open position',
+    legend: 'Open positions and limit entries',
     fields: [
       {
         area: 'positionChanges', field: 'reversals', kind: 'choice', label: 'An opposite alert while a position is open',
@@ -148,6 +148,7 @@ export const RISK_GROUPS: readonly RiskGroup[] = [
           ['allow', 'Add to the position', 'Added within every limit; the whole position is at most your contracts per order.'],
         ],
       },
+      { area: 'entryOrders', field: 'limitTimeoutSeconds', kind: 'number', min: 1, max: 86400, integer: true, nullable: 'works until filled', label: 'A limit entry waits at most (seconds)', help: 'A limit entry not filled in this time is cancelled (an alert\'s own limit_timeout wins). Empty: it works until filled.' },
     ],
   },
 ]
