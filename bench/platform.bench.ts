@@ -33,7 +33,7 @@ import { createTestDatabase, freePort, startPrivateNats, stopChild, testNamespac
 import { summariseProfiles } from './support/cpu-profile-summary.ts'
 import { fillStreams, skipConsumersToEnd, type FilledStream } from './support/full-streams.ts'
 import { processCpuMs } from './support/process-cpu.ts'
-import { buildProduction, imageNodeOptions, productionEnv, SERVICES, startNode, startService, waitHealthy, root, type NodeProcess, type ServiceName } from './support/production-services.ts'
+import { buildProduction, imageMallocTunables, imageNodeOptions, productionEnv, SERVICES, startNode, startService, waitHealthy, root, type NodeProcess, type ServiceName } from './support/production-services.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -138,7 +138,7 @@ async function preparePlatform(label: string, checkout: string, settings: Record
   const ports = new Map<ServiceName, number>()
   for (const name of SERVICES) ports.set(name, await freePort())
   const port = (name: ServiceName) => ports.get(name) ?? 0
-  const env = productionEnv({ nodeOptions, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: nats.url, namespace, port })
+  const env = productionEnv({ nodeOptions, mallocTunables: imageMallocTunables(), databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: nats.url, namespace, port })
   // Counted like in production, but never reached from the one load-generator address.
   env.INGEST_RATE_LIMIT_PER_MINUTE = '100000000'
   Object.assign(env, settings)
