@@ -5,12 +5,15 @@
 // and Fastify alone hold on this machine and Node version, so the figures that matter are the differences.
 // Real Postgres, Redis and NATS; the identity provider's address is a name that does not resolve (auth
 // looks it up in the background at start and again at the first sign-in; production refuses a local one).
-// BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_NODE_OPTIONS replaces the image's NODE_OPTIONS
-// (to price a flag before it goes into the image).
+// BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_NODE_OPTIONS and BENCH_MALLOC_TUNABLES replace
+// the image's NODE_OPTIONS and GLIBC_TUNABLES (to price a setting before it goes into the image).
+// Beside this build, in the same run, each on a bus namespace of its own (its gateway forwards to its own
+// services): BENCH_BASELINE=<a checkout, built> runs that checkout's services as its image would (before and
+// after a change); BENCH_BESIDE_DEFAULT_MALLOC=1 runs this build again with glibc's malloc defaults.
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { createTestDatabase, deleteNamespaceStreams, freePort, stopChild, testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
-import { buildProduction, imageNodeOptions, productionEnv, root, SERVICES, startNode, startService, waitHealthy, type NodeProcess } from './support/production-services.ts'
+import { buildProduction, imageMallocTunables, imageNodeOptions, productionEnv, root, SERVICES, startNode, startService, waitHealthy, type NodeProcess } from './support/production-services.ts'
 import { residentMemory, type ResidentMemory } from './support/resident-memory.ts'
 
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 120) * 1000
@@ -22,11 +25,11 @@ const app = Fastify({ logger: { level: 'warn' } })
 app.get('/health', async () => ({ status: 'ok' }))
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) })`
 
-type Measured = NodeProcess
+type Measured = NodeProcess & { metricsToken?: string }
 
 /** V8's heap (used, committed) and external memory from a service's /metrics (prom-client's defaults), in MiB. */
-async function heapOf(measured: Measured, token: string): Promise<{ used: number; committed: number; external: number } | undefined> {
-  const response = await fetch(`http://127.0.0.1:${measured.port}/metrics`, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined)
+async function heapOf(measured: Measured): Promise<{ used: number; committed: number; external: number } | undefined> {
+  const response = await fetch(`http://127.0.0.1:${measured.port}/metrics`, { headers: { authorization: `Bearer ${measured.metricsToken ?? ''}` } }).catch(() => undefined)
   if (!response?.ok) return undefined
   const text = await response.text()
   const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 1024 / 1024
@@ -36,18 +39,29 @@ async function heapOf(measured: Measured, token: string): Promise<{ used: number
 buildProduction()
 
 const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? imageNodeOptions()
-const database = await createTestDatabase()
-const namespace = testNamespace()
-const ports = new Map<string, number>()
-for (const name of [...SERVICES, 'bare']) ports.set(name, await freePort())
-const port = (name: string) => ports.get(name) ?? 0
-const env = productionEnv({ nodeOptions, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: TEST_NATS_URL, namespace, port })
-
-// Fastify resolves from ingest's dependencies: the same copy the services bundle.
-const processes: Measured[] = [
-  startNode('bare Fastify', ['--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(root, 'services/ingest')),
-  ...SERVICES.map((name) => startService(name, env, port(name))),
+const mallocTunables = process.env.BENCH_MALLOC_TUNABLES ?? imageMallocTunables()
+const baseline = process.env.BENCH_BASELINE === undefined ? undefined : path.resolve(process.env.BENCH_BASELINE)
+const variants = [
+  { label: '', checkout: root, nodeOptions, mallocTunables },
+  ...(baseline === undefined ? [] : [{ label: ` (before: ${path.basename(baseline)})`, checkout: baseline, nodeOptions: imageNodeOptions(baseline), mallocTunables: imageMallocTunables(baseline) }]),
+  ...(process.env.BENCH_BESIDE_DEFAULT_MALLOC === '1' ? [{ label: ' (glibc defaults)', checkout: root, nodeOptions, mallocTunables: '' }] : []),
 ]
+const database = await createTestDatabase()
+const namespaces: string[] = []
+const processes: Measured[] = []
+for (const variant of variants) {
+  const namespace = testNamespace()
+  namespaces.push(namespace)
+  const ports = new Map<string, number>()
+  for (const name of [...SERVICES, 'bare']) ports.set(name, await freePort())
+  const port = (name: string) => ports.get(name) ?? 0
+  const env = productionEnv({ nodeOptions: variant.nodeOptions, mallocTunables: variant.mallocTunables, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: TEST_NATS_URL, namespace, port })
+  // Fastify resolves from ingest's dependencies: the same copy the services bundle.
+  processes.push(
+    { ...startNode('bare Fastify', ['--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(variant.checkout, 'services/ingest')), name: `bare Fastify${variant.label}` },
+    ...SERVICES.map((name) => ({ ...startService(name, env, port(name), [], variant.checkout), name: `${name}${variant.label}`, metricsToken: env.METRICS_TOKEN ?? '' })),
+  )
+}
 
 let passed = false
 try {
@@ -59,27 +73,31 @@ try {
     return { name: measured.name, memory: residentMemory(measured.child.pid) }
   })
   // Read after every resident figure, so these requests do not count in it.
-  const heaps = new Map(await Promise.all(processes.map(async (measured) => [measured.name, await heapOf(measured, env.METRICS_TOKEN ?? '')] as const)))
-  const [bare, ...measuredServices] = readings
-  if (!bare) throw new Error('no bare Fastify reading')
+  const heaps = new Map(await Promise.all(processes.map(async (measured) => [measured.name, await heapOf(measured)] as const)))
   const mib = (value: number) => value.toFixed(1)
   out(`## Memory at rest: every service ${IDLE_MS / 1000} s idle, production build, beside a bare Fastify process`)
   out()
-  out(`Node ${process.version}, NODE_OPTIONS=\`${nodeOptions}\`, load average ${load.toFixed(1)} at start, ${new Date().toISOString()}`)
+  out(`Node ${process.version}, NODE_OPTIONS=\`${nodeOptions}\`, GLIBC_TUNABLES=\`${mallocTunables}\`, load average ${load.toFixed(1)} at start, ${new Date().toISOString()}`)
   out()
-  out('| process | resident MiB | own (anonymous) MiB | mapped files MiB | V8 heap used / committed MiB | external MiB | resident over bare Fastify | bar |')
-  out('|---|---|---|---|---|---|---|---|')
-  const row = (name: string, memory: ResidentMemory, verdict: string) => {
-    const heap = heaps.get(name)
-    const heapCells = heap ? `${mib(heap.used)} / ${mib(heap.committed)} | ${mib(heap.external)}` : '(no /metrics) | '
-    out(`| ${name} | ${mib(memory.resident)} | ${mib(memory.anonymous)} | ${mib(memory.file)} | ${heapCells} | ${name === bare.name ? '' : `+${mib(memory.resident - bare.memory.resident)}`} | ${verdict} |`)
+  out('| process | resident MiB | own (anonymous) MiB | mapped files MiB | proportional (Pss) MiB | V8 heap used / committed MiB | external MiB | resident over bare Fastify | bar |')
+  out('|---|---|---|---|---|---|---|---|---|')
+  const perVariant = SERVICES.length + 1
+  for (let first = 0; first < readings.length; first += perVariant) {
+    const [bare, ...services] = readings.slice(first, first + perVariant)
+    if (!bare) throw new Error('no bare Fastify reading')
+    const row = (name: string, memory: ResidentMemory, verdict: string) => {
+      const heap = heaps.get(name)
+      const heapCells = heap ? `${mib(heap.used)} / ${mib(heap.committed)} | ${mib(heap.external)}` : '(no /metrics) | '
+      out(`| ${name} | ${mib(memory.resident)} | ${mib(memory.anonymous)} | ${mib(memory.file)} | ${mib(memory.proportional)} | ${heapCells} | ${name === bare.name ? '' : `+${mib(memory.resident - bare.memory.resident)}`} | ${verdict} |`)
+    }
+    row(bare.name, bare.memory, '')
+    for (const { name, memory } of services) row(name, memory, memory.resident < BAR_MIB ? `PASS (< ${BAR_MIB})` : `FAIL (${mib(memory.resident - BAR_MIB)} over)`)
   }
-  row(bare.name, bare.memory, '')
-  for (const { name, memory } of measuredServices) row(name, memory, memory.resident < BAR_MIB ? `PASS (< ${BAR_MIB})` : `FAIL (${mib(memory.resident - BAR_MIB)} over)`)
-  passed = measuredServices.every(({ memory }) => memory.resident < BAR_MIB)
+  // The verdict is the image's configuration: the first set.
+  passed = readings.slice(1, perVariant).every(({ memory }) => memory.resident < BAR_MIB)
 } finally {
   await Promise.all(processes.map((measured) => stopChild(measured.child, { graceMs: 10_000 })))
-  await deleteNamespaceStreams(namespace)
+  for (const namespace of namespaces) await deleteNamespaceStreams(namespace)
   await database.drop()
 }
 process.exit(passed ? 0 : 1)

@@ -17,8 +17,9 @@
 // BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_PROFILE=<dir> runs every service with
 // --cpu-prof into <dir>/<phase>/<n>-<service> and prints each one's functions with the most self time;
 // BENCH_BASELINE=<a checkout, built> runs its services too, as a second platform (its own database and
-// namespace) measured in the same rounds: before and after a change, side by side; BENCH_ENV=`NAME=value,...`
-// sets variables for this build's services only (with BENCH_BASELINE=. : a setting priced side by side);
+// namespace, the GLIBC_TUNABLES of its own Dockerfile) measured in the same rounds: before and after a change,
+// side by side; BENCH_ENV=`NAME=value,...` sets variables for this build's services only (with
+// BENCH_BASELINE=. : a setting priced side by side);
 // BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS change the rounds (3), their length (10 s) and the
 // connections (50).
 import { randomBytes } from 'node:crypto'
@@ -33,7 +34,7 @@ import { createTestDatabase, freePort, startPrivateNats, stopChild, testNamespac
 import { summariseProfiles } from './support/cpu-profile-summary.ts'
 import { fillStreams, skipConsumersToEnd, type FilledStream } from './support/full-streams.ts'
 import { processCpuMs } from './support/process-cpu.ts'
-import { buildProduction, imageNodeOptions, productionEnv, SERVICES, startNode, startService, waitHealthy, root, type NodeProcess, type ServiceName } from './support/production-services.ts'
+import { buildProduction, imageMallocTunables, imageNodeOptions, productionEnv, SERVICES, startNode, startService, waitHealthy, root, type NodeProcess, type ServiceName } from './support/production-services.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -138,7 +139,7 @@ async function preparePlatform(label: string, checkout: string, settings: Record
   const ports = new Map<ServiceName, number>()
   for (const name of SERVICES) ports.set(name, await freePort())
   const port = (name: ServiceName) => ports.get(name) ?? 0
-  const env = productionEnv({ nodeOptions, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: nats.url, namespace, port })
+  const env = productionEnv({ nodeOptions, mallocTunables: imageMallocTunables(checkout), databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: nats.url, namespace, port })
   // Counted like in production, but never reached from the one load-generator address.
   env.INGEST_RATE_LIMIT_PER_MINUTE = '100000000'
   Object.assign(env, settings)

@@ -19,20 +19,31 @@ export function buildProduction(): void {
   if (build.status !== 0) throw new Error(`pnpm build failed:\n${build.stdout}${build.stderr}`)
 }
 
-/** The image's NODE_OPTIONS (runtime stage, the last one set), so the bench runs what production runs. */
-export function imageNodeOptions(): string {
-  const dockerfile = readFileSync(path.join(root, 'infra/Dockerfile'), 'utf8')
-  const settings = [...dockerfile.matchAll(/NODE_OPTIONS=(?:"([^"]*)"|(\S+))/g)]
+/** A variable infra/Dockerfile sets (the last setting: the runtime stage), so the bench runs what production runs. */
+function imageVariable(name: string, checkout: string): string | undefined {
+  const dockerfile = readFileSync(path.join(checkout, 'infra/Dockerfile'), 'utf8')
+  const settings = [...dockerfile.matchAll(new RegExp(`${name}=(?:"([^"]*)"|(\\S+))`, 'g'))]
   const last = settings.at(-1)
-  if (!last) throw new Error('infra/Dockerfile sets no NODE_OPTIONS')
-  return last[1] ?? last[2] ?? ''
+  return last && (last[1] ?? last[2] ?? '')
 }
+
+/** The image's NODE_OPTIONS (of this checkout's Dockerfile unless another is given). */
+export function imageNodeOptions(checkout = root): string {
+  const options = imageVariable('NODE_OPTIONS', checkout)
+  if (options === undefined) throw new Error('infra/Dockerfile sets no NODE_OPTIONS')
+  return options
+}
+
+/** The image's GLIBC_TUNABLES, how malloc gives memory back (docs/decisions/memory.md); none: glibc's defaults. */
+export const imageMallocTunables = (checkout = root): string => imageVariable('GLIBC_TUNABLES', checkout) ?? ''
 
 const secret = (bytes = 32) => randomBytes(bytes).toString('base64url')
 const variable = (name: string) => name.replace('-', '_').toUpperCase()
 
 export interface ProductionEnvOptions {
   nodeOptions: string
+  /** GLIBC_TUNABLES; none (glibc's defaults) when empty. */
+  mallocTunables: string
   databaseUrl: string
   redisUrl: string
   natsUrl: string
@@ -46,6 +57,7 @@ export function productionEnv(options: ProductionEnvOptions): NodeJS.ProcessEnv 
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     NODE_OPTIONS: options.nodeOptions,
+    ...(options.mallocTunables ? { GLIBC_TUNABLES: options.mallocTunables } : {}),
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     DATABASE_URL: options.databaseUrl,

@@ -8,6 +8,8 @@ export interface ResidentMemory {
   anonymous: number
   /** RssFile: pages of mapped files, mostly the node binary's code, shared with every other node process. */
   file: number
+  /** Pss (smaps_rollup): resident memory with each shared page divided among the processes that map it. */
+  proportional: number
 }
 
 const MIB = 1024
@@ -19,5 +21,8 @@ export function residentMemory(pid: number): ResidentMemory {
     if (kib === undefined) throw new Error(`/proc/${pid}/status has no ${name}`)
     return Number(kib) / MIB
   }
-  return { resident: field('VmRSS'), anonymous: field('RssAnon'), file: field('RssFile') }
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
+  const pss = /^Pss:\s+(\d+) kB$/m.exec(rollup)?.[1]
+  if (pss === undefined) throw new Error(`/proc/${pid}/smaps_rollup has no Pss`)
+  return { resident: field('VmRSS'), anonymous: field('RssAnon'), file: field('RssFile'), proportional: Number(pss) / MIB }
 }

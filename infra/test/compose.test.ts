@@ -240,6 +240,7 @@ t.test('the image: built in stages on Node 24, production dependencies only, com
   t.match(dockerfile, /pnpm install --prod --frozen-lockfile/, 'the runtime tree gets production dependencies only')
   t.match(runtime, /COPY --from=build \/out \/app/, 'the runtime copies only the assembled tree')
   t.match(runtime, /NODE_OPTIONS=--conditions=compiled/, 'packages resolve to dist/')
+  t.match(runtime, /GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=16384/, 'malloc returns what start-up parsing freed (docs/decisions/memory.md)')
   t.match(runtime, /^USER node$/m, 'runs as node')
   t.notMatch(runtime, /tsx/, 'no tsx at run time')
 })

@@ -3,14 +3,18 @@ import { dayNumberOfIso, isoOfDayNumber, weekdayOf } from './calendar-days.ts'
 /** CME Globex sessions open at 17:00 Chicago time and belong to the next calendar day's trading day. */
 const SESSION_OPENS_AT_HOUR = 17
 
-const CHICAGO = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/Chicago',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  hourCycle: 'h23',
-})
+// Made at the first use, not at import: a formatter with a time zone maps about 6 MiB of ICU's data from
+// the node binary, resident for good, in every service that imports this (docs/decisions/memory.md).
+let chicago: Intl.DateTimeFormat | undefined
+const chicagoClock = () =>
+  (chicago ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Chicago',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  }))
 
 /**
  * The CME trading day (`YYYY-MM-DD`) an instant belongs to: the session day rolls at 17:00
@@ -35,7 +39,7 @@ const MAX_REMEMBERED_HOURS = 100_000
 const DAY_OF_HOUR = new Map<number, string>()
 
 function computeTradingDay(at: Date): string {
-  const parts = Object.fromEntries(CHICAGO.formatToParts(at).map((part) => [part.type, part.value]))
+  const parts = Object.fromEntries(chicagoClock().formatToParts(at).map((part) => [part.type, part.value]))
   let day = dayNumberOfIso(`${parts.year}-${parts.month}-${parts.day}`)
   if (Number(parts.hour) >= SESSION_OPENS_AT_HOUR) day += 1
   const weekday = weekdayOf(day)
