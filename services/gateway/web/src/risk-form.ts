@@ -14,7 +14,8 @@ type Control = HTMLInputElement | HTMLSelectElement
 
 let loaded: RiskConfig | null = null
 
-const valueOf = (config: RiskConfig, field: RiskField): Value => (config[field.area] as unknown as Record<string, Value>)[field.field] ?? null
+// An area may be missing from a configuration written before it existed: its fields then show as unset.
+const valueOf = (config: RiskConfig, field: RiskField): Value => (config[field.area] as unknown as Record<string, Value> | undefined)?.[field.field] ?? null
 const control = (field: RiskField) => byId<Control>(fieldId(field))
 const modeNow = (): RiskMode => byId<HTMLSelectElement>('risk-engine-riskMode-mode').value as RiskMode
 
@@ -111,7 +112,9 @@ export function readRiskForm(): RiskConfig {
   for (const field of RISK_FIELDS) {
     const box = control(field)
     if (box.disabled) continue
-    const area = config[field.area] as Record<string, Value>
+    // A field of an area the loaded configuration lacks, left unset, is not invented: the service fills its default.
+    if (config[field.area] === undefined && field.kind !== 'boolean' && box.value.trim() === '') continue
+    const area = (config[field.area] ??= {})
     if (field.kind === 'boolean') area[field.field] = (box as HTMLInputElement).checked
     else if (field.kind === 'choice') area[field.field] = box.value
     else area[field.field] = box.value.trim() === '' ? null : Number(box.value)
