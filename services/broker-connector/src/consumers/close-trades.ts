@@ -3,9 +3,10 @@ import { PermanentError } from '@signals/bus'
 import type { NormalizedAlert } from '@signals/contracts'
 import type { Database, Kysely, TradeResult } from '@signals/db'
 import { decimalText } from '../decimal-text.ts'
-import { closeTrades, lockOpenTrades, requestTradeExits, stopUnsentEntries, workingEntryContracts, type OpenTrade, type OpenTradeMatch } from '../repositories/trades.ts'
+import { closeTrades, lockOpenTrades, requestTradeExits, stopUnsentEntries, workingEntryContracts, type OpenTrade } from '../repositories/trades.ts'
 import { requestFlattens, type FlattenRequestInput } from '../repositories/flatten-requests.ts'
 import type { Routing } from '../repositories/alerts.ts'
+import { resultAlertMatch } from './result-match.ts'
 import { partialCloseForResult } from './partial-close-result.ts'
 
 export interface Logger {
@@ -59,13 +60,7 @@ export async function exitForResult(db: Kysely<Database>, alert: NormalizedAlert
   if (alert.result === null) throw new PermanentError('a result alert without a result (TP, SL or Exit)')
   if (alert.symbol === null) throw new PermanentError('a result alert without a symbol')
   if (alert.closePart) return partialCloseForResult(db, { ...alert, symbol: alert.symbol, closePart: alert.closePart }, routing, logger)
-  const match: OpenTradeMatch & { receivedBy: string } = {
-    symbol: alert.symbol,
-    root: alert.root ?? rootOf(alert.symbol),
-    userId: routing === 'targeted' && alert.userId !== null ? alert.userId : undefined,
-    side: alert.closes,
-    receivedBy: alert.receivedAt,
-  }
+  const match = resultAlertMatch({ ...alert, symbol: alert.symbol }, routing)
   const exit = alert.exitPrice ?? alert.entryPrice
   const exitPrice = exit === null ? null : decimalText(exit)
   const result = tradeResultOf(alert.result)

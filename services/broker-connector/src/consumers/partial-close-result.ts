@@ -1,8 +1,8 @@
-import { rootOf } from '@signals/instruments'
 import type { ClosePart, NormalizedAlert } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import type { Routing } from '../repositories/alerts.ts'
-import { lockOpenTrades, type OpenTradeMatch } from '../repositories/trades.ts'
+import { resultAlertMatch } from './result-match.ts'
+import { lockOpenTrades } from '../repositories/trades.ts'
 import { requestPartialCloses } from '../repositories/partial-closes.ts'
 import type { ExitOutcome, Logger } from './close-trades.ts'
 
@@ -14,13 +14,7 @@ import type { ExitOutcome, Logger } from './close-trades.ts'
  * no broker position behind them are left open (a part of them has no fill to close at), and logged.
  */
 export async function partialCloseForResult(db: Kysely<Database>, alert: NormalizedAlert & { closePart: ClosePart; symbol: string }, routing: Routing, logger: Logger): Promise<ExitOutcome> {
-  const match: OpenTradeMatch & { receivedBy: string } = {
-    symbol: alert.symbol,
-    root: alert.root ?? rootOf(alert.symbol),
-    userId: routing === 'targeted' && alert.userId !== null ? alert.userId : undefined,
-    side: alert.closes,
-    receivedBy: alert.receivedAt,
-  }
+  const match = resultAlertMatch(alert, routing)
   const users = await db.transaction().execute(async (trx) => {
     const open = await lockOpenTrades(trx, match)
     const legacy = open.filter((trade) => trade.broker_contract_id === null || trade.contract === null)

@@ -165,17 +165,17 @@ export class TradovateSession implements BrokerSession {
     return contractNameOf((endpoint, body, query) => this.request(endpoint, body, query), contractId)
   }
 
+  /** What every order we place says: this account, our tag, the side, the dated contract, the quantity. */
+  private taggedOrder(request: { tag: string; action: 'Buy' | 'Sell'; contract: { name: string }; quantity: number }) {
+    return { accountSpec: this.snapshot.account.name, accountId: this.snapshot.account.id, clOrdId: request.tag, action: request.action, symbol: request.contract.name, orderQty: request.quantity }
+  }
+
   /** `order/placeOSO`: entry (Market, Limit, Stop or StopLimit) with its tag, `bracket1` the stop (Stop), `bracket2` the target (Limit). */
   async placeBracket(request: BracketRequest): Promise<PlacedBracket> {
     const exit = request.action === 'Buy' ? 'Sell' : 'Buy'
     const stop: OsoBracket = { action: exit, clOrdId: `${request.tag}.sl`, orderType: 'Stop', stopPrice: price(request.stopPrice, 'stop price'), timeInForce: 'GTC' }
     const body: PlaceOsoRequest = {
-      accountSpec: this.snapshot.account.name,
-      accountId: this.snapshot.account.id,
-      clOrdId: request.tag,
-      action: request.action,
-      symbol: request.contract.name,
-      orderQty: request.quantity,
+      ...this.taggedOrder(request),
       orderType: request.entryType,
       timeInForce: request.timeInForce ?? 'Day',
       isAutomated: true,
@@ -194,12 +194,7 @@ export class TradovateSession implements BrokerSession {
   /** `order/placeorder`: a Market order under our tag (a partial close). */
   async placeClosingOrder(request: ClosingOrderRequest): Promise<{ orderId: number }> {
     const body: PlaceOrderRequest = {
-      accountSpec: this.snapshot.account.name,
-      accountId: this.snapshot.account.id,
-      clOrdId: request.tag,
-      action: request.action,
-      symbol: request.contract.name,
-      orderQty: request.quantity,
+      ...this.taggedOrder(request),
       orderType: 'Market',
       timeInForce: 'Day',
       isAutomated: true,
