@@ -44,6 +44,14 @@ export function asksForLimit(raw: unknown): boolean {
   return typeof type === 'string' && ['limit', 'lmt'].includes(type.trim().toLowerCase())
 }
 
+/**
+ * Whether a record's entry is a limit: what ingest read (`entry_order`, however the sender spelled or
+ * wrapped the field), else, for records written before ingest published it, the payload's own field.
+ */
+export function isLimitEntry(raw: unknown, entryOrder: { type: string } | null): boolean {
+  return entryOrder?.type === 'limit' || asksForLimit(raw)
+}
+
 /** The entry's prices on the tick grid. A limit is only honoured with an entry price to put it at. */
 export function planPrices(
   alert: { side: Side; entryPrice: string | null; stop: string | null; target: string | null; limit: boolean },

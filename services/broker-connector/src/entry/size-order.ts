@@ -3,7 +3,7 @@ import { additionRoom, normalizeRiskEngineConfig, positionChange, sessionGate, s
 import type { BracketRequest, BrokerContract, BrokerSession, DayRealizedPnl } from '../broker/broker-adapter.ts'
 import type { EntryRecord } from '../repositories/entry-records.ts'
 import { accountStateOf, type AccountRows } from './account-state.ts'
-import { asksForLimit, orderTagOf, planPrices } from './order-plan.ts'
+import { isLimitEntry, orderTagOf, planPrices } from './order-plan.ts'
 import { entryOrderFields, entryOrderOf, sizingPriceOf } from './entry-order-plan.ts'
 import { countBrokerRealized } from '../risk/day-realized.ts'
 import { markOpenPnl } from '../risk/open-pnl.ts'
@@ -116,7 +116,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
   if (change.kind === 'close_first') return { kind: 'close_first', side: change.side, closes: change.closes, held: change.held, contract }
   const side = change.side
   const prices = planPrices(
-    { side, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: asksForLimit(record.raw_data) },
+    { side, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: isLimitEntry(record.raw_data, entryOrderOf(record.entry_order)) },
     spec.tickSize,
   )
   // A stop or stop-limit entry, or a time in force (issue 24, item 6): sized where it fills, as a limit is.

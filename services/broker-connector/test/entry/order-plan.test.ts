@@ -1,5 +1,7 @@
 import t from 'tap'
-import { asksForLimit, orderTagOf, parseOrderTag, planPrices, roundToTick } from '../../src/entry/order-plan.ts'
+import { asksForLimit, isLimitEntry, orderTagOf, parseOrderTag, planPrices, roundToTick } from '../../src/entry/order-plan.ts'
+import { parseAlert } from '../../../ingest/src/parsing/parse-alert.ts'
+import { normalizeAlert } from '../../../ingest/src/parsing/normalize.ts'
 
 t.test('roundToTick puts a price on the grid in the asked direction, exactly', async (t) => {
   t.equal(roundToTick('21000.30', '0.25', 'down'), '21000.25')
@@ -36,6 +38,27 @@ t.test('a limit entry is asked for by orderType / order_type "limit" in the payl
   t.notOk(asksForLimit({ orderType: 'market' }))
   t.notOk(asksForLimit('orderType: limit'))
   t.notOk(asksForLimit(null))
+})
+
+t.test('a limit ingest read is a limit here, however the sender spelled or wrapped it (review, stop 28)', async (t) => {
+  // Ingest reads field names without case or punctuation, and bodies wrapped in `message`: each of these
+  // was published as a limit entry and placed at market (its limit_timeout lost with it).
+  const bodies = [
+    { ORDER_TYPE: 'LMT', price: 21000, limit_timeout: 30 },
+    { OrderType: 'Limit', price: 21000, timeInForce: 'GTC' },
+    { message: { order_type: 'limit', price: 21000 } },
+    { 'order-type': 'limit', price: 21000 },
+  ]
+  for (const body of bodies) {
+    const payload = 'message' in body ? { ...body, message: { ...body.message, symbol: 'MNQ1!', action: 'buy', sl: 20950, user_id: 'u' } } : { ...body, symbol: 'MNQ1!', action: 'buy', sl: 20950, user_id: 'u' }
+    const text = JSON.stringify(payload)
+    const alert = normalizeAlert(parseAlert(text), {}, { premiumIndicators: new Set(), receivedAt: '2026-11-26T12:00:00.000Z', sourceText: text })
+    t.equal(alert.kind, 'entry')
+    t.ok(isLimitEntry(alert.raw, alert.entryOrder ?? null), `a limit: ${text}`)
+  }
+  const market = JSON.stringify({ symbol: 'MNQ1!', action: 'buy', sl: 20950, price: 21000, user_id: 'u' })
+  const plain = normalizeAlert(parseAlert(market), {}, { premiumIndicators: new Set(), receivedAt: '2026-11-26T12:00:00.000Z', sourceText: market })
+  t.notOk(isLimitEntry(plain.raw, plain.entryOrder ?? null), 'no order type: market')
 })
 
 t.test('order tags name the record and the leg, and nothing else parses', async (t) => {

@@ -35,8 +35,9 @@ export function entryOrderOf(fields: Fields, entryPrice: number | null): EntryOr
   if (timeInForce === undefined) throw invalid(`timeInForce "${(tifText ?? '').slice(0, 40)}" is not supported (expected day, gtc, ioc or fok)`)
   const limitTimeoutSeconds = limitTimeoutOf(fields, type, entryPrice)
   if (limitTimeoutSeconds !== null) return { type: 'limit', stopPrice: null, timeInForce, limitTimeoutSeconds }
-  // A market or limit entry without a time in force is published as before (the connector reads a limit from raw).
-  if ((type === null || type === 'market' || type === 'limit') && timeInForce === null) return null
+  // A market entry without a time in force is published as before; a limit always says so, as ingest read it
+  // (the connector cannot find every spelling of the field in the raw payload).
+  if ((type === null || type === 'market') && timeInForce === null) return null
   const trigger = triggerOf(fields, type === 'stop' || type === 'stop_limit')
   if (type === 'stop') {
     const stopPrice = trigger ?? entryPrice

@@ -49,7 +49,7 @@ t.test('entry order types and time in force', async (t) => {
   t.equal(normalize({ ...entry, lmt_to_market_wait: 0 }).kind, 'entry', '0: not asked')
   // Ours: a limit entry cancelled when not filled in N seconds (connector entry/limit-timeouts.ts).
   t.match(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 30 }), { entryOrder: { type: 'limit', stopPrice: null, timeInForce: null, limitTimeoutSeconds: 30 } })
-  t.notOk(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 0 }).entryOrder, '0: no timeout')
+  t.same(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 0 }).entryOrder, { type: 'limit', stopPrice: null, timeInForce: null }, '0: no timeout')
   t.throws(() => normalize({ ...entry, limit_timeout: 30 }), /limit_timeout applies to a limit entry only/)
   t.throws(() => normalize({ ...entry, order_type: 'limit', limit_timeout: 30 }), /limit_timeout needs the limit entry's price/)
   t.throws(() => normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 2.5 }), /limit_timeout must be whole seconds/)

@@ -10,6 +10,9 @@ const LONG = { action: 'LONG' } as const
 const SHORT = { action: 'SHORT' } as const
 const EXIT = { kind: 'result', result: 'Exit' } as const
 
+/** A limit entry as ingest read it: published so that the connector never has to find the field in the raw body. */
+const LIMIT_ENTRY = { entryOrder: { type: 'limit' as const, stopPrice: null, timeInForce: null } }
+
 t.test('TradersPost: every documented example', async (t) => {
   const strategy = (action: string, sentiment: string) => expanded(tradersPost.strategyTemplate, { ticker: 'NQ1!', 'strategy.order.action': action, 'strategy.market_position': sentiment })
   await assertFormatCases(t, [
@@ -31,20 +34,20 @@ t.test('TradersPost: every documented example', async (t) => {
     { label: 'stocks: exit', body: tradersPost.stockExit.body, published: { ...EXIT, symbol: 'SQ' } },
     { label: 'stocks: enter bearish', body: tradersPost.stockSell.body, published: { ...SHORT, symbol: 'SQ' } },
     { label: 'stocks: full signal', body: tradersPost.stockFull.body, published: { ...LONG, symbol: 'SQ', entryPrice: 108.88, quantity: 100 } },
-    { label: 'stopLoss amount', body: tradersPost.stopLossAmount.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, sl: 90 } },
-    { label: 'takeProfit percent (stop-loss page)', body: tradersPost.stopLossPageTakeProfitPercent.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
-    { label: 'stopLoss stopPrice', body: tradersPost.stopLossStopPrice.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, sl: 90 } },
-    { label: 'takeProfit amount', body: tradersPost.takeProfitAmount.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
-    { label: 'takeProfit percent', body: tradersPost.takeProfitPercent.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
-    { label: 'takeProfit limitPrice', body: tradersPost.takeProfitLimitPrice.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
+    { label: 'stopLoss amount', body: tradersPost.stopLossAmount.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100, sl: 90 } },
+    { label: 'takeProfit percent (stop-loss page)', body: tradersPost.stopLossPageTakeProfitPercent.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
+    { label: 'stopLoss stopPrice', body: tradersPost.stopLossStopPrice.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100, sl: 90 } },
+    { label: 'takeProfit amount', body: tradersPost.takeProfitAmount.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
+    { label: 'takeProfit percent', body: tradersPost.takeProfitPercent.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
+    { label: 'takeProfit limitPrice', body: tradersPost.takeProfitLimitPrice.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100, tp: 110 } },
     { label: 'takeProfit pnlAmount', body: tradersPost.takeProfitPnl.body, refused: /^takeProfit\.pnlAmount \(a profit in dollars\) is not supported/ },
     { label: 'orderType market', body: tradersPost.marketOrder.body, published: { ...LONG, symbol: 'AAPL' } },
-    { label: 'orderType limit', body: tradersPost.limitOrder.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100 } },
+    { label: 'orderType limit', body: tradersPost.limitOrder.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'AAPL', entryPrice: 100 } },
     // A stop entry's top-level stopPrice is its trigger (and where it fills about), not a stop loss (issue 24, item 6).
     { label: 'orderType stop', body: tradersPost.stopOrder.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 100, entryOrder: { type: 'stop', stopPrice: 100, timeInForce: null } } },
     { label: 'orderType stop_limit', body: tradersPost.stopLimitOrder.body, published: { ...LONG, symbol: 'AAPL', entryPrice: 99, entryOrder: { type: 'stop_limit', stopPrice: 100, timeInForce: null } } },
     { label: 'order behavior: sell', body: tradersPost.behaviorSell.body, published: { ...SHORT, symbol: 'TSLA' } },
-    { label: 'order behavior: limit', body: tradersPost.behaviorLimit.body, published: { ...LONG, symbol: 'TSLA', entryPrice: 120.12 } },
+    { label: 'order behavior: limit', body: tradersPost.behaviorLimit.body, published: { ...LONG, ...LIMIT_ENTRY, symbol: 'TSLA', entryPrice: 120.12 } },
     { label: 'order behavior: quantity', body: tradersPost.behaviorQuantity.body, published: { ...LONG, symbol: 'TSLA', quantity: 5 } },
     { label: 'futures contract', body: tradersPost.futuresContract.body, published: { ...LONG, symbol: 'MNQU2025', root: 'MNQ' } },
   ])
