@@ -29,13 +29,22 @@ export interface HandlerDeps {
  * the hand-off, or a record handed back to wait for a broker session, loses nothing; the entry flow's
  * per-record lock and conditional updates keep it to once.
  */
+/**
+ * Whose accounts an entry-flow alert reaches: the deployment's routing, except that flatten everything, the
+ * kill switch and cancel reach the sender's own account only, whatever the routing: a cancel without a type
+ * takes the stops off open trades, which no vendor's signal may do to every trader at once (review, stop 28;
+ * docs/decisions/order-management-words.md).
+ */
+export function recordRoutingOf(alert: NormalizedAlert, routing: Routing): Routing {
+  const kind = alert.instruction?.kind
+  return kind === 'flatten_account' || kind === 'kill_switch' || kind === 'cancel' ? 'targeted' : routing
+}
+
 export function entryAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
   return async (alert: NormalizedAlert, context?: MessageContext): Promise<void> => {
     if (alert.isVendorTest) return recordAsTest(alert)
-    // Flatten everything and the kill switch reach the sender's own account only, whatever the routing (docs/decisions/order-management-words.md).
-    const accountWide = alert.instruction?.kind === 'flatten_account' || alert.instruction?.kind === 'kill_switch'
-    const created = await insertEntryRecords(deps.db, alert, accountWide ? 'targeted' : deps.routing)
+    const created = await insertEntryRecords(deps.db, alert, recordRoutingOf(alert, deps.routing))
     deps.onRecorded?.('entry', created.length)
     const records = created.length > 0 ? created : await unsettledEntryRecords(deps.db, alert.alertId)
     if (created.length === 0 && records.length === 0) {
