@@ -115,12 +115,13 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
   if (change.kind === 'refuse') return { kind: 'refuse', code: change.code, reason: change.reason, flatten: false, contract: dated.name }
   if (change.kind === 'close_first') return { kind: 'close_first', side: change.side, closes: change.closes, held: change.held, contract }
   const side = change.side
+  const asked = entryOrderOf(record.entry_order)
   const prices = planPrices(
-    { side, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: isLimitEntry(record.raw_data, entryOrderOf(record.entry_order)) },
+    { side, entryPrice: record.entry_price, stop: record.sl, target: record.tp, limit: isLimitEntry(record.raw_data, asked) },
     spec.tickSize,
   )
   // A stop or stop-limit entry, or a time in force (issue 24, item 6): sized where it fills, as a limit is.
-  const entryOrder = entryOrderFields(entryOrderOf(record.entry_order), side, prices, record.entry_price, spec.tickSize)
+  const entryOrder = entryOrderFields(asked, side, prices, record.entry_price, spec.tickSize)
   const sizedAt = sizingPriceOf(entryOrder)
   const action = side === 'LONG' ? 'Buy' : 'Sell'
   // Open pnl counts towards the daily loss limit and the floor; a position that cannot be priced refuses.
