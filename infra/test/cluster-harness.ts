@@ -26,8 +26,11 @@ export class ServiceProcess {
     this.#child = spawn(process.execPath, ['--import', 'tsx', `services/${this.service}/src/main.ts`], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, [this.service === 'ingest' ? 'INGEST_PORT' : 'BROKER_CONNECTOR_PORT']: String(this.port) },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // A pipe of this test's, never the runner's own stderr: a process outliving a killed test must not hold
+      // the runner's output open.
+      stdio: ['ignore', 'ignore', 'pipe'],
     })
+    this.#child.stderr?.pipe(process.stderr)
     await eventually(async () => (await fetch(`${this.url}/ready`).catch(() => undefined))?.status === 200, {
       timeoutMs: 90_000,
       intervalMs: 200,

@@ -5,12 +5,16 @@ import { eventually } from './helper.ts'
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** The connector as operators run it: its own process, from main.ts, with these variables over the test's. */
+// Its stderr comes through a pipe of this test's, never the runner's own descriptor: a connector outliving a
+// killed test must not hold the runner's output open (CI would wait on it for ever).
 export function spawnConnector(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'services/broker-connector/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/broker-connector/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   })
+  child.stderr?.pipe(process.stderr)
+  return child
 }
 
 /** Resolves once the process has exited (at once if it already has). */
