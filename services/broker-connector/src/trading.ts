@@ -103,6 +103,7 @@ export function createTrading(
     scopeOf,
     cashBalanceOf: (userId, session) => keeper.cashBalanceOf(userId, session),
     realizedPnlOf: (userId, session) => keeper.realizedPnlOf(userId, session),
+    workingEntryRecords: (userId) => keeper.workingEntryRecords(userId),
     // A hard daily-loss refusal halts the account: working entries cancelled, every contract of its open trades flattened (durably).
     flattenAll: async (userId, session, cause) => {
       await flattens.flattenEverything(userId, session, cause)

@@ -36,9 +36,10 @@ export interface HeldContract {
 /**
  * The users' account rows for deciding the records `deciding`, in one statement (it is read under the
  * accounts' locks, on the lock holder's connection: one round trip, not three): open trades, and entries
- * sent in the last minutes whose fill has not opened their trade yet (counted as open: two alerts in quick
- * succession must not both pass the open-trade and pyramiding rules), except the records being decided
- * now; closed trades as Postgres sums them per trading day; and each user's last hard daily-loss halt.
+ * sent in the last minutes whose fill has not opened their trade yet, and those whose entry order the broker
+ * still lists as working (`working`: a GTC limit or a stop entry resting for hours), however old (counted as
+ * open: two alerts in quick succession, or an entry while another rests, must not both pass the open-trade
+ * and pyramiding rules), except the records being decided now; closed trades as Postgres sums them per trading day; and each user's last hard daily-loss halt.
  * The contracts whose open pnl counts are those of the user's open trades on the account and venue of the
  * session deciding (`scopes`; a user without one holds none here): a trade of the user's on another account
  * or venue does not make this account's position in its contract ours. Decimals travel as text inside the
@@ -50,6 +51,7 @@ export async function loadAccountRows(
   deciding: readonly number[],
   scopes: ReadonlyMap<string, BrokerScope>,
   at: Date = new Date(),
+  working: readonly number[] = [],
 ): Promise<AccountRows> {
   const { rows } = await sql<{
     open: [string, string | null, string, 'LONG' | 'SHORT', string, string][]
@@ -61,7 +63,7 @@ export async function loadAccountRows(
     news: [string, number, number, number][]
   }>`
     SELECT
-      (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding)}) AS o) AS open,
+      (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding, working)}) AS o) AS open,
       (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
       (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.halted_at) * 1000)::float8, h.reason)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts,
       (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(scopes)}) AS c) AS held,
@@ -118,14 +120,14 @@ export function accountStateOf(rows: AccountRows, userId: string, config: RiskEn
   )
 }
 
-function openTrades(userIds: readonly string[], deciding: readonly number[]) {
+function openTrades(userIds: readonly string[], deciding: readonly number[], working: readonly number[]) {
   return sql`
     SELECT user_id, root, symbol, side, quantity, entry_price FROM trades
     WHERE user_id = ANY(${userIds}::text[]) AND status = 'open'
     UNION ALL
     SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0) FROM alerts a
     WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
-      AND a.send_attempts > 0 AND COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes'
+      AND a.send_attempts > 0 AND (COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[]))
       AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)
       -- A limit entry cancelled at its limit_timeout unfilled is no longer working.
       AND NOT EXISTS (SELECT 1 FROM limit_entry_timeouts l WHERE l.record_id = a.id AND l.cancelled)`

@@ -31,6 +31,8 @@ export interface PlanDeps {
   marketPriceMaxAgeMs: number
   /** The instant the session rules judge an entry at (trading windows, news, the trading day's counts); the system clock unless a test sets it. */
   sessionClock?: () => Date
+  /** The records whose entry order still works at the broker (the trade keeper's book): open however old. */
+  workingEntryRecords?(userId: string): readonly number[]
   /** Where a session's broker ids live: its venue and account (noted as it opened). */
   scopeOf(session: BrokerSession): BrokerScope
   /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */

@@ -146,7 +146,8 @@ async function decide(
     // Each user's session is taken once: the account rows are its account's, and its records are decided with it.
     const sessions = new Map([...new Set(records.map((record) => record.user_id))].map((userId) => [userId, deps.sessions.session(userId)]))
     const scopes = new Map([...sessions].flatMap(([userId, session]) => (session ? [[userId, deps.scopeOf(session)] as const] : [])))
-    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes, deps.sessionClock?.() ?? new Date())
+    const working = [...sessions.keys()].flatMap((userId) => deps.workingEntryRecords?.(userId) ?? [])
+    const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes, deps.sessionClock?.() ?? new Date(), working)
     const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
     const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')

@@ -83,6 +83,19 @@ export class TradeKeeper {
     })
   }
 
+  /**
+   * The records whose entry order is still working on the user's session account, as the broker last told:
+   * they count as open trades however long ago they were placed, until they fill or end.
+   */
+  workingEntryRecords(userId: string): number[] {
+    const book = this.#books.get(userId)
+    if (!book) return []
+    return [...book.orders.values()].flatMap((order) => {
+      const tag = parseOrderTag(order.tag)
+      return tag?.leg === 'entry' && !isDone(order.status) ? [tag.recordId] : []
+    })
+  }
+
   /** How many orders are held for the user's session (bounded by its working orders: tests, diagnostics). */
   heldOrders(userId: string): number {
     return this.#books.get(userId)?.orders.size ?? 0
