@@ -1,6 +1,6 @@
 import type { Database, Kysely } from '@signals/db'
 import { partialCloseQuantity } from '@signals/risk-engine'
-import { BrokerError, outcomeUnknown, type BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, isDone, outcomeUnknown, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { targetTrades } from '../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../repositories/flatten-requests.ts'
@@ -26,7 +26,12 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   if (flatten.part_sent_at !== null) return lookForSent(session, tag, flatten.part_sent_at)
   const contract = flatten.broker_contract_id === null ? await session.findContract(flatten.contract) : { id: flatten.broker_contract_id, name: flatten.contract }
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
-  const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])
+  const [positions, trades, orders] = await Promise.all([session.listPositions(), targetTrades(db, scope), session.listOrders()])
+  // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
+  // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
+  // sell more than is held. This one waits until the broker is done with it.
+  const earlier = orders.find((order) => order.contractId === contract.id && order.tag?.startsWith('pc-') && order.tag !== tag && !isDone(order.status))
+  if (earlier) throw new BrokerError('unavailable', `an earlier partial close (order ${earlier.id}) is still working in ${flatten.contract}; this one waits for it`)
   const netPos = positions.find((position) => position.contractId === contract.id)?.netPos ?? 0
   const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
   if (held === null) return `partial close: nothing closed, the broker holds no ${flatten.contract} position`

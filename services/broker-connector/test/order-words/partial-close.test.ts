@@ -69,3 +69,30 @@ t.test('a partial close never exceeds the position, and one asking for less than
   t.equal(netMnq(broker), 0, 'closed what was held, and never turned short')
   t.match(await closedTrade(db, record.id), { status: 'closed', quantity: '5.0000' }, 'the trade closed whole at that fill')
 })
+
+t.test('two partial closes back to back: the second waits for the first to be done, so together they never sell more than is held', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  t.equal(netMnq(broker), 5)
+
+  // The first close's order fills one contract now, the other only at the next price (a thin market).
+  broker.setLiquidity('MNQZ6', 1)
+  const two = mnqExit({ closes: 'LONG', closePart: { quantity: 2, percent: null, remaining: null } })
+  await publishAlert(app, two)
+  await eventually(() => netMnq(broker) === 4)
+  const all = mnqExit({ closes: 'LONG', closePart: { quantity: 99, percent: null, remaining: null } })
+  await publishAlert(app, all)
+  await eventually(async () => /an earlier partial close \(order \d+\) is still working in MNQZ6; this one waits for it/.test((await db.selectFrom('flatten_requests').select('reason').where('alert_id', '=', all.alertId).executeTakeFirst())?.reason ?? ''))
+  t.equal(netMnq(broker), 4, 'nothing more sold while the first is working')
+
+  broker.setLiquidity('MNQZ6', null)
+  broker.setPrice('MNQZ6', '21000.25')
+  await eventually(async () => (await db.selectFrom('flatten_requests').select('done_at').where('alert_id', '=', all.alertId).executeTakeFirst())?.done_at != null)
+  await eventually(() => netMnq(broker) === 0)
+  t.match((await db.selectFrom('flatten_requests').select('outcome').where('alert_id', '=', all.alertId).executeTakeFirstOrThrow()).outcome, /^partial close sent to the broker: 3 of the LONG MNQZ6 position of 3/)
+  await eventually(() => broker.orders().filter((order) => order.clOrdId?.startsWith('pc-')).every((order) => order.ordStatus === 'Filled'))
+  t.equal(netMnq(broker), 0, 'flat, never short')
+})
