@@ -46,14 +46,21 @@ export function percentOfPosition(fields: Fields): number | null {
 }
 
 /**
- * How much of the position a partial close closes: a percentage of it (TradersPost `percent_of_position`),
- * else the contracts sent (`quantity`, `{{strategy.order.contracts}}`), else the position's size after
- * the order (`market_position_size`). None of them: refused, since closing all would be a guess.
+ * How much of the position a partial close closes: a percentage of it (TradersPost `percent_of_position`);
+ * with both the contracts sent and the position's size after the order (a strategy's own message:
+ * `{{strategy.order.contracts}}`, `{{strategy.market_position_size}}`), the same share of the account's
+ * position as of the strategy's (the account is sized by its own risk rules, not in the strategy's
+ * contracts); else the contracts sent (`quantity`), else the size after the order. None of them: refused,
+ * since closing all would be a guess.
  */
 export function closePartOf(fields: Fields, described: string): ClosePart {
   const percent = percentOfPosition(fields)
   if (percent !== null) return { quantity: null, percent, remaining: null }
   const quantity = priceValue(fields.quantity)
+  const after = priceValue(fields.positionSize)
+  if (quantity !== null && quantity > 0 && after !== null && after !== 0) {
+    return { quantity: null, percent: (100 * quantity) / (quantity + Math.abs(after)), remaining: null }
+  }
   if (quantity !== null && quantity > 0) return { quantity, percent: null, remaining: null }
   if (fields.quantity !== undefined && quantity !== 0) throw invalid('quantity must be a positive number of contracts')
   const size = priceValue(fields.positionSize)

@@ -47,6 +47,11 @@ t.test('partial close: contracts, TradersPost percent_of_position, the strategy 
     part('LONG', 'SHORT', null, null, 1),
     'TradingView strategy: the size after the order',
   )
+  t.same(
+    intentOf({ 'strategy.order.action': 'sell', 'strategy.order.contracts': '2', 'strategy.market_position': 'long', 'strategy.prev_market_position': 'long', 'strategy.market_position_size': '3' }),
+    part('LONG', 'SHORT', null, 40, null),
+    "TradingView strategy selling 2 of its 5: 40% of the account's position, whatever the account holds",
+  )
   t.match(refusalOf({ action: 'sell', sentiment: 'long' }), /says neither how much/)
   t.match(refusalOf({ action: 'sell', sentiment: 'long', quantity: 150, quantityType: 'percent_of_position' }), /percentage above 0 and at most 100/)
   t.match(refusalOf({ action: 'sell', market_position: 'long', prev_market_position: 'short', quantity: 1 }), /^Contradictory alert: sell leaves a long position, but the previous position was short/)

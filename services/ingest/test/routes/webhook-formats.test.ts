@@ -122,7 +122,7 @@ t.test('TradingView: placeholders in free text and strategy messages', async (t)
     { label: 'strategy: long entry', body: strategy('buy', 'long', 'flat', '3', '3'), published: { ...LONG, ...mnq, quantity: 3, strategyPosition: { before: 'FLAT', after: 'LONG', size: 3 } } },
     { label: 'strategy: flat after a sell', body: strategy('sell', 'flat', 'long', '3', '0'), published: { ...EXIT, ...SHORT, ...mnq, exitPrice: 21000.25, quantity: 3, closes: 'LONG' } },
     { label: 'strategy: reversal to short', body: strategy('sell', 'short', 'long', '6', '3'), published: { ...SHORT, ...mnq, quantity: 3, orderWord: 'reverse', strategyPosition: { before: 'LONG', after: 'SHORT', size: 3 } } },
-    { label: 'strategy: partial exit of a long', body: strategy('sell', 'long', 'long', '1', '2'), published: { ...EXIT, ...SHORT, ...mnq, exitPrice: 21000.25, quantity: 1, closes: 'LONG', closePart: { quantity: 1, percent: null, remaining: null } } },
+    { label: "strategy: partial exit of a long: the strategy's share (1 of 3), not its contracts", body: strategy('sell', 'long', 'long', '1', '2'), published: { ...EXIT, ...SHORT, ...mnq, exitPrice: 21000.25, quantity: 1, closes: 'LONG', closePart: { quantity: null, percent: 100 / 3, remaining: null } } },
     { label: 'exit that leaves a short', body: { ticker: 'MNQZ6', action: 'exit', market_position: 'short', prev_market_position: 'long' }, refused: /^Ambiguous alert: the action says an exit but the position after it is short/ },
     { label: 'sentiment and market_position disagree', body: { ticker: 'MNQZ6', action: 'buy', sentiment: 'long', market_position: 'flat' }, refused: /^Contradictory alert: sentiment is long but market_position is flat/ },
   ])
