@@ -1,5 +1,5 @@
 import type { RiskEngineConfig } from './config.ts'
-import type { OpenTradeState } from './sizing-types.ts'
+import type { OpenTradeState, OrderCaps } from './sizing-types.ts'
 
 type Side = 'LONG' | 'SHORT'
 
@@ -56,8 +56,17 @@ export function positionChange(config: RiskEngineConfig, word: 'reverse' | 'add'
   return { kind: 'close_first', side: wanted, closes: held, held: heldQuantity }
 }
 
-/** Contracts an add may still take: the whole position is held to limits.maxContractsPerOrder (its legs are orders of its size). */
-export function additionRoom(config: RiskEngineConfig, open: readonly OpenTradeState[]): number {
+/**
+ * Contracts an add may still take: the whole position is held to every cap on one order (its stop and
+ * target are orders of the position's size): limits.maxContractsPerOrder, the platform's ceiling and the
+ * risk strategy's maximum contracts when set.
+ */
+export function additionRoom(config: RiskEngineConfig, open: readonly OpenTradeState[], caps: OrderCaps): number {
   const held = open.reduce((sum, trade) => sum + Number(trade.quantity), 0)
-  return Math.max(0, config.limits.maxContractsPerOrder - held)
+  return Math.max(0, positionCap(config, caps) - held)
+}
+
+/** The most contracts one order, and so a position added to, may hold. */
+function positionCap(config: RiskEngineConfig, caps: OrderCaps): number {
+  return Math.min(config.limits.maxContractsPerOrder, caps.platformMaxContracts, caps.maxContracts ?? Number.POSITIVE_INFINITY)
 }

@@ -17,9 +17,10 @@ export function positionGate(config: RiskEngineConfig, account: AccountState, al
     return refuse('opposite_position', `A ${opposite[0]?.side} ${contract.root} trade is open: a ${alert.side} entry would net against it, so close it first.`)
   }
   if (inContract.length === 0) return null
-  // The account allows adding (positionChanges.pyramiding): the whole position is held to the limits by the caller (additionRoom).
-  if (config.positionChanges.pyramiding === 'allow') return null
+  // The account allows adding (positionChanges.pyramiding): the whole position is held to the limits by the
+  // caller (additionRoom); in anti_martingale_pyramiding the mode's own levels and winning rule still hold.
   if (config.riskMode.mode !== 'anti_martingale_pyramiding') {
+    if (config.positionChanges.pyramiding === 'allow') return null
     return refuse('pyramid_limit', `A ${alert.side} ${contract.root} trade is already open and the ${config.riskMode.mode} mode does not add to positions.`)
   }
   const { pyramidLevels } = config.antiMartingale

@@ -35,4 +35,9 @@ t.test('pyramiding adds levels only to a winning position, up to pyramidLevels',
   const noPyramid = configWith({ riskMode: { mode: 'anti_martingale_pyramiding' }, antiMartingale: { ...steps, pyramidLevels: 0 } })
   t.match(sizeEntry(input({ config: noPyramid, contract: MNQ, account: account(level('40')) })), { kind: 'refuse', code: 'pyramid_limit' })
   t.match(sizeEntry(input({ config, contract: MNQ, alert: alertWith({ side: 'SHORT', stopPrice: '21010', targetPrice: '20970' }), account: account(level('40')) })), { kind: 'refuse', code: 'opposite_position' })
+  // The account allowing adds (positionChanges.pyramiding) does not lift the mode's own rules (review finding).
+  const allowing = configWith({ riskMode: { mode: 'anti_martingale_pyramiding' }, antiMartingale: steps, limits: { maxOpenTrades: 5 }, positionChanges: { reversals: 'refuse', pyramiding: 'allow' } })
+  t.match(sizeEntry(input({ config: allowing, contract: MNQ, account: account(level('40'), level('10'), level('5')) })), { kind: 'refuse', code: 'pyramid_limit', reason: /pyramidLevels allows 2 additions/ }, 'adds allowed: still no more than pyramidLevels')
+  t.match(sizeEntry(input({ config: allowing, contract: MNQ, account: account(level('40'), level('-50')) })), { kind: 'refuse', code: 'pyramid_limit', reason: /not winning/ }, 'adds allowed: still only to a winner')
+  t.match(sizeEntry(input({ config: allowing, contract: MNQ, account: account(level('40')) })), { kind: 'size', quantity: 1 })
 })

@@ -35,6 +35,10 @@ t.test('reverse and add by the account settings (defaults refuse, saying why)', 
   t.same(positionChange(allow, 'add', null, [long(1)], 'MNQ'), { kind: 'enter', side: 'LONG', adding: true })
   t.same(positionChange(allow, null, 'LONG', [long(1)], 'MNQ'), { kind: 'enter', side: 'LONG', adding: true })
   t.same(positionChange(refuse, null, 'LONG', [long(1)], 'MNQ'), { kind: 'enter', side: 'LONG', adding: false }, 'same side without pyramiding: the position gate decides, as before')
-  t.equal(additionRoom(allow, [long(2), long(2)]), 1, 'the whole position is held to maxContractsPerOrder (5)')
-  t.equal(additionRoom(allow, [long(5)]), 0)
+  const caps = { platformMaxContracts: 1_000, maxContracts: null }
+  t.equal(additionRoom(allow, [long(2), long(2)], caps), 1, 'the whole position is held to maxContractsPerOrder (5)')
+  t.equal(additionRoom(allow, [long(5)], caps), 0)
+  // Every cap on one order holds the whole position, since its stop and target are orders of its size (review finding).
+  t.equal(additionRoom(allow, [long(2)], { platformMaxContracts: 3, maxContracts: null }), 1, "the platform's ceiling")
+  t.equal(additionRoom(allow, [long(2)], { platformMaxContracts: 1_000, maxContracts: 2 }), 0, "the risk strategy's maximum contracts")
 })

@@ -131,6 +131,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
   }
   // A loss the broker realized outside our trades (a position closed by the reconciliation) counts too.
   const account = countBrokerRealized(accountStateOf(deps.accounts, record.user_id, config, deps.cashBalance, deps.now, open.openPnl), deps.realizedPnl ?? null, deps.now)
+  const caps = { platformMaxContracts: deps.platformMaxContracts, maxContracts: legacyMaxContracts(record.max_contracts) }
   const decision = sizeEntry({
     config,
     account,
@@ -144,13 +145,14 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
     },
     contract: { root: dated.root, pointValue: spec.pointValue, tickSize: spec.tickSize },
     market: await marketOf(deps, contract, action),
-    caps: { platformMaxContracts: deps.platformMaxContracts, maxContracts: legacyMaxContracts(record.max_contracts) },
+    caps,
   })
   if (decision.kind === 'refuse') return { ...decision, contract: dated.name }
-  // An add: the whole position is held to the per-order cap (its legs are orders of the position's size).
-  const room = change.adding ? additionRoom(config, inContract) : decision.quantity
+  // An add: the whole position is held to the per-order caps (its legs are orders of the position's size).
+  const room = change.adding ? additionRoom(config, inContract, caps) : decision.quantity
   if (room < 1) {
-    return { kind: 'refuse', code: 'pyramid_limit', reason: `add: the ${side} ${dated.root} position is already at the ${config.limits.maxContractsPerOrder} contracts limits.maxContractsPerOrder allows.`, flatten: false, contract: dated.name }
+    const held = inContract.reduce((sum, trade) => sum + Number(trade.quantity), 0)
+    return { kind: 'refuse', code: 'pyramid_limit', reason: `add: the ${side} ${dated.root} position of ${held} is already at the most one order may hold (limits.maxContractsPerOrder, the platform's ceiling, the risk strategy's maximum contracts).`, flatten: false, contract: dated.name }
   }
   if (prices.stopPrice === null) {
     return { kind: 'refuse', code: 'no_stop', reason: 'the alert carried no stop-loss, and no order is placed without one', flatten: false, contract: dated.name }

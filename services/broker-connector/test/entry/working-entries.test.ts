@@ -29,8 +29,9 @@ t.test('a limit entry working for hours still counts toward the maximum of open 
 
   const second = makeAlert({ userId: 'u-0', symbol: 'ES1!', root: 'ES', action: 'LONG', entryPrice: 6000, sl: 5990, tp: 6020 })
   await publishAlert(app, second)
-  t.match(await settledRecord(db, second.alertId), { status: 'refused', refusal_code: 'max_open_trades', reason: /1 trades are open and the limit is 1/ })
-  t.equal(broker.orders().filter((order) => order.clOrdId?.startsWith('sig-') && order.symbol === 'ESZ6').length, 0, 'no ES order')
+  const refused = await settledRecord(db, second.alertId)
+  t.match(refused, { status: 'refused', refusal_code: 'max_open_trades', reason: /1 trades are open and the limit is 1/ })
+  t.equal(entryOrders(broker, `sig-${refused.id}`).length, 0, 'no ES order')
 
   // The trader cancels the resting entry by alert: it no longer works, so it no longer counts.
   const cancel = makeAlert({ userId: 'u-0', symbol: 'MNQ1!', root: 'MNQ', action: null, entryPrice: null, sl: null, tp: null, instruction: { kind: 'cancel', orders: 'entry' } satisfies OrderInstruction, raw: { action: 'cancel' } })

@@ -43,7 +43,7 @@ t.test('reverse and add by the account\'s settings: closed first then entered, o
   // Add: at the 5-contract cap nothing more is added, and the record says why.
   const full = mnqEntry({ userId: 'u-0', action: null, orderWord: 'add', sl: 21050, tp: 20900 })
   await publishAlert(app, full)
-  t.match(await settledRecord(db, full.alertId), { status: 'refused', refusal_code: 'pyramid_limit', reason: /already at the 5 contracts/ })
+  t.match(await settledRecord(db, full.alertId), { status: 'refused', refusal_code: 'pyramid_limit', reason: /position of 5 is already at the most one order may hold/ })
 
   // u-1 keeps the defaults: an add and an opposite entry are refused with the setting named.
   const first = mnqEntry({ userId: 'u-1', sl: 20900, tp: 21100 })
