@@ -59,6 +59,11 @@ const brokerBacked = (trade: OpenTrade): trade is OpenTrade & { broker_contract_
 export async function exitForResult(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing, logger: Logger): Promise<ExitOutcome> {
   if (alert.result === null) throw new PermanentError('a result alert without a result (TP, SL or Exit)')
   if (alert.symbol === null) throw new PermanentError('a result alert without a symbol')
+  // Targeted routing reaches the payload's user only: naming none, it reaches no one (never every trader).
+  if (routing === 'targeted' && alert.userId === null) {
+    logger.warn({ alertId: alert.alertId, symbol: alert.symbol }, 'result alert without user_id under targeted routing: it reaches no one')
+    return { closedTradeIds: [], requestedTradeIds: [], flattenUsers: [] }
+  }
   if (alert.closePart) return partialCloseForResult(db, { ...alert, symbol: alert.symbol, closePart: alert.closePart }, routing, logger)
   const match = resultAlertMatch({ ...alert, symbol: alert.symbol }, routing)
   const exit = alert.exitPrice ?? alert.entryPrice

@@ -5,7 +5,8 @@ import type { OpenTradeMatch } from '../repositories/trades.ts'
 
 /**
  * The open trades a result alert reaches: its symbol's (or root's) trades on the side it closes, entered no
- * later than the alert; only its user's when routing is targeted.
+ * later than the alert; only its user's when routing is targeted (a targeted alert naming no user is
+ * stopped before: `exitForResult`).
  */
 export function resultAlertMatch(alert: NormalizedAlert & { symbol: string }, routing: Routing): OpenTradeMatch & { receivedBy: string } {
   return {

@@ -98,6 +98,13 @@ t.test('targeted routing closes only the payload user\'s trades', async (t) => {
   await drained(app, 'ALERTS', Durables.result)
   t.match(await trade(db, mine), { status: 'closed', pnl: '-20.00' })
   t.match(await trade(db, theirs), { status: 'open' })
+
+  // Issue 22's audit: a result alert naming no user reached every trader's trades under targeted routing.
+  const anonymous = resultAlert('NQ1!', 'NQ', 'SL', 1)
+  await publishAlert(app, anonymous)
+  await drained(app, 'ALERTS', Durables.result)
+  t.match(await trade(db, theirs), { status: 'open', exit_price: null }, 'a result naming no user reaches no one when routing is targeted')
+  t.equal(await db.selectFrom('flatten_requests').select('id').where('user_id', '=', 'u-1').executeTakeFirst(), undefined, 'and flattens nothing')
 })
 
 t.test('a result alert without a result is dead-lettered with its reason; one without a price leaves trades with no broker position open', async (t) => {
