@@ -4,6 +4,7 @@ import type { Logger } from '../consumers/close-trades.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
 import { claimLimitEntry, dueLimitEntries, markLimitEntryDone, releaseLimitEntry, type DueLimitEntry } from '../repositories/limit-entry-timeouts.ts'
 import { orderTagOf } from './order-plan.ts'
+import { OUTCOME_UNKNOWN } from '../repositories/entry-records.ts'
 import type { SessionSource } from './plan-record.ts'
 import { SweepTimer } from './sweep-timer.ts'
 
@@ -14,6 +15,9 @@ export interface LimitTimeoutDeps {
   /** The clock deadlines are judged by (tests set it). */
   clock: () => Date
 }
+
+/** How long after its deadline an entry whose send's outcome is unknown is still looked for. */
+const UNKNOWN_LOOKED_FOR_MS = 24 * 60 * 60_000
 
 /** Records still deciding or sending: their order may not be listed yet. */
 const SENDING = new Set(['received', 'placing'])
@@ -62,7 +66,10 @@ export class LimitTimeouts {
     const tag = due.order_tag ?? orderTagOf(due.record_id)
     const order = (await session.listOrders()).find((candidate) => candidate.tag === tag && candidate.accountId === session.snapshot.account.id)
     if (!order) {
+      // A send still under way, or one whose outcome is unknown (its order may yet be listed), is looked at
+      // again on later passes, for a day at most: an order that turns up later is still cancelled.
       if (SENDING.has(due.status)) return null
+      if (due.refusal_code === OUTCOME_UNKNOWN && this.deps.clock().getTime() - due.due_at.getTime() < UNKNOWN_LOOKED_FOR_MS) return null
       return { outcome: `limit entry not found at the broker at its ${due.timeout_seconds} s deadline: nothing to cancel`, cancelled: false }
     }
     if (isDone(order.status)) return { outcome: `limit entry ${order.status === 'Filled' ? 'filled' : order.status.toLowerCase()} before its ${due.timeout_seconds} s deadline: nothing to cancel`, cancelled: false }

@@ -5,7 +5,11 @@ export interface DueLimitEntry {
   record_id: number
   user_id: string
   status: string
+  /** `outcome_unknown`: its send may still turn up at the broker. */
+  refusal_code: string | null
   order_tag: string | null
+  /** When the deadline came. */
+  due_at: Date
   timeout_seconds: number
 }
 
@@ -32,7 +36,7 @@ export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds
 /** Deadlines passed at `now` and not done, unclaimed or claimed a minute ago by an instance that never finished. */
 export async function dueLimitEntries(db: Kysely<Database>, now: Date): Promise<DueLimitEntry[]> {
   const { rows } = await sql<DueLimitEntry>`
-    SELECT t.record_id, t.user_id, a.status, a.order_tag, t.timeout_seconds
+    SELECT t.record_id, t.user_id, a.status, a.refusal_code, a.order_tag, t.timeout_seconds, t.due_at
     FROM limit_entry_timeouts t JOIN alerts a ON a.id = t.record_id
     WHERE t.done_at IS NULL AND t.due_at <= ${now}::timestamptz AND (t.claimed_at IS NULL OR t.claimed_at < now() - interval '1 minute')
     ORDER BY t.due_at, t.record_id`.execute(db)

@@ -91,3 +91,21 @@ t.test('filled before its deadline: left alone, nothing cancelled or placed agai
   t.equal((await tradeOfRecord(db, record.id))?.status, 'open', 'the trade stays open with its legs')
   t.match(await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirstOrThrow(), { reason: null })
 })
+
+t.test('a record whose send has an unknown outcome is looked at again while its order is not listed, never done with', async (t) => {
+  // The previous case's trade closed at its stop, the market back at 21000: this one starts flat.
+  const open = await db.selectFrom('trades').select('id').where('user_id', '=', 'u-0').where('status', '=', 'open').execute()
+  broker.setPrice('MNQZ6', '20950')
+  await eventually(async () => (await db.selectFrom('trades').select('id').where('user_id', '=', 'u-0').where('status', '=', 'open').execute()).length === 0)
+  broker.setPrice('MNQZ6', '21000')
+  t.equal(open.length, 1, 'one trade was open, now closed')
+  const { record, dueAt } = await placedWithDeadline(20850)
+  // As if the send had timed out (outcome unknown) and the broker did not list the order yet.
+  await sql`UPDATE alerts SET status = 'failed', refusal_code = 'outcome_unknown', order_tag = 'sig-999999999' WHERE id = ${record.id}`.execute(db)
+  t.same(await passAt('limitTimeouts', at(dueAt, 0)), [], 'not found yet: released, not done')
+  t.match(await timeoutRow(record.id), { done_at: null })
+  // The order turns up (under its real tag): the next pass cancels it.
+  await sql`UPDATE alerts SET order_tag = ${`sig-${record.id}`} WHERE id = ${record.id}`.execute(db)
+  t.match(await passAt('limitTimeouts', at(dueAt, 1_000)), [{ recordId: record.id, outcome: /cancelled/ }])
+  await eventually(() => entryOrders(broker, `sig-${record.id}`)[0]?.ordStatus === 'Canceled')
+})
