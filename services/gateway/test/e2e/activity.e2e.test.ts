@@ -154,7 +154,10 @@ t.test('the console pages show bans, audit and intake, and pass axe', async (t) 
   const page = admin.page
   await page.reload()
   await page.locator('#intake-body tr[data-outcome="accepted"]').first().waitFor()
-  t.ok((await page.locator('#audit-body tr').count()) >= 1, 'the approval is in the audit log')
+  // The lists load independently: the audit log may render after the intake.
+  const approval = page.locator('#audit-body tr').filter({ has: page.locator('td', { hasText: /^approve$/ }) })
+  await approval.first().waitFor()
+  t.ok((await approval.count()) >= 1, 'the approval is in the audit log')
   await checkPage(t, page, 'console')
 })
 
