@@ -17,7 +17,7 @@ const plural = (count: bigint | number, word: string) => `${count} ${word}${coun
  * (never the alert's price), a limit at its limit. Refused: no usable market price (a limit needs one too,
  * to see the stop is not already passed), the market at or through the stop, a market entry whose market is
  * at or beyond its target or too far from the alert's entry, and a stop closer than `minStopTicks` to the
- * fill.
+ * fill; a stop or stop-limit entry whose trigger the market has passed (`stop_entry_passed`).
  */
 export function fillOf(input: SizingInput, prices: EntryPrices): Fill | Refusal {
   const { alert, contract, market, config } = input
@@ -30,6 +30,10 @@ export function fillOf(input: SizingInput, prices: EntryPrices): Fill | Refusal 
   const direction = alert.side === 'LONG' ? 1 : -1
   if (prices.stop !== null && compare(now, prices.stop) !== direction) {
     return refuse('market_past_stop', `The market (${plain(now)}) is already at or ${direction === 1 ? 'below' : 'above'} the stop (${plain(prices.stop)}) of this ${alert.side} entry.`)
+  }
+  const trigger = alert.stopTrigger ?? null
+  if (trigger !== null && compare(decimal(trigger), now) !== direction) {
+    return refuse('stop_entry_passed', `The ${alert.side} stop entry's trigger (${plain(decimal(trigger))}) is at or ${direction === 1 ? 'below' : 'above'} the market (${plain(now)}): it would fill at once, beyond the price it was sized at.`)
   }
   if (!limit) {
     const beyond = marketBeyond(input, prices, now, direction)

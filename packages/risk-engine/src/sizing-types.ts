@@ -51,6 +51,11 @@ export interface EntryIntent {
   targetPrice: string | null
   /** The quantity the alert carried, for the `alert_quantity` mode. */
   quantity: number | null
+  /**
+   * A stop or stop-limit entry's trigger (it is sized as a limit, at `entryPrice`): the market must not have
+   * passed it, or the order would fill at once beyond the price it was sized at.
+   */
+  stopTrigger?: string | null
 }
 
 export interface ContractTerms {
@@ -107,6 +112,7 @@ export type RefusalCode =
   | 'invalid_quantity'
   | 'no_market_price'
   | 'market_past_stop'
+  | 'stop_entry_passed'
   | 'market_past_target'
   | 'market_too_far'
   | 'stop_too_close'

@@ -142,6 +142,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
       stopPrice: prices.stopPrice,
       targetPrice: prices.targetPrice,
       quantity: record.alert_quantity === null ? null : Number(record.alert_quantity),
+      stopTrigger: entryOrder?.entryStopPrice ?? null,
     },
     contract: { root: dated.root, pointValue: spec.pointValue, tickSize: spec.tickSize },
     market: await marketOf(deps, contract, action),

@@ -117,3 +117,15 @@ t.test('a stop entry works at the broker as a Stop order with its time in force,
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'open')
   t.match(await tradeOfRecord(db, record.id), { side: 'LONG', entry_price: /^21010/ })
 })
+
+t.test('a stop entry whose trigger the market has already passed is refused, never filled at once beyond the price it was sized at', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const before = broker.orders().length
+  const buy = mnqEntry({ userId: 'u-0', entryPrice: 20990, sl: 20940, tp: 21100, entryOrder: { type: 'stop', stopPrice: 20990, timeInForce: null } })
+  await publishAlert(app, buy)
+  t.match(await settledRecord(db, buy.alertId), { status: 'refused', refusal_code: 'stop_entry_passed', reason: /The LONG stop entry's trigger \(20990(\.0+)?\) is at or below the market \(21000(\.0+)?\)/ })
+  const sell = mnqEntry({ userId: 'u-0', action: 'SHORT', entryPrice: 21000, sl: 21050, tp: 20900, entryOrder: { type: 'stop_limit', stopPrice: 21005, timeInForce: null } })
+  await publishAlert(app, sell)
+  t.match(await settledRecord(db, sell.alertId), { status: 'refused', refusal_code: 'stop_entry_passed', reason: /SHORT stop entry's trigger \(21005(\.0+)?\) is at or above the market/ })
+  t.equal(broker.orders().length, before, 'nothing sent')
+})
