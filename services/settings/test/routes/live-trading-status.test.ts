@@ -1,6 +1,7 @@
 import t from 'tap'
 import { openBucket } from '@signals/bus'
 import { Buckets, feedStatusKey } from '@signals/contracts'
+import { eventually } from '@signals/test-support'
 import { build } from '../helper.ts'
 
 const credentials = { broker: 'paper', environment: 'demo', accountId: 'PAPER-42', username: 'trader.one', password: 'hunter2-password' }
@@ -145,7 +146,7 @@ t.test('the indicator weighs the broker: amber then red with the broker\'s words
   t.match(await status(), { indicator: 'green', indicatorReason: null, isFullyConfigured: true })
   await write('error', 'Login failed: incorrect username or password')
   t.match(await status(), { indicator: 'yellow', indicatorReason: 'The broker connection failed: Login failed: incorrect username or password' }, 'amber within the grace')
-  await new Promise((resolve) => setTimeout(resolve, grace + 200))
+  await eventually(async () => (await status()).indicator === 'red', { timeoutMs: grace * 5, what: 'red past the grace' })
   t.match(await status(), { indicator: 'red', indicatorReason: 'The broker connection failed: Login failed: incorrect username or password' }, 'red past the grace')
   await write('connecting', null)
   t.match(await status(), { indicator: 'yellow', indicatorReason: 'Connecting to the broker.' })
