@@ -34,7 +34,7 @@ export const IntakeEntryView = Type.Object({
   kind: Type.Union([Type.String(), Type.Null()]),
   userId: Type.Union([Type.String(), Type.Null()], { description: 'the user the payload named, when it could be read' }),
   authenticated: Type.Boolean({ description: 'passed the webhook secret check (or ingest had none to check)' }),
-  bodyTruncated: Type.Boolean({ description: 'rawBody is only the start of a refused request (INTAKE_REFUSED_BODY_BYTES)' }),
+  bodyTruncated: Type.Boolean({ description: 'rawBody is only the start of a refused request (INGEST_REFUSED_BODY_BYTES)' }),
   replayable: Type.Boolean({ description: 'an authenticated live webhook refused before reaching the bus, body kept whole: a replay cannot double an order nor let a stranger in' }),
   rawBody: Type.Optional(Type.String({ description: 'only with raw=true' })),
 })
