@@ -14,7 +14,7 @@ export const IntakeQuery = Type.Object(
   {
     outcome: Type.Optional(IntakeOutcome),
     ...PageQuery,
-    raw: Type.Boolean({ default: false, description: 'include each entry raw body (secrets already redacted by ingest)' }),
+    raw: Type.Boolean({ default: false, description: 'include each entry raw body (secret-named values redacted)' }),
   },
   { additionalProperties: false },
 )
