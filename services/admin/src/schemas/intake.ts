@@ -61,6 +61,7 @@ export const ReplayResult = Type.Object({
 export const MyIntakeQuery = Type.Object(
   {
     outcome: Type.Optional(IntakeOutcome),
+    refused: Type.Boolean({ default: false, description: 'only refused webhooks (every outcome but accepted and duplicate)' }),
     ...PageQuery,
     raw: Type.Boolean({ default: false, description: 'include each entry body (secret-named fields redacted)' }),
   },
