@@ -11,4 +11,6 @@ t.test('the user a webhook refused before it was read names: query first, then J
   t.equal(userNamedUnread('User ID:    \n', {}), undefined, 'blank is nobody')
   t.equal(userNamedUnread('', null), undefined)
   t.equal(userNamedUnread(`note: ${'a'.repeat(100_000)}`, {}), undefined, 'a long body costs one pass and names nobody')
+  t.equal(userNamedUnread(`{"note":"${'a'.repeat(5_000)}","user_id":"late"}`, {}), undefined, 'only the first 4096 characters are looked at')
+  t.equal(userNamedUnread(`{"note":"${'a'.repeat(5_000)}"}`, { user: 'q-4' }), 'q-4', 'the query whatever the body')
 })
