@@ -3,10 +3,11 @@ export const REDACTED = '[redacted]'
 
 /**
  * A field name that may hold a credential, compared case-insensitively inside longer names (`apiKey`,
- * `API_KEY`, `webhook_secret`, `Passphrase`, `authorization`). Over-redacting a harmless field costs a
- * trader a value in a view; under-redacting costs them an account.
+ * `API_KEY`, `webhook_secret`, `Passphrase`, `authorization`), a separator allowed inside two-word names
+ * (`Pass-Phrase`, `pass_word`, `Session Id`). Over-redacting a harmless field costs a trader a value in a
+ * view; under-redacting costs them an account.
  */
-const SECRET_NAME = /secret|token|passw(?:or)?d|passphrase|pwd|key|credential|auth|signature|cookie|session_?id/i
+const SECRET_NAME = /secret|token|pass[-_ .]?(?:w(?:or)?d|phrase)|pwd|key|credential|auth|signature|cookie|session[-_ .]?id/i
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)

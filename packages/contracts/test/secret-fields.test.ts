@@ -2,7 +2,7 @@ import t from 'tap'
 import { isSecretName, redactSecretFields, redactSecretText } from '../src/index.ts'
 
 t.test('secret-looking names, whatever their case or spelling', async (t) => {
-  for (const name of ['secret', 'WEBHOOK_SECRET', 'token', 'accessToken', 'password', 'passwd', 'Passphrase', 'apiKey', 'API_KEY', 'private-key', 'credentials', 'Authorization', 'signature', 'cookie', 'session_id', 'pwd']) {
+  for (const name of ['secret', 'WEBHOOK_SECRET', 'token', 'accessToken', 'password', 'passwd', 'Passphrase', 'apiKey', 'API_KEY', 'private-key', 'credentials', 'Authorization', 'signature', 'cookie', 'session_id', 'pwd', 'Pass-Phrase', 'pass_phrase', 'PASS PHRASE', 'Pass_Word', 'pass.word', 'Session-Id', 'sessionID', 'Secret_Key', 'X-Api-Key', 'ACCESS-TOKEN']) {
     t.ok(isSecretName(name), name)
   }
   for (const name of ['symbol', 'action', 'user_id', 'entryPrice', 'stop_loss', 'take_profit', 'quantity', 'indicator', 'account_id', 'message', 'result', 'id', 'orderType', 'time', 'max_lag']) {
@@ -24,4 +24,6 @@ t.test('text: JSON members (also JSON inside a JSON string), label lines and for
   t.equal(redactSecretText('Action: Buy\nAPI Key: abc def\n  secret = xyz\nSymbol: NQ1!'), 'Action: Buy\nAPI Key: [redacted]\n  secret = [redacted]\nSymbol: NQ1!')
   t.equal(redactSecretText('action=buy&token=abc&symbol=NQ1'), 'action=buy&token=[redacted]&symbol=NQ1')
   t.equal(redactSecretText('nothing secret about "this" text'), 'nothing secret about "this" text')
+  t.equal(redactSecretText('{"symbol":"NQ1!","Pass-Phrase":"pp","session-id":"s1"}'), '{"symbol":"NQ1!","Pass-Phrase":"[redacted]","session-id":"[redacted]"}', 'a separator inside the name')
+  t.equal(redactSecretText('Pass Word: hunter2\nSymbol: NQ1!'), 'Pass Word: [redacted]\nSymbol: NQ1!')
 })

@@ -249,7 +249,7 @@ export interface IntakeLogTable {
   user_id: string | null
   /** Passed the webhook secret check (or there was none): only such a refusal may be replayed. */
   authenticated: ColumnType<boolean, boolean | undefined, boolean>
-  /** raw_body holds only the first INTAKE_REFUSED_BODY_BYTES of a refused request: never replayed. */
+  /** raw_body holds only the first INGEST_REFUSED_BODY_BYTES of a refused request: never replayed. */
   body_truncated: ColumnType<boolean, boolean | undefined, boolean>
 }
 

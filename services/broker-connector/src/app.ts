@@ -42,7 +42,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = await createServiceApp({ service: 'broker-connector', logLevel: config.LOG_LEVEL, loggerStream: options.loggerStream, logRedaction: { paths: ['config.CREDENTIALS_KEY', 'config.INTERNAL_AUTH_SECRET'] } })
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL })
-  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
+  await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS, streamMaxBytes: { deadLetters: config.DEAD_LETTERS_STREAM_MAX_BYTES } })
   await app.register(internalIdentityPlugin, { secret: config.INTERNAL_AUTH_SECRET, audience: 'broker-connector' })
   await app.register(activityRelayPlugin, { connectionString: config.DATABASE_URL })
   await app.register(feedOwnershipPlugin, { ttlMs: config.FEED_LEASE_TTL_MS, shards: config.FEED_SHARDS })

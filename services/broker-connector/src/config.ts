@@ -26,6 +26,12 @@ export const ConfigSchema = Type.Object({
    * attempt waits for the database to answer again (see consumers/retry-policy.ts).
    */
   CONSUMER_MAX_ATTEMPTS: Type.Integer({ minimum: 2, maximum: 100, default: 10, description: 'deliveries before dead-lettering' }),
+  /**
+   * Byte bound of the DEAD_LETTERS stream, which this service's consumers write (issue 22: a burst of bad
+   * messages must not fill the server). Unset: the bound the stream has, 128 MiB when new; the oldest
+   * letters are discarded beyond it.
+   */
+  DEAD_LETTERS_STREAM_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 1024 * 1024, description: 'byte bound of the DEAD_LETTERS stream (unset: as it is)' })),
   /** How long the server waits for an ack before handing a message to another instance (a crashed one never acks). */
   CONSUMER_ACK_WAIT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000, description: 'ack wait before redelivery' }),
   /** An entry alert older than this is never sent to the broker (first send, or after a crash). */

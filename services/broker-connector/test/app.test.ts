@@ -23,3 +23,13 @@ t.test('GET /metrics serves Prometheus text with request counts', async (t) => {
   t.match(response.headers['content-type'], /text\/plain/)
   t.match(response.body, /http_requests_total\{[^}]*route="\/health"[^}]*\} 1/)
 })
+
+t.test('the DEAD_LETTERS stream takes its byte bound from DEAD_LETTERS_STREAM_MAX_BYTES (issue 22 item 7)', async (t) => {
+  const { app } = await build(t, { DEAD_LETTERS_STREAM_MAX_BYTES: String(5 * 1024 * 1024) })
+  const info = await app.bus.jsm.streams.info(app.bus.stream('DEAD_LETTERS'))
+  t.equal(info.config.max_bytes, 5 * 1024 * 1024)
+})
+
+t.test('DEAD_LETTERS_STREAM_MAX_BYTES below 1 MiB is refused at start, named', async (t) => {
+  await t.rejects(build(t, { DEAD_LETTERS_STREAM_MAX_BYTES: '1000' }), /DEAD_LETTERS_STREAM_MAX_BYTES/)
+})

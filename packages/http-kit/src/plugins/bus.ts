@@ -17,7 +17,7 @@ export interface BusPluginOptions {
   namespace?: string
   /** BUS_REPLICAS: replicas of every stream and bucket this service declares. */
   replicas?: number
-  /** Stream byte bounds this service is configured with (ingest: ALERTS and INTAKE). */
+  /** Stream byte bounds this service is configured with (ingest: ALERTS and INTAKE; the connector: DEAD_LETTERS). */
   streamMaxBytes?: StreamMaxBytes
 }
 

@@ -6,6 +6,8 @@ export interface IntakePageQuery {
   beforeId?: number
   /** Only entries whose payload named this user. */
   userId?: string
+  /** Only refusals: every outcome but accepted and duplicate. */
+  refusedOnly?: boolean
 }
 
 /** The intake log, newest first, one page (`beforeId`: only older entries). */
@@ -14,6 +16,7 @@ export async function listIntake(db: Kysely<Database>, query: IntakePageQuery) {
   if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome)
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
   if (query.userId !== undefined) select = select.where('user_id', '=', query.userId)
+  if (query.refusedOnly === true) select = select.where('outcome', 'not in', ['accepted', 'duplicate'])
   return select.orderBy('id', 'desc').limit(query.limit).execute()
 }
 

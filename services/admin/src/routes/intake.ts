@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ErrorBody } from '@signals/contracts'
+import { ErrorBody, redactSecretText } from '@signals/contracts'
 import { beforeIdOf, conflict, nextCursorOf, notFound } from '@signals/http-kit'
 import type { IntakeLogEntry } from '@signals/db'
 import { findIntake, listIntake } from '../repositories/intake.ts'
@@ -19,14 +19,15 @@ function intakeView(entry: IntakeLogEntry, withRaw: boolean): IntakeEntryView {
     remoteAddress: entry.remote_address,
     outcome: entry.outcome,
     statusCode: entry.status_code,
-    reason: entry.reason,
+    // Ingest redacted both when it was logged; again here for entries logged before every secret name was.
+    reason: entry.reason === null ? null : redactSecretText(entry.reason),
     alertId: entry.alert_id,
     kind: entry.kind,
     userId: entry.user_id,
     authenticated: entry.authenticated,
     bodyTruncated: entry.body_truncated,
     replayable: whyNotReplayable(entry) === null,
-    ...(withRaw ? { rawBody: entry.raw_body } : {}),
+    ...(withRaw ? { rawBody: redactSecretText(entry.raw_body) } : {}),
   }
 }
 

@@ -14,7 +14,7 @@ export const IntakeQuery = Type.Object(
   {
     outcome: Type.Optional(IntakeOutcome),
     ...PageQuery,
-    raw: Type.Boolean({ default: false, description: 'include each entry raw body (secrets already redacted by ingest)' }),
+    raw: Type.Boolean({ default: false, description: 'include each entry raw body (secret-named values redacted)' }),
   },
   { additionalProperties: false },
 )
@@ -34,7 +34,7 @@ export const IntakeEntryView = Type.Object({
   kind: Type.Union([Type.String(), Type.Null()]),
   userId: Type.Union([Type.String(), Type.Null()], { description: 'the user the payload named, when it could be read' }),
   authenticated: Type.Boolean({ description: 'passed the webhook secret check (or ingest had none to check)' }),
-  bodyTruncated: Type.Boolean({ description: 'rawBody is only the start of a refused request (INTAKE_REFUSED_BODY_BYTES)' }),
+  bodyTruncated: Type.Boolean({ description: 'rawBody is only the start of a refused request (INGEST_REFUSED_BODY_BYTES)' }),
   replayable: Type.Boolean({ description: 'an authenticated live webhook refused before reaching the bus, body kept whole: a replay cannot double an order nor let a stranger in' }),
   rawBody: Type.Optional(Type.String({ description: 'only with raw=true' })),
 })
@@ -61,6 +61,7 @@ export const ReplayResult = Type.Object({
 export const MyIntakeQuery = Type.Object(
   {
     outcome: Type.Optional(IntakeOutcome),
+    refused: Type.Boolean({ default: false, description: 'only refused webhooks (every outcome but accepted and duplicate)' }),
     ...PageQuery,
     raw: Type.Boolean({ default: false, description: 'include each entry body (secret-named fields redacted)' }),
   },

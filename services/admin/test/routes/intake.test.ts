@@ -138,3 +138,12 @@ t.test('a refusal that never passed the secret check, or kept only part of its b
   t.match(second.json().error, /only the start of its body/)
   t.equal(ingest.received.length, before, 'nothing reached ingest')
 })
+
+t.test('an administrator sees bodies and reasons with secret-named values redacted, also of entries logged before every name was (issue 22 item 6)', async (t) => {
+  const old = await logEntry({ outcome: 'invalid', rawBody: '{"action":"buy","api_key":"AK-live-123","nested":{"Pass-Phrase":"pp-9"}}' })
+  await app.db.updateTable('intake_log').set({ reason: 'Malformed JSON at line 1, column 40: {"token":"tk-77",' }).where('id', '=', Number(old.id)).execute()
+  const listed = (await app.inject({ method: 'GET', url: '/api/admin/intake?limit=1&raw=true', headers: asAdmin })).json()
+  t.equal(listed.entries[0].id, old.id)
+  t.notMatch(JSON.stringify(listed.entries[0]), /AK-live-123|pp-9|tk-77/, 'no secret value in the view')
+  t.match(listed.entries[0], { rawBody: /"api_key":"\[redacted\]"/, reason: /"token":"\[redacted\]"/ })
+})

@@ -47,6 +47,10 @@ t.test("GET /api/intake lists the webhooks that named the caller, each refusal w
   const second = (await app.inject({ method: 'GET', url: `/api/intake?limit=2&before=${first.nextCursor}`, headers: asTrader })).json()
   t.same(second.entries.map((entry: { id: string }) => entry.id), [accepted])
 
+  const refusedOnly = await app.inject({ method: 'GET', url: '/api/intake?refused=true&limit=2', headers: asTrader })
+  t.equal(refusedOnly.statusCode, 200)
+  t.same(refusedOnly.json().entries.map((entry: { id: string }) => entry.id), [invalid, refused], 'refused=true: only the refusals, paged on the server')
+
   t.equal((await app.inject({ method: 'GET', url: '/api/intake' })).statusCode, 401, 'no identity, no intake')
   t.equal((await app.inject({ method: 'GET', url: '/api/intake?limit=0', headers: asTrader })).statusCode, 400)
 })

@@ -40,26 +40,24 @@ function showError(error: Error): void {
   box.hidden = false
 }
 
-/** The filter as the server can apply it; "refused" is several outcomes, so it is applied here. */
-function filter(): { outcome?: 'accepted' | 'duplicate'; refusedOnly: boolean } {
+/** The filter as the server applies it ("refused" is every outcome but accepted and duplicate). */
+function filter(): { outcome?: 'accepted' | 'duplicate'; refused?: 'true' } {
   const value = byId<HTMLSelectElement>('intake-show').value
-  if (value === 'accepted' || value === 'duplicate') return { outcome: value, refusedOnly: false }
-  return { refusedOnly: value === 'refused' }
+  if (value === 'accepted' || value === 'duplicate') return { outcome: value }
+  return value === 'refused' ? { refused: 'true' } : {}
 }
 
 async function load(append: boolean): Promise<void> {
-  const { outcome, refusedOnly } = filter()
-  const query = { limit: String(PAGE), raw: 'true' as const, ...(outcome ? { outcome } : {}), ...(append && cursor ? { before: cursor } : {}) }
+  const query = { limit: String(PAGE), raw: 'true' as const, ...filter(), ...(append && cursor ? { before: cursor } : {}) }
   const page = await api('GET /api/intake', { query })
   cursor = page.nextCursor
-  const entries = refusedOnly ? page.entries.filter((entry) => isRefused(entry.outcome)) : page.entries
-  shown = append ? [...shown, ...entries] : entries
+  shown = append ? [...shown, ...page.entries] : page.entries
   fillRows(byId('intake-body'), COLUMNS, shown, (row, entry) => {
     row.dataset.outcome = isRefused(entry.outcome) ? 'refused' : entry.outcome
     row.dataset.kind = entry.kind ?? ''
   })
   byId('intake-empty').hidden = shown.length > 0
-  byId('intake-empty').textContent = refusedOnly && cursor !== null ? 'No refusal among the latest webhooks: look at older ones.' : 'No webhook of this kind has named you yet.'
+  byId('intake-empty').textContent = 'No webhook of this kind has named you yet.'
   byId('intake-more').hidden = cursor === null
   byId('page-error').hidden = true
 }

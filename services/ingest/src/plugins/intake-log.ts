@@ -7,6 +7,7 @@ import { outcomeOfStatus, type IntakeOutcome } from '../intake/intake-state.ts'
 import { nowIso } from '../intake/received-at.ts'
 import { sourceTextOf } from '../intake/source.ts'
 import { bodyWithin } from '../intake/body-within.ts'
+import { userNamedUnread } from '../intake/user-named-unread.ts'
 import { Refusal } from '../refusal.ts'
 import type { SecretRedactor } from '../webhook-secret.ts'
 
@@ -19,6 +20,8 @@ export interface IntakeLogPluginOptions {
 
 /** Outcomes whose body is kept whole: what was traded on, or a resend of it. */
 const KEPT_WHOLE = new Set<IntakeOutcome>(['accepted', 'duplicate'])
+/** Refusals answered before the route read the payload: the user it names is looked for in the text. */
+const REFUSED_UNREAD = new Set<IntakeOutcome>(['rate_limited', 'forbidden'])
 
 /**
  * One intake-log entry per webhook request, answered however: `request.intake` is filled as the request
@@ -70,7 +73,7 @@ export const intakeLogPlugin = fp(
           reason: intake.reason === undefined ? null : intake.redactor.text(intake.reason),
           alertId: intake.alertId ?? null,
           kind: intake.kind ?? null,
-          userId: intake.userId ?? null,
+          userId: intake.userId ?? (REFUSED_UNREAD.has(outcome) ? userNamedUnread(text, request.query)?.slice(0, 255) : undefined) ?? null,
           authenticated: intake.authenticated,
           bodyTruncated: body.truncated,
         })

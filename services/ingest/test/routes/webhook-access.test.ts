@@ -58,7 +58,7 @@ t.test('the source allow-list refuses other addresses and believes X-Forwarded-F
   t.equal((await viaProxy('52.89.214.238', '198.51.100.7')).statusCode, 403, 'X-Forwarded-For from an untrusted peer is ignored')
   t.equal((await viaProxy('52.89.214.238', '::ffff:127.0.0.1')).statusCode, 200, 'an IPv4-mapped proxy address is the proxy')
   const entries = await watcher.intakeEntries(5)
-  t.match(entries.find((entry) => entry.remoteAddress === '203.0.113.9'), { outcome: 'forbidden', statusCode: 403 })
+  t.match(entries.find((entry) => entry.remoteAddress === '203.0.113.9'), { outcome: 'forbidden', statusCode: 403, userId: 'u1' }, 'refused before its payload was read, it still names its user (their Webhooks page shows it)')
 })
 
 t.test('the per-address rate limit answers 429 and logs it; other addresses are unaffected', async (t) => {
@@ -73,7 +73,18 @@ t.test('the per-address rate limit answers 429 and logs it; other addresses are 
   t.equal((await app.inject({ method: 'POST', url: '/webhook/alert?secret=x', remoteAddress: '192.0.2.1', payload: alert })).statusCode, 429, 'the budget is per address, whatever the URL')
   t.equal((await send('192.0.2.2', 0)).statusCode, 200)
   const entries = await watcher.intakeEntries(5)
-  t.match(entries.find((entry) => entry.statusCode === 429), { outcome: 'rate_limited', remoteAddress: '192.0.2.1', rawBody: /r-192\.0\.2\.1-3/ })
+  t.match(entries.find((entry) => entry.statusCode === 429), { outcome: 'rate_limited', remoteAddress: '192.0.2.1', rawBody: /r-192\.0\.2\.1-3/, userId: 'u1' })
+})
+
+t.test("a rate-limited webhook names the user it was sent for, in JSON, a query or label lines, so that trader sees it refused (issue 22 item 7)", async (t) => {
+  const { app, watcher } = await build(t, { INGEST_RATE_LIMIT_PER_MINUTE: '1' })
+  const remoteAddress = '192.0.2.40'
+  t.equal((await app.inject({ method: 'POST', url: '/webhook/alert', remoteAddress, payload: { ...alert, id: 'first' } })).statusCode, 200)
+  const text = 'Action: buy\nSymbol: NQ1!\nUser ID: trader-text'
+  t.equal((await app.inject({ method: 'POST', url: '/webhook/alert', remoteAddress, headers: { 'content-type': 'text/plain' }, payload: text })).statusCode, 429)
+  t.equal((await app.inject({ method: 'POST', url: '/webhook/alert?user_id=trader-query', remoteAddress, payload: { action: 'buy', symbol: 'NQ1!' } })).statusCode, 429)
+  const limited = (await watcher.intakeEntries(3)).filter((entry) => entry.outcome === 'rate_limited')
+  t.same(limited.map((entry) => entry.userId).sort(), ['trader-query', 'trader-text'])
 })
 
 t.test('a refusal that quotes what was sent keeps the secret out of the intake log', async (t) => {
