@@ -3,6 +3,7 @@ import { ClosePartV1, OrderWord } from './order-words.ts'
 import { OrderInstructionV1 } from './order-instruction.ts'
 import { EntryOrderV1 } from './entry-order.ts'
 import { StrategyPositionV1 } from './strategy-position.ts'
+import { SignalSourceId } from './signal-source.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -63,6 +64,11 @@ export const NormalizedAlertV1 = Type.Object(
     entryOrder: Type.Optional(EntryOrderV1),
     /** Set on an entry that says where the strategy's position was before it (strategy-position.ts). */
     strategyPosition: Type.Optional(StrategyPositionV1),
+    /**
+     * The signal source the alert came through (`POST /webhook/s/<token>`, issue 22); absent for the spec's
+     * `POST /webhook/alert` (the default operator source). Optional, so older messages still pass.
+     */
+    sourceId: Type.Optional(SignalSourceId),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

@@ -24,6 +24,8 @@ export const Buckets = {
   feedStatus: 'FEED_STATUS',
   /** Shard leases and instance presence of the broker connectors (docs/decisions/feed-ownership.md). */
   feedOwners: 'FEED_OWNERS',
+  /** Live signal sources by token hash (signal-source.ts), written by settings, read by ingest. */
+  signalSources: 'SIGNAL_SOURCES',
 } as const
 
 /** Core request-reply subjects addressed to one connector instance (not in a stream). */

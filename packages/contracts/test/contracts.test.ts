@@ -5,6 +5,7 @@ import {
   IntakeLogBatchV1,
   INTAKE_LOG_BATCH_MAX_ENTRIES,
   NormalizedAlertV1,
+  SignalSourceKeyV1,
   contract,
   describeIssues,
   feedStatusKey,
@@ -45,6 +46,18 @@ t.test('a normalized alert validates; a wrong one is refused with the field name
   t.notOk(normalized.check({ ...alert, version: 2 }), 'another version is another contract')
   t.notOk(normalized.check({ ...alert, entryPrice: '21000' }), 'prices are numbers')
   t.ok(normalized.check({ ...alert, parseFailed: true, raw: { _raw: true, text: 'garbage' }, action: null, symbol: null }))
+  // Issue 22: the signal source an alert came through; optional (the spec's route sends none), a uuid when sent.
+  t.ok(normalized.check({ ...alert, sourceId: '0b7c6a3e-1f2d-4c5b-8a9e-0123456789ab' }))
+  t.match(normalized.problem({ ...alert, sourceId: 'not-a-source' }), /\/sourceId/)
+  t.notOk(normalized.check({ ...alert, sourceId: null }), 'absent, never null')
+})
+
+t.test('a signal source key (the SIGNAL_SOURCES bucket entry ingest reads)', async (t) => {
+  const key = contract(SignalSourceKeyV1)
+  t.ok(key.check({ version: 1, sourceId: '0b7c6a3e-1f2d-4c5b-8a9e-0123456789ab', ownerUserId: 'alice' }))
+  t.ok(key.check({ version: 1, sourceId: '0b7c6a3e-1f2d-4c5b-8a9e-0123456789ab', ownerUserId: null }), 'an operator source')
+  t.notOk(key.check({ version: 1, sourceId: '0b7c6a3e-1f2d-4c5b-8a9e-0123456789ab' }), 'the owner is always said')
+  t.notOk(key.check({ version: 1, sourceId: 'x', ownerUserId: null }))
 })
 
 t.test('intake log and feed command contracts', async (t) => {

@@ -74,6 +74,8 @@ export interface AlertsTable {
   user_id: string | null
   /** The user_id the payload named (DESIGN decision 6). */
   owner_user_id: string | null
+  /** The signal source the alert came through; null for the spec's `POST /webhook/alert` (issue 22). */
+  source_id: ColumnType<string | null, string | null | undefined, string | null>
   symbol: string | null
   /** Contract root (NQ for NQ1!, NQZ6, CME_MINI:NQ1!), when known. */
   root: string | null
@@ -432,6 +434,38 @@ export interface NotificationDeliveriesTable {
   sent_at: NullableTimestamp
 }
 
+/** A named webhook URL `/webhook/s/<token>` (issue 22); only the token's SHA-256 (hex) is stored. */
+export interface SignalSourcesTable {
+  id: Generated<string>
+  /** The trader who made it; null for an operator source (made by an administrator). */
+  owner_user_id: string | null
+  name: string
+  token_hash: string
+  created_at: Timestamp
+  rotated_at: NullableTimestamp
+  /** Deleted, or its owner banned: the URL no longer works. */
+  revoked_at: NullableTimestamp
+}
+
+export type SignalSourceSizeRule = 'account' | 'multiplier'
+
+/** A trader's subscription to a source (per trader until a trader has several accounts). */
+export interface SignalSourceSubscriptionsTable {
+  source_id: string
+  user_id: string
+  size_rule: SignalSourceSizeRule
+  /** The factor applied to the alert's quantity when `size_rule` is `multiplier`; null otherwise. */
+  multiplier: NullableDecimal
+  created_at: Timestamp
+}
+
+/** Token hashes whose SIGNAL_SOURCES bucket entry must be recomputed (written by a trigger, relayed by settings). */
+export interface SignalSourceKeyChangesTable {
+  id: Generated<number>
+  token_hash: string
+  created_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
@@ -457,6 +491,9 @@ export interface Database {
   daily_flattens: DailyFlattensTable
   news_flattens: NewsFlattensTable
   limit_entry_timeouts: LimitEntryTimeoutsTable
+  signal_sources: SignalSourcesTable
+  signal_source_subscriptions: SignalSourceSubscriptionsTable
+  signal_source_key_changes: SignalSourceKeyChangesTable
 }
 
 export type User = Selectable<UsersTable>
@@ -477,3 +514,5 @@ export type NewsEventRow = Selectable<NewsEventsTable>
 export type FeedCommandRow = Selectable<FeedCommandsTable>
 export type NotificationChannelRow = Selectable<NotificationChannelsTable>
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>
+export type SignalSourceRow = Selectable<SignalSourcesTable>
+export type SignalSourceSubscriptionRow = Selectable<SignalSourceSubscriptionsTable>

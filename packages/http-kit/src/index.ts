@@ -17,3 +17,4 @@ export { describeSchemaErrors, schemaErrorFormatter } from './validation/schema-
 export { PageQuery, NextCursor, nextCursorOf, beforeIdOf, TimeKeyPageQuery, nextTimeKeyCursorOf, timeKeyOf, isoOrNull, type TimeKey } from './paging.ts'
 export { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts'
 export { traceHeadersOf } from './plugins/tracing.ts'
+export { newSignalSourceToken, signalSourceTokenHash } from './signal-source-token.ts'

@@ -11,6 +11,7 @@ import { intakeRoutes } from './routes/intake.ts'
 import { myIntakeRoutes } from './routes/my-intake.ts'
 import { intakeRetentionPlugin } from './retention/intake-retention.ts'
 import { newsEventRoutes } from './routes/news-events.ts'
+import { operatorSourceRoutes } from './routes/signal-sources.ts'
 
 /** Builds the admin service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -29,6 +30,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     await scope.register(banRoutes, { adminEmails })
     await scope.register(auditRoutes)
     await scope.register(newsEventRoutes)
+    await scope.register(operatorSourceRoutes, { publicUrl: config.PUBLIC_URL })
     await scope.register(intakeRoutes, { ingest: { ingestUrl: config.INGEST_URL, webhookSecret: config.WEBHOOK_SECRET } })
   })
   return app

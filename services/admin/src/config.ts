@@ -15,6 +15,8 @@ export const ConfigSchema = Type.Object({
   ADMIN_EMAIL: Env.ADMIN_EMAIL,
   /** Where a replayed webhook goes, with the secret ingest expects (it was redacted from the stored text). */
   INGEST_URL: Env.INGEST_URL,
+  /** The gateway's external URL: an operator source's webhook URL is shown under it. */
+  PUBLIC_URL: Env.PUBLIC_URL,
   WEBHOOK_SECRET: Env.WEBHOOK_SECRET,
   /** Intake-log entries older than this are deleted (docs/operations.md). */
   INTAKE_LOG_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'days an intake-log entry is kept' }),

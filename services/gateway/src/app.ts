@@ -33,7 +33,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     internalSurfaces: { token: config.METRICS_TOKEN },
     timeouts: serverTimeouts(config),
     maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
-    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
+    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/', '/webhook/s/'] },
   })
   const settings = sessionSettings(config)
   await app.register(redisPlugin, { url: config.REDIS_URL })

@@ -74,7 +74,10 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/broker-credentials', 'settings'],
     ['/api/brokers', 'settings'],
     ['/api/notifications/channels', 'settings'],
+    ['/api/signal-sources', 'settings'],
+    ['/api/signal-sources/5b1f0b8e-58a4-4c1e-9c57-1b2d3e4f5a6b/subscriptions', 'settings'],
     ['/api/admin/users?status=pending', 'admin'],
+    ['/api/admin/signal-sources', 'admin'],
     ['/api/intake?limit=5', 'admin'],
     ['/api/alerts', 'broker-connector'],
     ['/api/alerts/42', 'broker-connector'],
@@ -112,6 +115,12 @@ t.test('webhooks pass without a session, body untouched, no cookie or identity f
   const json = '{"action":"Buy",  "symbol":"NQ1!"}'
   const jsonResponse = await gateway.inject({ method: 'POST', url: '/webhook/alert', headers: { 'content-type': 'application/json' }, payload: json })
   t.equal(jsonResponse.json<Echo>().body, json, 'JSON passes byte for byte, not re-serialised')
+
+  // A signal source's URL (issue 22): the token in the path reaches ingest unchanged.
+  const sourceUrl = '/webhook/s/Xy3_-abcdefghijklmnopqrstuvwxyz0123456789ABC'
+  const source = await gateway.inject({ method: 'POST', url: sourceUrl, headers: { 'content-type': 'text/plain', cookie: admin.sessionCookie }, payload: text })
+  t.match(source.json<Echo>(), { service: 'ingest', method: 'POST', url: sourceUrl, body: text })
+  t.notOk(source.json<Echo>().headers.cookie)
 })
 
 t.test('cross-origin state-changing calls are refused; same-origin ones pass', async (t) => {

@@ -21,7 +21,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     internalSurfaces: { token: config.METRICS_TOKEN },
     timeouts: serverTimeouts(config),
     maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
-    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/'] },
+    logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.WEBHOOK_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/', '/webhook/s/'] },
   })
   const streamMaxBytes = { alerts: config.INGEST_ALERTS_STREAM_MAX_BYTES, intake: config.INGEST_INTAKE_STREAM_MAX_BYTES }
   await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS, streamMaxBytes })

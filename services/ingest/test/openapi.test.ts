@@ -14,7 +14,8 @@ t.test('ingest serves its webhook document for /docs: both paths, the four forms
   const response = await app.inject({ method: 'GET', url: '/openapi.json' })
   t.equal(response.statusCode, 200)
   const paths = response.json<{ paths: Record<string, { post?: Operation }> }>().paths
-  t.same(Object.keys(paths).sort(), ['/webhook/alert', '/webhook/alert/{secret}'], 'only the webhook (no /health, /metrics)')
+  t.same(Object.keys(paths).sort(), ['/webhook/alert', '/webhook/alert/{secret}', '/webhook/s/{token}'], 'only the webhook (no /health, /metrics)')
+  t.equal(paths['/webhook/s/{token}']?.post?.operationId, 'postWebhookSignalSource', "a signal source's URL")
   const plain = paths['/webhook/alert']?.post
   const withSecret = paths['/webhook/alert/{secret}']?.post
   t.equal(plain?.operationId, 'postWebhookAlert')

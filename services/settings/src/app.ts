@@ -14,6 +14,8 @@ import { brokerCredentialsTestRoutes } from './routes/broker-credentials-test.ts
 import { notificationChannelRoutes } from './routes/notification-channels.ts'
 import { notificationSendRoutes } from './routes/notification-sends.ts'
 import { notificationsPlugin } from './notifications/plugin.ts'
+import { signalSourceRoutes } from './routes/signal-sources.ts'
+import { signalSourceKeyRelayPlugin } from './plugins/signal-source-key-relay.ts'
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
 export async function buildApp(config: Config, options: { loggerStream?: NodeJS.WritableStream } = {}) {
@@ -49,6 +51,8 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(notificationChannelRoutes, { cipher, targets })
   await app.register(notificationSendRoutes, { cipher, sender })
 
+  await app.register(signalSourceRoutes, { publicUrl: config.PUBLIC_URL })
+
   await app.register(feedCommandRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS, timeoutMs: config.FEED_PUBLISH_TIMEOUT_MS })
   await app.register(notificationsPlugin, {
     cipher,
@@ -56,5 +60,6 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
     dispatchIntervalMs: config.NOTIFY_DISPATCH_INTERVAL_MS,
     dispatch: { sender, maxAttempts: config.NOTIFY_MAX_ATTEMPTS, retryBaseMs: config.NOTIFY_RETRY_BASE_MS, batch: 20 },
   })
+  await app.register(signalSourceKeyRelayPlugin, { intervalMs: config.FEED_RELAY_INTERVAL_MS })
   return app
 }

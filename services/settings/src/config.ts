@@ -16,6 +16,8 @@ export const ConfigSchema = Type.Object({
   NATS_TOKEN: Env.NATS_TOKEN,
   BUS_NAMESPACE: Env.BUS_NAMESPACE,
   BUS_REPLICAS: Env.BUS_REPLICAS,
+  /** The gateway's external URL: a signal source's webhook URL is shown under it. */
+  PUBLIC_URL: Env.PUBLIC_URL,
   INTERNAL_AUTH_SECRET: Env.INTERNAL_AUTH_SECRET,
   CREDENTIALS_KEY: Env.CREDENTIALS_KEY,
   CREDENTIALS_KEY_ID: Env.CREDENTIALS_KEY_ID,

@@ -18,6 +18,10 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
     '/api/risk-engine/config',
     '/api/risk-engine/presets',
     '/api/risk-engine/presets/{id}/apply',
+    '/api/signal-sources',
+    '/api/signal-sources/{id}',
+    '/api/signal-sources/{id}/rotate',
+    '/api/signal-sources/{id}/subscriptions',
     '/api/trading-settings',
   ])
   t.same(Object.keys(document.paths['/api/broker-credentials']).sort(), ['delete', 'get', 'put'])

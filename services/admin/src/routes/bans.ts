@@ -5,6 +5,7 @@ import { deleteBan, listBans, upsertBan } from '../repositories/bans.ts'
 import { usersWithEmail } from '../repositories/users.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { switchLiveTradingOff } from '../repositories/live-trading.ts'
+import { revokeSourcesOf } from '../repositories/signal-sources.ts'
 import { BanBody, BanParams, BanResult, BansPage, BansQuery, LiftedBan, banView, normalizeEmail } from '../schemas/bans.ts'
 import { banInRedis, publishStatus } from '../status-sync.ts'
 
@@ -55,6 +56,8 @@ export const banRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<str
         await recordAudit(trx, { actorUserId: request.identity.userId, action: 'ban', target: email, reason })
         // A banned user is never traded: live trading off and the feed stopped, in the ban's transaction.
         for (const user of users) await switchLiveTradingOff(trx, user.user_id, 'account banned')
+        // Their signal sources are revoked with the ban: their URLs stop working (issue 22).
+        for (const user of users) await revokeSourcesOf(trx, user.user_id)
         return { ...result, users }
       })
       // After the commit: a sign-in racing this ban either finds its session ended here or sees the ban

@@ -5,6 +5,7 @@ import { listUsers, setApproved } from '../repositories/users.ts'
 import { banOf } from '../repositories/bans.ts'
 import { recordAudit } from '../repositories/audit.ts'
 import { switchLiveTradingOff } from '../repositories/live-trading.ts'
+import { requeueSourcesOf } from '../repositories/signal-sources.ts'
 import { ApprovalBody, UserParams, UserResult, UsersPage, UsersQuery, userView } from '../schemas/users.ts'
 import { publishStatus } from '../status-sync.ts'
 
@@ -43,6 +44,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ adminEmails: ReadonlySet<st
       await recordAudit(trx, { actorUserId: request.identity.userId, action: approved ? 'approve' : 'revoke', target: userId, reason: request.body?.reason })
       // An unapproved user is never traded: live trading off and the feed stopped, in the same transaction.
       if (!approved) await switchLiveTradingOff(trx, userId, 'approval revoked')
+      // Their signal sources work only while they are approved (the settings relay checks them again).
+      await requeueSourcesOf(trx, userId)
       return { user, ban: await banOf(trx, user.email) }
     })
     if (!result) throw notFound('User not found')

@@ -3,7 +3,7 @@ import type { AuditEntryWithEmails } from '../repositories/audit.ts'
 import { LiteralUnion } from '@signals/contracts'
 import { NextCursor, PageQuery } from '@signals/http-kit'
 
-export const AuditAction = LiteralUnion(['approve', 'revoke', 'ban', 'unban', 'replay', 'news_event_add', 'news_event_delete'] as const)
+export const AuditAction = LiteralUnion(['approve', 'revoke', 'ban', 'unban', 'replay', 'news_event_add', 'news_event_delete', 'signal_source_create', 'signal_source_rotate', 'signal_source_delete'] as const)
 export type AuditAction = Static<typeof AuditAction>
 
 export const AuditView = Type.Object({

@@ -60,7 +60,7 @@ export async function exitForResult(db: Kysely<Database>, alert: NormalizedAlert
   if (alert.result === null) throw new PermanentError('a result alert without a result (TP, SL or Exit)')
   if (alert.symbol === null) throw new PermanentError('a result alert without a symbol')
   // Targeted routing reaches the payload's user only: naming none, it reaches no one (never every trader).
-  if (routing === 'targeted' && alert.userId === null) {
+  if (routing === 'targeted' && alert.userId === null && alert.sourceId === undefined) {
     logger.warn({ alertId: alert.alertId, symbol: alert.symbol }, 'result alert without user_id under targeted routing: it reaches no one')
     return { closedTradeIds: [], requestedTradeIds: [], flattenUsers: [] }
   }

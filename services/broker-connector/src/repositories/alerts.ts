@@ -41,6 +41,7 @@ function alertColumns(alert: NormalizedAlert) {
     entryOrder: alert.entryOrder === undefined ? null : JSON.stringify(alert.entryOrder),
     instruction: alert.instruction === undefined ? null : JSON.stringify(alert.instruction),
     strategyPosition: alert.strategyPosition === undefined ? null : JSON.stringify(alert.strategyPosition),
+    sourceId: alert.sourceId ?? null,
   }
 }
 
@@ -50,7 +51,8 @@ export type Routing = 'fanout' | 'targeted'
  * Intake rule 8 in one statement: one record per user whose live trading is enabled (the partial index
  * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
  * targeted. Approved, unbanned users only (DESIGN decision 19): an account that cannot use the API gets no
- * records. The alert's own quantity is kept on each record (`alert_quantity`). Records already
+ * records. A signal source's alert goes to the source's subscribers (its owner alone for a trader's source)
+ * and keeps its source on each record (`source_id`). The alert's own quantity is kept on each record (`alert_quantity`). Records already
  * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
  * only the rows this call created. Rows go in user order, so two instances writing the same alert take
  * the unique-key locks in the same order and never deadlock.
@@ -59,13 +61,21 @@ export async function insertEntryRecords(db: Kysely<Database>, alert: Normalized
   const c = alertColumns(alert)
   if (routing === 'targeted' && c.owner === null) return []
   const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
+  // A signal source's alert (issue 22) reaches its subscribers instead: the owner alone for a trader's
+  // source, every subscribed trader for an operator source; nobody once the source is revoked.
+  const recipients =
+    alert.sourceId === undefined
+      ? sql`FROM trading_settings s`
+      : sql`FROM signal_source_subscriptions sub
+    JOIN signal_sources src ON src.id = sub.source_id AND src.revoked_at IS NULL AND (src.owner_user_id IS NULL OR src.owner_user_id = sub.user_id)
+    JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
   const result = await sql<{ id: number; user_id: string }>`
     INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
-                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position)
+                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, source_id)
     SELECT ${c.alertId}, s.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
            ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
-           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb
-    FROM trading_settings s
+           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid
+    ${recipients}
     JOIN users u ON u.user_id = s.user_id AND u.approved
     WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
       AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))

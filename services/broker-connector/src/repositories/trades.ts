@@ -10,6 +10,11 @@ export interface OpenTradeMatch {
   side?: Side | null
   /** Only trades whose entry alert came up to this time (a later entry is a new signal the exit does not close). */
   receivedBy?: string
+  /**
+   * Only trades opened by entries of this signal source (issue 22); null: of the spec's route (no source),
+   * trades without an entry record included. Undefined: any.
+   */
+  sourceId?: string | null
 }
 
 export interface OpenTrade {
@@ -38,7 +43,9 @@ function matchSql(match: OpenTradeMatch, table: 't' | 'a', sideColumn: 'side' | 
   const byRoot = match.root === null ? sql`false` : sql`${ref('root')} = ${match.root}`
   const forUser = match.userId === undefined ? sql`` : sql`AND ${ref('user_id')} = ${match.userId}`
   const onSide = match.side === undefined || match.side === null ? sql`` : sql`AND ${ref(sideColumn)} = ${match.side}`
-  return sql`(${ref('symbol')} = ${match.symbol} OR ${byRoot}) ${forUser} ${onSide}`
+  // The entry record is `a` in both uses (lockOpenTrades joins it to the trade).
+  const ofSource = match.sourceId === undefined ? sql`` : match.sourceId === null ? sql`AND a.source_id IS NULL` : sql`AND a.source_id = ${match.sourceId}::uuid`
+  return sql`(${ref('symbol')} = ${match.symbol} OR ${byRoot}) ${forUser} ${onSide} ${ofSource}`
 }
 
 /**

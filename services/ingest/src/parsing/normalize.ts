@@ -1,4 +1,4 @@
-import type { AlertKind, NormalizedAlert } from '@signals/contracts'
+import type { AlertKind, NormalizedAlert, SignalSourceKey } from '@signals/contracts'
 import { rootOf } from '@signals/instruments'
 import { alertIdOf } from '../alert-id.ts'
 import { Refusal } from '../refusal.ts'
@@ -23,6 +23,8 @@ export interface NormalizeOptions {
   sourceText: string
   /** Removes secrets from what `raw` keeps of the parsed payload; kept as parsed without one. */
   redactor?: { value(raw: unknown): unknown }
+  /** The signal source the alert came through (`/webhook/s/<token>`); absent on the spec's route. */
+  source?: SignalSourceKey
 }
 
 const MAX_LENGTH = { symbol: 64, indicator: 255, userId: 255 } as const
@@ -39,13 +41,14 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: NormalizeOptions): NormalizedAlert {
   const fields = mergeFields(fallback, parsed.fields)
-  // Broken JSON with no user named elsewhere (`?user_id=`) can only be refused: say what broke, not that
-  // user_id is missing (the sender wrote one). With a user, intake rule 10 keeps it as a _raw record.
-  if (parsed.jsonError !== undefined && fields.userId === undefined) throw new Refusal(400, 'invalid', describeJsonSyntaxError(parsed.jsonError))
+  const source = options.source
+  // Broken JSON with no user named elsewhere (`?user_id=`, a trader's source URL) can only be refused: say what
+  // broke, not that user_id is missing (the sender wrote one). With a user, intake rule 10 keeps it as a _raw record.
+  if (parsed.jsonError !== undefined && fields.userId === undefined && !source?.ownerUserId) throw new Refusal(400, 'invalid', describeJsonSyntaxError(parsed.jsonError))
   refusePlaceholders(fields, parsed)
   const symbol = boundedText(fields.symbol, 'symbol')
   const indicator = boundedText(fields.indicator, 'indicator')
-  const userId = boundedText(fields.userId, 'user_id')
+  const userId = userOf(boundedText(fields.userId, 'user_id'), source)
   const sentPrice = priceValue(fields.entryPrice) ?? priceValue(fields.price)
   // An alert managing what is at the broker (modify, cancel, flatten everything, kill switch) goes the
   // entries' way (one locked record per trader) with its instruction; it is no entry and no exit.
@@ -56,7 +59,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   const isVendorTest = premium || booleanValue(fields.isVendorTest)
   const kind: AlertKind = isVendorTest ? 'test' : intent.kind
   if (intent.kind === 'entry' && managing === null) refuseUnsupportedEntry(fields)
-  if (kind === 'entry' && userId === null) throw new Refusal(400, 'missing_user_id', 'user_id required')
+  if (kind === 'entry' && userId === null && source === undefined) throw new Refusal(400, 'missing_user_id', 'user_id required')
   if (managing !== null && needsSymbol(managing.instruction) && symbol === null) throw new Refusal(400, 'invalid', `symbol required: a ${managing.instruction.kind} reaches the open trades of one symbol`)
   const entryOrder = intent.kind === 'entry' && managing === null ? entryOrderOf(fields, sentPrice) : null
   const strategyPosition = intent.kind === 'entry' && managing === null ? strategyPositionOf(fields) : null
@@ -72,7 +75,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   // slow-mode object that cost several times more to validate and serialize (docs/benchmarks/ingest.md).
   return {
     version: 1,
-    alertId: alertIdOf(fields.alertId, options.sourceText, userId),
+    alertId: alertIdOf(fields.alertId, options.sourceText, userId, source?.sourceId),
     kind,
     receivedAt: options.receivedAt,
     action: intent.kind === 'entry' ? intent.side : intent.orderSide,
@@ -96,7 +99,20 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     ...(managing === null ? {} : { instruction: managing.instruction }),
     ...(entryOrder === null ? {} : { entryOrder }),
     ...(strategyPosition === null ? {} : { strategyPosition }),
+    ...(source === undefined ? {} : { sourceId: source.sourceId }),
   }
+}
+
+/**
+ * The alert's user: on a trader's source its owner (the payload need not name one, and naming another
+ * trader is refused: a source reaches its owner only); on an operator source or the spec's route, the one
+ * the payload names, if any.
+ */
+function userOf(named: string | null, source: SignalSourceKey | undefined): string | null {
+  const owner = source?.ownerUserId ?? null
+  if (owner === null) return named
+  if (named !== null && named !== owner) throw new Refusal(403, 'forbidden', "user_id names another trader: a trader's signal source delivers to its owner only (leave user_id out)")
+  return owner
 }
 
 function boundedText(value: unknown, name: keyof typeof MAX_LENGTH | 'user_id'): string | null {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { BusUnavailableError } from '@signals/bus'
 import { listOf } from '@signals/config'
-import { contract, ErrorBody, NormalizedAlertV1, Subjects } from '@signals/contracts'
+import { contract, ErrorBody, NormalizedAlertV1, Subjects, type SignalSourceKey } from '@signals/contracts'
 import type { Config } from '../config.ts'
 import { refuseStaleAlert } from '../intake/alert-age.ts'
 import { sourceTextOf } from '../intake/source.ts'
@@ -13,6 +13,7 @@ import { textValue } from '../parsing/values.ts'
 import { normalizeAlert } from '../parsing/normalize.ts'
 import { parseAlert, UnparseableAlertError } from '../parsing/parse-alert.ts'
 import { Refusal } from '../refusal.ts'
+import { SourceKeysUnavailableError, sourceKeysOf } from '../sources/source-keys.ts'
 import { WebhookAccepted, type WebhookParams, type WebhookQuery } from '../schemas/webhook.ts'
 import { SecretRedactor, secretMatcher } from '../webhook-secret.ts'
 
@@ -41,10 +42,27 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = asyn
   // No querystring/params schema: any parameter may carry an alert field, read as sent.
   const route = { schema: { response: { 200: WebhookAccepted, '4xx': ErrorBody, '5xx': ErrorBody } } }
 
-  app.post<{ Querystring: WebhookQuery; Params: WebhookParams }>('/webhook/alert', route, acceptAlert)
-  if (matchesSecret) app.post<{ Querystring: WebhookQuery; Params: WebhookParams }>('/webhook/alert/:secret', route, acceptAlert)
+  const sourceKeys = sourceKeysOf(app.bus, { timeoutMs: PUBLISH_TIMEOUT_MS })
 
-  async function acceptAlert(request: WebhookRequest) {
+  app.post<{ Querystring: WebhookQuery; Params: WebhookParams }>('/webhook/alert', route, (request) => acceptAlert(request, undefined))
+  if (matchesSecret) app.post<{ Querystring: WebhookQuery; Params: WebhookParams }>('/webhook/alert/:secret', route, (request) => acceptAlert(request, undefined))
+  // A signal source's URL (issue 22): the token authenticates; WEBHOOK_SECRET is the spec route's alone.
+  app.post<{ Querystring: WebhookQuery; Params: WebhookParams }>('/webhook/s/:token', route, async (request) => acceptAlert(request, await sourceOf(request.params.token ?? '')))
+
+  async function sourceOf(token: string): Promise<SignalSourceKey> {
+    let source: SignalSourceKey | null
+    try {
+      source = await sourceKeys.lookup(token)
+    } catch (error) {
+      if (error instanceof SourceKeysUnavailableError) throw new Refusal(503, 'unavailable', 'Signal sources unavailable, please retry')
+      throw error
+    }
+    if (source === null) throw new Refusal(401, 'unauthorized', 'Unknown or revoked signal source URL: copy the current URL from your signal sources, or make a new one')
+    return source
+  }
+
+  /** `source`: the signal source the URL names; undefined on the spec's route. */
+  async function acceptAlert(request: WebhookRequest, source: SignalSourceKey | undefined) {
     const intake = request.intake
     const { text } = sourceTextOf(request)
     const query = request.query
@@ -55,7 +73,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = asyn
     const named = textValue(parsed.fields.userId ?? queryFields.userId) ?? (parsed.jsonError === undefined ? undefined : userNamedInBrokenJson(text))
     intake.userId = named?.slice(0, 255) ?? undefined
 
-    if (matchesSecret && webhookSecret !== undefined) {
+    if (source === undefined && matchesSecret && webhookSecret !== undefined) {
       const sent = [request.params.secret, query.secret, query.passphrase, ...parsed.secrets]
         .flatMap((value) => (Array.isArray(value) ? value : [value]))
         .filter((value): value is string => typeof value === 'string' && value !== '')
@@ -63,10 +81,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = asyn
       if (!sent.some(matchesSecret)) throw new Refusal(401, 'unauthorized', 'Webhook secret missing or wrong')
     }
     intake.authenticated = true
+    // A trader's source: its owner sees its intake, whoever the payload names.
+    if (source?.ownerUserId) intake.userId = source.ownerUserId
 
     refuseStaleAlert({ time: parsed.fields.time ?? queryFields.time, maxLag: parsed.fields.maxLag ?? queryFields.maxLag }, intake.receivedAt, maxAgeMs)
 
-    const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, redactor: intake.redactor })
+    const alert = normalizeAlert(parsed, queryFields, { premiumIndicators, receivedAt: intake.receivedAt, sourceText: text, redactor: intake.redactor, ...(source === undefined ? {} : { source }) })
     const alertId = alert.alertId
     intake.alertId = alertId
     intake.kind = alert.kind

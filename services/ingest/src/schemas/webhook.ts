@@ -10,4 +10,6 @@ export const WebhookAccepted = Type.Object(
 export type WebhookQuery = Record<string, string | string[] | undefined>
 export interface WebhookParams {
   secret?: string
+  /** A signal source's URL token (`/webhook/s/<token>`). */
+  token?: string
 }

@@ -34,6 +34,13 @@ t.test('alert ids: the explicit id within its user when usable, else a hash of n
   t.not(alertIdOf('{{id}}', 'x', 'u'), '{{id}}')
   t.not(alertIdOf('has blank', 'x', 'u'), 'has blank')
   t.not(alertIdOf('x'.repeat(65), 'x', 'u'), 'x'.repeat(65))
+  // Issue 22: a signal source is a scope of its own, for explicit and text ids alike.
+  const source = '0b7c6a3e-1f2d-4c5b-8a9e-0123456789ab'
+  t.not(alertIdOf('tv-1', 'x', 'u', source), explicit, "a source's tv-1 is not the spec route's")
+  t.not(alertIdOf('tv-1', 'x', 'u', source), alertIdOf('tv-1', 'x', 'u', '1c8d7b4f-2e3a-4d6c-9baf-123456789abc'), 'nor another source\'s')
+  t.equal(alertIdOf('tv-1', 'other', 'u', source), alertIdOf('tv-1', 'x', 'u', source), 'within one source the explicit id decides')
+  t.not(alertIdOf(undefined, 'Action: Buy', 'u', source), alertIdOf(undefined, 'Action: Buy', 'u'), 'text ids too')
+  t.equal(alertIdOf('tv-1', 'x', 'u', undefined), explicit, "the spec route's ids are unchanged")
 })
 
 t.test('source allow-list: addresses, CIDRs, IPv6, IPv4-mapped', async (t) => {
