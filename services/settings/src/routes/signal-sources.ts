@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
-import { newSignalSourceToken, notFound } from '@signals/http-kit'
+import { badRequest, newSignalSourceToken, notFound } from '@signals/http-kit'
 import { findSubscribableSource, insertSource, listVisibleSources, replaceSubscription, revokeSource, rotateSource } from '../repositories/signal-sources.ts'
 import { SourceBody, SourceParams, SourceResponse, SourcesResponse, SourceWithUrlResponse, SubscriptionsBody } from '../schemas/signal-sources.ts'
 import { sourceUrlOf, sourceViewOf } from '../signal-sources/source-view.ts'
 import { isMissingUser } from './options.ts'
+
+const MULTIPLIER_NOT_YET = "sizeRule multiplier is not available yet: a source's entries are sized by your account's risk settings; subscribe with sizeRule account"
 
 const tags = ['signal sources']
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody }
@@ -72,6 +74,8 @@ export const signalSourceRoutes: FastifyPluginAsyncTypebox<{ publicUrl: string }
       const source = await findSubscribableSource(app.db, userId, request.params.id)
       if (!source) throw notFound(NOT_FOUND)
       const [item] = request.body.subscriptions
+      // Never stored where the entry flow would not apply it: records are sized by the account's risk settings.
+      if (item?.sizeRule === 'multiplier') throw badRequest(MULTIPLIER_NOT_YET)
       const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: item.sizeRule === 'multiplier' ? item.multiplier : null }
       await replaceSubscription(app.db, source.id, userId, rule)
       return { success: true as const, source: sourceViewOf(source, rule === null ? null : { sizeRule: rule.sizeRule, multiplier: rule.multiplier === null ? null : String(rule.multiplier) }) }
