@@ -76,9 +76,9 @@ export const signalSourceRoutes: FastifyPluginAsyncTypebox<{ publicUrl: string }
       const [item] = request.body.subscriptions
       // Never stored where the entry flow would not apply it: records are sized by the account's risk settings.
       if (item?.sizeRule === 'multiplier') throw badRequest(MULTIPLIER_NOT_YET)
-      const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: item.sizeRule === 'multiplier' ? item.multiplier : null }
+      const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: null }
       await replaceSubscription(app.db, source.id, userId, rule)
-      return { success: true as const, source: sourceViewOf(source, rule === null ? null : { sizeRule: rule.sizeRule, multiplier: rule.multiplier === null ? null : String(rule.multiplier) }) }
+      return { success: true as const, source: sourceViewOf(source, rule) }
     },
   )
 }
