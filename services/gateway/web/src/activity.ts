@@ -11,6 +11,7 @@ import { tradingDayOf } from './trading-day.ts'
 import type { PageRiskConfig } from './room-left.ts'
 import { outcomeText, tradeOutcomeText } from './outcomes.ts'
 import { rowOf, signOf, type Column } from './card-table.ts'
+import { refreshExits } from './alert-exits.ts'
 import { timeElement } from './exchange-time.ts'
 import { dollars, priceOnTick } from './tick-price.ts'
 
@@ -142,7 +143,7 @@ const alerts = pagedList({ fetchPage: async (query) => pageOf(await api('GET /ap
 const trades = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/trades', { query }), 'trades'), body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
 
 async function refreshAll() {
-  await Promise.all([alerts.reload(), trades.reload(), refreshTotals()])
+  await Promise.all([alerts.reload(), trades.reload(), refreshTotals(), refreshExits()])
   byId('activity-error').hidden = true
 }
 
@@ -151,6 +152,8 @@ const LIVE_TEXT: Record<LiveState, string> = { connected: 'Live: updates appear 
 function onNotice(notice: Notice): void {
   if (notice.kind === 'status') document.dispatchEvent(new CustomEvent('signals:status-changed'))
   if (notice.kind === 'alert') void alerts.reload().catch(showError)
+  // An exit makes no record: what it closed arrives as a trade notice (a refused one brings none).
+  if (notice.kind === 'alert' || notice.kind === 'trade') void refreshExits().catch(showError)
   if (notice.kind === 'trade') {
     void trades.reload().catch(showError)
     void refreshTotals().catch(showError)
