@@ -12,7 +12,7 @@ import { screenshots, seriousViolations } from './page-checks.ts'
 const ADMIN_EMAIL = 'e2e-console-admin@example.com'
 const TRADER_EMAIL = 'e2e-trader@example.com'
 const PAPER = { name: 'trader0', password: 'paper-password', userId: 100, accountId: 9000, accountName: 'DEMO9000' }
-const { publicUrl, complaints, newBrowser, signIn, broker } = await startPlatform(t, { adminEmail: ADMIN_EMAIL, brokerAccounts: [PAPER] })
+const { publicUrl, complaints, newBrowser, signIn, broker } = await startPlatform(t, { adminEmail: ADMIN_EMAIL, brokerAccounts: [PAPER], brokerCommission: '0.52' })
 if (!broker) throw new Error('the paper broker did not start')
 
 async function checkPage(t: Test, page: Page, name: string) {
@@ -154,6 +154,11 @@ t.test('an entry alert appears live; its trade shows its pnl after a result aler
   t.match(await exit.textContent(), /Closed trade \d+ \([A-Za-z ]+, \$[0-9,]+\.00\)/, 'the exit says which trade it closed, its result and pnl')
   const pnl = await closed.locator('td.pnl').textContent()
   t.match(pnl, /^\$[0-9,]+\.00$/, `the closed trade shows its pnl (${pnl})`)
+  // Net of the broker's commission ($0.52 a contract, entry and exit fills), from the broker's fills of the day.
+  const contracts = Number(/\d+$/.exec((await closed.locator('td.nowrap').first().textContent()) ?? '')?.[0])
+  const gross = Number((pnl ?? '').replace(/[$,]/g, ''))
+  const net = (gross - 2 * 0.52 * contracts).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  t.equal(await closed.locator('td.net-pnl').textContent(), `$${net}`, `net pnl: ${pnl} less 2 × ${contracts} × $0.52`)
   t.not(await page.locator('#total-trades').textContent(), '0', 'totals follow')
   await page.locator('#room-chart canvas').waitFor()
   t.match(await page.locator('#room-figures').textContent(), /room left/, 'the room left is said in words')
