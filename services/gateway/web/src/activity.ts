@@ -44,7 +44,7 @@ function closeButton(trade: Trade): string | Node {
   if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return ''
   const button = document.createElement('button')
   button.type = 'button'
-  button.className = 'button small danger close-trade'
+  button.className = 'button small danger close-trade nowrap'
   button.textContent = 'Close'
   button.setAttribute('aria-label', `Close the ${trade.side} ${trade.contract} trade`)
   button.addEventListener('click', () => document.dispatchEvent(new CustomEvent('signals:close-trade', { detail: trade })))
