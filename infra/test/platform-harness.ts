@@ -29,6 +29,8 @@ export interface PlatformOptions {
   adminEmail: string
   /** Accounts of a paper broker started for the test (none started when omitted). */
   brokerAccounts?: PaperAccount[]
+  /** The paper broker's commission per contract filled (decimal text; none charged when omitted). */
+  brokerCommission?: string
 }
 
 /**
@@ -42,7 +44,7 @@ export async function startPlatformServices(t: Test, options: PlatformOptions) {
     adminEmail: options.adminEmail,
     onCleanup: (step) => t.teardown(step),
   })
-  const broker = options.brokerAccounts ? await startPaperBroker({ accounts: options.brokerAccounts }) : undefined
+  const broker = options.brokerAccounts ? await startPaperBroker({ accounts: options.brokerAccounts, commissionPerContract: options.brokerCommission }) : undefined
   if (broker) t.teardown(() => broker.close())
 
   const env: Record<string, string | undefined> = {

@@ -9,7 +9,7 @@ export type Handler = (login: PaperLogin, body: Record<string, unknown>, request
 const ok = (d: unknown): Omit<WireResponse, 'i'> => ({ s: 200, d })
 const unauthorized = (what: string) => ok({ failureReason: 'Unauthorized', failureText: `${what} must name your account` })
 
-/** Order ids of a `command/deps` (`masterid=5`) or `command/ldeps` (`masterids=5,6`) query; none when malformed. */
+/** Ids of a `…/deps` (`masterid=5`) or `…/ldeps` (`masterids=5,6`) query (orders, fills); none when malformed. */
 function orderIds(query: string, key: string): number[] {
   const text = new URLSearchParams(query).get(key) ?? ''
   return text.split(',').map(Number).filter((id) => Number.isSafeInteger(id) && id > 0)
@@ -69,6 +69,11 @@ export function endpointHandlers(market: PaperMarket): Record<string, Handler> {
     [ENDPOINTS.orderList]: (login) => ok(ofLogin(login, (accountId) => market.orders(accountId))),
     [ENDPOINTS.positionList]: (login) => ok(ofLogin(login, (accountId) => market.positions(accountId))),
     [ENDPOINTS.fillList]: (login) => ok(ofLogin(login, (accountId) => market.fills(accountId))),
+    // The fees of the login's own fills only (a fill names its order, the order its account).
+    [ENDPOINTS.fillFeeLdeps]: (login, _body, request) => {
+      const own = new Set(ofLogin(login, (accountId) => market.fills(accountId)).map((fill) => fill.id))
+      return ok(market.fillFees(orderIds(request.query, 'masterids').filter((id) => own.has(id))))
+    },
     [ENDPOINTS.orderItem]: (login, _body, request) => {
       const id = Number(new URLSearchParams(request.query).get('id'))
       const order = market.order(id)

@@ -1,5 +1,5 @@
-import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, QuoteEntryName, TradeDate } from '@signals/tradovate-wire'
-import { tradingDayOf } from '@signals/instruments'
+import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, FillFee, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, QuoteEntryName, TradeDate } from '@signals/tradovate-wire'
+import { multiply, parseDecimal, toPlain, tradingDayOf } from '@signals/instruments'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
 import { planOso, planSingle, type OrderPlan } from './oso-request.ts'
@@ -64,6 +64,10 @@ export class PaperMarket {
   /** Every command, oldest first (`New` for each order placed, `Cancel` for each cancel request). */
   readonly #commands: Command[] = []
   readonly #fills: Fill[] = []
+  /** What each fill cost (decimal text), by fill id: `commissionPerContract` × its quantity. */
+  readonly #fees = new Map<number, string>()
+  /** Commission per contract filled (decimal text; Tradovate's FillFee `commission`), taken from the cash at the fill. */
+  #commissionPerContract = '0'
   readonly #positions = new Map<string, PositionState & { id: number }>()
   /** Each account's cash, and its realized pnl of the trading day `day` (Tradovate's is per trade date). */
   readonly #cash = new Map<number, { id: number; amount: string; realizedPnL: string; day: string }>()
@@ -88,6 +92,19 @@ export class PaperMarket {
       this.#accounts.set(account.accountId, account)
       this.#cash.set(account.accountId, { id: this.#id(), amount: normalizeDecimal(startingBalance), realizedPnL: '0', day: tradingDayOf(this.#now()) })
     }
+  }
+
+  /** Charges `perContract` (decimal text, e.g. `0.52`) on every later fill, per contract, as a broker's commission. */
+  chargeCommission(perContract: string): void {
+    this.#commissionPerContract = normalizeDecimal(perContract)
+  }
+
+  /** The FillFee of each of these fills the market made (`fillFee/ldeps`): its commission, the other parts none. */
+  fillFees(fillIds: readonly number[]): FillFee[] {
+    return fillIds.flatMap((id) => {
+      const fee = this.#fees.get(id)
+      return fee === undefined ? [] : [{ id, commission: Number(fee), commissionCurrencyId: 1 }]
+    })
   }
 
   #id(): number {
@@ -433,6 +450,7 @@ export class PaperMarket {
     this.#fills.push(fill)
     this.#emit(order.accountId, 'fill', 'Created', fill)
     this.#applyToPosition(order.accountId, contract, order.action, qty, price)
+    this.#chargeFee(order.accountId, fill)
     const linked = order.linkedId ? this.#orders.get(order.linkedId) : undefined
     // OCO: only a leg done in full cancels the other (after a part, the client resizes it: order/modifyorder).
     if (complete && linked && LIVE.includes(linked.order.ordStatus)) this.#cancel(linked)
@@ -478,6 +496,17 @@ export class PaperMarket {
     if (!cash) return
     cash.amount = normalizeDecimal(add(cash.amount, realized))
     cash.realizedPnL = normalizeDecimal(add(cash.realizedPnL, realized))
+    this.#emit(accountId, 'cashBalance', 'Updated', this.cashBalance(accountId) as CashBalance)
+  }
+
+  /** The fill's commission, kept as its FillFee and taken from the account's cash (not from the realized pnl, as Tradovate counts it). */
+  #chargeFee(accountId: number, fill: Fill): void {
+    const fee = toPlain(multiply(parseDecimal(this.#commissionPerContract), parseDecimal(fill.qty)))
+    this.#fees.set(fill.id, fee)
+    if (compareDecimal(fee, '0') === 0) return
+    const cash = this.#todaysCash(accountId)
+    if (!cash) return
+    cash.amount = normalizeDecimal(add(cash.amount, `-${fee}`))
     this.#emit(accountId, 'cashBalance', 'Updated', this.cashBalance(accountId) as CashBalance)
   }
 

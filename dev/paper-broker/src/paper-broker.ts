@@ -18,6 +18,11 @@ export interface PaperBrokerOptions {
   accounts: readonly PaperAccount[]
   /** Cash balance every account starts with (decimal text; default "50000"). */
   startingBalance?: string
+  /**
+   * Commission per contract on every fill (decimal text, default "0": none charged), reported as each fill's
+   * FillFee (`fillFee/ldeps`) and taken from the account's cash, as a broker charges it.
+   */
+  commissionPerContract?: string
   /** Server heartbeat interval (Tradovate: 2.5 s). */
   heartbeatMs?: number
   /** Access-token lifetime (Tradovate: 80-90 min); short values drive renewal tests. */
@@ -150,6 +155,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
   const tokens = new TokenStore(options.tokenTtlMs ?? 80 * 60_000)
   const controls = new RequestControls()
   const market = new PaperMarket(options.accounts, options.startingBalance ?? '50000')
+  if (options.commissionPerContract !== undefined) market.chargeCommission(options.commissionPerContract)
   const requests: SeenRequest[] = []
   const tokenRequests: { name: string; ok: boolean }[] = []
   const seen = (request: SeenRequest) => {

@@ -302,3 +302,25 @@ t.test('a split fill overrides the liquidity rule for that fill only', async (t)
   t.same(fillPrices(m), ['Buy 3@21000', 'Buy 1@21000'], 'parts of 3 in one event, beyond the liquidity of 1')
   t.match(m.positions(), [{ netPos: 4 }])
 })
+
+t.test('a commission per contract: each fill has its FillFee, and the cash pays it (the realized pnl does not)', async (t) => {
+  const m = market()
+  m.chargeCommission('0.52')
+  m.setPrice('MNQZ6', '21000')
+  m.placeOso(70, oso({ orderType: 'Market', price: undefined, orderQty: 3 }))
+  m.setPrice('MNQZ6', '21020')
+  const fills = m.fills()
+  t.equal(fills.length, 2, 'the entry and the target')
+  t.same(m.fillFees(fills.map((fill) => fill.id)), fills.map((fill) => ({ id: fill.id, commission: 1.56, commissionCurrencyId: 1 })), '3 × $0.52 each')
+  t.same(m.fillFees([99_999]), [], 'no fee for a fill the market never made')
+  // 3 × 20 points × $2 = $120 realized; the cash is $120 up less two fills' commissions.
+  t.match(m.cashBalance(70), { amount: 50116.88, realizedPnL: 120 })
+})
+
+t.test('no commission unless asked: every fill has a FillFee of 0 and the cash is untouched by it', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  m.placeOso(70, oso({ orderType: 'Market', price: undefined }))
+  t.same(m.fillFees(m.fills().map((fill) => fill.id)), m.fills().map((fill) => ({ id: fill.id, commission: 0, commissionCurrencyId: 1 })))
+  t.match(m.cashBalance(70), { amount: 50000 })
+})

@@ -54,7 +54,25 @@ export const BrokerViewFill = Type.Object({
   quantity: Type.Integer(),
   price: Type.String(),
   at: Type.String(),
+  /** What the fill cost, every fee the broker charged summed (Tradovate FillFee); null when the broker reported none. */
+  commission: Type.Union([Type.String(), Type.Null()]),
 })
+
+/** One of our trades with fills the broker lists: what it cost and its pnl net of that. */
+export const TradeCommission = Type.Object({
+  tradeId: Type.String(),
+  contract: Type.Union([Type.String(), Type.Null()]),
+  side: Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')]),
+  quantity: Type.Number(),
+  status: Type.String(),
+  /** Gross, as the trades list shows it; null while open. */
+  pnl: Type.Union([Type.String(), Type.Null()]),
+  /** Its share of its entry and exit fills' fees; null when a fill it needs is not listed today or has no fee. */
+  commission: Type.Union([Type.String(), Type.Null()]),
+  /** pnl − commission, once closed and the commission known. */
+  netPnl: Type.Union([Type.String(), Type.Null()]),
+})
+export type TradeCommission = Static<typeof TradeCommission>
 
 export const BrokerViewBalance = Type.Object({
   brokerCash: Decimal,
@@ -76,8 +94,10 @@ export const BrokerOrdersBody = Type.Object({
   heardAt: Time,
   orders: Type.Array(BrokerViewOrder),
   fills: Type.Array(BrokerViewFill),
-  /** Tradovate's fills carry no commission and the paper broker charges none: null, said plainly. */
+  /** The listed fills' fees summed (Tradovate `fillFee/ldeps`); null when the broker reported a fee for none of them. */
   commissions: Type.Union([Type.String(), Type.Null()]),
+  /** Our trades with fills among the day's (the broker lists the day's fills): each one's commission and net pnl. */
+  tradeCommissions: Type.Array(TradeCommission),
 })
 export type BrokerOrdersBody = Static<typeof BrokerOrdersBody>
 

@@ -133,6 +133,24 @@ export interface Fill {
   finallyPaired: number
 }
 
+/**
+ * What a fill cost (Tradovate `FillFee`, one per fill, `id` the fill's): each part in its currency, any of
+ * them absent. Source: Tradovate's partner API reference, "Fill Fee Item".
+ */
+export interface FillFee {
+  id: number
+  clearingFee?: number | null
+  exchangeFee?: number | null
+  nfaFee?: number | null
+  brokerageFee?: number | null
+  ipFee?: number | null
+  commission?: number | null
+  orderRoutingFee?: number | null
+}
+
+/** The parts of a FillFee that are money (each with its own `…CurrencyId` beside it on the wire). */
+export const FILL_FEE_PARTS = ['clearingFee', 'exchangeFee', 'nfaFee', 'brokerageFee', 'ipFee', 'commission', 'orderRoutingFee'] as const
+
 export interface Position {
   id: number
   accountId: number

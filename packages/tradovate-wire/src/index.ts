@@ -38,6 +38,8 @@ export {
   type CommandType,
   type CommandStatus,
   type Fill,
+  type FillFee,
+  FILL_FEE_PARTS,
   type Position,
   type Contract,
   type SyncResponse,

@@ -18,6 +18,11 @@ export const ENDPOINTS = {
   orderItem: 'order/item',
   positionList: 'position/list',
   fillList: 'fill/list',
+  /**
+   * The fees of some fills (`masterids=<fillId>,<fillId>`): a FillFee per fill, its id the fill's (Tradovate's
+   * partner API, "Fill Fee L Dependents"); the fill itself carries none.
+   */
+  fillFeeLdeps: 'fillFee/ldeps',
   /** An order's versions (`masterid=<orderId>`): its quantity, type and prices, the latest last. */
   orderVersionDeps: 'orderVersion/deps',
   /** Every command of the user's orders; `deps` (`masterid=<orderId>`) and `ldeps` (`masterids=<id>,<id>`) of some. */

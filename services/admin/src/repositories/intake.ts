@@ -2,6 +2,8 @@ import type { Database, Kysely } from '@signals/db'
 
 export interface IntakePageQuery {
   outcome?: string
+  /** Only entries ingest read as this kind (entry, result, test). */
+  kind?: string
   limit: number
   beforeId?: number
   /** Only entries whose payload named this user. */
@@ -14,6 +16,7 @@ export interface IntakePageQuery {
 export async function listIntake(db: Kysely<Database>, query: IntakePageQuery) {
   let select = db.selectFrom('intake_log').selectAll()
   if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome)
+  if (query.kind !== undefined) select = select.where('kind', '=', query.kind)
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId)
   if (query.userId !== undefined) select = select.where('user_id', '=', query.userId)
   if (query.refusedOnly === true) select = select.where('outcome', 'not in', ['accepted', 'duplicate'])

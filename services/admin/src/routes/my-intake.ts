@@ -39,8 +39,8 @@ export const myIntakeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { outcome, refused, limit, before, raw } = request.query
-      const rows = await listIntake(app.db, { outcome, refusedOnly: refused, limit, beforeId: beforeIdOf(before), userId: request.identity.userId })
+      const { outcome, refused, kind, limit, before, raw } = request.query
+      const rows = await listIntake(app.db, { outcome, refusedOnly: refused, kind, limit, beforeId: beforeIdOf(before), userId: request.identity.userId })
       return { success: true as const, entries: rows.map((row) => myIntakeView(row, raw)), nextCursor: nextCursorOf(rows, limit) }
     },
   )

@@ -62,6 +62,7 @@ export const MyIntakeQuery = Type.Object(
   {
     outcome: Type.Optional(IntakeOutcome),
     refused: Type.Boolean({ default: false, description: 'only refused webhooks (every outcome but accepted and duplicate)' }),
+    kind: Type.Optional(Type.Union([Type.Literal('entry'), Type.Literal('result'), Type.Literal('test')], { description: "only webhooks ingest read as this kind (result: exits and results, the home page's Alerts card)" })),
     ...PageQuery,
     raw: Type.Boolean({ default: false, description: 'include each entry body (secret-named fields redacted)' }),
   },

@@ -41,7 +41,8 @@ const brokerViewRoutes: FastifyPluginAsyncTypebox<BrokerViewPluginOptions> = asy
     const stale = silentMs > options.staleAfterMs
     const detail = stale ? `the broker has sent nothing for ${Math.round(silentMs / 1000)} s: what it said last may be out of date` : null
     try {
-      if (request.what === 'orders') return { outcome: 'read', stale, detail, positions: null, orders: await readOrders(session, request.limit) }
+      const scoped = { db: app.db, userId: request.userId, session, scope: app.trading.scopeOf(session) }
+      if (request.what === 'orders') return { outcome: 'read', stale, detail, positions: null, orders: await readOrders(scoped, request.limit) }
       const reading = { db: app.db, userId: request.userId, session, scope: app.trading.scopeOf(session), realizedPnl: app.trading.keeper.realizedPnlOf(request.userId, session) }
       return { outcome: 'read', stale, detail, positions: await readPositions(reading), orders: null }
     } catch (error) {

@@ -1,11 +1,12 @@
-import { contractSpec, rootOf } from '@signals/instruments'
+import { add, contractSpec, parseDecimal, rootOf, toPlain } from '@signals/instruments'
 import { closingAction, positionOpenPnl } from '@signals/risk-engine'
 import type { BrokerOrdersBody, BrokerPositionsBody } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import { isDone, type BrokerOrder, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
-import { openTradesOnAccount } from '../repositories/broker-view.ts'
+import { openTradesOnAccount, tradesOfFills } from '../repositories/broker-view.ts'
+import { tradeCommissions } from './trade-commissions.ts'
 
 type Position = BrokerPositionsBody['positions'][number]
 type Order = BrokerPositionsBody['workingOrders'][number]
@@ -115,21 +116,32 @@ async function markPosition(session: BrokerSession, contractId: number, contract
   return { ...marked, unrealizedPnl: positionOpenPnl({ netPos, averagePrice, markPrice: quoted.price, pointValue }), unpricedReason: null }
 }
 
-/** The account's orders, newest first (the last `limit`), with the day's fills of those orders. */
-export async function readOrders(session: BrokerSession, limit: number): Promise<BrokerOrdersBody> {
+/**
+ * The account's orders, newest first (the last `limit`), with the day's fills of those orders and what each
+ * cost (the broker's FillFee), and each of our trades with fills among the day's: its commission and net pnl.
+ */
+export async function readOrders(reading: Omit<SessionReading, 'realizedPnl'>, limit: number): Promise<BrokerOrdersBody> {
+  const { session } = reading
   const names = new ContractNames(session)
   const [orders, fills] = await Promise.all([session.listOrders(), session.listFills()])
+  const fees = await session.fillFees(fills.map((fill) => fill.id))
   const latest = [...orders].sort((a, b) => b.id - a.id).slice(0, limit)
   const shown = new Set(latest.map((order) => order.id))
   const fillViews = []
+  let commissions: string | null = null
   for (const fill of fills.filter((one) => shown.has(one.orderId)).sort((a, b) => b.id - a.id)) {
-    fillViews.push({ id: String(fill.id), orderId: String(fill.orderId), contract: await names.of(fill.contractId), side: fill.action, quantity: fill.quantity, price: fill.price, at: fill.timestamp })
+    const commission = fees.get(fill.id) ?? null
+    if (commission !== null) commissions = toPlain(add(parseDecimal(commissions ?? '0'), parseDecimal(commission)))
+    fillViews.push({ id: String(fill.id), orderId: String(fill.orderId), contract: await names.of(fill.contractId), side: fill.action, quantity: fill.quantity, price: fill.price, at: fill.timestamp, commission })
   }
+  const ours = await tradesOfFills(reading.db, reading.userId, reading.scope, fills.map((fill) => fill.id))
+  const trades = ours.trades.map((row) => ({ id: row.id, parentTradeId: row.parent_trade_id, contract: row.contract, side: row.side, quantity: row.quantity, status: row.status, pnl: row.pnl, entryFillIds: row.entry_fill_ids }))
   return {
     account: session.snapshot.account.name,
     heardAt: session.lastHeardAt().toISOString(),
     orders: await ordersView(session, latest, names),
     fills: fillViews,
-    commissions: null,
+    commissions,
+    tradeCommissions: tradeCommissions(trades, ours.exits, new Map(fills.map((fill) => [fill.id, fill.quantity])), fees),
   }
 }

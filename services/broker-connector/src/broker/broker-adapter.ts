@@ -266,6 +266,11 @@ export interface BrokerSession {
   listFills(): Promise<BrokerFill[]>
   /** The latest version of each of these orders (`orderVersion/deps`), for the trader's view of the account. */
   orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>>
+  /**
+   * What each of these fills cost, every fee summed (commission and exchange fees; Tradovate `fillFee/ldeps`),
+   * exact decimal text by fill id; a fill the broker lists no fee for is left out.
+   */
+  fillFees(fillIds: readonly number[]): Promise<Map<number, string>>
   /** A contract's name by its id (`contract/item`), or null when the broker does not know it. */
   contractName(contractId: number): Promise<string | null>
   placeBracket(request: BracketRequest): Promise<PlacedBracket>

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { eventually, identityHeaders, publishAlert } from '../helper.ts'
-import { connectedTrader, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
+import { connect, connectedTrader, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
 
 interface PositionView {
   contract: string | null
@@ -91,7 +91,7 @@ t.test('broker positions: our trade with unrealized pnl after a move, a hand-ope
     return history.session.orders.some((order: OrderView) => order.id === String(restingId) && order.status === 'Canceled')
   })
   const history = (await app.inject({ method: 'GET', url: '/api/broker/orders?limit=20', headers })).json()
-  t.match(history, { success: true, state: 'live', commissions: undefined, session: { account: 'DEMO9000', commissions: null } })
+  t.match(history, { success: true, state: 'live', commissions: undefined, session: { account: 'DEMO9000', commissions: '0' } }, 'the paper broker charges nothing unless told to: every fee is 0')
   const entryOrder = history.session.orders.find((order: OrderView) => order.id === String(record.entry_order_id))
   t.match(entryOrder, { status: 'Filled', ours: true, recordId: String(record.id), type: 'Market', contract: 'MNQZ6' })
   t.match(history.session.fills.find((fill: { orderId: string }) => fill.orderId === String(record.entry_order_id)), { side: 'Buy', quantity: Number(trade.quantity), at: String })
@@ -101,6 +101,40 @@ t.test('broker positions: our trade with unrealized pnl after a move, a hand-ope
   t.equal(limited.session.orders.length, 1, 'limit keeps the latest orders only')
   const bad = await app.inject({ method: 'GET', url: '/api/broker/orders?limit=0', headers })
   t.equal(bad.statusCode, 400, 'a limit out of range is a 4xx')
+})
+
+t.test("commissions: each fill's fee as the broker reports it (fillFee), the total, and each trade's commission and net pnl (issue 25, item 3)", async (t) => {
+  const broker = await paperBroker(t, { commissionPerContract: '0.52' })
+  broker.setPrice('MNQZ6', '21000')
+  const { app, db, config } = await tradingApp(t, broker)
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  const entry = mnqEntry({ userId: 'u-0' })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.equal(record.status, 'placed')
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'open')
+  // The target (21100) fills: the trade closes at the broker's fill.
+  broker.setPrice('MNQZ6', '21100')
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
+  const trade = (await tradeOfRecord(db, record.id))!
+  const contracts = Number(trade.quantity)
+  t.ok(contracts > 0)
+
+  const headers = identityHeaders(config, 'u-0')
+  const answer = await app.inject({ method: 'GET', url: '/api/broker/orders?limit=20', headers })
+  t.equal(answer.statusCode, 200, answer.body)
+  const history = answer.json()
+  const fills: Array<{ quantity: number; commission: string | null }> = history.session.fills
+  t.equal(fills.length, 2, 'the entry fill and the target fill')
+  for (const fill of fills) t.equal(Number(fill.commission), 0.52 * fill.quantity, `each fill: $0.52 x ${fill.quantity}`)
+  t.equal(Number(history.session.commissions), 2 * 0.52 * contracts, 'the total of the listed fills')
+  const mine = history.session.tradeCommissions.find((one: { tradeId: string }) => one.tradeId === String(trade.id))
+  t.match(mine, { status: 'closed', contract: 'MNQZ6', side: 'LONG', quantity: contracts, pnl: String })
+  t.equal(Number(mine.commission), 2 * 0.52 * contracts, 'the trade: its entry fill and its exit fill')
+  t.equal(Number(mine.pnl), Number(trade.pnl), 'gross pnl as the trades list has it')
+  t.equal(Number(mine.netPnl), Number((Number(trade.pnl) - 2 * 0.52 * contracts).toFixed(2)), 'net of the commission')
+  t.not(Number(mine.netPnl), Number(mine.pnl), 'a real difference')
 })
 
 t.test('broker positions and orders without a broker session: 200, state no_session, said plainly', async (t) => {

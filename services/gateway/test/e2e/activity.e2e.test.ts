@@ -12,7 +12,7 @@ import { screenshots, seriousViolations } from './page-checks.ts'
 const ADMIN_EMAIL = 'e2e-console-admin@example.com'
 const TRADER_EMAIL = 'e2e-trader@example.com'
 const PAPER = { name: 'trader0', password: 'paper-password', userId: 100, accountId: 9000, accountName: 'DEMO9000' }
-const { publicUrl, complaints, newBrowser, signIn, broker } = await startPlatform(t, { adminEmail: ADMIN_EMAIL, brokerAccounts: [PAPER] })
+const { publicUrl, complaints, newBrowser, signIn, broker } = await startPlatform(t, { adminEmail: ADMIN_EMAIL, brokerAccounts: [PAPER], brokerCommission: '0.52' })
 if (!broker) throw new Error('the paper broker did not start')
 
 async function checkPage(t: Test, page: Page, name: string) {
@@ -31,6 +31,8 @@ async function postWebhook(body: unknown) {
 
 const admin = await newBrowser()
 const trader = await newBrowser()
+/** The trader's user_id, as the set-up card shows it. */
+let traderUserId = ''
 
 t.test('the login page shows a ban and its reason', async (t) => {
   const { page } = await newBrowser()
@@ -65,6 +67,7 @@ t.test('the set-up card names the webhook URL and this user, filled into every f
   t.equal(await page.locator('#setup-webhook').textContent(), `${publicUrl}/webhook/alert`)
   const userId = (await page.locator('#setup-user-id').textContent()) ?? ''
   t.ok(userId.length > 0, 'the user id is shown')
+  traderUserId = userId
   t.equal(await page.locator('#setup-templates .template').count(), 4, 'four accepted forms')
   for (const text of await page.locator('#setup-templates .template').allTextContents()) t.ok(text.includes(userId) || text.includes(encodeURIComponent(userId)), 'each names the user')
   t.match(await page.locator('#setup-query-url').textContent(), new RegExp(`^${publicUrl}/webhook/alert\\?user_id=`), 'the URL form has its own webhook URL')
@@ -140,11 +143,22 @@ t.test('an entry alert appears live; its trade shows its pnl after a result aler
 
   // The trade closes at the broker's flatten fill (the market's price), not the alert's.
   broker.setPrice('MNQZ6', '21050')
-  await postWebhook({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21050 })
+  // The exit names the trader, as their own TradingView alert would: it is then in their intake too.
+  await postWebhook({ symbol: 'MNQ1!', result: 'Exit', exitPrice: 21050, user_id: traderUserId })
   const closed = page.locator('#trades-body tr[data-status="closed"]')
   await closed.waitFor({ timeout: 30_000 })
+  const tradeId = await closed.getAttribute('data-id')
+  // The Alerts card lists the exit and what it closed (issue 25, item 5), without a reload.
+  const exit = page.locator('#exits-body tr[data-outcome="accepted"]', { hasText: `Closed trade ${tradeId} (` })
+  await exit.waitFor({ timeout: 30_000 })
+  t.match(await exit.textContent(), /Closed trade \d+ \([A-Za-z ]+, \$[0-9,]+\.00\)/, 'the exit says which trade it closed, its result and pnl')
   const pnl = await closed.locator('td.pnl').textContent()
   t.match(pnl, /^\$[0-9,]+\.00$/, `the closed trade shows its pnl (${pnl})`)
+  // Net of the broker's commission ($0.52 a contract, entry and exit fills), from the broker's fills of the day.
+  const contracts = Number(/\d+$/.exec((await closed.locator('td.nowrap').first().textContent()) ?? '')?.[0])
+  const gross = Number((pnl ?? '').replace(/[$,]/g, ''))
+  const net = (gross - 2 * 0.52 * contracts).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  t.equal(await closed.locator('td.net-pnl').textContent(), `$${net}`, `net pnl: ${pnl} less 2 × ${contracts} × $0.52`)
   t.not(await page.locator('#total-trades').textContent(), '0', 'totals follow')
   await page.locator('#room-chart canvas').waitFor()
   t.match(await page.locator('#room-figures').textContent(), /room left/, 'the room left is said in words')

@@ -158,7 +158,7 @@ t.test('home page: activity, settings, credentials, notifications, administratio
   t.equal(sideLines, 1, '"SHORT 12" on one line at 390 px')
   const pnl = await closed.locator('td.pnl').boundingBox()
   t.ok(pnl !== null && pnl.x >= 0 && pnl.x + pnl.width <= PHONE.width, 'the PnL is on screen at 390 px')
-  t.equal(await closed.locator('td.pnl').getAttribute('data-label'), 'PnL', 'labelled in its card')
+  t.equal(await closed.locator('td.pnl').getAttribute('data-label'), 'PnL before commissions', 'labelled in its card')
   await page.setViewportSize(DESKTOP)
   await sweep(t, page, 'home')
 })

@@ -12,7 +12,7 @@ import { ARTIFACTS, DESKTOP, PHONE, screenshots, seriousViolations } from './pag
 
 const TRADER_EMAIL = 'e2e-positions@example.com'
 const PAPER = { name: 'trader0', password: 'paper-password', userId: 100, accountId: 9000, accountName: 'DEMO9000' }
-const { publicUrl, complaints, newBrowser, signIn, broker } = await startPlatform(t, { adminEmail: TRADER_EMAIL, brokerAccounts: [PAPER] })
+const { publicUrl, complaints, newBrowser, signIn, broker } = await startPlatform(t, { adminEmail: TRADER_EMAIL, brokerAccounts: [PAPER], brokerCommission: '0.52' })
 if (!broker) throw new Error('the paper broker did not start')
 
 const { page } = await newBrowser()
@@ -129,6 +129,10 @@ t.test('with a session: the position with unrealized pnl on the tick, orders, ba
   t.match(await page.locator('#fact-our-balance').textContent(), /^\$[\d,]+\.\d\d$/, 'ours beside it')
   t.ok((await page.locator('#fills-body tr').count()) >= 1, 'the entry fill is in the history')
   t.match(await page.locator('#fills-body tr').first().textContent(), /MNQZ6.*Buy.*5.*21000\.00/s)
+  t.equal(await page.locator('#fills-body tr').first().locator('td[data-label="Commission"]').textContent(), '$2.60', "the fill's commission as the broker charged it: 5 × $0.52")
+  t.match(await page.locator('#commissions').textContent(), /Commissions and fees of these fills: \$2\.60/)
+  const cost = page.locator('#trade-costs-body tr')
+  t.same(await cost.locator('td').allTextContents().then((texts) => texts.slice(1)), ['MNQZ6', 'LONG 5', 'open', '$2.60', 'open'], "the open trade's commission so far: its entry fill's")
 
   await page.locator('#recent-body tr').first().getByRole('button', { name: /Steps of the LONG MNQ1! alert/ }).click()
   await page.locator('#steps').waitFor()
@@ -139,6 +143,19 @@ t.test('with a session: the position with unrealized pnl on the tick, orders, ba
   for (const step of ['received', 'sent', 'accepted', 'filled']) t.ok(steps.includes(step), `the ${step} step`)
   t.match(await page.locator('#steps-list li[data-step="filled"]').textContent(), /Filled.*\d\d:\d\d:\d\d.*CT.*entry filled: LONG 5 at 21000/s)
   await checkPage(t, page, 'positions-live')
+})
+
+t.test("a closed trade: its commission and its PnL before and after commissions, labelled", async (t) => {
+  broker.setPrice('MNQZ6', '21100')
+  const cost = page.locator('#trade-costs-body tr')
+  await eventually(async () => {
+    await page.click('#refresh')
+    return /\$994\.80/.test((await cost.textContent()) ?? '')
+  }, { timeoutMs: 20_000, intervalMs: 500, what: 'the trade closed at its target, net of commissions' })
+  const texts = await cost.locator('td').allTextContents()
+  t.same(texts.slice(1), ['MNQZ6', 'LONG 5', '$1,000.00', '$5.20', '$994.80'], '5 × 50 points × $2 before; entry and target fills 2 × $2.60; net')
+  t.same(await Promise.all((await cost.locator('td').all()).map((cell) => cell.getAttribute('data-label'))), ['Trade', 'Contract', 'Side', 'PnL before commissions', 'Commission', 'Net PnL'], 'each figure labelled on a phone card')
+  t.match(await page.locator('#commissions').textContent(), /\$5\.20/, 'both fills counted')
 })
 
 t.test('no page complained', async (t) => {

@@ -166,6 +166,14 @@ t.test('an administrator cannot be revoked or banned from the page', async (t) =
   t.equal(await own.locator('button').count(), 0)
 })
 
+t.test("the spec's GET /auth/logout, typed in the address bar, signs out (issue 25, item 9)", async (t) => {
+  // A typed address sends Sec-Fetch-Site: none: a request of the user's own, not a cross-site one.
+  await admin.page.goto(`${publicUrl}/auth/logout`)
+  await admin.page.waitForURL((url) => url.pathname === '/login.html')
+  await admin.page.goto(`${publicUrl}/`)
+  t.equal(at(admin.page), `${publicUrl}/login.html`, 'the session is gone')
+})
+
 t.test('no page broke the Content-Security-Policy, threw, or missed a file', async (t) => {
   t.same(complaints, [])
 })

@@ -59,3 +59,13 @@ t.test('who holds a position, each webhook outcome in words', async (t) => {
   t.notOk(isRefused('duplicate'))
   t.equal(stepText('accepted'), 'Accepted by the broker')
 })
+
+t.test('commissions are said as the broker charged them, or as not known — never a made-up $0.00', async (t) => {
+  const { commissionsSentence, tradeCommissionText } = pageBrokerView
+  t.equal(commissionsSentence(null, dollars), '', 'no session: nothing said here (the page says the session is not open)')
+  t.equal(commissionsSentence({ commissions: null, fills: [] }, dollars), '', 'no fill, nothing to cost')
+  t.equal(commissionsSentence({ commissions: null, fills: [{}] }, dollars), 'Commissions: the broker reported no fee for these fills, so they are not known here (not $0.00).')
+  t.equal(commissionsSentence({ commissions: '5.2', fills: [{}, {}] }, dollars), 'Commissions and fees of these fills: $5.20, as the broker charged them.')
+  t.equal(tradeCommissionText({ commission: '2.6' }, dollars), '$2.60')
+  t.equal(tradeCommissionText({ commission: null }, dollars), 'not known: a fill of it is from an earlier day or has no fee reported')
+})

@@ -46,3 +46,20 @@ t.test('end of day: the floor rises at the 17:00 roll, not at UTC midnight', asy
     ],
   )
 })
+
+t.test('totals are summed exactly, as the database holds them (no float drift)', async (t) => {
+  const cents = [
+    { closedAt: '2026-07-02T14:00:00.000Z', pnl: '0.10' },
+    { closedAt: '2026-07-02T14:05:00.000Z', pnl: '0.20' },
+  ]
+  t.equal(pageTotals.totalsOf(cents, thursday).total, 0.3, '0.10 + 0.20 is 0.30, not 0.30000000000000004')
+})
+
+t.test('the balance path is summed exactly too', async (t) => {
+  const cents = [
+    { closedAt: '2026-07-02T14:00:00.000Z', pnl: '0.10' },
+    { closedAt: '2026-07-02T14:05:00.000Z', pnl: '0.20' },
+  ]
+  const points = pageRoomLeft.balancePath(cents, config('intraday_realized'))
+  t.equal(points.at(-1)?.balance, 50_000.3, '50,000 + 0.10 + 0.20')
+})

@@ -11,11 +11,13 @@ import { tradingDayOf } from './trading-day.ts'
 import type { PageRiskConfig } from './room-left.ts'
 import { outcomeText, tradeOutcomeText } from './outcomes.ts'
 import { rowOf, signOf, type Column } from './card-table.ts'
+import { refreshExits } from './alert-exits.ts'
 import { timeElement } from './exchange-time.ts'
 import { dollars, priceOnTick } from './tick-price.ts'
 
 type AlertRecord = ResponseOf<'GET /api/alerts'>['alerts'][number]
 type Trade = ResponseOf<'GET /api/trades'>['trades'][number]
+type TradeCost = NonNullable<ResponseOf<'GET /api/broker/orders'>['session']>['tradeCommissions'][number]
 
 const PAGE = 20
 
@@ -42,7 +44,7 @@ function closeButton(trade: Trade): string | Node {
   if (trade.status !== 'open' || trade.contract === null || trade.exitRequestedAt) return ''
   const button = document.createElement('button')
   button.type = 'button'
-  button.className = 'button small danger close-trade'
+  button.className = 'button small danger close-trade nowrap'
   button.textContent = 'Close'
   button.setAttribute('aria-label', `Close the ${trade.side} ${trade.contract} trade`)
   button.addEventListener('click', () => document.dispatchEvent(new CustomEvent('signals:close-trade', { detail: trade })))
@@ -56,6 +58,28 @@ function prices(trade: Trade): string {
   return trade.exitPrice ? `${entry} → ${priceOnTick(trade.exitPrice, contract)}` : entry
 }
 
+/**
+ * Each trade's commission and net pnl as the broker's fills of the day tell them (the Positions page's
+ * figures, docs/decisions/web.md "Commissions"); none without a broker session. Read with each page of trades.
+ */
+let costs = new Map<string, TradeCost>()
+async function readCosts(): Promise<void> {
+  try {
+    const view = await api('GET /api/broker/orders', { query: { limit: '1' } })
+    costs = new Map((view.session?.tradeCommissions ?? []).map((cost) => [cost.tradeId, cost]))
+  } catch {
+    // The broker's figures are extra: the trades show without them.
+    costs = new Map()
+  }
+}
+
+/** Net of the broker's commissions, when known: '–' otherwise (an earlier day's fills, or no session). */
+function netPnl(trade: Trade): string {
+  if (trade.status === 'open') return 'open'
+  const net = costs.get(trade.id)?.netPnl
+  return net === null || net === undefined ? '–' : money(net)
+}
+
 const TRADE_COLUMNS: readonly Column<Trade>[] = [
   { label: 'Opened', value: (trade) => timeElement(trade.openedAt) },
   { label: 'Contract', value: (trade) => trade.contract ?? trade.symbol },
@@ -63,7 +87,8 @@ const TRADE_COLUMNS: readonly Column<Trade>[] = [
   { label: 'Side', value: (trade) => `${trade.side} ${Number(trade.quantity)}`, className: 'nowrap' },
   { label: 'Entry → exit', value: prices },
   { label: 'Result', value: tradeOutcomeText, className: 'outcome' },
-  { label: 'PnL', value: (trade) => (trade.status === 'open' ? 'open' : money(trade.pnl)), className: 'pnl', sign: (trade) => (trade.status === 'open' ? undefined : signOf(trade.pnl)) },
+  { label: 'PnL before commissions', value: (trade) => (trade.status === 'open' ? 'open' : money(trade.pnl)), className: 'pnl', sign: (trade) => (trade.status === 'open' ? undefined : signOf(trade.pnl)) },
+  { label: 'Net PnL', value: netPnl, className: 'net-pnl', sign: (trade) => (trade.status === 'open' ? undefined : signOf(costs.get(trade.id)?.netPnl)) },
   { label: 'Close', value: closeButton },
 ]
 
@@ -139,10 +164,10 @@ function showError(error: Error): void {
 }
 
 const alerts = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/alerts', { query }), 'alerts'), body: 'alerts-body', more: 'alerts-more', empty: 'alerts-empty', row: alertRow })
-const trades = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/trades', { query }), 'trades'), body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
+const trades = pagedList({ fetchPage: async (query) => pageOf((await Promise.all([api('GET /api/trades', { query }), readCosts()]))[0], 'trades'), body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
 
 async function refreshAll() {
-  await Promise.all([alerts.reload(), trades.reload(), refreshTotals()])
+  await Promise.all([alerts.reload(), trades.reload(), refreshTotals(), refreshExits()])
   byId('activity-error').hidden = true
 }
 
@@ -151,6 +176,8 @@ const LIVE_TEXT: Record<LiveState, string> = { connected: 'Live: updates appear 
 function onNotice(notice: Notice): void {
   if (notice.kind === 'status') document.dispatchEvent(new CustomEvent('signals:status-changed'))
   if (notice.kind === 'alert') void alerts.reload().catch(showError)
+  // An exit makes no record: what it closed arrives as a trade notice (a refused one brings none).
+  if (notice.kind === 'alert' || notice.kind === 'trade') void refreshExits().catch(showError)
   if (notice.kind === 'trade') {
     void trades.reload().catch(showError)
     void refreshTotals().catch(showError)

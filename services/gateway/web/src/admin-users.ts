@@ -3,9 +3,11 @@
 import { api, reasonOf } from './api.ts'
 import type { ResponseOf } from './api-routes.ts'
 import { approveUser, banEmail, liftBan, revokeUser } from './admin-actions.ts'
-import { byId, element, formatTime, say } from './dom.ts'
+import { byId, element, say } from './dom.ts'
 import { beforeOf, showPager, type Trail } from './pager.ts'
-import { labelFromHead } from './card-table.ts'
+import { rowOf, type Column } from './card-table.ts'
+import { emptyRow } from './console-table.ts'
+import { timeElement } from './exchange-time.ts'
 
 type UserRow = ResponseOf<'GET /api/admin/users'>['users'][number]
 
@@ -41,43 +43,43 @@ async function act(button: HTMLButtonElement, failure: string, run: () => Promis
   else say(message(), `${done} The list could not be refreshed.`, 'error')
 }
 
-function userRow(user: UserRow): HTMLTableRowElement {
-  const row = element('tr')
-  row.dataset.userId = user.userId
-  const action = element('td')
+/** The row's buttons: what can be done to this user now. */
+function actions(user: UserRow): Node {
+  // A fragment: the buttons sit in the cell itself, and a user with none leaves it empty (no line on a phone).
+  const box = document.createDocumentFragment()
   const email = user.email ?? user.userId
   const add = (label: string, className: string, failure: string, run: () => Promise<string | null>) => {
     const button = element('button', label, `button small ${className}`)
     button.type = 'button'
     button.addEventListener('click', () => void act(button, failure, run))
-    action.append(button)
+    box.append(button)
   }
   if (!user.approved && !user.banned) add('Approve', 'primary', `${email} not approved`, () => approveUser(user))
   // Administrators (ADMIN_EMAIL) cannot be revoked or banned here: the admin service refuses both.
   if (user.approved && !user.banned && user.role !== 'admin') add('Revoke', '', `${email} not revoked`, () => revokeUser(user))
   if (!user.banned && user.role !== 'admin' && user.email) add('Ban', 'danger', `${email} not banned`, () => banEmail(email))
   if (user.banned && user.email) add('Lift ban', '', `Ban of ${email} not lifted`, () => liftBan(email))
-  row.append(
-    element('td', user.email ?? ''),
-    element('td', user.name ?? ''),
-    element('td', formatTime(user.createdAt)),
-    element('td', user.banned ? 'Banned' : user.approved ? 'Approved' : 'Awaiting approval'),
-    action,
-  )
-  return row
+  return box
 }
+
+const COLUMNS: readonly Column<UserRow>[] = [
+  { label: 'E-mail', value: (user) => user.email ?? '' },
+  { label: 'Name', value: (user) => user.name ?? '' },
+  { label: 'Signed up', value: (user) => timeElement(user.createdAt) },
+  { label: 'Status', value: (user) => (user.banned ? 'Banned' : user.approved ? 'Approved' : 'Awaiting approval') },
+  { label: 'Action', value: actions },
+]
 
 function renderUsers({ users, nextCursor }: ResponseOf<'GET /api/admin/users'>): void {
   const body = byId('admin-users')
-  body.replaceChildren(...users.map(userRow))
-  if (users.length === 0) {
-    const cell = element('td', 'No users match.', 'muted')
-    cell.colSpan = 5
-    const row = element('tr')
-    row.append(cell)
-    body.append(row)
-  }
-  labelFromHead(body)
+  body.replaceChildren(
+    ...users.map((user) =>
+      rowOf(COLUMNS, user, (row) => {
+        row.dataset.userId = user.userId
+      }),
+    ),
+  )
+  emptyRow(body, 5, 'No users match.')
   showPager('admin', list, nextCursor, loadUsers)
 }
 

@@ -62,7 +62,7 @@ export interface Routes {
   'GET /api/broker/positions': { response: Static<typeof BrokerPositionsResponse> }
   'GET /api/broker/orders': { query: { limit: string }; response: Static<typeof BrokerOrdersResponse> }
   'GET /api/alerts/:id/steps': { params: { id: string }; response: Static<typeof AlertStepsResponse> }
-  'GET /api/intake': { query: PageQuery & { outcome?: 'accepted' | 'duplicate'; refused?: 'true'; raw?: 'true' }; response: Static<typeof MyIntakePage> }
+  'GET /api/intake': { query: PageQuery & { outcome?: 'accepted' | 'duplicate'; refused?: 'true'; kind?: 'entry' | 'result' | 'test'; raw?: 'true' }; response: Static<typeof MyIntakePage> }
 }
 
 /** The risk-engine configuration as the settings service answers it and takes it back (session rules optional on a save). */

@@ -18,6 +18,19 @@ export function sessionStateText(state: ViewState, detail: string | null, accoun
   }
 }
 
+/** The order history's line on commissions: the listed fills' total, or that the broker reported none. */
+export function commissionsSentence(session: { commissions: string | null; fills: readonly unknown[] } | null, money: (amount: string) => string): string {
+  if (session === null) return ''
+  if (session.fills.length === 0) return ''
+  if (session.commissions === null) return 'Commissions: the broker reported no fee for these fills, so they are not known here (not $0.00).'
+  return `Commissions and fees of these fills: ${money(session.commissions)}, as the broker charged them.`
+}
+
+/** One trade's commission: its share of its fills' fees, or why it is not known. */
+export function tradeCommissionText(cost: { commission: string | null }, money: (amount: string) => string): string {
+  return cost.commission === null ? 'not known: a fill of it is from an earlier day or has no fee reported' : money(cost.commission)
+}
+
 const STEP_TEXT: Record<string, string> = {
   received: 'Received',
   decided: 'Decided',

@@ -9,13 +9,14 @@ import { bothZones, timeElement } from './exchange-time.ts'
 import { openLive } from './live.ts'
 import { outcomeText } from './outcomes.ts'
 import { dollars, priceOnTick } from './tick-price.ts'
-import { placedByText, sessionStateText, stepText } from './broker-view.ts'
+import { commissionsSentence, placedByText, sessionStateText, stepText, tradeCommissionText } from './broker-view.ts'
 
 type Positions = ResponseOf<'GET /api/broker/positions'>
 type Orders = ResponseOf<'GET /api/broker/orders'>
 type Position = NonNullable<Positions['session']>['positions'][number]
 type Order = NonNullable<Positions['session']>['workingOrders'][number]
 type Fill = NonNullable<Orders['session']>['fills'][number]
+type TradeCost = NonNullable<Orders['session']>['tradeCommissions'][number]
 type AlertRecord = ResponseOf<'GET /api/alerts'>['alerts'][number]
 
 function showError(error: Error): void {
@@ -75,7 +76,17 @@ const FILL_COLUMNS: Column<Fill>[] = [
   { label: 'Side', value: (f) => f.side, className: 'nowrap' },
   { label: 'Qty', value: (f) => String(f.quantity) },
   { label: 'Price', value: (f) => priceOnTick(f.price, f.contract) },
+  { label: 'Commission', value: (f) => (f.commission === null ? 'not reported' : dollars(f.commission)) },
   { label: 'Order', value: (f) => f.orderId },
+]
+
+const TRADE_COST_COLUMNS: Column<TradeCost>[] = [
+  { label: 'Trade', value: (c) => c.tradeId },
+  { label: 'Contract', value: (c) => c.contract ?? '–' },
+  { label: 'Side', value: (c) => `${c.side} ${c.quantity}`, className: 'nowrap' },
+  { label: 'PnL before commissions', value: (c) => (c.status === 'open' ? 'open' : dollars(c.pnl)), className: 'pnl', sign: (c) => signOf(c.pnl) },
+  { label: 'Commission', value: (c) => tradeCommissionText(c, dollars) },
+  { label: 'Net PnL', value: (c) => (c.status === 'open' ? 'open' : c.netPnl === null ? 'not known' : dollars(c.netPnl)), className: 'pnl', sign: (c) => signOf(c.netPnl) },
 ]
 
 const RECENT_COLUMNS: Column<AlertRecord>[] = [
@@ -122,8 +133,8 @@ async function refreshOrders(): Promise<void> {
   const session = view.session
   show('orders', ORDER_COLUMNS, session?.orders ?? null, 'No order.')
   show('fills', FILL_COLUMNS, session?.fills ?? null, 'No fill this session.')
-  byId('commissions').textContent =
-    session === null ? '' : session.commissions === null ? 'Commissions: the broker reports none per fill (Tradovate\u2019s fills carry none; the paper broker charges none).' : `Commissions: ${dollars(session.commissions)}.`
+  show('trade-costs', TRADE_COST_COLUMNS, session?.tradeCommissions ?? null, 'No trade of yours has a fill today.')
+  byId('commissions').textContent = commissionsSentence(session, dollars)
 }
 
 async function refreshRecent(): Promise<void> {

@@ -40,14 +40,3 @@ export function fillRows<T>(body: HTMLElement, columns: readonly Column<T>[], it
   body.replaceChildren(...items.map((item) => rowOf(columns, item, decorate)))
   return items.length
 }
-
-/** Labels the cells of rows drawn elsewhere (the console's) with their column's heading, for the cards. */
-export function labelFromHead(body: HTMLElement): void {
-  const headings = [...(body.parentElement?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent.trim())
-  for (const row of body.querySelectorAll(':scope > tr')) {
-    const cells = row.querySelectorAll<HTMLElement>(':scope > td')
-    // A row that spans the table ("No bans.") has no column to name.
-    if (cells.length !== headings.length) continue
-    for (const [index, cell] of [...cells].entries()) cell.dataset.label = headings[index] ?? ''
-  }
-}

@@ -1,10 +1,23 @@
 // The console's audit log, filtered by action and actor, people by e-mail (the id only when the user row is gone).
 import { api } from './api.ts'
-import { byId, formatTime } from './dom.ts'
-import { cells, emptyRow, showConsoleError } from './console-table.ts'
+import type { ResponseOf } from './api-routes.ts'
+import { byId } from './dom.ts'
+import { rowOf, type Column } from './card-table.ts'
+import { emptyRow, showConsoleError } from './console-table.ts'
+import { timeElement } from './exchange-time.ts'
 import { beforeOf, showPager, type Trail } from './pager.ts'
 
 const audit: Trail = { trail: [] }
+
+type Entry = ResponseOf<'GET /api/admin/audit'>['entries'][number]
+
+const COLUMNS: readonly Column<Entry>[] = [
+  { label: 'When', value: (entry) => timeElement(entry.createdAt) },
+  { label: 'Actor', value: (entry) => entry.actorEmail ?? entry.actorUserId },
+  { label: 'Action', value: (entry) => entry.action },
+  { label: 'Target', value: (entry) => entry.targetEmail ?? entry.target },
+  { label: 'Reason', value: (entry) => entry.reason ?? '–' },
+]
 
 export async function loadAudit(): Promise<void> {
   const action = byId<HTMLSelectElement>('audit-action').value
@@ -12,10 +25,7 @@ export async function loadAudit(): Promise<void> {
   const query = { limit: '20', before: beforeOf(audit), ...(action ? { action } : {}), ...(actor ? { actor } : {}) }
   const { entries, nextCursor } = await api('GET /api/admin/audit', { query })
   const body = byId('audit-body')
-  body.replaceChildren()
-  for (const entry of entries) {
-    body.append(cells(document.createElement('tr'), formatTime(entry.createdAt), entry.actorEmail ?? entry.actorUserId, entry.action, entry.targetEmail ?? entry.target, entry.reason))
-  }
+  body.replaceChildren(...entries.map((entry) => rowOf(COLUMNS, entry)))
   emptyRow(body, 5, 'No entries.')
   showPager('audit', audit, nextCursor, () => loadAudit().then(() => true, (error: unknown) => (showConsoleError(error), false)))
 }

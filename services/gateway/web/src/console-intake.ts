@@ -3,7 +3,9 @@
 import { api, reasonOf } from './api.ts'
 import type { ResponseOf } from './api-routes.ts'
 import { byId, formatTime, say } from './dom.ts'
-import { cells, emptyRow, rowButton, showConsoleError } from './console-table.ts'
+import { rowOf, type Column } from './card-table.ts'
+import { emptyRow, rowButton, showConsoleError } from './console-table.ts'
+import { timeElement } from './exchange-time.ts'
 
 type Entry = ResponseOf<'GET /api/admin/intake'>['entries'][number]
 
@@ -23,21 +25,36 @@ async function replay(entry: Entry, node: HTMLButtonElement): Promise<void> {
   }
 }
 
-function intakeRow(entry: Entry): HTMLTableRowElement {
-  const row = document.createElement('tr')
-  row.dataset.id = String(entry.id)
-  row.dataset.outcome = entry.outcome
-  const detail = document.createElement('div')
-  detail.textContent = entry.reason ?? '–'
+/** The refusal's reason, and the stored body under it when asked for. */
+function detail(entry: Entry): Node {
+  const box = document.createElement('div')
+  box.textContent = entry.reason ?? '–'
   if (entry.rawBody !== undefined) {
     const pre = document.createElement('pre')
     pre.className = 'raw'
     pre.textContent = entry.rawBody
-    detail.append(pre)
+    box.append(pre)
   }
-  const action = entry.replayable ? rowButton('Replay', '', `Replay the webhook received ${formatTime(entry.receivedAt)}`, (node) => replay(entry, node)) : ''
-  return cells(row, formatTime(entry.receivedAt), entry.outcome, String(entry.statusCode), entry.source, detail, action)
+  return box
 }
+
+const replayButton = (entry: Entry): string | Node =>
+  entry.replayable ? rowButton('Replay', '', `Replay the webhook received ${formatTime(entry.receivedAt)}`, (node) => replay(entry, node)) : ''
+
+const COLUMNS: readonly Column<Entry>[] = [
+  { label: 'Received', value: (entry) => timeElement(entry.receivedAt) },
+  { label: 'Outcome', value: (entry) => entry.outcome },
+  { label: 'Status', value: (entry) => String(entry.statusCode) },
+  { label: 'Source', value: (entry) => entry.source },
+  { label: 'Reason', value: detail },
+  { label: 'Action', value: replayButton, className: 'nowrap' },
+]
+
+const intakeRow = (entry: Entry): HTMLTableRowElement =>
+  rowOf(COLUMNS, entry, (row) => {
+    row.dataset.id = String(entry.id)
+    row.dataset.outcome = entry.outcome
+  })
 
 export async function loadIntake(append: boolean): Promise<void> {
   const outcome = byId<HTMLSelectElement>('intake-outcome').value

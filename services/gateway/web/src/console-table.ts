@@ -1,16 +1,6 @@
-// The console's tables: rows of text cells (never markup), row buttons, and the line an empty list shows.
+// The console's tables: row buttons, the line an empty list shows, and the console's error box. Rows are
+// `card-table.ts`'s `rowOf` from each list's columns, as on the home page and the Positions page.
 import { byId, element } from './dom.ts'
-import { labelFromHead } from './card-table.ts'
-
-export function cells(row: HTMLTableRowElement, ...values: Array<string | null | undefined | Node>): HTMLTableRowElement {
-  for (const value of values) {
-    const td = element('td')
-    if (value instanceof Node) td.append(value)
-    else td.textContent = value ?? '–'
-    row.append(td)
-  }
-  return row
-}
 
 /** A row button named for screen readers by `name` (its visible label is short). */
 export function rowButton(label: string, className: string, name: string, onClick: (node: HTMLButtonElement) => Promise<void>): HTMLButtonElement {
@@ -21,9 +11,8 @@ export function rowButton(label: string, className: string, name: string, onClic
   return node
 }
 
-/** Ends a table's drawing: each cell labelled for the phone's cards, or the empty list's line. */
+/** The empty list's line, spanning the table, when `body` has no row. */
 export function emptyRow(body: HTMLElement, columns: number, text: string): void {
-  labelFromHead(body)
   if (body.childElementCount > 0) return
   const td = element('td', text, 'muted')
   td.colSpan = columns

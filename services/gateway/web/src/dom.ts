@@ -1,4 +1,5 @@
 // The one way the pages find their elements: by id, typed by what the page's HTML has there.
+import { bothZones } from './exchange-time.ts'
 
 /** The element with `id` (the HTML is ours: a missing one is a bug, said by name). */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -21,9 +22,10 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: st
   return node
 }
 
-/** A time as the trader's browser writes it; '–' for none. */
+/** A time in the trader's zone with the exchange's clock beside it (`Nov 26, 16:30:05 GMT+1 · 09:30 CT`); '–' for none. */
 export function formatTime(value: string | null | undefined): string {
   if (!value) return '–'
-  const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString()
+  if (Number.isNaN(new Date(value).getTime())) return value
+  const { local, exchange } = bothZones(value)
+  return `${local} · ${exchange}`
 }

@@ -1,5 +1,6 @@
 // What the trader reads about an alert record's order and a trade's exit: plain functions, no page access
 // (tested in Node: test/page/outcomes.test.ts).
+import { intakeOutcomeText } from './broker-view.ts'
 
 const STATUS_TEXT: Record<string, string> = {
   received: 'Received',
@@ -33,3 +34,31 @@ export function tradeOutcomeText(trade: { status: string; result: string | null;
   return trade.exitNote ? `open: ${trade.exitNote}` : 'open'
 }
 
+
+/** A trade as an exit's outcome reads it. */
+interface ClosedByExit {
+  id: string
+  status: string
+  result: string | null
+  pnl: string | null
+  closeAlertId: string | null
+  exitRequestedAt: string | null
+}
+
+/**
+ * What an exit or result webhook did (the Alerts card, issue 25 item 5): refused or a duplicate as the
+ * Webhooks page says it; accepted, the trades it closed (result and pnl) or is closing, from the trades
+ * that name it as their close; none when no trade of the trader's was open to close, or not yet.
+ */
+export function exitOutcomeText(entry: { outcome: string; reason: string | null; alertId: string | null }, trades: readonly ClosedByExit[], money: (amount: string | null) => string): string {
+  if (entry.outcome !== 'accepted') return intakeOutcomeText(entry)
+  const mine = entry.alertId === null ? [] : trades.filter((trade) => trade.closeAlertId === entry.alertId)
+  const closed = mine.filter((trade) => trade.status !== 'open')
+  const closing = mine.filter((trade) => trade.status === 'open' && trade.exitRequestedAt !== null)
+  const parts: string[] = []
+  if (closed.length > 0) parts.push(`Closed trade${closed.length === 1 ? '' : 's'} ${closed.map((trade) => `${trade.id} (${trade.result ?? 'closed'}, ${money(trade.pnl)})`).join(', ')}`)
+  if (closing.length > 0) parts.push(`closing trade${closing.length === 1 ? '' : 's'} ${closing.map((trade) => trade.id).join(', ')}: exit sent, waiting for the broker's fill`)
+  if (parts.length === 0) return 'Accepted: it closed no trade of yours (none was open to close, or it is still on its way)'
+  const text = parts.join('; ')
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

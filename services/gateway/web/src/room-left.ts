@@ -7,7 +7,9 @@
 import type uPlot from 'uplot'
 import type { RiskEngineConfig } from '../../../../packages/risk-engine/src/config.ts'
 import { drawdownFloor } from '../../../../packages/risk-engine/src/drawdown.ts'
+import { add, parseDecimal, toPlain } from '@signals/instruments'
 import { byId } from './dom.ts'
+import { dollars } from './tick-price.ts'
 import { pnlOfDay, type ClosedTrade } from './totals.ts'
 import { tradingDayOf } from './trading-day.ts'
 
@@ -40,7 +42,7 @@ export interface RoomFigures {
   dailyRoom: number | null
 }
 
-const money = (value: number) => (value < 0 ? '−' : '') + '$' + Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const money = (value: number) => dollars(value)
 
 /** The balance after each closed trade (oldest first), with the floor as the configured mode moves it. */
 export function balancePath(closedTrades: readonly ClosedTrade[], config: PageRiskConfig): BalancePoint[] {
@@ -49,6 +51,8 @@ export function balancePath(closedTrades: readonly ClosedTrade[], config: PageRi
   // drawdownFloor reads only the trailing-drawdown area of the configuration.
   const floorOf = (peak: number) => Number(drawdownFloor(config as RiskEngineConfig, { peakBalance: peak.toFixed(2) }))
   const points: BalancePoint[] = [{ balance: start, floor: floorOf(start), day: null }]
+  // Summed exactly from the stored decimals; a number only for comparing and drawing.
+  let exact = parseDecimal(String(config.account.startingBalance))
   let balance = start
   let peak = start
   let dayPeak = start
@@ -58,7 +62,8 @@ export function balancePath(closedTrades: readonly ClosedTrade[], config: PageRi
     // End of day: yesterday's closing balance becomes the peak candidate when a new day starts.
     if (mode === 'end_of_day' && day !== null && tradeDay !== day) peak = Math.max(peak, dayPeak)
     day = tradeDay
-    balance += Number(trade.pnl)
+    exact = add(exact, parseDecimal(trade.pnl))
+    balance = Number(toPlain(exact))
     dayPeak = balance
     if (mode !== 'end_of_day') peak = Math.max(peak, balance)
     points.push({ balance, floor: floorOf(peak), day })

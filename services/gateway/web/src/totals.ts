@@ -1,4 +1,5 @@
 // The activity card's totals over closed trades: the trading day's PnL, the total, the count and the win rate.
+import { add, parseDecimal, toPlain } from '@signals/instruments'
 import { tradingDayOf } from './trading-day.ts'
 
 /** What the totals read of a closed trade (the /api/trades row has more). */
@@ -7,7 +8,8 @@ export interface ClosedTrade {
   pnl: string
 }
 
-const pnl = (list: readonly ClosedTrade[]) => list.reduce((sum, trade) => sum + Number(trade.pnl), 0)
+/** Summed exactly (decimal text from the database), then a number for the page to format and draw. */
+const pnl = (list: readonly ClosedTrade[]) => Number(toPlain(list.reduce((sum, trade) => add(sum, parseDecimal(trade.pnl)), parseDecimal('0'))))
 
 /** The PnL of the trades closed in one trading day (`YYYY-MM-DD`): the totals' and the daily-loss line's "today". */
 export const pnlOfDay = (closed: readonly ClosedTrade[], day: string): number => pnl(closed.filter((trade) => tradingDayOf(trade.closedAt) === day))

@@ -22,6 +22,7 @@ import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-poli
 import type { TradovateSocket } from './socket.ts'
 import { isObject } from './wire-values.ts'
 import { contractNameOf, latestVersions } from './order-versions.ts'
+import { fillFeesOf } from './fill-fees.ts'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null)).slice(0, 200)
 
@@ -159,6 +160,10 @@ export class TradovateSession implements BrokerSession {
 
   orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>> {
     return latestVersions((endpoint, body, query) => this.request(endpoint, body, query), orderIds)
+  }
+
+  fillFees(fillIds: readonly number[]): Promise<Map<number, string>> {
+    return fillFeesOf((endpoint, body, query) => this.request(endpoint, body, query), fillIds)
   }
 
   contractName(contractId: number): Promise<string | null> {
