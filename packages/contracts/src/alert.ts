@@ -3,6 +3,7 @@ import { ClosePartV1, OrderWord } from './order-words.ts'
 import { OrderInstructionV1 } from './order-instruction.ts'
 import { EntryOrderV1 } from './entry-order.ts'
 import { StrategyPositionV1 } from './strategy-position.ts'
+import { ExitPlanV1 } from './exit-plan.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -63,6 +64,8 @@ export const NormalizedAlertV1 = Type.Object(
     entryOrder: Type.Optional(EntryOrderV1),
     /** Set on an entry that says where the strategy's position was before it (strategy-position.ts). */
     strategyPosition: Type.Optional(StrategyPositionV1),
+    /** Set on an entry with several targets (TP1/TP2/TP3), and the move to breakeven after TP1 (exit-plan.ts). */
+    exitPlan: Type.Optional(ExitPlanV1),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

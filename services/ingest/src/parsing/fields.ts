@@ -43,6 +43,17 @@ export type FieldName =
   | 'cancelOrders'
   | 'limitTimeout'
   | 'limitToMarketWait'
+  | 'tp1'
+  | 'tp2'
+  | 'tp3'
+  | 'tpBeyond'
+  | 'tp1Quantity'
+  | 'tp2Quantity'
+  | 'tp3Quantity'
+  | 'advanceTargets'
+  | 'breakevenTrigger'
+  | 'breakevenAfterTp1'
+  | 'breakevenOffset'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -88,6 +99,19 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   // a market order instead: refused until that is carried out (unsupported.ts).
   limitTimeout: ['limittimeout'],
   limitToMarketWait: ['lmttomarketwait'],
+  // Issue 24, item 4: several targets and the move to breakeven after TP1 (exit-plan.ts).
+  tp1: ['tp1', 'takeprofit1', 'target1', 'tp1price'],
+  tp2: ['tp2', 'takeprofit2', 'target2', 'tp2price'],
+  tp3: ['tp3', 'takeprofit3', 'target3', 'tp3price'],
+  tpBeyond: ['tp4', 'takeprofit4', 'target4', 'tp5', 'takeprofit5', 'target5'],
+  tp1Quantity: ['tp1qty', 'tp1quantity', 'tp1contracts', 'qtytp1', 'quantitytp1'],
+  tp2Quantity: ['tp2qty', 'tp2quantity', 'tp2contracts', 'qtytp2', 'quantitytp2'],
+  tp3Quantity: ['tp3qty', 'tp3quantity', 'tp3contracts', 'qtytp3', 'quantitytp3'],
+  advanceTargets: ['advancetpsl'],
+  // PickMyTrade's `breakeven` is a distance in profit that triggers the move, not "after TP1": refused when set.
+  breakevenTrigger: ['breakeven'],
+  breakevenAfterTp1: ['breakevenaftertp1', 'movetobreakeven', 'movetobe'],
+  breakevenOffset: ['breakevenoffsetticks', 'breakevenoffset', 'beoffsetticks'],
 }
 
 /**

@@ -7,6 +7,7 @@ import { mergeFields, type Fields } from './fields.ts'
 import { resolveIntent, type Intent } from './intent.ts'
 import { instructionOf, needsSymbol } from './order-instructions.ts'
 import { entryOrderOf } from './entry-order.ts'
+import { exitPlanOf } from './exit-plan.ts'
 import { strategyPositionOf } from './strategy-position.ts'
 import type { ParsedAlert } from './parse-alert.ts'
 import { describeJsonSyntaxError } from './json-syntax-error.ts'
@@ -67,6 +68,9 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   // A stop entry fills about its trigger: that is its entry price (the base of relative brackets, and of sizing).
   const entryPrice = entryOrder?.type === 'stop' ? entryOrder.stopPrice : sentPrice
   const brackets: BracketContext = { side: intent.kind === 'entry' ? intent.side : null, entryPrice }
+  const quantity = quantityOf(fields, intent)
+  // Several targets and breakeven after TP1 (issue 24, item 4): an entry's only; results and instructions place no targets.
+  const exitPlan = intent.kind === 'entry' && managing === null && !isVendorTest ? exitPlanOf(fields, { side: intent.side, entryPrice, quantity }) : null
 
   // One object literal with every field, in the contract's order: built by spreading, the alert was a
   // slow-mode object that cost several times more to validate and serialize (docs/benchmarks/ingest.md).
@@ -85,7 +89,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     indicator,
     userId,
     leverage: priceValue(fields.leverage),
-    quantity: quantityOf(fields, intent),
+    quantity,
     result,
     closes: intent.kind === 'result' ? intent.closes : null,
     isVendorTest,
@@ -96,6 +100,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     ...(managing === null ? {} : { instruction: managing.instruction }),
     ...(entryOrder === null ? {} : { entryOrder }),
     ...(strategyPosition === null ? {} : { strategyPosition }),
+    ...(exitPlan === null ? {} : { exitPlan }),
   }
 }
 
