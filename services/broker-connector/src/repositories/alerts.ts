@@ -41,6 +41,7 @@ function alertColumns(alert: NormalizedAlert) {
     entryOrder: alert.entryOrder === undefined ? null : JSON.stringify(alert.entryOrder),
     instruction: alert.instruction === undefined ? null : JSON.stringify(alert.instruction),
     strategyPosition: alert.strategyPosition === undefined ? null : JSON.stringify(alert.strategyPosition),
+    exitPlan: alert.exitPlan === undefined ? null : JSON.stringify(alert.exitPlan),
   }
 }
 
@@ -61,10 +62,10 @@ export async function insertEntryRecords(db: Kysely<Database>, alert: Normalized
   const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
   const result = await sql<{ id: number; user_id: string }>`
     INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
-                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position)
+                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, exit_plan)
     SELECT ${c.alertId}, s.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
            ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
-           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb
+           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.exitPlan}::jsonb
     FROM trading_settings s
     JOIN users u ON u.user_id = s.user_id AND u.approved
     WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
