@@ -5,6 +5,7 @@ import { BrokerError, outcomeUnknown, type BrokerSession } from '../broker/broke
 import type { Logger } from '../consumers/close-trades.ts'
 import { roundToTick } from '../entry/order-plan.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
+import { TARGETS_NOTE } from '../repositories/entry-records.ts'
 import { filledOnTrade, noteTrade } from '../repositories/trade-exits.ts'
 import { claimTargets, noteRecord, placedTargetsOf, resizedTarget, targetPlanOf, targetSent, type TargetPlanRow } from '../repositories/trade-targets.ts'
 import { splitTargets, type SizedTarget } from './split-targets.ts'
@@ -57,7 +58,7 @@ export async function placeTargetsAfterEntry(context: TargetContext, recordId: n
       context.logger.warn({ userId: context.userId, recordId, level: target.level, reason: error.message }, 'a target was not placed')
     }
   }
-  await noteRecord(db, recordId, `targets placed: ${placed.join(', ') || 'none'}${split.note === null ? '' : ` (${split.note})`}`)
+  await noteRecord(db, recordId, `${TARGETS_NOTE}${placed.join(', ') || 'none'}${split.note === null ? '' : ` (${split.note})`}`)
 }
 
 /** What already closed (a stop filled in part before the targets went out) comes off the farthest targets. */

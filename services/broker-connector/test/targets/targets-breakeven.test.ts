@@ -33,6 +33,7 @@ t.test('several targets: one stop for the whole, a target per TP; TP1 leaves the
     tp3: { orderQty: 1, ordStatus: 'Working' },
   }, 'the stop covers all 5, each target its own quantity')
   t.notOk('tp' in placed, 'no single target leg')
+  await eventually(async () => (await recordOf(db, entry.alertId)).reason !== null)
   t.match((await recordOf(db, entry.alertId)).reason, /targets placed: TP1 2 at 21020\.00, TP2 2 at 21040\.00, TP3 1 at 21080\.00/)
 
   broker.setPrice('MNQZ6', '21025')
@@ -78,4 +79,38 @@ t.test('the farthest target closes the trade: the stop is cancelled; a redeliver
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), { status: 'closed', result: 'TP' })
   t.equal(netMnq(broker), 0)
+})
+
+t.test('sized differently from the alert: scaled, said on the record; a partial close cuts the farthest targets so they never close more than is open', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const entry = mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 1 }, { price: 21080, quantity: 1 }], breakeven: null } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await eventually(() => ordersOf(broker, record.id).tp3 !== undefined)
+  t.match(ordersOf(broker, record.id), { sl: { orderQty: 5 }, tp1: { orderQty: 3 }, tp2: { orderQty: 1 }, tp3: { orderQty: 1 } }, '2:1:1 of the 5 sized')
+  await eventually(async () => (await recordOf(db, entry.alertId)).reason !== null)
+  t.match((await recordOf(db, entry.alertId)).reason, /targets scaled from 4 to the 5 contracts sized/)
+
+  const { mnqExit } = await import('../positions/exit-helper.ts')
+  await publishAlert(app, mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } }))
+  await eventually(() => netMnq(broker) === 3)
+  await eventually(() => ordersOf(broker, record.id).tp2?.ordStatus === 'Canceled' && ordersOf(broker, record.id).tp3?.ordStatus === 'Canceled')
+  await eventually(() => ordersOf(broker, record.id).sl?.orderQty === 3)
+  t.match(ordersOf(broker, record.id), { tp1: { orderQty: 3, ordStatus: 'Working' }, sl: { orderQty: 3, ordStatus: 'Working' } }, 'what is left: TP1 and the stop for the 3 held')
+
+  broker.setPrice('MNQZ6', '21100')
+  await eventually(() => netMnq(broker) === 0)
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
+  t.equal(netMnq(broker), 0, 'never turned short')
+})
+
+t.test('a broker connection without several targets refuses the entry before anything is sent', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const session = app.feeds.session('u-0')!
+  Object.defineProperty(session, 'placeTargetOrder', { value: undefined })
+  const entry = withTargets()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.match(record, { status: 'refused', refusal_code: 'targets_not_supported' })
+  t.equal(broker.orders().length, 0, 'nothing sent')
 })
