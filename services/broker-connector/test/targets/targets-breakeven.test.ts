@@ -114,3 +114,21 @@ t.test('a broker connection without several targets refuses the entry before any
   t.match(record, { status: 'refused', refusal_code: 'targets_not_supported' })
   t.equal(broker.orders().length, 0, 'nothing sent')
 })
+
+t.test('a short: targets below, TP1 moves the stop down to the entry less the offset, never loosened', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const entry = mnqEntry({ userId: 'u-0', action: 'SHORT', sl: 21050, tp: null, exitPlan: { targets: [{ price: 20980, quantity: null }, { price: 20960, quantity: null }], breakeven: { offsetTicks: 2 } } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await eventually(() => ordersOf(broker, record.id).tp2 !== undefined)
+  t.match(ordersOf(broker, record.id), { sl: { orderQty: 5, action: 'Buy' }, tp1: { orderQty: 3, action: 'Buy' }, tp2: { orderQty: 2, action: 'Buy' } }, 'equal shares, the nearer one the odd contract')
+  t.equal(netMnq(broker), -5)
+
+  broker.setPrice('MNQZ6', '20975')
+  await eventually(() => netMnq(broker) === -2)
+  const stop = ordersOf(broker, record.id).sl!
+  await eventually(async () => (await stopPriceOf(app, stop.id)) === '20999.5')
+  await eventually(() => ordersOf(broker, record.id).sl?.orderQty === 2)
+  t.match(ordersOf(broker, record.id), { sl: { orderQty: 2, ordStatus: 'Working' }, tp2: { orderQty: 2, ordStatus: 'Working' } })
+  await eventually(async () => /stop moved to breakeven 20999\.50 after TP1/.test((await recordOf(db, entry.alertId)).reason ?? ''))
+})
