@@ -3,7 +3,7 @@ import { ClosePartV1, OrderWord } from './order-words.ts'
 import { OrderInstructionV1 } from './order-instruction.ts'
 import { EntryOrderV1 } from './entry-order.ts'
 import { StrategyPositionV1 } from './strategy-position.ts'
-import { ExitPlanV1 } from './exit-plan.ts'
+import { ExitPlanV1, TrailingStopV1 } from './exit-plan.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -66,6 +66,8 @@ export const NormalizedAlertV1 = Type.Object(
     strategyPosition: Type.Optional(StrategyPositionV1),
     /** Set on an entry with several targets (TP1/TP2/TP3), and the move to breakeven after TP1 (exit-plan.ts). */
     exitPlan: Type.Optional(ExitPlanV1),
+    /** Set on an entry whose stop trails the market (exit-plan.ts). */
+    trailingStop: Type.Optional(TrailingStopV1),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

@@ -24,3 +24,19 @@ export const ExitPlanV1 = Type.Object(
   { additionalProperties: false },
 )
 export type ExitPlan = Static<typeof ExitPlanV1>
+
+/**
+ * A trailing stop (issue 24, item 4): once the market reaches `triggerPrice` (null: at once), the stop
+ * follows it at `distanceTicks` or `distancePrice` (exactly one), moving in steps of at least `stepTicks`
+ * ticks, and never back. Carried out by the connector on the trade's own stop.
+ */
+export const TrailingStopV1 = Type.Object(
+  {
+    distanceTicks: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()]),
+    distancePrice: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
+    triggerPrice: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()]),
+    stepTicks: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  },
+  { additionalProperties: false },
+)
+export type TrailingStop = Static<typeof TrailingStopV1>

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely'
 
 // Issue 24, item 4 (docs/decisions/targets-breakeven.md): an entry's several targets and its move to
-// breakeven after TP1 are kept on the record (`exit_plan`, contracts ExitPlan; null: one target as before).
+// breakeven after TP1 are kept on the record (`exit_plan`, contracts ExitPlan; null: one target as before),
+// and its trailing stop (`trailing_stop`, contracts TrailingStop; null: the stop stays where it was placed).
 // Each target order is placed once: its row is written (committed) before it is sent, so a replayed fill,
 // a reconnect or another instance never sends it again; `order_id` once the broker answered.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('alerts').addColumn('exit_plan', 'jsonb').execute()
+  await db.schema.alterTable('alerts').addColumn('exit_plan', 'jsonb').addColumn('trailing_stop', 'jsonb').execute()
   await db.schema
     .createTable('trade_targets')
     .addColumn('record_id', 'bigint', (col) => col.notNull().references('alerts.id').onDelete('cascade'))
@@ -21,5 +22,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('trade_targets').execute()
-  await db.schema.alterTable('alerts').dropColumn('exit_plan').execute()
+  await db.schema.alterTable('alerts').dropColumn('exit_plan').dropColumn('trailing_stop').execute()
 }

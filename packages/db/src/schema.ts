@@ -123,6 +123,8 @@ export interface AlertsTable {
   strategy_position: ColumnType<unknown, string | null | undefined, string | null>
   /** Several targets and the move to breakeven after TP1 (contracts ExitPlan), or null: one target as before. */
   exit_plan: ColumnType<unknown, string | null | undefined, string | null>
+  /** The stop trails the market (contracts TrailingStop), or null. */
+  trailing_stop: ColumnType<unknown, string | null | undefined, string | null>
 }
 
 export interface TradesTable {

@@ -54,6 +54,11 @@ export type FieldName =
   | 'breakevenTrigger'
   | 'breakevenAfterTp1'
   | 'breakevenOffset'
+  | 'trailTicks'
+  | 'trailDistance'
+  | 'trailTriggerPrice'
+  | 'trailStepTicks'
+  | 'trailPickMyTrade'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -88,6 +93,12 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   slPercent: ['percentagesl'],
   slDollars: ['dollarsl'],
   trail: ['trail', 'trailstop'],
+  // Ours (exit-plan.ts); PickMyTrade's trail_trigger and trail_freq are in its own units: refused (unsupported.ts).
+  trailTicks: ['traildistanceticks', 'trailticks', 'trailingstopticks'],
+  trailDistance: ['traildistance', 'trailamount', 'trailingstopdistance'],
+  trailTriggerPrice: ['trailtriggerprice', 'trailstart', 'trailactivationprice'],
+  trailStepTicks: ['trailstepticks', 'trailstep'],
+  trailPickMyTrade: ['trailtrigger', 'trailfreq'],
   updateTp: ['updatetp'],
   updateSl: ['updatesl'],
   reverseOrderClose: ['reverseorderclose'],
