@@ -20,3 +20,17 @@ t.test('refused rather than guessed', async (t) => {
   t.throws(() => trail({ trail_distance_ticks: 4, trail_trigger_price: 20990 }), /trail_trigger_price \(20990\) is not above the LONG entry price 21000/)
   t.throws(() => trail({ trail_distance_ticks: 4, trail_trigger_price: 21010 }, { side: 'SHORT', entryPrice: 21000 }), /not below the SHORT entry price/)
 })
+
+t.test('published on the entry, valid against the contract; PickMyTrade trail fields refused', async (t) => {
+  const { parseAlert } = await import('../../src/parsing/parse-alert.ts')
+  const { normalizeAlert } = await import('../../src/parsing/normalize.ts')
+  const { contract, NormalizedAlertV1 } = await import('@signals/contracts')
+  const normalize = (payload: Record<string, unknown>) =>
+    normalizeAlert(parseAlert(JSON.stringify(payload)), {}, { premiumIndicators: new Set(), receivedAt: '2026-11-26T12:00:00.000Z', sourceText: JSON.stringify(payload) })
+  const entry = normalize({ action: 'buy', ticker: 'MNQ1!', price: 21000, sl: 20950, trail_distance_ticks: 40, trail_trigger_price: 21005, trail_step_ticks: 8, user_id: 'u' })
+  t.same(entry.trailingStop, { distanceTicks: 40, distancePrice: null, triggerPrice: 21005, stepTicks: 8 })
+  t.equal(contract(NormalizedAlertV1).problem(entry), null)
+  t.notOk('trailingStop' in normalize({ action: 'buy', ticker: 'MNQ1!', sl: 20950, user_id: 'u' }))
+  t.throws(() => normalize({ data: 'buy', symbol: 'MNQ1!', sl: 20950, trail: 1, trail_stop: 10, user_id: 'u' }), /PickMyTrade's trailing stop .* is not supported: send sl with trail_distance_ticks/)
+  t.throws(() => normalize({ data: 'buy', symbol: 'MNQ1!', sl: 20950, trail_trigger: 5, user_id: 'u' }), /PickMyTrade's trailing stop/)
+})
