@@ -4,6 +4,7 @@ import { OrderInstructionV1 } from './order-instruction.ts'
 import { EntryOrderV1 } from './entry-order.ts'
 import { StrategyPositionV1 } from './strategy-position.ts'
 import { SignalSourceId } from './signal-source.ts'
+import { ExitPlanV1, TrailingStopV1 } from './exit-plan.ts'
 
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
@@ -69,6 +70,10 @@ export const NormalizedAlertV1 = Type.Object(
      * `POST /webhook/alert` (the default operator source). Optional, so older messages still pass.
      */
     sourceId: Type.Optional(SignalSourceId),
+    /** Set on an entry with several targets (TP1/TP2/TP3), and the move to breakeven after TP1 (exit-plan.ts). */
+    exitPlan: Type.Optional(ExitPlanV1),
+    /** Set on an entry whose stop trails the market (exit-plan.ts). */
+    trailingStop: Type.Optional(TrailingStopV1),
   },
   { additionalProperties: false, $id: 'NormalizedAlertV1' },
 )

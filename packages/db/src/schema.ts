@@ -123,6 +123,10 @@ export interface AlertsTable {
   entry_order: ColumnType<unknown, string | null | undefined, string | null>
   /** Where the sender's strategy says its position was before the entry and is after it (contracts StrategyPosition), or null. */
   strategy_position: ColumnType<unknown, string | null | undefined, string | null>
+  /** Several targets and the move to breakeven after TP1 (contracts ExitPlan), or null: one target as before. */
+  exit_plan: ColumnType<unknown, string | null | undefined, string | null>
+  /** The stop trails the market (contracts TrailingStop), or null. */
+  trailing_stop: ColumnType<unknown, string | null | undefined, string | null>
 }
 
 export interface TradesTable {
@@ -405,6 +409,20 @@ export interface LimitEntryTimeoutsTable {
   cancelled: Generated<boolean>
 }
 
+/** One target order of a record with several (issue 24 item 4): written before it is sent, so it is sent once. */
+export interface TradeTargetsTable {
+  record_id: number
+  /** 1 for TP1, up to 3. */
+  level: number
+  price: Decimal
+  /** The contracts it was placed for (after sizing, scaling and merging). */
+  quantity: number
+  order_id: BrokerId
+  sent_at: Timestamp
+  /** Why it is not working as planned (the broker refused, outcome unknown), or null. */
+  outcome: string | null
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -494,6 +512,7 @@ export interface Database {
   signal_sources: SignalSourcesTable
   signal_source_subscriptions: SignalSourceSubscriptionsTable
   signal_source_key_changes: SignalSourceKeyChangesTable
+  trade_targets: TradeTargetsTable
 }
 
 export type User = Selectable<UsersTable>

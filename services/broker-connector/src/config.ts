@@ -123,6 +123,7 @@ export const ConfigSchema = Type.Object({
    */
   DAILY_FLATTEN_CHECK_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'interval of the daily-flatten check' }),
   LIMIT_TIMEOUT_CHECK_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1_000, description: 'interval of the look at limit entries past their limit_timeout' }),
+  TRAILING_STOP_CHECK_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1_000, description: 'interval of the look at the market for trailing stops' }),
 })
 
 export type Config = Static<typeof ConfigSchema>

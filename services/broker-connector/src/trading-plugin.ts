@@ -15,6 +15,7 @@ import { OrderTraces } from './tracing/order-traces.ts'
 import { DailyFlatten } from './risk/daily-flatten.ts'
 import { NewsFlatten } from './risk/news-flatten.ts'
 import { LimitTimeouts } from './entry/limit-timeouts.ts'
+import { TrailingStops } from './trails/trailing-stops.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +30,8 @@ declare module 'fastify' {
       newsFlatten: NewsFlatten | null
       /** Limit entries cancelled at their `limit_timeout` (null in an instance without feeds). */
       limitTimeouts: LimitTimeouts | null
+      /** Trailing stops moved with the market (null in an instance without feeds). */
+      trailingStops: TrailingStops | null
     }
   }
 }
@@ -49,6 +52,7 @@ export interface TradingPluginOptions {
     | 'POSITION_RECONCILE_MS'
     | 'DAILY_FLATTEN_CHECK_MS'
     | 'LIMIT_TIMEOUT_CHECK_MS'
+    | 'TRAILING_STOP_CHECK_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -107,7 +111,11 @@ export const tradingPlugin = fp(
     const dailyFlatten = options.feeds ? new DailyFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
     const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
     const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
-    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts })
+    // Trailing stops follow the market from the quotes of the sessions held here (docs/decisions/targets-breakeven.md).
+    const trailingStops = options.feeds
+      ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => app.feeds.connectedUsers() }, logger: app.log }, options.config.TRAILING_STOP_CHECK_MS)
+      : null
+    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts, trailingStops })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()
@@ -115,6 +123,7 @@ export const tradingPlugin = fp(
       dailyFlatten?.timer.start()
       newsFlatten?.timer.start()
       limitTimeouts?.timer.start()
+      trailingStops?.timer.start()
       // The reconciliation with the broker (same document, "Reconciliation with the broker"): only an instance with sessions.
       if (options.feeds) trading.reconcileTimer.start()
     })
@@ -125,6 +134,7 @@ export const tradingPlugin = fp(
       await dailyFlatten?.timer.stop()
       await newsFlatten?.timer.stop()
       await limitTimeouts?.timer.stop()
+      await trailingStops?.timer.stop()
       await trading.reconcileTimer.stop()
     })
   },

@@ -150,6 +150,20 @@ export interface ClosingOrderRequest {
   quantity: number
 }
 
+/**
+ * One of several targets (issue 24, item 4): a GTC Limit order that reduces the position, under the entry's
+ * tag with `.tp1`..`.tp3`. Placed once the entry has filled, never before (resting first, it could open a
+ * position of its own).
+ */
+export interface TargetOrderRequest {
+  tag: string
+  contract: BrokerContract
+  action: OrderSide
+  quantity: number
+  /** On the contract's tick, toward the entry. */
+  price: string
+}
+
 export interface PlacedBracket {
   entryOrderId: number
   stopOrderId: number | null
@@ -289,6 +303,11 @@ export interface BrokerSession {
    * management alert's new stop or target (issue 24, item 5). Optional: a broker without it refuses a modify.
    */
   repriceOrder?(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void>
+  /**
+   * A target of several (`order/placeorder`, a GTC Limit under our tag). Optional: a broker without it takes
+   * no entry with several targets (refused with the reason, docs/decisions/targets-breakeven.md).
+   */
+  placeTargetOrder?(request: TargetOrderRequest): Promise<{ orderId: number }>
   /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
   liquidatePosition(contractId: number): Promise<void>
   cancelOrder(orderId: number): Promise<void>

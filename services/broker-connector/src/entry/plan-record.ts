@@ -7,6 +7,7 @@ import { orderTagOf } from './order-plan.ts'
 import type { BrokerOrdersMemo } from './reconcile.ts'
 import { sizeOrder, type SizedOrder, type SizingMemo } from './size-order.ts'
 import { positionOutOfSync } from './position-guard.ts'
+import { exitPlanRefusal } from '../targets/exit-plan-support.ts'
 
 /** Where a user's broker session is found (the feed manager). */
 export interface SessionSource {
@@ -119,6 +120,8 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
   }
   // Issue 24, item 7: the strategy's position before this order against the account's (entry/position-guard.ts).
   // Once this record's reversal has asked for its close, the account between the legs is our doing: not checked again.
+  const cannot = exitPlanRefusal(session, record.exit_plan, record.trailing_stop)
+  if (cannot) return decided(record.id, 'refused', cannot, 'targets_not_supported')
   const outOfSync = record.reversal_asked === true ? null : await positionOutOfSync(session, context.memo, record)
   if (outOfSync) return decided(record.id, 'refused', outOfSync.reason, outOfSync.code, outOfSync.contract)
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context

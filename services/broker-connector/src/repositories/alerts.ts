@@ -42,6 +42,8 @@ function alertColumns(alert: NormalizedAlert) {
     instruction: alert.instruction === undefined ? null : JSON.stringify(alert.instruction),
     strategyPosition: alert.strategyPosition === undefined ? null : JSON.stringify(alert.strategyPosition),
     sourceId: alert.sourceId ?? null,
+    exitPlan: alert.exitPlan === undefined ? null : JSON.stringify(alert.exitPlan),
+    trailingStop: alert.trailingStop === undefined ? null : JSON.stringify(alert.trailingStop),
   }
 }
 
@@ -71,10 +73,10 @@ export async function insertEntryRecords(db: Kysely<Database>, alert: Normalized
     JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
   const result = await sql<{ id: number; user_id: string }>`
     INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
-                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, source_id)
+                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, source_id, exit_plan, trailing_stop)
     SELECT ${c.alertId}, s.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
            ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
-           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid
+           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid, ${c.exitPlan}::jsonb, ${c.trailingStop}::jsonb
     ${recipients}
     JOIN users u ON u.user_id = s.user_id AND u.approved
     WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}

@@ -43,12 +43,19 @@ export interface EntryRecord {
   entry_order?: unknown
   /** Where the sender's strategy says its position was before the entry (contracts StrategyPosition), or null. */
   strategy_position?: unknown
+  /** Several targets and breakeven after TP1 (contracts ExitPlan), or null. */
+  exit_plan?: unknown
+  /** The stop trails the market (contracts TrailingStop), or null. */
+  trailing_stop?: unknown
   /** True once this record's reversal has asked for its close (its note says so): the account is then the reversal's doing. */
   reversal_asked?: boolean
 }
 
 /** How a reversal's record starts its note while its close is carried out (kept once its entry is placed). */
 export const REVERSAL_NOTE = 'reversal: '
+
+/** How the note of a record's several targets starts (targets/keep-targets.ts): kept when the record is marked placed. */
+export const TARGETS_NOTE = 'targets placed: '
 
 /** A record failed because its send's outcome stayed unknown; corrected to `placed` if its order turns up. */
 export const OUTCOME_UNKNOWN = 'outcome_unknown'
@@ -58,7 +65,7 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   if (ids.length === 0) return []
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity, a.order_word,
-           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position,
+           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position, a.exit_plan, a.trailing_stop,
            COALESCE(a.reason LIKE ${`${REVERSAL_NOTE}%`}, false) AS reversal_asked,
            s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
@@ -154,8 +161,9 @@ export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMar
   await sql`
     UPDATE alerts AS a SET status = 'placed', entry_order_id = m.entry, stop_order_id = m.stop, target_order_id = m.target,
       placed_at = now(), decided_at = now(), refusal_code = NULL,
-      -- A reversal keeps its first leg's note (the close it waited for) beside the entry it placed.
-      reason = CASE WHEN a.reason LIKE ${`${REVERSAL_NOTE}%`} THEN a.reason END
+      -- A reversal keeps its first leg's note (the close it waited for) beside the entry it placed; the targets'
+      -- note is kept too (the entry's fill may place them before this mark is written).
+      reason = CASE WHEN a.reason LIKE ${`${REVERSAL_NOTE}%`} OR a.reason LIKE ${`%${TARGETS_NOTE}%`} THEN a.reason END
     FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.entryOrderId)}::bigint[], ${marks.map((m) => m.stopOrderId)}::bigint[],
                 ${marks.map((m) => m.targetOrderId)}::bigint[]) AS m(id, entry, stop, target)
     WHERE a.id = m.id AND (a.status IN ('received', 'placing') OR (a.status = 'failed' AND a.refusal_code = ${OUTCOME_UNKNOWN}))`.execute(db)

@@ -15,6 +15,8 @@ export interface ExitTrade {
   exit_result: TradeResult | null
   stop_order_id: number | null
   target_order_id: number | null
+  /** The record that opened it (its several targets follow it), or null. */
+  alert_record_id: number | null
 }
 
 /** One broker fill, as much of it as goes to one trade. */
@@ -25,7 +27,7 @@ export interface ExitFill {
   at: string
 }
 
-const EXIT_TRADE = sql`t.id, t.user_id, t.side, t.quantity, t.entry_price, t.root, t.symbol, t.status, t.exit_result, t.stop_order_id, t.target_order_id`
+const EXIT_TRADE = sql`t.id, t.user_id, t.side, t.quantity, t.entry_price, t.root, t.symbol, t.status, t.exit_result, t.stop_order_id, t.target_order_id, t.alert_record_id::int AS alert_record_id`
 
 /** The trade a bracket leg of this record closes, locked (inside a transaction). */
 export async function lockRecordTrade(trx: Kysely<Database>, recordId: number, userId: string): Promise<ExitTrade | undefined> {

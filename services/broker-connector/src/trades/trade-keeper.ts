@@ -11,6 +11,7 @@ import { cancelQuietly } from '../positions/carry-out.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { SerialQueues } from '../serial-queues.ts'
+import { followTargets, placeTargetsAfterEntry, type TargetContext } from '../targets/keep-targets.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -253,6 +254,9 @@ export class TradeKeeper {
         targetOrderId: legId('.tp'),
       })
       if (tradeId !== null) this.options.logger.info({ userId, tradeId, recordId: tag.recordId, price: fill.price }, 'trade opened from the entry fill')
+      // Several targets go out once the entry has filled in full (each claimed once: a replayed fill sends nothing).
+      const context = this.#targetContext(userId)
+      if (context) await placeTargetsAfterEntry(context, tag.recordId)
       return
     }
     const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : null
@@ -275,16 +279,39 @@ export class TradeKeeper {
       try {
         if (closed) {
           for (const id of legs) await cancelQuietly(book.session, id)
-          continue
+        } else {
+          const left = Number(trade.quantity) - quantity
+          for (const id of legs.filter((id) => id !== fill.orderId)) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
         }
-        const left = Number(trade.quantity) - quantity
-        for (const id of legs.filter((id) => id !== fill.orderId)) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
       } catch (error) {
         if (!(error instanceof BrokerError)) throw error
         const note = `the trade's bracket could not be ${closed ? 'cancelled' : 'resized'} at the broker: ${error.message}`
         this.options.logger.warn({ userId, tradeId: trade.id, reason: error.message }, note)
         await noteTrade(this.options.db, trade.id, note)
       }
+      const context = this.#targetContext(userId)
+      if (trade.alert_record_id === null || !context) continue
+      try {
+        await followTargets(context, trade.alert_record_id, fill, closed)
+      } catch (error) {
+        if (!(error instanceof BrokerError)) throw error
+        const note = `the trade's targets could not follow it at the broker: ${error.message}`
+        this.options.logger.warn({ userId, tradeId: trade.id, reason: error.message }, note)
+        await noteTrade(this.options.db, trade.id, note)
+      }
+    }
+  }
+
+  /** The user's session and its live orders, for carrying out several targets and breakeven (targets/keep-targets.ts). */
+  #targetContext(userId: string): TargetContext | null {
+    const book = this.#books.get(userId)
+    if (!book) return null
+    return {
+      db: this.options.db,
+      logger: this.options.logger,
+      userId,
+      session: book.session,
+      isLive: (orderId) => { const order = book.orders.get(orderId); return order !== undefined && !isDone(order.status) },
     }
   }
 }

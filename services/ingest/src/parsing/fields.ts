@@ -43,6 +43,22 @@ export type FieldName =
   | 'cancelOrders'
   | 'limitTimeout'
   | 'limitToMarketWait'
+  | 'tp1'
+  | 'tp2'
+  | 'tp3'
+  | 'tpBeyond'
+  | 'tp1Quantity'
+  | 'tp2Quantity'
+  | 'tp3Quantity'
+  | 'advanceTargets'
+  | 'breakevenTrigger'
+  | 'breakevenAfterTp1'
+  | 'breakevenOffset'
+  | 'trailTicks'
+  | 'trailDistance'
+  | 'trailTriggerPrice'
+  | 'trailStepTicks'
+  | 'trailPickMyTrade'
 
 /** Each field's accepted names, most specific first: when a payload carries several, the first wins. */
 const FIELD_NAMES: Record<FieldName, readonly string[]> = {
@@ -77,6 +93,12 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   slPercent: ['percentagesl'],
   slDollars: ['dollarsl'],
   trail: ['trail', 'trailstop'],
+  // Ours (exit-plan.ts); PickMyTrade's trail_trigger and trail_freq are in its own units: refused (unsupported.ts).
+  trailTicks: ['traildistanceticks', 'trailticks', 'trailingstopticks'],
+  trailDistance: ['traildistance', 'trailamount', 'trailingstopdistance'],
+  trailTriggerPrice: ['trailtriggerprice', 'trailstart', 'trailactivationprice'],
+  trailStepTicks: ['trailstepticks', 'trailstep'],
+  trailPickMyTrade: ['trailtrigger', 'trailfreq'],
   updateTp: ['updatetp'],
   updateSl: ['updatesl'],
   reverseOrderClose: ['reverseorderclose'],
@@ -88,6 +110,19 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   // a market order instead: refused until that is carried out (unsupported.ts).
   limitTimeout: ['limittimeout'],
   limitToMarketWait: ['lmttomarketwait'],
+  // Issue 24, item 4: several targets and the move to breakeven after TP1 (exit-plan.ts).
+  tp1: ['tp1', 'takeprofit1', 'target1', 'tp1price'],
+  tp2: ['tp2', 'takeprofit2', 'target2', 'tp2price'],
+  tp3: ['tp3', 'takeprofit3', 'target3', 'tp3price'],
+  tpBeyond: ['tp4', 'takeprofit4', 'target4', 'tp5', 'takeprofit5', 'target5'],
+  tp1Quantity: ['tp1qty', 'tp1quantity', 'tp1contracts', 'qtytp1', 'quantitytp1'],
+  tp2Quantity: ['tp2qty', 'tp2quantity', 'tp2contracts', 'qtytp2', 'quantitytp2'],
+  tp3Quantity: ['tp3qty', 'tp3quantity', 'tp3contracts', 'qtytp3', 'quantitytp3'],
+  advanceTargets: ['advancetpsl'],
+  // PickMyTrade's `breakeven` is a distance in profit that triggers the move, not "after TP1": refused when set.
+  breakevenTrigger: ['breakeven'],
+  breakevenAfterTp1: ['breakevenaftertp1', 'movetobreakeven', 'movetobe'],
+  breakevenOffset: ['breakevenoffsetticks', 'breakevenoffset', 'beoffsetticks'],
 }
 
 /**

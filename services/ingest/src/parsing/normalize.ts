@@ -7,6 +7,8 @@ import { mergeFields, type Fields } from './fields.ts'
 import { resolveIntent, type Intent } from './intent.ts'
 import { instructionOf, needsSymbol } from './order-instructions.ts'
 import { entryOrderOf } from './entry-order.ts'
+import { exitPlanOf } from './exit-plan.ts'
+import { trailingStopOf } from './trailing-stop.ts'
 import { strategyPositionOf } from './strategy-position.ts'
 import type { ParsedAlert } from './parse-alert.ts'
 import { describeJsonSyntaxError } from './json-syntax-error.ts'
@@ -70,6 +72,10 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
   // A stop entry fills about its trigger: that is its entry price (the base of relative brackets, and of sizing).
   const entryPrice = entryOrder?.type === 'stop' ? entryOrder.stopPrice : sentPrice
   const brackets: BracketContext = { side: intent.kind === 'entry' ? intent.side : null, entryPrice }
+  const quantity = quantityOf(fields, intent)
+  // Several targets and breakeven after TP1 (issue 24, item 4): an entry's only; results and instructions place no targets.
+  const exitPlan = intent.kind === 'entry' && managing === null && !isVendorTest ? exitPlanOf(fields, { side: intent.side, entryPrice, quantity }) : null
+  const trailingStop = intent.kind === 'entry' && managing === null && !isVendorTest ? trailingStopOf(fields, { side: intent.side, entryPrice }) : null
 
   // One object literal with every field, in the contract's order: built by spreading, the alert was a
   // slow-mode object that cost several times more to validate and serialize (docs/benchmarks/ingest.md).
@@ -88,7 +94,7 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     indicator,
     userId,
     leverage: priceValue(fields.leverage),
-    quantity: quantityOf(fields, intent),
+    quantity,
     result,
     closes: intent.kind === 'result' ? intent.closes : null,
     isVendorTest,
@@ -100,6 +106,8 @@ export function normalizeAlert(parsed: ParsedAlert, fallback: Fields, options: N
     ...(entryOrder === null ? {} : { entryOrder }),
     ...(strategyPosition === null ? {} : { strategyPosition }),
     ...(source === undefined ? {} : { sourceId: source.sourceId }),
+    ...(exitPlan === null ? {} : { exitPlan }),
+    ...(trailingStop === null ? {} : { trailingStop }),
   }
 }
 

@@ -4,6 +4,7 @@ import {
   BrokerError,
   type BracketRequest,
   type ClosingOrderRequest,
+  type TargetOrderRequest,
   type BrokerContract,
   type BrokerFill,
   type BrokerOrder,
@@ -208,6 +209,16 @@ export class TradovateSession implements BrokerSession {
     const failure = commandFailure(result)
     if (failure) throw new BrokerError('rejected', `the broker refused the closing order: ${failure.text.slice(0, 200)}`)
     if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the closing order without an order id; the outcome is unknown')
+    return { orderId: result.orderId }
+  }
+
+  /** `order/placeorder`: a GTC Limit order under our tag (one of several targets). */
+  async placeTargetOrder(request: TargetOrderRequest): Promise<{ orderId: number }> {
+    const body: PlaceOrderRequest = { ...this.taggedOrder(request), orderType: 'Limit', price: price(request.price, 'target price'), timeInForce: 'GTC', isAutomated: true }
+    const result = (await this.request(ENDPOINTS.placeOrder, body)) as PlaceOrderResult | null
+    const failure = commandFailure(result)
+    if (failure) throw new BrokerError('rejected', `the broker refused the target order: ${failure.text.slice(0, 200)}`)
+    if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the target order without an order id; the outcome is unknown')
     return { orderId: result.orderId }
   }
 

@@ -1,0 +1,73 @@
+import { sql, type Database, type Kysely, type Side } from '@signals/db'
+import type { SizedTarget } from '../targets/split-targets.ts'
+
+/** What carrying out a record's several targets needs: its plan, its order, its trade as it stands. */
+export interface TargetPlanRow {
+  exit_plan: unknown
+  order_quantity: number | null
+  order_tag: string | null
+  trade_id: number
+  side: Side
+  status: 'open' | 'closed' | 'cancelled'
+  /** Open now. */
+  quantity: number
+  /** Entered in all: open now and the parts closed. */
+  entered: number
+  entry_price: string
+  root: string | null
+  contract: string | null
+  broker_contract_id: number | null
+  stop_order_id: number | null
+}
+
+/** The record's plan and its trade, or undefined when the record has no exit plan or no trade yet. */
+export async function targetPlanOf(db: Kysely<Database>, recordId: number, userId: string): Promise<TargetPlanRow | undefined> {
+  const result = await sql<TargetPlanRow>`
+    SELECT a.exit_plan, a.order_quantity::int AS order_quantity, a.order_tag, t.id::int AS trade_id, t.side, t.status,
+           t.quantity::int AS quantity, (t.quantity + COALESCE((SELECT sum(p.quantity) FROM trades p WHERE p.parent_trade_id = t.id), 0))::int AS entered,
+           t.entry_price, t.root, t.contract, t.broker_contract_id::int AS broker_contract_id, t.stop_order_id::int AS stop_order_id
+    FROM alerts a JOIN trades t ON t.alert_record_id = a.id
+    WHERE a.id = ${recordId} AND a.user_id = ${userId} AND a.exit_plan IS NOT NULL`.execute(db)
+  return result.rows[0]
+}
+
+/**
+ * Claims the targets not claimed before, committed before any is sent: the levels returned are this call's
+ * to send; a replayed fill, a reconnect or another instance finds them taken and sends nothing.
+ */
+export async function claimTargets(db: Kysely<Database>, recordId: number, targets: readonly SizedTarget[]): Promise<number[]> {
+  if (targets.length === 0) return []
+  const rows = targets.map((target) => sql`(${recordId}::bigint, ${target.level}::smallint, ${target.price}::numeric, ${target.quantity}::int, now())`)
+  const result = await sql<{ level: number }>`
+    INSERT INTO trade_targets (record_id, level, price, quantity, sent_at) VALUES ${sql.join(rows)}
+    ON CONFLICT (record_id, level) DO NOTHING RETURNING level`.execute(db)
+  return result.rows.map((row) => row.level)
+}
+
+export async function targetSent(db: Kysely<Database>, recordId: number, level: number, outcome: { orderId: number } | { failure: string }): Promise<void> {
+  if ('orderId' in outcome) await sql`UPDATE trade_targets SET order_id = ${outcome.orderId} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
+  else await sql`UPDATE trade_targets SET outcome = ${outcome.failure} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
+}
+
+export interface PlacedTarget {
+  level: number
+  quantity: number
+  order_id: number
+}
+
+/** The record's targets at the broker (those with an order id), nearest first. */
+export async function placedTargetsOf(db: Kysely<Database>, recordId: number): Promise<PlacedTarget[]> {
+  const result = await sql<PlacedTarget>`
+    SELECT level::int AS level, quantity, order_id::int AS order_id FROM trade_targets
+    WHERE record_id = ${recordId} AND order_id IS NOT NULL ORDER BY level`.execute(db)
+  return result.rows
+}
+
+export async function resizedTarget(db: Kysely<Database>, recordId: number, level: number, quantity: number): Promise<void> {
+  await sql`UPDATE trade_targets SET quantity = ${quantity} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
+}
+
+/** Adds a sentence to the record's reason (what the trader sees of the alert). */
+export async function noteRecord(db: Kysely<Database>, recordId: number, note: string): Promise<void> {
+  await sql`UPDATE alerts SET reason = concat_ws('; ', NULLIF(reason, ''), ${note}::text) WHERE id = ${recordId}`.execute(db)
+}

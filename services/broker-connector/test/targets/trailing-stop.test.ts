@@ -1,0 +1,69 @@
+import t from 'tap'
+import { eventually, publishAlert } from '../helper.ts'
+import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
+import { netMnq, openedTrade } from '../positions/exit-helper.ts'
+
+t.test('a trailing stop starts at its trigger, moves up in steps with the market, and never down', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  // 40 ticks (10 points) behind the bid once it reaches 21005, in steps of at least 8 ticks (2 points).
+  const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: 21005, stepTicks: 8 } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  const trade = await openedTrade(db, record.id)
+  const session = app.feeds.session('u-0')!
+  const contract = { id: trade.broker_contract_id!, name: 'MNQZ6' }
+  const stopPrice = async () => (await session.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
+  const trails = app.trading.trailingStops!
+  /** The market moves and the connector has seen it; then one pass. */
+  const marketAt = async (price: string) => {
+    broker.setPrice('MNQZ6', price)
+    await eventually(async () => {
+      const seen = await session.marketPrice(contract, 'Sell')
+      return seen.kind === 'price' && Number(seen.price) === Number(price)
+    })
+    await trails.pass()
+  }
+
+  await marketAt('21004')
+  t.equal(await stopPrice(), '20950', 'below the trigger: the stop stays where it was placed')
+  await marketAt('21010')
+  t.equal(await stopPrice(), '21000', 'at the trigger: 10 points behind the bid')
+  await marketAt('21011')
+  t.equal(await stopPrice(), '21000', 'one point more is less than the step: not moved')
+  await marketAt('21012.5')
+  t.equal(await stopPrice(), '21002.5', 'a step of 2.5 points: moved')
+  await marketAt('21008')
+  t.equal(await stopPrice(), '21002.5', 'the market back down: never loosened')
+
+  await marketAt('21002.25')
+  await eventually(() => netMnq(broker) === 0)
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
+  t.match(await tradeOfRecord(db, record.id), { status: 'closed', result: 'SL', exit_price: '21002.50000000' }, 'the trailed stop closed the trade, in profit')
+  t.same(await trails.pass(), [], 'a closed trade trails no more')
+})
+
+t.test('a stop moved tighter by something else (breakeven, a modify alert) is never loosened by the trail', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  const trade = await openedTrade(db, record.id)
+  const session = app.feeds.session('u-0')!
+  const contract = { id: trade.broker_contract_id!, name: 'MNQZ6' }
+  const stopPrice = async () => (await session.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
+  const marketAt = async (price: string) => {
+    broker.setPrice('MNQZ6', price)
+    await eventually(async () => {
+      const seen = await session.marketPrice(contract, 'Sell')
+      return seen.kind === 'price' && Number(seen.price) === Number(price)
+    })
+    await app.trading.trailingStops!.pass()
+  }
+  await marketAt('21010')
+  t.equal(await stopPrice(), '21000')
+  await session.repriceOrder!(trade.stop_order_id!, { stopPrice: '21005' })
+  await marketAt('21012')
+  t.equal(await stopPrice(), '21005', 'the trail would put it at 21002: left at 21005')
+  await marketAt('21016')
+  t.equal(await stopPrice(), '21006', 'and it trails on from there')
+})
