@@ -4,6 +4,7 @@ import type { BrokerAdapter, BrokerEndpoints, BrokerSession, BrokerSnapshot, Ses
 import { invokeHub, openHub } from './hub-connection.ts'
 import { loginWithKey, validateToken, type ProjectXLogin } from './login.ts'
 import { num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, isFields } from './mapping.ts'
+import { LegPrices } from './leg-prices.ts'
 import { MarketQuotes } from './market-quotes.ts'
 import { RateWindow } from './rate-window.ts'
 import { callApi, type RestOptions } from './rest.ts'
@@ -54,7 +55,12 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     }
     const keeper = new TokenKeeper(token, (current) => validateToken(rest, current), this.options.renewBeforeMs ?? 3_600_000, lose)
     const call: Call = (endpoint, body) => callApi(rest, endpoint, body, keeper.token)
-    const events = new UserEvents(options.onEvent, this.options.legWaitMs ?? 2_000)
+    let accountId = 0
+    const legPrices = new LegPrices(
+      (entryId) => events.entryTagOf(entryId),
+      async (orderId, fields) => void (await call('Order/modify', { accountId, orderId, ...fields })),
+    )
+    const events = new UserEvents(options.onEvent, this.options.legWaitMs ?? 2_000, (order) => legPrices.seen(order))
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
     let hub: HubConnection | null = null
     const shutDown = () => {
@@ -79,9 +85,10 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
       throw error
     }
     established = true
+    accountId = snapshot.account.id
     keeper.start()
     events.start(snapshot.account.id)
-    return new ProjectXSession(snapshot, call, events, quotes, () => new Date(heardAt), () => {
+    return new ProjectXSession(snapshot, call, events, legPrices, quotes, () => new Date(heardAt), () => {
       ended = true
       shutDown()
     })

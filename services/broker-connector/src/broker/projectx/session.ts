@@ -16,6 +16,7 @@ import {
 import { bracketTicks, tickText } from './bracket-ticks.ts'
 import { contractIdOf, contractNumberOf } from './contract-ids.ts'
 import { int, isFields, num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion } from './mapping.ts'
+import type { LegPrices } from './leg-prices.ts'
 import type { MarketQuotes } from './market-quotes.ts'
 import type { Answer } from './rest.ts'
 import type { UserEvents } from './user-events.ts'
@@ -55,6 +56,7 @@ export class ProjectXSession implements BrokerSession {
     readonly snapshot: BrokerSnapshot,
     private readonly call: Call,
     private readonly events: UserEvents,
+    private readonly legPrices: LegPrices,
     private readonly quotes: MarketQuotes,
     private readonly heardAt: () => Date,
     private readonly onClose: () => void,
@@ -158,6 +160,7 @@ export class ProjectXSession implements BrokerSession {
     body.stopLossBracket = { ticks: bracketTicks('stop', request.stopPrice, reference, tick, buy), type: TYPE.Stop }
     if (request.targetPrice !== null) body.takeProfitBracket = { ticks: bracketTicks('target', request.targetPrice, reference, tick, buy), type: TYPE.Limit }
     this.events.expectLegs(request.tag, request.targetPrice === null ? 1 : 2)
+    this.legPrices.want(request.tag, { stop: request.stopPrice, target: request.targetPrice })
     const orderId = await this.#place(body, 'order')
     return { entryOrderId: orderId, stopOrderId: null, targetOrderId: null }
   }

@@ -33,6 +33,8 @@ export class UserEvents {
   constructor(
     private readonly emit: (event: BrokerEvent) => void,
     private readonly holdMs: number,
+    /** Sees every order event of the account as the hub sent it (leg-prices.ts). */
+    private readonly onOrder: (order: Record<string, unknown>) => void = () => undefined,
   ) {}
 
   /** The entry tagged `tag` is about to be placed with `legs` bracket legs (before the request: its events may come first). */
@@ -132,6 +134,7 @@ export class UserEvents {
     if (int(data.accountId) !== accountId) return
     if (target === 'GatewayUserOrder') {
       this.#learnOrder(data)
+      this.onOrder(data)
       const order = toBrokerOrder(data, this.entryTagOf)
       if (!order) return
       const created = !this.#seenOrders.has(order.id)

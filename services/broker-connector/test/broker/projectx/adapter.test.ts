@@ -98,3 +98,28 @@ t.test('a hub connection cut ends the session (the next starts from a snapshot)'
   await eventually(() => lost.length === 1)
   t.match(lost[0], /ProjectX hub connection ended/)
 })
+
+t.test('a market entry filled away from the quote keeps its stop and target at the prices asked', async (t) => {
+  // ProjectX counts the legs' ticks from the fill; the ticks were counted from the quote. The market moves
+  // while the order is on its way, so the legs land off by the move until the adapter moves them back.
+  const broker = await projectXBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  const { session, events } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  t.match(await session.marketPrice(contract, 'Buy'), { kind: 'price', price: '21000' })
+  broker.interfere('Order/place', { kind: 'late' })
+  const placing = session.placeBracket({ tag: 'sig-51', contract, action: 'Buy', quantity: 1, entryType: 'Market', entryPrice: null, stopPrice: '20950', targetPrice: '21100' })
+  await eventually(() => broker.requests.some((request) => request.endpoint === 'Order/place'))
+  broker.setPrice('MNQZ6', '21010')
+  t.equal(broker.release('Order/place'), 1)
+  const placed = await placing
+  await eventually(() => events.some((event) => event.type === 'fill' && event.fill.orderId === placed.entryOrderId && event.fill.price === '21010'))
+  const legPrices = async () => {
+    const legs = (await session.listOrders()).filter((order) => order.parentId === placed.entryOrderId && order.status === 'Working')
+    const versions = await session.orderVersions(legs.map((leg) => leg.id))
+    return [...versions.values()].map((version) => version.price ?? version.stopPrice).sort()
+  }
+  // Both legs are moved (one Order/modify each) once they show; then their prices are read once.
+  await eventually(() => broker.requests.filter((request) => request.endpoint === 'Order/modify').length >= 2, 5_000).catch(() => undefined)
+  t.same(await legPrices(), ['20950', '21100'], 'the stop and target where the alert put them, not 10 points higher')
+})

@@ -43,3 +43,16 @@ t.test("a refusal by ProjectX reaches the record with the broker's reason", asyn
   t.match(record.reason, /Brackets cannot be used with Position Brackets/)
   t.equal(netMnq(broker), 0, 'nothing traded')
 })
+
+t.test('a cut hub connection is followed by a new session from a fresh snapshot, which trades', async (t) => {
+  const { broker, app, db } = await connectedProjectXTrader(t)
+  const first = app.feeds.session('u-0')
+  broker.dropConnections()
+  await eventually(() => app.feeds.session('u-0') !== null && app.feeds.session('u-0') !== first)
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.equal(record.status, 'placed', 'the new session placed the entry')
+  await openedTrade(db, record.id)
+  t.equal(netMnq(broker), 5)
+})
