@@ -15,7 +15,7 @@ const side = (value: unknown) => (value === 0 ? 'Buy' : value === 1 ? 'Sell' : n
 /** OrderStatus: 0 None, 1 Open, 2 Filled, 3 Cancelled, 4 Expired, 5 Rejected, 6 Pending. */
 const STATUS: Readonly<Record<number, OrderStatus>> = { 0: 'PendingNew', 1: 'Working', 2: 'Filled', 3: 'Canceled', 4: 'Expired', 5: 'Rejected', 6: 'PendingNew' }
 /** OrderType: 1 Limit, 2 Market, 3 StopLimit, 4 Stop, 5 TrailingStop, 6 JoinBid, 7 JoinAsk. */
-export const ORDER_TYPES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop', 5: 'TrailingStop', 6: 'JoinBid', 7: 'JoinAsk' }
+const ORDER_TYPES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop', 5: 'TrailingStop', 6: 'JoinBid', 7: 'JoinAsk' }
 
 /** The bracket leg ProjectX places for an entry: `AutoBracket<entry id>-SL` / `-TP`. */
 const LEG_TAG = /^AutoBracket(\d+)-(SL|TP)$/
@@ -25,7 +25,7 @@ const LEG_TAG = /^AutoBracket(\d+)-(SL|TP)$/
  * for a bracket leg ProjectX placed, the entry's tag with `.sl` / `.tp` (the seam's leg tags), when the
  * entry's tag is known (`entryTagOf`). A leg of an order not ours keeps no tag.
  */
-export function tagOf(order: Fields, entryTagOf: (entryId: number) => string | null): string | null {
+function tagOf(order: Fields, entryTagOf: (entryId: number) => string | null): string | null {
   const customTag = typeof order.customTag === 'string' && order.customTag !== '' ? order.customTag : null
   const leg = customTag ? LEG_TAG.exec(customTag) : null
   if (!leg) return customTag
