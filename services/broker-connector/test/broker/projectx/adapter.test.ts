@@ -123,3 +123,23 @@ t.test('a market entry filled away from the quote keeps its stop and target at t
   await eventually(() => broker.requests.filter((request) => request.endpoint === 'Order/modify').length >= 2, 5_000).catch(() => undefined)
   t.same(await legPrices(), ['20950', '21100'], 'the stop and target where the alert put them, not 10 points higher')
 })
+
+t.test('the token is validated before it expires, so the session outlives its first token', async (t) => {
+  const broker = await projectXBroker(t, { tokenTtlMs: 2_000 })
+  const { session, lost } = await openSession(t, broker, loginOf(), { renewBeforeMs: 1_000 })
+  await eventually(() => broker.requests.filter((request) => request.endpoint === 'Auth/validate').length >= 2, 5_000)
+  // Past the first token's life: a request with it would be HTTP 401 (credentials_refused).
+  t.equal(await session.cashBalance(), '50000', 'requests go on with the new token')
+  t.same(lost, [], 'the session was not lost')
+})
+
+t.test("ProjectX's rate limit is kept on our side, and a 429 is waited out", async (t) => {
+  const broker = await projectXBroker(t, { rateLimit: { limit: 8, windowMs: 1_000 } })
+  // Our window as the broker's: requests wait for a slot, none is answered 429.
+  const { session } = await openSession(t, broker, loginOf(), { rateLimit: { limit: 8, windowMs: 1_000 } })
+  const balances = await Promise.all(Array.from({ length: 12 }, () => session.cashBalance()))
+  t.same(new Set(balances), new Set(['50000']), 'every request answered')
+  broker.interfere('Account/search', { kind: 'rate_limit' })
+  t.equal(await session.cashBalance(), '50000', 'a 429 (not carried out) is waited out and sent again')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Account/search').length, 12 + 1 + 2, 'the snapshot, the twelve, the 429 and its resend')
+})
