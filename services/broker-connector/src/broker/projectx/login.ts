@@ -27,7 +27,8 @@ export async function loginWithKey(rest: RestOptions, login: ProjectXLogin): Pro
     if (typeof answer.token !== 'string' || answer.token === '') throw new BrokerError('unavailable', 'Auth/loginKey: ProjectX answered without a token')
     return { token: answer.token, expiresAt: expiryOf(answer.token) }
   } catch (error) {
-    if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('credentials_refused', `ProjectX refused the login: ${error.message}`)
+    // `Auth/loginKey: ProjectX refused (error 3): ...` as the trader reads it: the user name or the key.
+    if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('credentials_refused', `ProjectX refused the user name or API key (${error.message.replace(/^Auth\/loginKey: ProjectX refused /, '')})`)
     throw error
   }
 }

@@ -33,6 +33,19 @@ t.test('an entry alert places an entry with its stop and target; the fill opens 
   t.pass('no leg left working after the close')
 })
 
+t.test('the stop ProjectX placed closes the trade when it fills, as the stop', async (t) => {
+  const { broker, app, db } = await connectedProjectXTrader(t)
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  broker.setPrice('MNQZ6', '20950')
+  await eventually(() => netMnq(broker) === 0)
+  t.match(await closedTrade(db, record.id), { result: 'SL', exit_price: '20950.00000000', pnl: '-500.00' }, '(20950 - 21000) x 5 x $2, by the leg tagged .sl')
+  await eventually(() => broker.orders().every((order) => order.ordStatus !== 'Working'))
+  t.pass('the target was cancelled with it')
+})
+
 t.test("a refusal by ProjectX reaches the record with the broker's reason", async (t) => {
   // An account set to Position Brackets refuses an order that carries brackets (ProjectX errorCode 2).
   const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
