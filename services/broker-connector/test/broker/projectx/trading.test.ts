@@ -69,3 +69,17 @@ t.test('a cut hub connection is followed by a new session from a fresh snapshot,
   await openedTrade(db, record.id)
   t.equal(netMnq(broker), 5)
 })
+
+t.test('an Order/place whose answer is lost after ProjectX carried it out is found by its customTag: placed once', async (t) => {
+  const { broker, app, db } = await connectedProjectXTrader(t)
+  broker.interfere('Order/place', { kind: 'server_error', carriedOut: true })
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId, 30_000)
+  const entries = broker.orders().filter((order) => order.clOrdId === `sig-${record.id}`)
+  t.equal(entries.length, 1, 'one entry under the tag')
+  t.match(record, { status: 'placed', send_attempts: 1, entry_order_id: String(entries[0]?.id) })
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 1, 'sent once')
+  await openedTrade(db, record.id)
+  t.equal(netMnq(broker), 5)
+})
