@@ -38,8 +38,21 @@ function developmentSecrets(): Record<string, string> {
   )
 }
 
+function projectXPaperEndpoints(port: string): NodeJS.ProcessEnv {
+  const base = `http://127.0.0.1:${port}`
+  const endpoints: NodeJS.ProcessEnv = {}
+  for (const environment of ['DEMO', 'LIVE']) {
+    endpoints[`PROJECTX_${environment}_API_URL`] = base
+    endpoints[`PROJECTX_${environment}_USER_HUB_URL`] = `${base}/hubs/user`
+    endpoints[`PROJECTX_${environment}_MARKET_HUB_URL`] = `${base}/hubs/market`
+  }
+  return endpoints
+}
+
 const env: NodeJS.ProcessEnv = {
   ...(production ? {} : developmentSecrets()),
+  // ProjectX credentials reach the ProjectX paper broker in development (both environments), unless set.
+  ...(production ? {} : projectXPaperEndpoints(process.env.PROJECTX_PAPER_BROKER_PORT || '3012')),
   // The children write into pipes: they pretty-print their logs when this terminal is one (see prettyLogs).
   ...(process.stdout.isTTY && !production ? { LOG_PRETTY: '1' } : {}),
   ...process.env,

@@ -76,6 +76,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
         demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL, mdUrl: config.TRADOVATE_DEMO_MD_URL },
         live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL, mdUrl: config.TRADOVATE_LIVE_MD_URL },
       },
+      // ProjectX: the API base, the user hub and the market hub (broker/projectx/adapter.ts).
+      projectx: {
+        demo: { restUrl: config.PROJECTX_DEMO_API_URL, wsUrl: config.PROJECTX_DEMO_USER_HUB_URL, mdUrl: config.PROJECTX_DEMO_MARKET_HUB_URL },
+        live: { restUrl: config.PROJECTX_LIVE_API_URL, wsUrl: config.PROJECTX_LIVE_USER_HUB_URL, mdUrl: config.PROJECTX_LIVE_MARKET_HUB_URL },
+      },
     }
     // A broker login test needs no particular session: any instance with feeds answers (issue 25, item 4).
     await app.register(credentialsTestPlugin, {

@@ -93,6 +93,17 @@ export const ConfigSchema = Type.Object({
   /** Tradovate's market-data hosts (quotes for sizing market entries from the broker's price). */
   TRADOVATE_DEMO_MD_URL: url(['ws', 'wss'], 'wss://md-demo.tradovateapi.com/v1/websocket', 'Tradovate demo market-data socket'),
   TRADOVATE_LIVE_MD_URL: url(['ws', 'wss'], 'wss://md.tradovateapi.com/v1/websocket', 'Tradovate live market-data socket'),
+  /**
+   * ProjectX's Gateway API: the API base and its SignalR hubs, per environment (ProjectX's own demo gateway
+   * and TopstepX live by default; another ProjectX firm sets its own). `pnpm start` points both at the
+   * ProjectX paper broker (dev/paper-broker-projectx) in development.
+   */
+  PROJECTX_DEMO_API_URL: url(['http', 'https'], 'https://gateway-api-demo.s2f.projectx.com', 'ProjectX demo API base'),
+  PROJECTX_DEMO_USER_HUB_URL: url(['http', 'https'], 'https://gateway-rtc-demo.s2f.projectx.com/hubs/user', 'ProjectX demo user hub'),
+  PROJECTX_DEMO_MARKET_HUB_URL: url(['http', 'https'], 'https://gateway-rtc-demo.s2f.projectx.com/hubs/market', 'ProjectX demo market hub'),
+  PROJECTX_LIVE_API_URL: url(['http', 'https'], 'https://api.topstepx.com', 'ProjectX live API base (TopstepX)'),
+  PROJECTX_LIVE_USER_HUB_URL: url(['http', 'https'], 'https://rtc.topstepx.com/hubs/user', 'ProjectX live user hub (TopstepX)'),
+  PROJECTX_LIVE_MARKET_HUB_URL: url(['http', 'https'], 'https://rtc.topstepx.com/hubs/market', 'ProjectX live market hub (TopstepX)'),
   /** The development paper broker (dev/paper-broker), for credentials saved with broker "paper". */
   PAPER_BROKER_URL: url(['http', 'https'], 'http://127.0.0.1:3011/v1', 'paper broker REST base'),
   PAPER_BROKER_WS_URL: url(['ws', 'wss'], 'ws://127.0.0.1:3011/v1/websocket', 'paper broker real-time socket'),

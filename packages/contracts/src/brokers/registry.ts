@@ -1,5 +1,6 @@
 import type { Static } from 'typebox'
 import type { BrokerDescriptor } from './broker-descriptor.ts'
+import { projectx } from './projectx.ts'
 import { paper, tradovate } from './tradovate.ts'
 
 /**
@@ -11,6 +12,7 @@ import { paper, tradovate } from './tradovate.ts'
 export const BROKERS = {
   paper,
   tradovate,
+  projectx,
 } as const satisfies Record<string, BrokerDescriptor>
 
 export type BrokerName = keyof typeof BROKERS

@@ -5,7 +5,8 @@ import { credentialSecret, credentialText, type BrokerCapabilities, type BrokerD
 // protocol, two broker names, since each numbers its own orders and accounts and the paper broker needs
 // no API client. The connector's `broker/tradovate/` serves both.
 
-const username = credentialText('User name', "the broker login's user name (Tradovate's `name`); stored sealed, shown masked")
+/** Shared with ProjectX's login (one schema per field name across brokers: settings merges them). */
+export const username = credentialText('User name', "the broker login's user name (Tradovate's `name`, ProjectX's `userName`); stored sealed, shown masked")
 const password = credentialSecret('Password', 'the login password; stored sealed, never shown')
 const appId = credentialText('App id', 'application id registered with the broker')
 const appVersion = credentialText('App version', 'application version', 64)

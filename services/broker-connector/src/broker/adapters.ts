@@ -1,5 +1,6 @@
 import type { BrokerName } from '@signals/contracts'
 import type { BrokerAdapter, BrokerEndpoints, BrokerLogin, BrokerSession, SessionOptions } from './broker-adapter.ts'
+import { ProjectXAdapter } from './projectx/adapter.ts'
 import { TradovateAdapter } from './tradovate/adapter.ts'
 
 /**
@@ -9,6 +10,7 @@ import { TradovateAdapter } from './tradovate/adapter.ts'
 const FACTORIES: { [B in BrokerName]: () => BrokerAdapter<B> } = {
   paper: () => new TradovateAdapter(),
   tradovate: () => new TradovateAdapter(),
+  projectx: () => new ProjectXAdapter(),
 }
 
 /** Adapters to use instead of the registry's, per broker (tests: an adapter with short waits). */

@@ -21,7 +21,7 @@ const inScope = (scope: BrokerScope) => sql`t.broker_account_id = ${scope.accoun
 /** The user's open broker-backed trades on the account, summed per contract. */
 export async function openTradeBooks(db: Kysely<Database>, userId: string, scope: BrokerScope): Promise<ContractBook[]> {
   const result = await sql<ContractBook>`
-    SELECT t.broker_contract_id::int AS broker_contract_id, max(t.contract) AS contract,
+    SELECT t.broker_contract_id::float8 AS broker_contract_id, max(t.contract) AS contract,
            sum(CASE WHEN t.side = 'LONG' THEN t.quantity ELSE -t.quantity END)::int AS quantity, array_agg(t.id::int ORDER BY t.id) AS trade_ids
     FROM trades t
     WHERE t.user_id = ${userId} AND t.status = 'open' AND t.broker_contract_id IS NOT NULL AND ${inScope(scope)}
@@ -33,7 +33,7 @@ export async function openTradeBooks(db: Kysely<Database>, userId: string, scope
 export async function contractNames(db: Kysely<Database>, userId: string, contractIds: readonly number[]): Promise<Map<number, string>> {
   if (contractIds.length === 0) return new Map()
   const result = await sql<{ id: number; contract: string }>`
-    SELECT DISTINCT ON (broker_contract_id) broker_contract_id::int AS id, contract FROM trades
+    SELECT DISTINCT ON (broker_contract_id) broker_contract_id::float8 AS id, contract FROM trades
     WHERE user_id = ${userId} AND broker_contract_id = ANY(${contractIds}::bigint[]) AND contract IS NOT NULL
     ORDER BY broker_contract_id, id DESC`.execute(db)
   return new Map(result.rows.map((row) => [row.id, row.contract]))
@@ -108,7 +108,7 @@ const ofAccount = (userId: string, scope: BrokerScope) =>
 /** Contracts of the account with an open difference (a pass looks at each again, to resolve it). */
 export async function openDiscrepancyContracts(db: Kysely<Database>, userId: string, scope: BrokerScope): Promise<{ contractId: number; kind: DiscrepancyKind }[]> {
   const result = await sql<{ contractId: number; kind: DiscrepancyKind }>`
-    SELECT broker_contract_id::int AS "contractId", kind FROM position_discrepancies WHERE ${ofAccount(userId, scope)} AND resolved_at IS NULL`.execute(db)
+    SELECT broker_contract_id::float8 AS "contractId", kind FROM position_discrepancies WHERE ${ofAccount(userId, scope)} AND resolved_at IS NULL`.execute(db)
   return result.rows
 }
 

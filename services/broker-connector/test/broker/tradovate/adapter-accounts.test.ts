@@ -9,7 +9,7 @@ import { LOGIN, openSession, paperBroker, until } from './helper.ts'
 const OTHER = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 71, accountName: 'DEMO71' }
 const SAVED = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 70, accountName: 'DEMO70' }
 const CLOSED = { name: 'trader', password: 'pw-123456', userId: 7, accountId: 72, accountName: 'DEMO72', active: false }
-const saved = (account: string): BrokerLogin => ({ ...LOGIN, account })
+const saved = (account: string): BrokerLogin<'paper'> => ({ ...LOGIN, account })
 const bracket = (tag: string) => ({ tag, action: 'Buy' as const, quantity: 1, entryType: 'Market' as const, entryPrice: null, stopPrice: '20950', targetPrice: '21050' })
 
 /** Whether an event belongs to the account (a fill by the orders the account placed). */
