@@ -75,6 +75,14 @@ export function toBrokerFill(value: unknown): BrokerFill | null {
   return { id, orderId, contractId, action, quantity, price: decimalText(price), timestamp: typeof value.creationTimestamp === 'string' ? value.creationTimestamp : new Date().toISOString() }
 }
 
+/** A Trade's fees (`fees`, a number) by its id, as exact decimal text; null for a voided one or one without. */
+export function tradeFeeOf(value: unknown): { id: number; amount: string } | null {
+  if (!isFields(value) || value.voided === true) return null
+  const id = int(value.id)
+  const amount = num(value.fees)
+  return id === null || amount === null ? null : { id, amount: decimalText(amount) }
+}
+
 /** A Position: `size` and `type` (1 Long, 2 Short) as a signed net position; size 0 is flat. */
 export function toBrokerPosition(value: unknown): BrokerPosition | null {
   if (!isFields(value)) return null

@@ -15,7 +15,7 @@ import {
 } from '../broker-adapter.ts'
 import { bracketTicks, tickText } from './bracket-ticks.ts'
 import { contractIdOf, contractNumberOf } from './contract-ids.ts'
-import { int, isFields, num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion } from './mapping.ts'
+import { int, isFields, num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion, tradeFeeOf } from './mapping.ts'
 import type { LegPrices } from './leg-prices.ts'
 import type { MarketQuotes } from './market-quotes.ts'
 import type { Answer } from './rest.ts'
@@ -117,6 +117,19 @@ export class ProjectXSession implements BrokerSession {
   async listFills(): Promise<BrokerFill[]> {
     const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
     return list(answer.trades).map(toBrokerFill).filter(present)
+  }
+
+  /** ProjectX puts each trade's fees on the trade itself (`fees`), read from the same search as the fills. */
+  async fillFees(fillIds: readonly number[]): Promise<Map<number, string>> {
+    const wanted = new Set(fillIds)
+    const fees = new Map<number, string>()
+    if (wanted.size === 0) return fees
+    const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
+    for (const trade of list(answer.trades)) {
+      const fee = tradeFeeOf(trade)
+      if (fee !== null && wanted.has(fee.id)) fees.set(fee.id, fee.amount)
+    }
+    return fees
   }
 
   async orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>> {

@@ -72,7 +72,12 @@ t.test('an entry goes out with its stop and target as a ProjectX bracket; its le
   await eventually(() => events.some((event) => event.type === 'position' && event.position.netPos === 0))
   t.same(await session.listPositions(), [], 'flat')
   t.same((await session.listOrders()).filter((order) => order.status === 'Working'), [], 'no leg left working')
-  t.equal((await session.listFills()).length, 2, 'the entry fill and the flatten fill')
+  const fills = await session.listFills()
+  t.equal(fills.length, 2, 'the entry fill and the flatten fill')
+  const fees = await session.fillFees(fills.map((fill) => fill.id))
+  t.same([...fees.keys()].sort(), fills.map((fill) => fill.id).sort(), "each fill's fees, from the trade ProjectX lists")
+  t.ok([...fees.values()].every((fee) => /^\d+(\.\d+)?$/.test(fee)), 'as decimal text')
+  t.same(await session.fillFees([]), new Map(), 'none asked, none read')
 })
 
 t.test('what the broker refuses comes back with its reason; an off-side stop is refused before it is sent', async (t) => {
