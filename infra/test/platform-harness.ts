@@ -31,6 +31,8 @@ export interface PlatformOptions {
   brokerAccounts?: PaperAccount[]
   /** The paper broker's commission per contract filled (decimal text; none charged when omitted). */
   brokerCommission?: string
+  /** The gateway's sign-in requests per minute per client (default 1000, so other tests never meet it). */
+  authRateLimit?: number
 }
 
 /**
@@ -51,7 +53,7 @@ export async function startPlatformServices(t: Test, options: PlatformOptions) {
     ...process.env,
     ...shared,
     LOG_LEVEL: 'silent',
-    AUTH_RATE_LIMIT: '1000',
+    AUTH_RATE_LIMIT: String(options.authRateLimit ?? 1000),
     ...(broker ? { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl } : { FEEDS_ENABLED: 'false' }),
   }
   const serve = async (app: Listening, port = 0): Promise<string> => {

@@ -12,6 +12,7 @@ import { docsRoutes } from './docs/docs-routes.ts'
 import { livePlugin } from './live/live-plugin.ts'
 import { websocketOptions } from './live/websocket-options.ts'
 import { vendorAssets } from './routes/vendor-assets.ts'
+import { builtStylesheet } from './routes/built-stylesheet.ts'
 
 export interface GatewayAppOptions {
   loggerStream?: NodeJS.WritableStream
@@ -36,6 +37,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     logRedaction: { paths: ['req.headers["x-webhook-secret"]', 'config.SESSION_SECRET', 'config.INTERNAL_AUTH_SECRET'], secretPathPrefixes: ['/webhook/alert/', '/webhook/s/'] },
   })
   const settings = sessionSettings(config)
+  const publicDir = options.publicDir ?? PUBLIC_DIR
   await app.register(redisPlugin, { url: config.REDIS_URL })
   await app.register(busPlugin, { url: config.NATS_URL, credentials: natsCredentials(config), namespace: config.BUS_NAMESPACE, replicas: config.BUS_REPLICAS })
   await securityHeadersPlugin(app, config)
@@ -50,6 +52,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
     limit: config.AUTH_RATE_LIMIT,
     meLimit: config.AUTH_ME_RATE_LIMIT,
     rateLimitNamespace: options.rateLimitNamespace ?? 'auth-rate-limit:',
+    stylesheet: await builtStylesheet(publicDir),
   })
   await app.register(webhookProxy, { ingestUrl: config.INGEST_URL, internalAuthSecret: config.INTERNAL_AUTH_SECRET })
 
@@ -63,7 +66,7 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
       internalAuthSecret: config.INTERNAL_AUTH_SECRET,
       upstreams: { settings: config.SETTINGS_URL, admin: config.ADMIN_URL, brokerConnector: config.BROKER_CONNECTOR_URL },
     })
-    await scope.register(pages, { root: options.publicDir ?? PUBLIC_DIR, settings })
+    await scope.register(pages, { root: publicDir, settings })
   })
   await app.register(vendorAssets)
   await app.register(docsRoutes, {

@@ -50,3 +50,16 @@ t.test('the bundle carries nothing server-side (the API types are type-only impo
     t.notMatch(text, /typebox|Type\.Object|node:/, file.name)
   }
 })
+
+t.test('the rate-limited page the gateway writes itself loads the hashed stylesheet (issue 25)', async (t) => {
+  const limited = await build(t, { AUTH_RATE_LIMIT: '1', AUTH_URL: 'http://127.0.0.1:9' }, { publicDir: out })
+  const navigate = () => limited.app.inject({ method: 'GET', url: '/auth/google', headers: { accept: 'text/html', 'sec-fetch-mode': 'navigate' } })
+  await navigate()
+  const page = await navigate()
+  t.equal(page.statusCode, 429)
+  const href = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1]
+  t.equal(href, `/${styles}`, 'the stylesheet the built pages use')
+  const stylesheet = await limited.app.inject({ method: 'GET', url: String(href) })
+  t.equal(stylesheet.statusCode, 200, 'and it exists')
+  t.match(String(stylesheet.headers['content-type']), /^text\/css/)
+})

@@ -16,6 +16,8 @@ export interface AuthProxyOptions {
   meLimit: number
   /** Rate-limit key prefix (tests give each app its own). */
   rateLimitNamespace: string
+  /** The built stylesheet's file name, for the rate-limited page. */
+  stylesheet: string
 }
 
 /** A 429 that knows how long the client must wait, so a browser's page can say it. */
@@ -77,7 +79,7 @@ export const authProxy: FastifyPluginAsyncTypebox<AuthProxyOptions> = async (sco
   scope.setErrorHandler((error, request, reply) => {
     if (!(error instanceof TooManyRequests)) throw error
     if (!isBrowserNavigation(request)) return reply.code(429).send({ success: false, error: error.message })
-    return reply.code(429).type('text/html; charset=utf-8').send(rateLimitedPage(error.retryAfterSeconds))
+    return reply.code(429).type('text/html; charset=utf-8').send(rateLimitedPage(error.retryAfterSeconds, options.stylesheet))
   })
 
   const publicUrl = new URL(options.publicUrl)

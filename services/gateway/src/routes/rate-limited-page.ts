@@ -11,13 +11,16 @@ export function isBrowserNavigation(request: FastifyRequest): boolean {
   return /^\s*text\/html/i.test(request.headers.accept ?? '')
 }
 
-/** The page a browser gets when it made too many sign-in requests: what happened and when to try again. */
-export function rateLimitedPage(retryAfterSeconds: number): string {
+/**
+ * The page a browser gets when it made too many sign-in requests: what happened and when to try again.
+ * `stylesheet` is the built stylesheet's file name (built-stylesheet.ts).
+ */
+export function rateLimitedPage(retryAfterSeconds: number, stylesheet: string): string {
   const wait = retryAfterSeconds === 1 ? '1 second' : `${retryAfterSeconds} seconds`
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too many sign-in attempts · Signals</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/styles.css"></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/${stylesheet}"></head>
 <body class="centered">
 <main class="card narrow">
 <h1>Too many sign-in attempts</h1>
