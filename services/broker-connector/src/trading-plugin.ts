@@ -42,6 +42,7 @@ export interface TradingPluginOptions {
     | 'ENTRY_MAX_AGE_MS'
     | 'ENTRY_SESSION_WAIT_MS'
     | 'ENTRY_PARALLELISM'
+    | 'EXIT_PLANS_ENABLED'
     | 'ENTRY_FORWARD_TIMEOUT_MS'
     | 'ENTRY_OUTCOME_GRACE_MS'
     | 'ENTRY_SWEEP_INTERVAL_MS'
@@ -112,7 +113,7 @@ export const tradingPlugin = fp(
     const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
     const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
     // Trailing stops follow the market from the quotes of the sessions held here (docs/decisions/targets-breakeven.md).
-    const trailingStops = options.feeds
+    const trailingStops = options.feeds && options.config.EXIT_PLANS_ENABLED
       ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => app.feeds.connectedUsers() }, logger: app.log }, options.config.TRAILING_STOP_CHECK_MS)
       : null
     app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts, trailingStops })

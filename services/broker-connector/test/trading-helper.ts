@@ -62,11 +62,11 @@ export async function connect(app: App, userId: string) {
  * trader u-0 (trader0) live with orders placed automatically, its session held. `price: null` leaves
  * MNQZ6 without a market price (entries are then refused: no quote to size them from).
  */
-export async function connectedTrader(t: Test, options: { price?: string | null } = {}) {
+export async function connectedTrader(t: Test, options: { price?: string | null; overrides?: Record<string, string> } = {}) {
   const broker = await paperBroker(t)
   const price = options.price === undefined ? '21000' : options.price
   if (price !== null) broker.setPrice('MNQZ6', price)
-  const { app, db, config } = await tradingApp(t, broker)
+  const { app, db, config } = await tradingApp(t, broker, options.overrides)
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   await connect(app, 'u-0')
   return { broker, app, db, config }

@@ -7,7 +7,7 @@ import { orderTagOf } from './order-plan.ts'
 import type { BrokerOrdersMemo } from './reconcile.ts'
 import { sizeOrder, type SizedOrder, type SizingMemo } from './size-order.ts'
 import { positionOutOfSync } from './position-guard.ts'
-import { exitPlanRefusal } from '../targets/exit-plan-support.ts'
+import { exitPlanRefusal, exitPlansOff } from '../targets/exit-plan-support.ts'
 
 /** Where a user's broker session is found (the feed manager). */
 export interface SessionSource {
@@ -34,6 +34,8 @@ export interface PlanDeps {
   sessionClock?: () => Date
   /** The records whose entry order still works at the broker (the trade keeper's book): open however old. */
   workingEntryRecords?(userId: string): readonly number[]
+  /** Several targets, breakeven and trailing stops carried out (EXIT_PLANS_ENABLED); off or absent, such entries are refused. */
+  exitPlansEnabled?: boolean
   /** Where a session's broker ids live: its venue and account (noted as it opened). */
   scopeOf(session: BrokerSession): BrokerScope
   /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */
@@ -120,7 +122,7 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
   }
   // Issue 24, item 7: the strategy's position before this order against the account's (entry/position-guard.ts).
   // Once this record's reversal has asked for its close, the account between the legs is our doing: not checked again.
-  const cannot = exitPlanRefusal(session, record.exit_plan, record.trailing_stop)
+  const cannot = context.exitPlansEnabled === true ? exitPlanRefusal(session, record.exit_plan, record.trailing_stop) : exitPlansOff(record.exit_plan, record.trailing_stop)
   if (cannot) return decided(record.id, 'refused', cannot, 'targets_not_supported')
   const outOfSync = record.reversal_asked === true ? null : await positionOutOfSync(session, context.memo, record)
   if (outOfSync) return decided(record.id, 'refused', outOfSync.reason, outOfSync.code, outOfSync.contract)

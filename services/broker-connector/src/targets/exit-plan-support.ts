@@ -13,3 +13,13 @@ export function exitPlanRefusal(session: Pick<BrokerSession, 'placeTargetOrder' 
   if (plan.breakeven !== null && !session.repriceOrder) return 'this broker connection cannot move a working stop, so the move to breakeven after TP1 cannot be carried out and the entry was not placed'
   return null
 }
+
+/**
+ * With exit plans off (EXIT_PLANS_ENABLED): an entry asking for several targets, breakeven or a trailing stop
+ * is refused, saying why, rather than placed with only part of what it asked.
+ */
+export function exitPlansOff(stored: unknown, trailing: unknown): string | null {
+  const asks = (value: unknown) => value !== null && value !== undefined
+  if (!asks(stored) && !asks(trailing)) return null
+  return 'several targets, breakeven and trailing stops are not carried out on this platform yet (they stay off until the stop and the targets are held together at the broker), so the entry was not placed: send a single tp'
+}

@@ -4,6 +4,9 @@ import { drained, eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, recordOf, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
 
+/** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. */
+const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true' } }
+
 type Broker = Awaited<ReturnType<typeof connectedTrader>>['broker']
 type App = Awaited<ReturnType<typeof connectedTrader>>['app']
 
@@ -18,7 +21,7 @@ const withTargets = () =>
   mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 2 }, { price: 21080, quantity: 1 }], breakeven: { offsetTicks: 2 } } })
 
 t.test('several targets: one stop for the whole, a target per TP; TP1 leaves the rest with its stop resized and at breakeven', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   const entry = withTargets()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
@@ -57,7 +60,7 @@ t.test('several targets: one stop for the whole, a target per TP; TP1 leaves the
 })
 
 t.test('the farthest target closes the trade: the stop is cancelled; a redelivered alert places nothing again', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   const entry = withTargets()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
@@ -82,7 +85,7 @@ t.test('the farthest target closes the trade: the stop is cancelled; a redeliver
 })
 
 t.test('sized differently from the alert: scaled, said on the record; a partial close cuts the farthest targets so they never close more than is open', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   const entry = mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 1 }, { price: 21080, quantity: 1 }], breakeven: null } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
@@ -105,7 +108,7 @@ t.test('sized differently from the alert: scaled, said on the record; a partial 
 })
 
 t.test('a broker connection without several targets refuses the entry before anything is sent', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   const session = app.feeds.session('u-0')!
   Object.defineProperty(session, 'placeTargetOrder', { value: undefined })
   const entry = withTargets()
@@ -116,7 +119,7 @@ t.test('a broker connection without several targets refuses the entry before any
 })
 
 t.test('a short: targets below, TP1 moves the stop down to the entry less the offset, never loosened', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   const entry = mnqEntry({ userId: 'u-0', action: 'SHORT', sl: 21050, tp: null, exitPlan: { targets: [{ price: 20980, quantity: null }, { price: 20960, quantity: null }], breakeven: { offsetTicks: 2 } } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
@@ -131,4 +134,17 @@ t.test('a short: targets below, TP1 moves the stop down to the entry less the of
   await eventually(() => ordersOf(broker, record.id).sl?.orderQty === 2)
   t.match(ordersOf(broker, record.id), { sl: { orderQty: 2, ordStatus: 'Working' }, tp2: { orderQty: 2, ordStatus: 'Working' } })
   await eventually(async () => /stop moved to breakeven 20999\.50 after TP1/.test((await recordOf(db, entry.alertId)).reason ?? ''))
+})
+
+t.test('off by default (EXIT_PLANS_ENABLED): an entry asking for several targets or a trailing stop is refused, saying why, and nothing is sent', async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  const before = broker.orders().length
+  const targets = withTargets()
+  await publishAlert(app, targets)
+  t.match(await settledRecord(db, targets.alertId), { status: 'refused', refusal_code: 'targets_not_supported', reason: /several targets, breakeven and trailing stops are not carried out on this platform yet/ })
+  const trailing = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 20, distancePrice: null, triggerPrice: null, stepTicks: 1 } })
+  await publishAlert(app, trailing)
+  t.match(await settledRecord(db, trailing.alertId), { status: 'refused', refusal_code: 'targets_not_supported' })
+  t.equal(broker.orders().length, before, 'nothing sent')
+  t.equal(app.trading.trailingStops, null, 'no trailing pass runs')
 })

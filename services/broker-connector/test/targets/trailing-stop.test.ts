@@ -3,8 +3,11 @@ import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { netMnq, openedTrade } from '../positions/exit-helper.ts'
 
+/** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. */
+const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true' } }
+
 t.test('a trailing stop starts at its trigger, moves up in steps with the market, and never down', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   // 40 ticks (10 points) behind the bid once it reaches 21005, in steps of at least 8 ticks (2 points).
   const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: 21005, stepTicks: 8 } })
   await publishAlert(app, entry)
@@ -43,7 +46,7 @@ t.test('a trailing stop starts at its trigger, moves up in steps with the market
 })
 
 t.test('a stop moved tighter by something else (breakeven, a modify alert) is never loosened by the trail', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
   const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
