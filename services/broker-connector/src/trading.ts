@@ -106,9 +106,7 @@ export function createTrading(
     realizedPnlOf: (userId, session) => keeper.realizedPnlOf(userId, session),
     workingEntryRecords: (userId) => keeper.workingEntryRecords(userId),
     // A hard daily-loss refusal halts the account: working entries cancelled, every contract of its open trades flattened (durably).
-    flattenAll: async (userId, session, cause) => {
-      await flattens.flattenEverything(userId, session, cause)
-    },
+    flattenAll: async (userId, session, cause) => void (await flattens.flattenEverything(userId, session, cause)),
     closeForReversal: reversalCloser(db, flattens, logger),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
