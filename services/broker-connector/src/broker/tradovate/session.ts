@@ -24,6 +24,7 @@ import type { TradovateSocket } from './socket.ts'
 import { isObject } from './wire-values.ts'
 import { contractNameOf, latestVersions } from './order-versions.ts'
 import { fillFeesOf } from './fill-fees.ts'
+import { SerialQueues } from '../../serial-queues.ts'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null)).slice(0, 200)
 
@@ -68,6 +69,12 @@ export function orderOf(socket: TradovateSocket, policy: RetryPolicy): FetchOrde
 
 /** A synchronised Tradovate session: every request goes over the socket and honours penalties and 429s. */
 export class TradovateSession implements BrokerSession {
+  /**
+   * Changes to one order, one after the other: a change reads the order's latest version and sends it back
+   * whole, so two at once (a resize after a target's fill, a move by a modify alert) would undo each other.
+   */
+  readonly #changes = new SerialQueues()
+
   constructor(
     readonly snapshot: BrokerSnapshot,
     private readonly socket: TradovateSocket,
@@ -132,7 +139,11 @@ export class TradovateSession implements BrokerSession {
    * `order/modifyorder` with the new whole quantity; Tradovate requires the order type, and the prices are
    * sent as they stand, both read from the order's latest version (`orderVersion/deps`).
    */
-  async resizeOrder(orderId: number, orderQty: number): Promise<void> {
+  resizeOrder(orderId: number, orderQty: number): Promise<void> {
+    return this.#changes.run(String(orderId), () => this.#resize(orderId, orderQty))
+  }
+
+  async #resize(orderId: number, orderQty: number): Promise<void> {
     const versions = await this.request(ENDPOINTS.orderVersionDeps, null, `masterid=${orderId}`)
     const version = (Array.isArray(versions) ? versions : []).filter(isObject).at(-1) as Partial<OrderVersion> | undefined
     if (!version || typeof version.orderType !== 'string') throw new BrokerError('rejected', `the broker lists no version of order ${orderId}`)
@@ -145,7 +156,11 @@ export class TradovateSession implements BrokerSession {
   }
 
   /** `order/modifyorder` with new prices; the type, quantity and time in force as the order's latest version has them. */
-  async repriceOrder(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void> {
+  repriceOrder(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void> {
+    return this.#changes.run(String(orderId), () => this.#reprice(orderId, prices))
+  }
+
+  async #reprice(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void> {
     const versions = await this.request(ENDPOINTS.orderVersionDeps, null, `masterid=${orderId}`)
     const version = (Array.isArray(versions) ? versions : []).filter(isObject).at(-1) as Partial<OrderVersion> | undefined
     if (!version || typeof version.orderType !== 'string' || typeof version.orderQty !== 'number') throw new BrokerError('rejected', `the broker lists no version of order ${orderId}`)

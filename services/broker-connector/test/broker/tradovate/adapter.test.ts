@@ -141,3 +141,17 @@ t.test('positions and fills as the broker lists them now, the account\'s own; a 
   t.same(broker.positions().find((position) => position.accountId === 70)?.netPos, 1, 'the resized stop sold 3 of 4')
   await t.rejects(session.resizeOrder(placed.stopOrderId as number, 2), { kind: 'rejected', message: /the broker refused to resize order \d+: order \d+ is Filled/ })
 })
+
+t.test("two changes to one order at once never undo each other: a resize and a move of the same stop are made one after the other", async (t) => {
+  const broker = await paperBroker(t)
+  const { session } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  broker.setPrice('MNQZ6', '21000')
+  const placed = await session.placeBracket({ tag: 'rec-9', contract, action: 'Buy', quantity: 5, entryType: 'Market', entryPrice: null, stopPrice: '20950', targetPrice: '21100' })
+  const stopId = placed.stopOrderId as number
+  // A slow broker: each change is answered late, so both would read the order before either is made.
+  broker.delay('order/modifyorder', 300)
+  await Promise.all([session.resizeOrder(stopId, 3), session.repriceOrder!(stopId, { stopPrice: '20975' })])
+  t.match(broker.orders().find((order) => order.id === stopId), { orderQty: 3, ordStatus: 'Working' }, 'the resize stands')
+  t.equal((await session.orderVersions([stopId])).get(stopId)?.stopPrice, '20975', 'and so does the move')
+})
