@@ -295,8 +295,15 @@ t.test('indicator colours follow the spec table when the server sends none', asy
 t.test('Tradovate credentials are sent whole, per DESIGN.md decision 13, and the secrets leave the form', async (t) => {
   const backend = await openHome(page)
   t.equal(await page.textContent('#credentials-summary'), 'No broker credentials stored. Live trading needs them.')
-  t.same(await page.locator('#cred-broker option').allTextContents(), ['Paper (development)', 'Tradovate'], "the registry's brokers by label")
+  t.same(await page.locator('#cred-broker option').allTextContents(), ['Paper (development)', 'Tradovate', 'ProjectX (TopstepX and other ProjectX firms)'], "the registry's brokers by label")
   t.equal(await page.getAttribute('#cred-appId', 'required'), null, "paper's API fields are optional")
+  await page.selectOption('#cred-broker', 'projectx')
+  t.same(
+    await Promise.all((await page.locator('#broker-fields input').all()).map((input) => input.getAttribute('id'))),
+    ['cred-username', 'cred-apiKey'],
+    "ProjectX's fields: a user name and an API key",
+  )
+  t.equal(await page.getAttribute('#cred-apiKey', 'type'), 'password', "ProjectX's API key is a password input")
   await page.selectOption('#cred-broker', 'tradovate')
   t.equal(await page.getAttribute('#cred-appId', 'required'), '', "Tradovate's are required")
   t.equal(await page.getAttribute('#cred-sec', 'type'), 'password', 'a secret field is a password input')
