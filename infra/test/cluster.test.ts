@@ -59,7 +59,9 @@ t.test('three NATS nodes (R3), two ingest behind one address, two connectors: a 
   broker.setPrice('MNQZ6', '21000')
 
   const shared = { DATABASE_URL: database.url, BUS_NAMESPACE: testNamespace(), BUS_REPLICAS: '3', NATS_URL: cluster.urls, LOG_LEVEL: 'error', NODE_ENV: 'test' }
-  const connectorEnv = { ...shared, PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, CONSUMER_ACK_WAIT_MS: '2000', ENTRY_SESSION_WAIT_MS: '10000', FEED_LEASE_TTL_MS: '3000' }
+  // The survivor takes the killed connector's users once their leases lapse, then opens their sessions: on a
+  // loaded machine that took over 10 s (a record then failed "no connected broker session"), so 30 s.
+  const connectorEnv = { ...shared, PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, CONSUMER_ACK_WAIT_MS: '2000', ENTRY_SESSION_WAIT_MS: '30000', FEED_LEASE_TTL_MS: '3000' }
   const users = await seedLiveTraders(db, connectorEnv)
 
   const ingests = [new ServiceProcess('ingest', await freePort(), { ...shared, INGEST_RATE_LIMIT_PER_MINUTE: '0' }), new ServiceProcess('ingest', await freePort(), { ...shared, INGEST_RATE_LIMIT_PER_MINUTE: '0' })]
