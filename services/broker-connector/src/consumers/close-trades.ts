@@ -85,7 +85,7 @@ export async function exitForResult(db: Kysely<Database>, alert: NormalizedAlert
     const target = (userId: string, contract: string, brokerContractId: number | null) => {
       const key = `${userId}\n${contract}`
       const known = targets.get(key)
-      targets.set(key, { userId, contract, brokerContractId: known?.brokerContractId ?? brokerContractId, side: alert.closes, alertId: alert.alertId, result, signalExitPrice: exitPrice, signalAt: alert.receivedAt })
+      targets.set(key, { userId, contract, brokerContractId: known?.brokerContractId ?? brokerContractId, side: alert.closes, alertId: alert.alertId, result, signalExitPrice: exitPrice, signalAt: alert.receivedAt, source: { id: match.sourceId ?? null } })
     }
     for (const trade of backed) target(trade.user_id, trade.contract, trade.broker_contract_id)
     for (const entry of await workingEntryContracts(trx, match)) target(entry.user_id, entry.contract, null)

@@ -2,9 +2,10 @@ import type { Database, Kysely } from '@signals/db'
 import { BrokerError, isDone, type BrokerSession } from '../broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
-import { mayHaveWorkingEntries, noteEntriesCancelled, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
+import { mayHaveWorkingEntries, noteEntriesCancelled, otherSourcesQuantity, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../repositories/flatten-requests.ts'
-import { carryOutPartialClose } from './partial-close.ts'
+import { carryOutPartialClose, lookForSent, partialCloseTagOf } from './partial-close.ts'
+import { closeSourceTrades } from './source-close.ts'
 
 /** Cancels an order; false when the broker says it is done already (filled or cancelled meanwhile). */
 export async function cancelQuietly(session: BrokerSession, orderId: number): Promise<boolean> {
@@ -29,7 +30,7 @@ async function cancelWorkingEntries(db: Kysely<Database>, session: BrokerSession
     const ours = tag?.leg === 'entry' && order.contractId === scope.contractId && !isDone(order.status) && (action === null || order.action === action)
     return ours ? [{ order, recordId: tag.recordId }] : []
   })
-  const theExits = await recordsEnteredBy(db, scope.userId, entries.map((entry) => entry.recordId), scope.signalAt)
+  const theExits = await recordsEnteredBy(db, scope, entries.map((entry) => entry.recordId))
   const cancelled: number[] = []
   for (const { order, recordId } of entries) {
     if (theExits.has(recordId) && (await cancelQuietly(session, order.id))) cancelled.push(recordId)
@@ -57,8 +58,11 @@ async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]
  */
 export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten): Promise<string> {
   if (flatten.close_part) return carryOutPartialClose(db, session, account, { ...flatten, close_part: flatten.close_part })
+  // A source's exit sent as a closing order of its trades' quantity (below): looked for, never sent again.
+  if (flatten.part_sent_at !== null) return lookForSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
   const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
-  const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at }
+  const source = flatten.source_scoped ? { id: flatten.source_id } : undefined
+  const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at, source }
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])
@@ -75,6 +79,10 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
     return `the broker holds a ${held} ${flatten.contract} position: an exit of the ${flatten.side} side leaves it alone${entries}`
   }
   if (trades.length === 0) return `nothing of these signals is left to flatten in ${flatten.contract} (the ${held} position at the broker is not theirs)${entries}`
+  // Another source's trades share the position: only this source's quantity is closed, never the whole of it.
+  if (source !== undefined && (await otherSourcesQuantity(db, { ...scope, source, side: held })) > 0) {
+    return (await closeSourceTrades(db, session, { flatten, contract: { id: contractId, name: flatten.contract }, held, netPos, trades })) + entries
+  }
   await session.liquidatePosition(contractId)
   return `exit sent to the broker: the ${held} ${flatten.contract} position of ${Math.abs(netPos)} is being flattened, and the trade closes at its fill${entries}`
 }

@@ -7,7 +7,7 @@ import type { PendingFlatten } from '../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../repositories/partial-closes.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
-const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
+export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
 
 /** How long a sent partial close that the broker does not list is looked for before it is given up (never sent twice). */
 const SENT_GRACE_MS = 60_000
@@ -52,7 +52,8 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   }
 }
 
-async function lookForSent(session: BrokerSession, tag: string, sentAt: Date): Promise<string> {
+/** A closing order marked sent: looked for by its tag, never sent again. */
+export async function lookForSent(session: BrokerSession, tag: string, sentAt: Date): Promise<string> {
   const sent = (await session.listOrders()).find((order) => order.tag === tag)
   if (sent) return `partial close sent to the broker (order ${sent.id}, ${sent.status})`
   if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {

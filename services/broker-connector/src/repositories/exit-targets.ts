@@ -10,6 +10,8 @@ export interface ExitScope {
   side: Side | null
   /** Entries received up to this time are the exit's (later ones are new signals). */
   signalAt: Date
+  /** The exit's source (`id` null: the spec route): its trades and entries only. Absent: every source's. */
+  source?: { id: string | null } | undefined
 }
 
 /** Our open trade in the contract that a flatten closes, with its bracket legs. */
@@ -26,6 +28,9 @@ export interface TargetTrade {
 /** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
 const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`
 const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = ${side}`)
+/** The record `a` (none: the spec route's) is of the exit's source. */
+const ofSource = (source: ExitScope['source']) =>
+  source === undefined ? sql`` : source.id === null ? sql`AND a.source_id IS NULL` : sql`AND a.source_id = ${source.id}::uuid`
 
 /** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
@@ -34,9 +39,24 @@ export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Prom
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
       AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}
-      AND ${enteredBy(scope.signalAt)}
+      AND ${enteredBy(scope.signalAt)} ${ofSource(scope.source)}
     ORDER BY t.id`.execute(db)
   return result.rows
+}
+
+/**
+ * Contracts of the user's open trades on the account in the contract, on the side, that another source's
+ * entries (or the spec route's) opened: what a source's exit must leave at the broker.
+ */
+export async function otherSourcesQuantity(db: Kysely<Database>, scope: ExitScope & { source: { id: string | null }; side: Side }): Promise<number> {
+  const notOurs = scope.source.id === null ? sql`a.source_id IS NOT NULL` : sql`a.source_id IS DISTINCT FROM ${scope.source.id}::uuid`
+  const result = await sql<{ quantity: number }>`
+    SELECT COALESCE(sum(t.quantity), 0)::int AS quantity
+    FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
+    WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' AND t.side = ${scope.side}
+      AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}
+      AND ${notOurs}`.execute(db)
+  return result.rows[0]?.quantity ?? 0
 }
 
 /**
@@ -73,11 +93,15 @@ export async function mayHaveWorkingEntries(db: Kysely<Database>, scope: ExitSco
   return result.rows.length > 0
 }
 
-/** Of these records of the user, those received up to the exit (their working entries are the exit's to cancel). */
-export async function recordsEnteredBy(db: Kysely<Database>, userId: string, recordIds: readonly number[], signalAt: Date): Promise<Set<number>> {
+/**
+ * Of these records of the user, those received up to the exit and of its source (their working entries are
+ * the exit's to cancel; another source's are left working).
+ */
+export async function recordsEnteredBy(db: Kysely<Database>, scope: Pick<ExitScope, 'userId' | 'signalAt' | 'source'>, recordIds: readonly number[]): Promise<Set<number>> {
   if (recordIds.length === 0) return new Set()
   const result = await sql<{ id: number }>`
-    SELECT id::int AS id FROM alerts WHERE id = ANY(${recordIds}::bigint[]) AND user_id = ${userId} AND received_at <= ${signalAt.toISOString()}::timestamptz`.execute(db)
+    SELECT a.id::int AS id FROM alerts a
+    WHERE a.id = ANY(${recordIds}::bigint[]) AND a.user_id = ${scope.userId} AND a.received_at <= ${scope.signalAt.toISOString()}::timestamptz ${ofSource(scope.source)}`.execute(db)
   return new Set(result.rows.map((row) => row.id))
 }
 

@@ -12,6 +12,8 @@ export interface FlattenRequestInput {
   signalExitPrice: string | null
   /** Entries received up to this time are the ones it closes. */
   signalAt: string
+  /** The source whose trades it closes (`id` null: the spec route's); absent: every source's (a halt). */
+  source?: { id: string | null }
 }
 
 export interface PendingFlatten {
@@ -30,6 +32,9 @@ export interface PendingFlatten {
   /** A partial close (issue 24), or null: the whole position. */
   close_part: ClosePart | null
   part_sent_at: Date | null
+  /** Reaches one source's trades (`source_id`; null: the spec route's); false: every source's. */
+  source_scoped: boolean
+  source_id: string | null
 }
 
 /** What the trader reads while live trading is off (the exit waits for the next session). */
@@ -45,13 +50,14 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
   if (requests.length === 0) return
   const column = <T>(pick: (request: FlattenRequestInput) => T) => requests.map(pick)
   await sql`
-    INSERT INTO flatten_requests (user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, reason)
+    INSERT INTO flatten_requests (user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, reason, source_scoped, source_id)
     SELECT r.user_id, r.contract, r.contract_id, r.side, r.alert_id, r.result, r.signal_exit_price, r.signal_at,
-           CASE WHEN s.setting_value -> 'enabled' = 'true'::jsonb THEN NULL ELSE ${LIVE_TRADING_OFF} END
+           CASE WHEN s.setting_value -> 'enabled' = 'true'::jsonb THEN NULL ELSE ${LIVE_TRADING_OFF} END, r.source_scoped, r.source_id
     FROM unnest(${column((r) => r.userId)}::text[], ${column((r) => r.contract)}::text[], ${column((r) => r.brokerContractId)}::bigint[],
                 ${column((r) => r.side)}::text[], ${column((r) => r.alertId)}::text[], ${column((r) => r.result)}::text[],
-                ${column((r) => r.signalExitPrice)}::numeric[], ${column((r) => r.signalAt)}::timestamptz[])
-         AS r(user_id, contract, contract_id, side, alert_id, result, signal_exit_price, signal_at)
+                ${column((r) => r.signalExitPrice)}::numeric[], ${column((r) => r.signalAt)}::timestamptz[],
+                ${column((r) => r.source !== undefined)}::boolean[], ${column((r) => r.source?.id ?? null)}::uuid[])
+         AS r(user_id, contract, contract_id, side, alert_id, result, signal_exit_price, signal_at, source_scoped, source_id)
     LEFT JOIN trading_settings s ON s.user_id = r.user_id AND s.setting_key = 'live_trading'
     -- A redelivered exit asks for nothing again.
     WHERE NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = r.user_id AND f.contract = r.contract AND f.alert_id = r.alert_id AND f.close_part IS NULL)
@@ -61,7 +67,10 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
       side = CASE WHEN flatten_requests.side IS NOT DISTINCT FROM EXCLUDED.side THEN EXCLUDED.side END,
       alert_id = EXCLUDED.alert_id, result = EXCLUDED.result, signal_exit_price = EXCLUDED.signal_exit_price,
       signal_at = GREATEST(flatten_requests.signal_at, EXCLUDED.signal_at), next_attempt_at = now(),
-      reason = COALESCE(EXCLUDED.reason, flatten_requests.reason)`.execute(trx)
+      reason = COALESCE(EXCLUDED.reason, flatten_requests.reason),
+      -- Two sources' exits joined: the flatten reaches both, so every source's (as before sources).
+      source_scoped = flatten_requests.source_scoped AND EXCLUDED.source_scoped AND flatten_requests.source_id IS NOT DISTINCT FROM EXCLUDED.source_id,
+      source_id = CASE WHEN flatten_requests.source_id IS NOT DISTINCT FROM EXCLUDED.source_id THEN EXCLUDED.source_id END`.execute(trx)
   // The trades waiting for it say why at once (live trading off); otherwise the holder says so when it tries.
   await sql`
     UPDATE trades t SET exit_note = f.reason
@@ -75,7 +84,7 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
 export async function pendingFlattens(db: Kysely<Database>, userId: string): Promise<PendingFlatten[]> {
   const result = await sql<PendingFlatten>`
     SELECT id::int AS id, user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, attempts, reason,
-           next_attempt_at, close_part, part_sent_at
+           next_attempt_at, close_part, part_sent_at, source_scoped, source_id
     FROM flatten_requests WHERE user_id = ${userId} AND done_at IS NULL ORDER BY id`.execute(db)
   return result.rows
 }

@@ -53,7 +53,8 @@ export async function lockOpenTradesOf(
     SELECT ${EXIT_TRADE} FROM trades t
     WHERE t.user_id = ${match.userId} AND t.broker_contract_id = ${match.contractId} AND t.side = ${match.side} AND t.status = 'open'
       AND ${inScope(match.scope)} AND t.opened_at <= ${match.at}::timestamptz
-    ORDER BY t.opened_at, t.id FOR UPDATE`.execute(trx)
+    -- Trades an exit asked to close take its fill first (a source's closing order leaves the others open).
+    ORDER BY t.exit_requested_at IS NULL, t.opened_at, t.id FOR UPDATE`.execute(trx)
   return result.rows
 }
 
