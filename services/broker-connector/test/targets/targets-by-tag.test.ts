@@ -56,3 +56,19 @@ t.test('a partial close cuts targets found by their tag when their order ids wer
   await eventually(() => netMnq(broker) === 0)
   t.equal(netMnq(broker), 0, 'never turned short')
 })
+
+t.test('an exit alert finding the broker already flat cancels the trade\'s targets with its stop', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  const entry = withTargets()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  await eventually(() => ordersOf(broker, record.id).tp3?.ordStatus === 'Working')
+  // The broker says flat while the fill that made it so has not reached the trade yet.
+  Object.defineProperty(app.feeds.session('u-0')!, 'listPositions', { value: () => Promise.resolve([]) })
+
+  await publishAlert(app, mnqExit({ closes: 'LONG' }))
+  await eventually(() => ordersOf(broker, record.id).sl?.ordStatus === 'Canceled')
+  await eventually(() => ['tp1', 'tp2', 'tp3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
+  t.pass('stop and targets cancelled')
+})
