@@ -70,3 +70,29 @@ t.test('a stop moved tighter by something else (breakeven, a modify alert) is ne
   await marketAt('21016')
   t.equal(await stopPrice(), '21006', 'and it trails on from there')
 })
+
+t.test('the trail never moves on a quote older than MARKET_PRICE_MAX_AGE_MS, nor on the last trade without a bid', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  const trade = await openedTrade(db, record.id)
+  const session = app.feeds.session('u-0')!
+  const contract = { id: trade.broker_contract_id!, name: 'MNQZ6' }
+  const stopPrice = async () => (await session.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
+  const seen = (price: string, source: string) => eventually(async () => {
+    const market = await session.marketPrice(contract, 'Sell')
+    return market.kind === 'price' && Number(market.price) === Number(price) && market.source === source
+  })
+
+  broker.setPrice('MNQZ6', '21010', { quotedAt: new Date(Date.now() - 10 * 60_000) })
+  await seen('21010', 'bid')
+  t.same(await app.trading.trailingStops!.pass(), [], 'a bid ten minutes old moves nothing')
+  t.equal(await stopPrice(), '20950')
+
+  broker.dropMarketData()
+  broker.setPrice('MNQZ6', '21020', { entries: ['Trade'] })
+  await seen('21020', 'last')
+  t.same(await app.trading.trailingStops!.pass(), [], 'the last trade, no bid: nothing moved')
+  t.equal(await stopPrice(), '20950')
+})
