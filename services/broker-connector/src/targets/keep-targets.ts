@@ -128,7 +128,12 @@ async function moveToBreakeven(context: TargetContext, recordId: number, row: Ta
   const units = entry.units * 10n ** BigInt(scale - entry.scale) + (long ? 1n : -1n) * BigInt(offsetTicks) * tick.units * 10n ** BigInt(scale - tick.scale)
   const breakeven = roundToTick(toFixed({ units, scale }, scale), spec.tickSize, long ? 'up' : 'down')
   const current = (await context.session.orderVersions([row.stop_order_id])).get(row.stop_order_id)?.stopPrice ?? null
-  if (current !== null && (long ? compare(parseDecimal(current), parseDecimal(breakeven)) >= 0 : compare(parseDecimal(current), parseDecimal(breakeven)) <= 0)) return
+  if (current === null) {
+    // Unknown, it may be tighter already (a modify alert, the trail): moving it could loosen it.
+    await noteTrade(context.db, row.trade_id, `the stop was not moved to breakeven: its price at the broker is unknown`)
+    return
+  }
+  if ((long ? compare(parseDecimal(current), parseDecimal(breakeven)) >= 0 : compare(parseDecimal(current), parseDecimal(breakeven)) <= 0)) return
   try {
     await context.session.repriceOrder(row.stop_order_id, { stopPrice: breakeven })
     await noteRecord(context.db, recordId, `stop moved to breakeven ${breakeven} after TP1`)

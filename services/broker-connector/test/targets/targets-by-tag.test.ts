@@ -72,3 +72,22 @@ t.test('an exit alert finding the broker already flat cancels the trade\'s targe
   await eventually(() => ['tp1', 'tp2', 'tp3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
   t.pass('stop and targets cancelled')
 })
+
+t.test('breakeven never moves a stop whose current price the broker does not tell', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  const entry = mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 3 }], breakeven: { offsetTicks: 2 } } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  await eventually(() => ordersOf(broker, record.id).tp2?.ordStatus === 'Working')
+  const session = app.feeds.session('u-0')!
+  const versions = session.orderVersions.bind(session)
+  const stop = ordersOf(broker, record.id).sl!
+  Object.defineProperty(session, 'orderVersions', { value: () => Promise.resolve(new Map()) })
+
+  broker.setPrice('MNQZ6', '21025')
+  await eventually(() => ordersOf(broker, record.id).sl?.orderQty === 3)
+  await eventually(async () => /breakeven/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
+  t.match((await tradeOfRecord(db, record.id))?.exit_note, /the stop was not moved to breakeven: its price at the broker is unknown/)
+  t.equal((await versions([stop.id])).get(stop.id)?.stopPrice, '20950', 'the stop stays where it was')
+})
