@@ -49,10 +49,11 @@ export class TrailingStops {
         const stopPrice = await this.#follow(session, trade)
         if (stopPrice !== null) moved.push({ tradeId: trade.id, stopPrice })
       } catch (error) {
-        if (!(error instanceof BrokerError)) throw error
-        // A stop already done (filled, cancelled) or a broker that refused: looked at again on the next pass.
+        // A stop already done (filled, cancelled), a broker that refused, or this trade's own fault: looked at
+        // again on the next pass, and never a reason to leave the other trades' stops where they are.
         this.#stops.delete(trade.id)
-        this.deps.logger.warn({ tradeId: trade.id, reason: error.message }, 'the trailing stop was not moved')
+        const reason = error instanceof Error ? error.message : String(error)
+        this.deps.logger.warn({ tradeId: trade.id, reason, broker: error instanceof BrokerError }, 'the trailing stop was not moved')
       }
     }
     return moved

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { netMnq, openedTrade } from '../positions/exit-helper.ts'
@@ -95,4 +96,26 @@ t.test('the trail never moves on a quote older than MARKET_PRICE_MAX_AGE_MS, nor
   await seen('21020', 'last')
   t.same(await app.trading.trailingStops!.pass(), [], 'the last trade, no bid: nothing moved')
   t.equal(await stopPrice(), '20950')
+})
+
+t.test('one trade that fails in the pass never stops the others from trailing', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  const trailing = { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 }
+  const first = mnqEntry({ userId: 'u-0', quantity: 1, trailingStop: trailing })
+  await publishAlert(app, first)
+  const bad = await openedTrade(db, (await settledRecord(db, first.alertId)).id)
+  broker.setPrice('MESZ6', '6000')
+  const second = mnqEntry({ userId: 'u-0', symbol: 'MES1!', root: 'MES', entryPrice: 6000, sl: 5990, tp: 6100, quantity: 1, trailingStop: trailing })
+  await publishAlert(app, second)
+  const good = await openedTrade(db, (await settledRecord(db, second.alertId)).id)
+  // A plan that cannot be read (neither distance): this trade's turn throws.
+  await sql`UPDATE alerts SET trailing_stop = jsonb_set(trailing_stop::jsonb, '{distanceTicks}', 'null') WHERE id = ${bad.alert_record_id}`.execute(db)
+  const session = app.feeds.session('u-0')!
+  broker.setPrice('MESZ6', '6020')
+  await eventually(async () => {
+    const seen = await session.marketPrice({ id: good.broker_contract_id!, name: 'MESZ6' }, 'Sell')
+    return seen.kind === 'price' && Number(seen.price) === 6020
+  })
+  const moved = await app.trading.trailingStops!.pass().catch((error: unknown) => error)
+  t.same(moved, [{ tradeId: good.id, stopPrice: '6010.00' }], 'the other trade\'s stop moved')
 })
