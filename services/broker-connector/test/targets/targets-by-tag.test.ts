@@ -91,3 +91,20 @@ t.test('breakeven never moves a stop whose current price the broker does not tel
   t.match((await tradeOfRecord(db, record.id))?.exit_note, /the stop was not moved to breakeven: its price at the broker is unknown/)
   t.equal((await versions([stop.id])).get(stop.id)?.stopPrice, '20950', 'the stop stays where it was')
 })
+
+t.test('a target whose send had an unknown outcome (placed, its answer lost) is still cancelled by tag when the stop closes the trade', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  broker.interfere('order/placeorder', { kind: 'server_error', carriedOut: true })
+  const entry = withTargets()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  await eventually(() => ordersOf(broker, record.id).tp3?.ordStatus === 'Working')
+  await eventually(async () => /outcome unknown/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
+
+  broker.setPrice('MNQZ6', '20950')
+  await eventually(() => netMnq(broker) === 0)
+  await eventually(() => ['tp1', 'tp2', 'tp3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
+  broker.setPrice('MNQZ6', '21100')
+  t.equal(netMnq(broker), 0, 'the target sent with no answer opens nothing')
+})
