@@ -39,11 +39,17 @@ async function cancelWorkingEntries(db: Kysely<Database>, session: BrokerSession
   return cancelled.length
 }
 
-/** With the broker flat, a trade's legs still working would open a position of their own: cancelled. */
+/**
+ * With the broker flat, a trade's legs still working would open a position of their own: cancelled, found
+ * by id and by their record's tag (`.sl`, `.tp`, several targets' `.tp1`..`.tp3`) whether or not an id was stored.
+ */
 async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]): Promise<void> {
-  const live = new Set((await session.listOrders()).filter((order) => !isDone(order.status)).map((order) => order.id))
-  for (const trade of trades) {
-    for (const leg of [trade.stop_order_id, trade.target_order_id]) if (leg !== null && live.has(leg)) await cancelQuietly(session, leg)
+  const working = (await session.listOrders()).filter((order) => !isDone(order.status))
+  const records = new Set(trades.flatMap((trade) => (trade.alert_record_id === null ? [] : [trade.alert_record_id])))
+  const legs = new Set(trades.flatMap((trade) => [trade.stop_order_id, trade.target_order_id]))
+  for (const order of working) {
+    const tag = parseOrderTag(order.tag)
+    if (legs.has(order.id) || (tag !== null && tag.leg !== 'entry' && records.has(tag.recordId))) await cancelQuietly(session, order.id)
   }
 }
 

@@ -21,6 +21,8 @@ export interface TargetTrade {
   quantity: string
   stop_order_id: number | null
   target_order_id: number | null
+  /** The record the trade entered by (its several targets carry its tag), or null. */
+  alert_record_id: number | null
   /** Not yet asked to exit: its entry filled after the exit was written. */
   late: boolean
 }
@@ -35,7 +37,7 @@ const ofSource = (source: ExitScope['source']) =>
 /** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
   const result = await sql<TargetTrade>`
-    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.exit_requested_at IS NULL AS late
+    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.alert_record_id::int AS alert_record_id, t.exit_requested_at IS NULL AS late
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
       AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}

@@ -49,17 +49,20 @@ export async function targetSent(db: Kysely<Database>, recordId: number, level: 
   else await sql`UPDATE trade_targets SET outcome = ${outcome.failure} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
 }
 
-export interface PlacedTarget {
+export interface ClaimedTarget {
   level: number
   quantity: number
-  order_id: number
+  /** Null until stored: a crash between the send and the store, or an unknown outcome. */
+  order_id: number | null
+  /** The send was refused (its failure noted): nothing of it at the broker. */
+  refused: boolean
 }
 
-/** The record's targets at the broker (those with an order id), nearest first. */
-export async function placedTargetsOf(db: Kysely<Database>, recordId: number): Promise<PlacedTarget[]> {
-  const result = await sql<PlacedTarget>`
-    SELECT level::int AS level, quantity, order_id::int AS order_id FROM trade_targets
-    WHERE record_id = ${recordId} AND order_id IS NOT NULL ORDER BY level`.execute(db)
+/** The record's claimed targets, nearest first, with the order id stored for each (if any). */
+export async function claimedTargetsOf(db: Kysely<Database>, recordId: number): Promise<ClaimedTarget[]> {
+  const result = await sql<ClaimedTarget>`
+    SELECT level::int AS level, quantity, order_id::int AS order_id, (order_id IS NULL AND outcome IS NOT NULL AND outcome NOT LIKE 'outcome unknown%') AS refused
+    FROM trade_targets WHERE record_id = ${recordId} ORDER BY level`.execute(db)
   return result.rows
 }
 

@@ -1,13 +1,14 @@
 import type { ExitPlan } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import { compare, contractSpec, parseDecimal, toFixed } from '@signals/instruments'
-import { BrokerError, outcomeUnknown, type BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, outcomeUnknown, type BrokerOrder, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { roundToTick } from '../entry/order-plan.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
 import { TARGETS_NOTE } from '../repositories/entry-records.ts'
 import { filledOnTrade, noteTrade } from '../repositories/trade-exits.ts'
-import { claimTargets, noteRecord, placedTargetsOf, resizedTarget, targetPlanOf, targetSent, type TargetPlanRow } from '../repositories/trade-targets.ts'
+import { claimTargets, noteRecord, resizedTarget, targetPlanOf, targetSent, type TargetPlanRow } from '../repositories/trade-targets.ts'
+import { findTargets, firstTargetLevel, type FoundTarget } from './find-targets.ts'
 import { splitTargets, type SizedTarget } from './split-targets.ts'
 
 /** What the trade keeper hands over: the user's session and which of its orders still work. */
@@ -18,6 +19,8 @@ export interface TargetContext {
   session: BrokerSession
   /** True while the broker last told the order is working (the keeper's book). */
   isLive(orderId: number): boolean
+  /** The orders of the keeper's book (the broker's events so far). */
+  orders(): Iterable<BrokerOrder>
 }
 
 const exitSide = (side: 'LONG' | 'SHORT') => (side === 'LONG' ? 'Sell' : 'Buy')
@@ -79,29 +82,30 @@ function trimFarthest(targets: readonly SizedTarget[], open: number): SizedTarge
  */
 export async function followTargets(context: TargetContext, recordId: number, fill: { orderId: number }, closed: boolean): Promise<void> {
   const { db, session } = context
-  const all = await placedTargetsOf(db, recordId)
+  const all = await findTargets(context, recordId)
   if (all.length === 0) return
-  const targets = all.filter((target) => context.isLive(target.order_id))
+  const targets = all.filter((target) => target.working)
   if (closed) {
-    for (const target of targets) await cancelQuietly(session, target.order_id)
+    for (const target of targets) await cancelQuietly(session, target.orderId)
     return
   }
   const row = await targetPlanOf(db, recordId, context.userId)
   if (!row || row.status !== 'open') return
-  await cutTargets(context, recordId, row, targets.filter((target) => target.order_id !== fill.orderId))
+  await cutTargets(context, recordId, row, targets.filter((target) => target.orderId !== fill.orderId))
   const plan = row.exit_plan as ExitPlan
-  if (plan.breakeven !== null && all[0]?.order_id === fill.orderId) await moveToBreakeven(context, recordId, row, plan.breakeven.offsetTicks)
+  const filled = all.find((target) => target.orderId === fill.orderId)
+  if (plan.breakeven !== null && filled !== undefined && filled.level === (await firstTargetLevel(context, recordId))) await moveToBreakeven(context, recordId, row, plan.breakeven.offsetTicks)
 }
 
-async function cutTargets(context: TargetContext, recordId: number, row: TargetPlanRow, live: readonly { level: number; quantity: number; order_id: number }[]): Promise<void> {
-  const left = await Promise.all(live.map(async (target) => ({ ...target, filled: await filledOnTrade(context.db, row.trade_id, target.order_id) })))
+async function cutTargets(context: TargetContext, recordId: number, row: TargetPlanRow, live: readonly FoundTarget[]): Promise<void> {
+  const left = await Promise.all(live.map(async (target) => ({ ...target, filled: await filledOnTrade(context.db, row.trade_id, target.orderId) })))
   let excess = left.reduce((sum, target) => sum + target.quantity - target.filled, 0) - row.quantity
   for (const target of [...left].reverse()) {
     if (excess <= 0) break
     const cut = Math.min(excess, target.quantity - target.filled)
     excess -= cut
-    if (target.quantity - target.filled === cut) await cancelQuietly(context.session, target.order_id)
-    else await context.session.resizeOrder(target.order_id, target.quantity - cut)
+    if (target.quantity - target.filled === cut) await cancelQuietly(context.session, target.orderId)
+    else await context.session.resizeOrder(target.orderId, target.quantity - cut)
     await resizedTarget(context.db, recordId, target.level, target.quantity - cut)
   }
 }
@@ -124,7 +128,12 @@ async function moveToBreakeven(context: TargetContext, recordId: number, row: Ta
   const units = entry.units * 10n ** BigInt(scale - entry.scale) + (long ? 1n : -1n) * BigInt(offsetTicks) * tick.units * 10n ** BigInt(scale - tick.scale)
   const breakeven = roundToTick(toFixed({ units, scale }, scale), spec.tickSize, long ? 'up' : 'down')
   const current = (await context.session.orderVersions([row.stop_order_id])).get(row.stop_order_id)?.stopPrice ?? null
-  if (current !== null && (long ? compare(parseDecimal(current), parseDecimal(breakeven)) >= 0 : compare(parseDecimal(current), parseDecimal(breakeven)) <= 0)) return
+  if (current === null) {
+    // Unknown, it may be tighter already (a modify alert, the trail): moving it could loosen it.
+    await noteTrade(context.db, row.trade_id, `the stop was not moved to breakeven: its price at the broker is unknown`)
+    return
+  }
+  if ((long ? compare(parseDecimal(current), parseDecimal(breakeven)) >= 0 : compare(parseDecimal(current), parseDecimal(breakeven)) <= 0)) return
   try {
     await context.session.repriceOrder(row.stop_order_id, { stopPrice: breakeven })
     await noteRecord(context.db, recordId, `stop moved to breakeven ${breakeven} after TP1`)

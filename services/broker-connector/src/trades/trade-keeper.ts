@@ -312,6 +312,7 @@ export class TradeKeeper {
       userId,
       session: book.session,
       isLive: (orderId) => { const order = book.orders.get(orderId); return order !== undefined && !isDone(order.status) },
+      orders: () => book.orders.values(),
     }
   }
 }

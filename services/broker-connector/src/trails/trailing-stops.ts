@@ -12,12 +12,14 @@ export interface TrailingDeps {
   /** The sessions this instance holds, by user. */
   sessions: { session(userId: string): BrokerSession | null; heldUsers(): string[] }
   logger: Logger
+  /** A quote older than this moves no stop (MARKET_PRICE_MAX_AGE_MS). */
+  maxAgeMs: number
 }
 
 /**
  * Trailing stops (docs/decisions/targets-breakeven.md), carried out by the connector: each pass, for every
  * open trade with one on a session held here, the stop follows the market's exit side (the bid for a long)
- * at its distance, once the market has reached the trigger, in steps of at least `stepTicks`, and never
+ * at its distance (a fresh quote of that side only, never the last trade), once the market has reached the trigger, in steps of at least `stepTicks`, and never
  * back. Nothing is placed: the trade's own stop is moved (`repriceOrder`), an absolute price, so a pass
  * repeated changes nothing. The price each stop was last seen at is remembered, so the broker is asked for
  * it only when a move looks due (and then always, so a stop moved tighter elsewhere is never loosened).
@@ -47,10 +49,11 @@ export class TrailingStops {
         const stopPrice = await this.#follow(session, trade)
         if (stopPrice !== null) moved.push({ tradeId: trade.id, stopPrice })
       } catch (error) {
-        if (!(error instanceof BrokerError)) throw error
-        // A stop already done (filled, cancelled) or a broker that refused: looked at again on the next pass.
+        // A stop already done (filled, cancelled), a broker that refused, or this trade's own fault: looked at
+        // again on the next pass, and never a reason to leave the other trades' stops where they are.
         this.#stops.delete(trade.id)
-        this.deps.logger.warn({ tradeId: trade.id, reason: error.message }, 'the trailing stop was not moved')
+        const reason = error instanceof Error ? error.message : String(error)
+        this.deps.logger.warn({ tradeId: trade.id, reason, broker: error instanceof BrokerError }, 'the trailing stop was not moved')
       }
     }
     return moved
@@ -62,7 +65,10 @@ export class TrailingStops {
     const trail = trade.trailing_stop as TrailingStop
     const long = trade.side === 'LONG'
     const market = await session.marketPrice({ id: trade.broker_contract_id, name: trade.contract }, long ? 'Sell' : 'Buy')
-    if (market.kind !== 'price') return null
+    // The exit side only (the bid for a long, the offer for a short), and fresh: the last trade or an old
+    // quote is not where the position could be closed now.
+    if (market.kind !== 'price' || market.source !== (long ? 'bid' : 'offer')) return null
+    if (Date.now() - market.at.getTime() > this.deps.maxAgeMs) return null
     const price = parseDecimal(market.price)
     if (trail.triggerPrice !== null && compare(price, parseDecimal(String(trail.triggerPrice))) === (long ? -1 : 1)) return null
     const tick = parseDecimal(spec.tickSize)

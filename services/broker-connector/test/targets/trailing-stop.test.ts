@@ -1,4 +1,5 @@
 import t from 'tap'
+import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { netMnq, openedTrade } from '../positions/exit-helper.ts'
@@ -69,4 +70,52 @@ t.test('a stop moved tighter by something else (breakeven, a modify alert) is ne
   t.equal(await stopPrice(), '21005', 'the trail would put it at 21002: left at 21005')
   await marketAt('21016')
   t.equal(await stopPrice(), '21006', 'and it trails on from there')
+})
+
+t.test('the trail never moves on a quote older than MARKET_PRICE_MAX_AGE_MS, nor on the last trade without a bid', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  const trade = await openedTrade(db, record.id)
+  const session = app.feeds.session('u-0')!
+  const contract = { id: trade.broker_contract_id!, name: 'MNQZ6' }
+  const stopPrice = async () => (await session.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
+  const seen = (price: string, source: string) => eventually(async () => {
+    const market = await session.marketPrice(contract, 'Sell')
+    return market.kind === 'price' && Number(market.price) === Number(price) && market.source === source
+  })
+
+  broker.setPrice('MNQZ6', '21010', { quotedAt: new Date(Date.now() - 10 * 60_000) })
+  await seen('21010', 'bid')
+  t.same(await app.trading.trailingStops!.pass(), [], 'a bid ten minutes old moves nothing')
+  t.equal(await stopPrice(), '20950')
+
+  broker.dropMarketData()
+  broker.setPrice('MNQZ6', '21020', { entries: ['Trade'] })
+  await seen('21020', 'last')
+  t.same(await app.trading.trailingStops!.pass(), [], 'the last trade, no bid: nothing moved')
+  t.equal(await stopPrice(), '20950')
+})
+
+t.test('one trade that fails in the pass never stops the others from trailing', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
+  const trailing = { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 }
+  const first = mnqEntry({ userId: 'u-0', quantity: 1, trailingStop: trailing })
+  await publishAlert(app, first)
+  const bad = await openedTrade(db, (await settledRecord(db, first.alertId)).id)
+  broker.setPrice('MESZ6', '6000')
+  const second = mnqEntry({ userId: 'u-0', symbol: 'MES1!', root: 'MES', entryPrice: 6000, sl: 5990, tp: 6100, quantity: 1, trailingStop: trailing })
+  await publishAlert(app, second)
+  const good = await openedTrade(db, (await settledRecord(db, second.alertId)).id)
+  // A plan that cannot be read (neither distance): this trade's turn throws.
+  await sql`UPDATE alerts SET trailing_stop = jsonb_set(trailing_stop::jsonb, '{distanceTicks}', 'null') WHERE id = ${bad.alert_record_id}`.execute(db)
+  const session = app.feeds.session('u-0')!
+  broker.setPrice('MESZ6', '6020')
+  await eventually(async () => {
+    const seen = await session.marketPrice({ id: good.broker_contract_id!, name: 'MESZ6' }, 'Sell')
+    return seen.kind === 'price' && Number(seen.price) === 6020
+  })
+  const moved = await app.trading.trailingStops!.pass().catch((error: unknown) => error)
+  t.same(moved, [{ tradeId: good.id, stopPrice: '6010.00' }], 'the other trade\'s stop moved')
 })
