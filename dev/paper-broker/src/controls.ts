@@ -90,6 +90,12 @@ export class RequestControls {
     return held.length
   }
 
+  /** The time of every penalty ticket issued so far has passed (a test's clock, instead of waiting it out). */
+  expirePenalties(): number {
+    for (const ticket of this.#tickets.keys()) this.#tickets.set(ticket, 0)
+    return this.#tickets.size
+  }
+
   /** Removes every queued interference and delay (held requests stay held until released). */
   clear(): void {
     this.#queued.clear()

@@ -74,6 +74,8 @@ export interface PaperBroker {
   interfere(endpoint: string, interference: Interference, count?: number): void
   /** Carries out the requests a `late` interference without `afterMs` holds for `endpoint`; returns how many. */
   release(endpoint: string): number
+  /** The time of every penalty ticket issued so far has passed, as if waited out; returns how many tickets. */
+  expirePenalties(): number
   /** Answers of `endpoint` wait `ms` (the request itself is carried out at once); 0 removes the delay. */
   delay(endpoint: string, ms: number): void
   /**
@@ -189,6 +191,7 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     dropMarketData: () => live.dropMarketData(),
     interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
     release: (endpoint) => controls.release(endpoint),
+    expirePenalties: () => controls.expirePenalties(),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
     setPrice(symbol, price, setOptions) {
       const error = market.setPrice(symbol, price, setOptions?.quotedAt, setOptions?.entries)
