@@ -77,7 +77,8 @@ t.test('making a source: the API refusal is shown; the URL is shown once, copied
   firstUrl = (await page.locator('#fresh-url').textContent()) ?? ''
   t.match(firstUrl, new RegExp(`^${publicUrl}/webhook/s/[A-Za-z0-9_-]{43}$`), 'the full URL with its token')
   await page.click('#copy-fresh-url')
-  t.equal(await page.locator('#copy-fresh-url').textContent(), 'Copied')
+  // The clipboard write is asynchronous: the button says "Copied" once it is done.
+  await page.locator('#copy-fresh-url').filter({ hasText: /^Copied$/ }).waitFor({ timeout: 5_000 })
   t.equal(await page.evaluate<string>('navigator.clipboard.readText()'), firstUrl, 'the Copy button put the URL on the clipboard')
   t.match(await page.locator('#mine-body tr').textContent(), /MNQ breakout.*\/webhook\/s\/….*Yes/s, 'listed with the URL hidden, subscribed')
   t.notMatch(await page.locator('#mine-body').textContent(), new RegExp(firstUrl.split('/').pop() ?? 'none'), 'the token is not in the list')
