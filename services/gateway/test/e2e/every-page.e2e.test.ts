@@ -4,7 +4,7 @@
 // On the home page the trades and alerts lists are scripted (a SHORT trade with untrimmed decimals, the connector's own
 // shape) so the phone's cards are checked with something in them: "SHORT" on one line, prices on MNQ's tick,
 // times in the trader's zone with Chicago's beside; the console's Approve button is on screen without a
-// sideways swipe.
+// sideways swipe. The Signal sources page is swept with a new source's URL and messages shown (issue 22).
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { eventually } from '@signals/test-support'
@@ -203,6 +203,17 @@ t.test('Positions and Webhooks pages', async (t) => {
     { timeoutMs: 20_000, intervalMs: 500, what: "the trader's webhook on the page" },
   )
   await sweep(t, page, 'webhooks')
+})
+
+t.test('Signal sources page, with a new URL and its messages shown', async (t) => {
+  const page = admin.page
+  await page.goto(`${publicUrl}/sources.html`)
+  await page.locator('#mine-empty:not([hidden])').waitFor()
+  await page.fill('#source-name', 'Every page source')
+  await page.click('#source-form button[type="submit"]')
+  await page.locator('#mine-body tr').waitFor()
+  t.ok(await page.locator('#fresh').isVisible(), 'the URL and the messages are shown')
+  await sweep(t, page, 'sources')
 })
 
 t.test('no page complained', async (t) => {

@@ -19,6 +19,7 @@ import type {
   SaveCredentialsResponse,
   TestCredentialsResponse,
 } from '../../../settings/src/schemas/broker-credentials.ts'
+import type { SourceBody, SourceResponse, SourcesResponse, SourceWithUrlResponse, SubscriptionsBody } from '../../../settings/src/schemas/signal-sources.ts'
 import type { UsersPage, UserResult } from '../../../admin/src/schemas/users.ts'
 import type { BanBody, BanResult, BansPage, LiftedBan } from '../../../admin/src/schemas/bans.ts'
 import type { AuditPage } from '../../../admin/src/schemas/audit.ts'
@@ -62,6 +63,11 @@ export interface Routes {
   'GET /api/broker/positions': { response: Static<typeof BrokerPositionsResponse> }
   'GET /api/broker/orders': { query: { limit: string }; response: Static<typeof BrokerOrdersResponse> }
   'GET /api/alerts/:id/steps': { params: { id: string }; response: Static<typeof AlertStepsResponse> }
+  'GET /api/signal-sources': { response: Static<typeof SourcesResponse> }
+  'POST /api/signal-sources': { body: SourceBody; response: Static<typeof SourceWithUrlResponse> }
+  'POST /api/signal-sources/:id/rotate': { params: { id: string }; response: Static<typeof SourceWithUrlResponse> }
+  'DELETE /api/signal-sources/:id': { params: { id: string }; response: Static<typeof SourceResponse> }
+  'PUT /api/signal-sources/:id/subscriptions': { params: { id: string }; body: SubscriptionsBody; response: Static<typeof SourceResponse> }
   'GET /api/intake': { query: PageQuery & { outcome?: 'accepted' | 'duplicate'; refused?: 'true'; kind?: 'entry' | 'result' | 'test'; raw?: 'true' }; response: Static<typeof MyIntakePage> }
 }
 

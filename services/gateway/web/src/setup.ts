@@ -1,5 +1,7 @@
-// The "Setting up the alert" card: the webhook URL, the user's user_id, and a TradingView message in each
-// accepted form, filled in for this user. The webhook secret is never shown here (docs/decisions/web.md).
+// The "Setting up the alert" card: where to send alerts (a signal source's URL, made on the Signal sources
+// page; or the shared webhook URL with the user's user_id), and a TradingView message in each accepted form.
+// No message carries or asks for a secret (docs/decisions/web.md, issue 22). The Signal sources page shows
+// the same forms for a new source's URL, without user_id (sources.ts).
 //
 // Every message must work as pasted: TradingView fills `{{...}}` placeholders in the message only (never in
 // the webhook URL), and only as written (`{{plot("Stop")}}` with plain quotes; JSON's escaped `\"` is not
@@ -7,6 +9,7 @@
 // plots by number, `{{plot_0}}` and `{{plot_1}}`: valid JSON before and after TradingView fills them.
 // services/gateway/test/page/setup-templates.test.ts fires each template and posts it to ingest.
 
+import { copyable, copyText } from './copy-text.ts'
 import { byId, element } from './dom.ts'
 import { MODE_NEEDS, type RiskMode } from './risk-fields.ts'
 
@@ -17,8 +20,6 @@ export interface AlertTemplate {
   url: string
   message: string
 }
-
-const SECRET_PLACEHOLDER = 'YOUR_WEBHOOK_SECRET'
 
 /** What TradingView fills in when the alert fires (a strategy's order; the first two plots as stop and target). */
 const ALERT_FIELDS = {
@@ -38,53 +39,38 @@ export const RECOMMENDED_ID = 'setup-json'
 const labelLines = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => `${key}: ${value}`).join('\n')
 
 /**
- * The accepted forms (docs/alert-formats.md), each as `{id, title, url, message}`: the webhook URL to paste
- * into TradingView and the message to paste. The URL form carries the user (and secret) in the URL, which
- * TradingView sends as typed, and the alert as plain text: placeholders in the URL are never filled.
+ * The accepted entry forms (docs/alert-formats.md), each as `{id, title, url, message}`: the webhook URL to
+ * paste into TradingView and the message to paste. Nothing secret is in them: a signal source's URL is its
+ * own credential (issue 22). With a `userId` (the shared `/webhook/alert`, which needs one) each message names
+ * the trader and a fourth form carries it in the URL, which TradingView sends as typed, with the alert as plain
+ * text (placeholders in the URL are never filled). Without one (a source URL: its owner is the user) neither.
  */
-export function alertTemplates(userId: string, webhookUrl: string, mode: RiskMode = 'fixed_fraction'): AlertTemplate[] {
-  const values = { ...ALERT_FIELDS, ...(mode === 'alert_quantity' ? QUANTITY : {}), user_id: userId, secret: SECRET_PLACEHOLDER }
-  const inUrl = new URL(webhookUrl)
-  inUrl.searchParams.set('user_id', userId)
-  inUrl.searchParams.set('secret', SECRET_PLACEHOLDER)
-  return [
-    { id: RECOMMENDED_ID, title: 'Recommended: paste this as the alert message', url: webhookUrl, message: JSON.stringify(values, null, 2) },
-    { id: 'setup-message', title: 'JSON inside "message"', url: webhookUrl, message: JSON.stringify({ message: JSON.stringify(values) }, null, 2) },
-    { id: 'setup-query', title: 'Your user_id in the webhook URL, plain-text message', url: inUrl.href, message: labelLines(ALERT_FIELDS) },
-    { id: 'setup-text', title: 'Plain text, one "label: value" per line', url: webhookUrl, message: labelLines(values) },
+export function alertTemplates(userId: string | null, webhookUrl: string, mode: RiskMode = 'fixed_fraction', prefix = 'setup'): AlertTemplate[] {
+  const user: Record<string, string> = userId === null ? {} : { user_id: userId }
+  const values: Record<string, string> = { ...ALERT_FIELDS, ...(mode === 'alert_quantity' ? QUANTITY : {}), ...user }
+  const templates: AlertTemplate[] = [
+    { id: RECOMMENDED_ID.replace('setup', prefix), title: 'Recommended: paste this as the alert message', url: webhookUrl, message: JSON.stringify(values, null, 2) },
+    { id: `${prefix}-message`, title: 'JSON inside "message"', url: webhookUrl, message: JSON.stringify({ message: JSON.stringify(values) }, null, 2) },
   ]
-}
-
-async function copy(button: HTMLElement, text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text)
-    button.textContent = 'Copied'
-  } catch {
-    button.textContent = 'Select and copy by hand'
+  if (userId !== null) {
+    const inUrl = new URL(webhookUrl)
+    inUrl.searchParams.set('user_id', userId)
+    templates.push({ id: `${prefix}-query`, title: 'Your user_id in the webhook URL, plain-text message', url: inUrl.href, message: labelLines(ALERT_FIELDS) })
   }
-  setTimeout(() => (button.textContent = 'Copy'), 2000)
+  templates.push({ id: `${prefix}-text`, title: 'Plain text, one "label: value" per line', url: webhookUrl, message: labelLines(values) })
+  return templates
 }
 
-function copyable(id: string, labelId: string, label: string, text: string): HTMLElement[] {
-  const caption = document.createElement('p')
-  caption.className = 'muted small'
-  caption.id = `${id}-label`
-  caption.textContent = label
-  const pre = document.createElement('pre')
-  pre.id = id
-  pre.tabIndex = 0
-  pre.setAttribute('aria-labelledby', `${labelId} ${caption.id}`)
-  pre.textContent = text
-  const button = document.createElement('button')
-  button.type = 'button'
-  button.className = 'button small'
-  button.textContent = 'Copy'
-  button.setAttribute('aria-describedby', `${labelId} ${caption.id}`)
-  button.addEventListener('click', () => void copy(button, text))
-  return [caption, pre, button]
+/**
+ * A result alert (docs/alert-formats.md, "Exits are exits"): closes the trades this URL's entries opened, at the
+ * broker's fill; `result` may also be TP or SL.
+ */
+export function resultTemplate(userId: string | null, webhookUrl: string, prefix = 'setup'): AlertTemplate {
+  const values: Record<string, string> = { symbol: '{{ticker}}', result: 'Exit', exitPrice: '{{close}}', ...(userId === null ? {} : { user_id: userId }) }
+  return { id: `${prefix}-result`, title: 'Result: closes the trades this source opened (Exit, TP or SL)', url: webhookUrl, message: JSON.stringify(values, null, 2) }
 }
 
-function templateBlock({ id, title, url, message }: AlertTemplate, webhookUrl: string): HTMLElement {
+export function templateBlock({ id, title, url, message }: AlertTemplate, webhookUrl: string): HTMLElement {
   const block = document.createElement('div')
   block.className = 'template'
   const heading = document.createElement('h3')
@@ -117,6 +103,6 @@ export function renderSetup(user: { userId: string }): void {
   // The card says what the chosen mode needs, and its message carries it (risk-form.ts announces a change).
   document.addEventListener('signals:risk-mode', () => renderTemplates(user.userId, webhookUrl, chosenMode()))
   for (const [button, source] of [['copy-webhook', 'setup-webhook'], ['copy-user-id', 'setup-user-id']] as const) {
-    byId(button).addEventListener('click', () => void copy(byId(button), byId(source).textContent ?? ''))
+    byId(button).addEventListener('click', () => void copyText(byId(button), byId(source).textContent ?? ''))
   }
 }
