@@ -1,4 +1,4 @@
-import { sql, storableJson, type Database, type Kysely } from '@signals/db'
+import { prepared, sql, storableJson, type Database, type Kysely } from '@signals/db'
 import type { NormalizedAlert } from '@signals/contracts'
 import { decimalText } from '../decimal-text.ts'
 import { unsettledEntryRecords } from './entry-records.ts'
@@ -86,7 +86,7 @@ export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAl
       : sql`FROM signal_source_subscriptions sub
     JOIN signal_sources src ON src.id = sub.source_id AND src.revoked_at IS NULL AND (src.owner_user_id IS NULL OR src.owner_user_id = sub.user_id)
     JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
-  const result = await sql<{ id: number | null; user_id: string | null; kind: 'created' | 'unsettled' | 'conflicted' }>`
+  const result = await sql<{ id: number | null; user_id: string | null; kind: 'created' | 'unsettled' | 'conflicted' }>`${prepared}
     WITH recipients AS MATERIALIZED (
       SELECT s.user_id
       ${recipients}

@@ -1,4 +1,4 @@
-import { sql, storableText, storableTextOrNull, type Database, type Kysely } from '@signals/db'
+import { prepared, sql, storableText, storableTextOrNull, type Database, type Kysely } from '@signals/db'
 import type { IntakeLogEntry } from '@signals/contracts'
 
 /**
@@ -27,7 +27,7 @@ async function insertRows(db: Kysely<Database>, entries: readonly IntakeLogEntry
       body_truncated: entry.bodyTruncated ?? false,
     })),
   )
-  const result = await sql`
+  const result = await sql`${prepared}
     INSERT INTO intake_log (intake_id, received_at, source, content_type, remote_address, raw_body, outcome, status_code, reason,
                             alert_id, kind, user_id, authenticated, body_truncated)
     SELECT intake_id, received_at, source, content_type, remote_address, raw_body, outcome, status_code, reason,
