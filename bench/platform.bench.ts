@@ -9,8 +9,8 @@
 // a duplicate) over the time from the first post to the last consumer done: every durable consumer of ALERTS
 // and INTAKE with nothing pending or unacknowledged and the connector's intake log holding a row for every
 // request answered; then every alert id ingest answered is looked up in the intake log. The CPU each service
-// used (from /proc), less its idle rate over as long, is divided by the alerts accepted: which service
-// spends what per alert.
+// used (from /proc), and Postgres' (the backends of the platform's database), less its idle rate over as
+// long, is divided by the alerts accepted: which service spends what per alert.
 // Two phases: streams empty, then every stream full to its byte bound (DEFAULT_STREAM_MAX_BYTES; the durable
 // consumers moved past the filler, as if they had consumed it).
 // Bar: in both phases, end to end >= 8,000 alerts/s (median of rounds) and webhook p99 < 20 ms (worst round).
