@@ -9,8 +9,8 @@
 // a duplicate) over the time from the first post to the last consumer done: every durable consumer of ALERTS
 // and INTAKE with nothing pending or unacknowledged and the connector's intake log holding a row for every
 // request answered; then every alert id ingest answered is looked up in the intake log. The CPU each service
-// used (from /proc), less its idle rate over as long, is divided by the alerts accepted: which service
-// spends what per alert.
+// used (from /proc), and Postgres' (the backends of the platform's database), less its idle rate over as
+// long, is divided by the alerts accepted: which service spends what per alert.
 // Two phases: streams empty, then every stream full to its byte bound (DEFAULT_STREAM_MAX_BYTES; the durable
 // consumers moved past the filler, as if they had consumed it).
 // Bar: in both phases, end to end >= 8,000 alerts/s (median of rounds) and webhook p99 < 20 ms (worst round).
@@ -48,6 +48,9 @@ const BAR = { alertsPerSecond: 8_000, p99Ms: 20 }
 const PROFILE_DIR = process.env.BENCH_PROFILE
 const BASELINE = process.env.BENCH_BASELINE
 const LOAD_GENERATOR = 'load generator (this process)'
+const POSTGRES = 'postgres (the services\' connections)'
+/** The bench's own connection to each platform's database (polling for drained), left out of Postgres' CPU. */
+const BENCH_APPLICATION = 'bench-platform'
 const out = (line = '') => process.stdout.write(`${line}\n`)
 
 const BARE_FASTIFY = `import Fastify from 'fastify'
@@ -143,7 +146,7 @@ async function preparePlatform(label: string, checkout: string, settings: Record
   // Counted like in production, but never reached from the one load-generator address.
   env.INGEST_RATE_LIMIT_PER_MINUTE = '100000000'
   Object.assign(env, settings)
-  return { label, checkout, namespace, database, db: createDb({ connectionString: database.url, max: 2 }), env, port, services: [] }
+  return { label, checkout, namespace, database, db: createDb({ connectionString: database.url, max: 2, applicationName: BENCH_APPLICATION }), env, port, services: [] }
 }
 
 const thisBuild = `${BASELINE === undefined ? 'platform' : 'after (this build)'}${process.env.BENCH_ENV ? ` ${process.env.BENCH_ENV}` : ''}`
@@ -191,30 +194,61 @@ async function drained(platform: Platform, baseline: number, responded: number):
   await waitFor(async () => ((await intakeRowsAfter(platform, baseline)) >= responded && (await consumersDone(bus)) ? true : undefined), { timeoutMs: DRAIN_TIMEOUT_MS, intervalMs: 50, what: `${platform.label} to drain` })
 }
 
-const cpuNow = (platform: Platform) => new Map<string, number>([...platform.services.map((service) => [service.name, processCpuMs(service.child.pid ?? 0)] as const), [LOAD_GENERATOR, (process.cpuUsage().user + process.cpuUsage().system) / 1000]])
+/** CPU of each Postgres backend serving the platform's services (the same machine's processes), keyed by pid. */
+async function postgresCpu(platform: Platform): Promise<Map<number, number>> {
+  const backends = await sql<{ pid: number }>`
+    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name IS DISTINCT FROM ${BENCH_APPLICATION}`.execute(platform.db)
+  const cpu = new Map<number, number>()
+  for (const { pid } of backends.rows) {
+    try {
+      cpu.set(pid, processCpuMs(pid))
+    } catch {
+      // Not on this machine, or it ended meanwhile: not counted.
+    }
+  }
+  return cpu
+}
+
+/**
+ * Each process's CPU so far; Postgres as the sum of the platform's backends (one that ended within the
+ * round is not counted, one that started is counted whole).
+ */
+async function cpuNow(platform: Platform, since?: Map<number, number>): Promise<{ processes: Map<string, number>; backends: Map<number, number> }> {
+  const backends = await postgresCpu(platform)
+  const postgres = [...backends].reduce((sum, [pid, ms]) => sum + ms - (since?.get(pid) ?? 0), 0)
+  const processes = new Map<string, number>([
+    ...platform.services.map((service) => [service.name, processCpuMs(service.child.pid ?? 0)] as const),
+    [LOAD_GENERATOR, (process.cpuUsage().user + process.cpuUsage().system) / 1000],
+    [POSTGRES, postgres],
+  ])
+  return { processes, backends }
+}
 
 /** Each process's CPU milliseconds per second while the platform is idle (timers, health of its connections). */
 async function idleRates(platform: Platform): Promise<Map<string, number>> {
-  const before = cpuNow(platform)
+  const before = await cpuNow(platform)
   const started = performance.now()
   await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS))
   const seconds = (performance.now() - started) / 1000
-  return new Map([...cpuNow(platform)].map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / seconds]))
+  const after = await cpuNow(platform, before.backends)
+  return new Map([...after.processes].map(([name, ms]) => [name, (ms - (name === POSTGRES ? 0 : (before.processes.get(name) ?? 0))) / seconds]))
 }
 
 async function platformRound(platform: Platform): Promise<PlatformRound> {
   const idle = await idleRates(platform)
   const baseline = await lastIntakeRow(platform)
-  const cpuBefore = cpuNow(platform)
+  const cpuBefore = await cpuNow(platform)
   const started = performance.now()
   const figures = await load(webhookUrl(platform), MEASURE_SECONDS)
   await drained(platform, baseline, figures.responded)
   const drainMs = performance.now() - started
-  const cpuAfter = cpuNow(platform)
+  const cpuAfter = await cpuNow(platform, cpuBefore.backends)
   const accepted = figures.alertIds.length
   const recorded = Number((await sql<{ n: number }>`SELECT count(DISTINCT alert_id)::int AS n FROM intake_log WHERE id > ${baseline} AND alert_id = ANY(${figures.alertIds}::text[])`.execute(platform.db)).rows[0]?.n ?? 0)
   // What the alerts cost: the CPU used from the first post to drained, less what the process uses idle over as long.
-  const cpuPerAlert = Object.fromEntries([...cpuAfter].map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0) - (idle.get(name) ?? 0) * (drainMs / 1000)) / Math.max(1, accepted)]))
+  // Postgres' figure is already the difference (backend by backend).
+  const used = (name: string, ms: number) => ms - (name === POSTGRES ? 0 : (cpuBefore.processes.get(name) ?? 0))
+  const cpuPerAlert = Object.fromEntries([...cpuAfter.processes].map(([name, ms]) => [name, (used(name, ms) - (idle.get(name) ?? 0) * (drainMs / 1000)) / Math.max(1, accepted)]))
   return { ...figures, endToEnd: accepted / (drainMs / 1000), drainMs, cpuPerAlert, recorded }
 }
 
@@ -284,16 +318,17 @@ function report(results: PhaseResult[]): boolean {
     }
   }
   out()
-  const processes = [...SERVICES, LOAD_GENERATOR]
-  out('CPU per accepted alert by process (user + system from /proc, over each round from the first post to drained, less the process\'s idle rate sampled for 3 s before the round; median of rounds, ms):')
+  const processes = [...SERVICES, POSTGRES, LOAD_GENERATOR]
+  out('CPU per accepted alert by process (user + system from /proc, over each round from the first post to drained, less the process\'s idle rate sampled for 3 s before the round; Postgres: the backends of the platform\'s database; median of rounds, ms):')
   out()
-  out(`| streams | platform | ${processes.join(' | ')} | services together |`)
-  out(`|---|---|${processes.map(() => '---|').join('')}---|`)
+  out(`| streams | platform | ${processes.join(' | ')} | services together | services and Postgres |`)
+  out(`|---|---|${processes.map(() => '---|').join('')}---|---|`)
   for (const result of results) {
     for (const [label, rounds] of result.platforms) {
       const cells = processes.map((name) => median(rounds.map((round) => round.cpuPerAlert[name] ?? 0)))
       const servicesTotal = median(rounds.map((round) => SERVICES.reduce((sum, name) => sum + (round.cpuPerAlert[name] ?? 0), 0)))
-      out(`| ${result.phase} | ${label} | ${cells.map((ms) => ms.toFixed(3)).join(' | ')} | ${servicesTotal.toFixed(3)} |`)
+      const withPostgres = median(rounds.map((round) => [...SERVICES, POSTGRES].reduce((sum, name) => sum + (round.cpuPerAlert[name] ?? 0), 0)))
+      out(`| ${result.phase} | ${label} | ${cells.map((ms) => ms.toFixed(3)).join(' | ')} | ${servicesTotal.toFixed(3)} | ${withPostgres.toFixed(3)} |`)
     }
   }
   for (const result of results) {

@@ -68,30 +68,44 @@ const deadLetterContract = contract(DeadLetterV1)
 const decoder = new TextDecoder()
 
 /**
- * Acks sent together once the event loop has taken in everything that was ready (a `setImmediate`), like
- * AckedPublisher's publishes: the NATS client writes to its socket in a microtask after the first message,
- * so acks from separate I/O callbacks (each handler's last database answer) would each cost a write system
- * call, the connector's largest CPU cost per alert after its queries (docs/benchmarks/platform.md). The
- * promise resolves once the ack is handed to the client, so a stopping consumer still sends it.
+ * Acks gathered for up to ACK_GATHER_MS (or ACK_GATHER_MAX of them) and written together: the NATS client
+ * writes to its socket in a microtask after the first message, so acks from separate I/O callbacks (each
+ * handler's last database answer) would each cost a write system call, the connector's largest CPU cost per
+ * alert after its queries (docs/benchmarks/platform.md). A delivery does not wait for its ack to be written
+ * (its slot goes to the next message at once); a stopping consumer writes whatever is gathered before it
+ * returns, and an ack never written leaves the message to be redelivered, as a crash would.
  */
-let queuedAcks: { message: JsMsg; sent: () => void; failed: (error: unknown) => void }[] = []
-function ackSoon(message: JsMsg): Promise<void> {
-  return new Promise((sent, failed) => {
-    if (queuedAcks.push({ message, sent, failed }) === 1) setImmediate(sendAcks)
-  })
+const ACK_GATHER_MS = 5
+const ACK_GATHER_MAX = 256
+let queuedAcks: { message: JsMsg; failed: (error: unknown) => void }[] = []
+let ackTimer: NodeJS.Timeout | undefined
+function ackSoon(message: JsMsg, failed: (error: unknown) => void): void {
+  const queued = queuedAcks.push({ message, failed })
+  if (queued >= ACK_GATHER_MAX) sendAcks()
+  else if (queued === 1) ackTimer = setTimeout(sendAcks, ACK_GATHER_MS)
 }
 function sendAcks(): void {
+  clearTimeout(ackTimer)
+  ackTimer = undefined
   const acks = queuedAcks
   queuedAcks = []
-  for (const { message, sent, failed } of acks) {
+  for (const { message, failed } of acks) {
     try {
       message.ack()
-      sent()
     } catch (error) {
-      // The connection is closed: the caller handles it as it handled a failed ack before.
+      // The connection is closed: the message is redelivered once a consumer fetches again.
       failed(error)
     }
   }
+}
+
+/**
+ * Messages asked for at a time; a new pull is sent once the server owes a quarter of them or fewer (the
+ * client's default is three quarters: a pull, one socket write, for every eighth message under load).
+ */
+function pullOptions(concurrency: number): { max_messages: number; threshold_messages: number } {
+  const maxMessages = Math.max(32, concurrency * 2)
+  return { max_messages: maxMessages, threshold_messages: Math.floor(maxMessages / 4) }
 }
 
 /** Creates or updates the durable consumer, then runs the consume loop until stopped. */
@@ -114,7 +128,7 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
   await ensureConsumer(bus, stream, config)
 
   const consumer = await bus.js.consumers.get(stream, options.durable)
-  let messages: ConsumerMessages | undefined = await consumer.consume({ max_messages: Math.max(32, concurrency * 2) })
+  let messages: ConsumerMessages | undefined = await consumer.consume(pullOptions(concurrency))
   const inFlight = new Set<Promise<void>>()
   let stopping = false
 
@@ -140,11 +154,12 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
       await new Promise((resolve) => setTimeout(resolve, 500))
       messages = await bus.js.consumers
         .get(stream, options.durable)
-        .then((c) => c.consume({ max_messages: Math.max(32, concurrency * 2) }))
+        .then((c) => c.consume(pullOptions(concurrency)))
         .catch(() => undefined)
       if (!messages) await ensureConsumer(bus, stream, config).catch(() => undefined)
     }
     await Promise.all(inFlight)
+    sendAcks()
   })()
 
   return {
@@ -238,7 +253,7 @@ async function handleMessage<S extends TSchema>(
       messageId,
       working: () => message.working(),
     })
-    await ackSoon(message)
+    ackSoon(message, (error) => bus.logger.error({ err: error, subject: message.subject }, 'ack not sent; the message will be redelivered'))
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     if (error instanceof PermanentError || deliveryCount >= maxAttempts) {

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
+import { namedIfPrepared } from './prepared.ts'
 
 /** The `code` of a DatabaseUnavailableError; http-kit's error handler answers it as "a dependency is down". */
 export const DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE'
@@ -31,7 +32,7 @@ function classified(error: unknown): unknown {
 function classifyingClient(client: pg.PoolClient): PostgresPoolClient {
   return {
     query(...args: [string, ReadonlyArray<unknown>] | [never]) {
-      const result = (client.query as (...a: unknown[]) => unknown)(...args)
+      const result = (client.query as (...a: unknown[]) => unknown)(...namedIfPrepared(args))
       if (result instanceof Promise) return result.catch((error: unknown) => { throw classified(error) })
       return result
     },

@@ -2,8 +2,7 @@ import type { NormalizedAlert, IntakeLogBatch } from '@signals/contracts'
 import type { MessageContext } from '@signals/bus'
 import type { Database, Kysely } from '@signals/db'
 import type { EntryFlow } from '../entry-flow.ts'
-import { insertEntryRecords, insertTestRecord, type Routing } from '../repositories/alerts.ts'
-import { unsettledEntryRecords } from '../repositories/entry-records.ts'
+import { recordEntryAlert, insertTestRecord, type Routing } from '../repositories/alerts.ts'
 import { insertIntakeLog } from '../repositories/intake-log.ts'
 import { exitForResult, type Logger } from './close-trades.ts'
 import type { FlattenDispatch } from '../positions/flatten-dispatch.ts'
@@ -44,9 +43,9 @@ export function entryAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
   return async (alert: NormalizedAlert, context?: MessageContext): Promise<void> => {
     if (alert.isVendorTest) return recordAsTest(alert)
-    const created = await insertEntryRecords(deps.db, alert, recordRoutingOf(alert, deps.routing))
+    const { created, unsettled } = await recordEntryAlert(deps.db, alert, recordRoutingOf(alert, deps.routing))
     deps.onRecorded?.('entry', created.length)
-    const records = created.length > 0 ? created : await unsettledEntryRecords(deps.db, alert.alertId)
+    const records = created.length > 0 ? created : unsettled
     if (created.length === 0 && records.length === 0) {
       deps.logger.info(
         { alertId: alert.alertId, routing: deps.routing, owner: alert.userId },

@@ -1,6 +1,7 @@
-import { sql, storableJson, type Database, type Kysely } from '@signals/db'
+import { prepared, sql, storableJson, type Database, type Kysely } from '@signals/db'
 import type { NormalizedAlert } from '@signals/contracts'
 import { decimalText } from '../decimal-text.ts'
+import { unsettledEntryRecords } from './entry-records.ts'
 
 /** A live alert record as the entry flow receives it. */
 export interface NewAlertRecordRef {
@@ -49,6 +50,14 @@ function alertColumns(alert: NormalizedAlert) {
 
 export type Routing = 'fanout' | 'targeted'
 
+/** What an entry alert's statement left: the records it created, else the live records it had already. */
+export interface EntryAlertRecords {
+  /** Records this call created (RETURNING: a redelivery creates none). */
+  created: NewAlertRecordRef[]
+  /** When it created none: this alert's records the entry flow has not settled (a crash's, or handed back). */
+  unsettled: NewAlertRecordRef[]
+}
+
 /**
  * Intake rule 8 in one statement: one record per user whose live trading is enabled (the partial index
  * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
@@ -58,10 +67,16 @@ export type Routing = 'fanout' | 'targeted'
  * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
  * only the rows this call created. Rows go in user order, so two instances writing the same alert take
  * the unique-key locks in the same order and never deadlock.
+ *
+ * When it creates nothing, the same statement reads the alert's unsettled records (a redelivery hands them
+ * over), so an alert for no live user costs one round trip, not two (docs/benchmarks/platform.md). Its
+ * snapshot predates any row the insert waited on (another delivery of the alert writing at that moment),
+ * so when users were found but every row already existed, the unsettled records are read again in a
+ * statement of their own, which sees that delivery's rows.
  */
-export async function insertEntryRecords(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing): Promise<NewAlertRecordRef[]> {
+export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing): Promise<EntryAlertRecords> {
   const c = alertColumns(alert)
-  if (routing === 'targeted' && c.owner === null) return []
+  if (routing === 'targeted' && c.owner === null) return { created: [], unsettled: await unsettledEntryRecords(db, c.alertId) }
   const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
   // A signal source's alert (issue 22) reaches its subscribers instead: the owner alone for a trader's
   // source, every subscribed trader for an operator source; nobody once the source is revoked.
@@ -71,20 +86,37 @@ export async function insertEntryRecords(db: Kysely<Database>, alert: Normalized
       : sql`FROM signal_source_subscriptions sub
     JOIN signal_sources src ON src.id = sub.source_id AND src.revoked_at IS NULL AND (src.owner_user_id IS NULL OR src.owner_user_id = sub.user_id)
     JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
-  const result = await sql<{ id: number; user_id: string }>`
-    INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
-                        received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, source_id, exit_plan, trailing_stop)
-    SELECT ${c.alertId}, s.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
-           ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
-           ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid, ${c.exitPlan}::jsonb, ${c.trailingStop}::jsonb
-    ${recipients}
-    JOIN users u ON u.user_id = s.user_id AND u.approved
-    WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
-      AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
-    ORDER BY s.user_id
-    ON CONFLICT (alert_id, user_id) DO NOTHING
-    RETURNING id, user_id`.execute(db)
-  return result.rows.map((row) => ({ id: row.id, userId: row.user_id }))
+  const result = await sql<{ id: number | null; user_id: string | null; kind: 'created' | 'unsettled' | 'conflicted' }>`${prepared}
+    WITH recipients AS MATERIALIZED (
+      SELECT s.user_id
+      ${recipients}
+      JOIN users u ON u.user_id = s.user_id AND u.approved
+      WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
+        AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
+    ), created AS (
+      INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
+                          received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, source_id, exit_plan, trailing_stop)
+      SELECT ${c.alertId}, r.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
+             ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
+             ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid, ${c.exitPlan}::jsonb, ${c.trailingStop}::jsonb
+      FROM recipients r
+      ORDER BY r.user_id
+      ON CONFLICT (alert_id, user_id) DO NOTHING
+      RETURNING id, user_id
+    )
+    SELECT id::int AS id, user_id, 'created' AS kind FROM created
+    UNION ALL
+    SELECT id::int, user_id, 'unsettled' FROM alerts
+    WHERE alert_id = ${c.alertId} AND NOT is_test AND status IN ('received', 'placing') AND NOT EXISTS (SELECT 1 FROM created)
+    UNION ALL
+    SELECT NULL, NULL, 'conflicted' WHERE EXISTS (SELECT 1 FROM recipients) AND NOT EXISTS (SELECT 1 FROM created)
+    ORDER BY id`.execute(db)
+  const refs = (kind: string) =>
+    result.rows.filter((row) => row.kind === kind).map((row) => ({ id: row.id as number, userId: row.user_id as string }))
+  const created = refs('created')
+  if (created.length > 0) return { created, unsettled: [] }
+  const conflicted = result.rows.some((row) => row.kind === 'conflicted')
+  return { created, unsettled: conflicted ? await unsettledEntryRecords(db, c.alertId) : refs('unsettled') }
 }
 
 /** A test alert: one record of its own, owned by the payload's user, belonging to no live trader. */

@@ -1,4 +1,4 @@
-import { sql, type AlertRecordStatus, type Database, type Kysely } from '@signals/db'
+import { prepared, sql, type AlertRecordStatus, type Database, type Kysely } from '@signals/db'
 
 /** What the entry flow reads of a record, with the user's trading settings and risk configuration. */
 export interface EntryRecord {
@@ -200,7 +200,7 @@ export async function noteWaiting(db: Kysely<Database>, notes: readonly { id: nu
 
 /** Live records of this alert the entry flow has not settled (left by a crash or handed back for a retry). */
 export async function unsettledEntryRecords(db: Kysely<Database>, alertId: string): Promise<{ id: number; userId: string }[]> {
-  const result = await sql<{ id: number; user_id: string }>`
+  const result = await sql<{ id: number; user_id: string }>`${prepared}
     SELECT id::int AS id, user_id FROM alerts
     WHERE alert_id = ${alertId} AND NOT is_test AND status IN ('received', 'placing')
     ORDER BY id`.execute(db)

@@ -167,6 +167,31 @@ t.test('a crash between the insert and the hand-off: the redelivery hands over t
   t.equal(await countRows(db, sql<{ count: number }>`SELECT count(*)::int AS count FROM alerts WHERE status = 'not_placed'`), 3)
 })
 
+t.test('a crash between the insert and the hand-off, then the users turn live trading off: the redelivery still hands over the records left waiting', async (t) => {
+  // The statement that finds no live user now reads the unsettled records in the same round trip.
+  let failOnce = true
+  const handedOff: NewAlertRecordRef[] = []
+  const flaky = (db: Kysely<Database>): EntryFlow => ({
+    async handOff(_alert, records) {
+      if (failOnce) {
+        failOnce = false
+        await sql`UPDATE trading_settings SET setting_value = jsonb_set(setting_value, '{enabled}', 'false'::jsonb) WHERE setting_key = 'live_trading'`.execute(db)
+        throw new Error('entry flow unavailable')
+      }
+      handedOff.push(...records)
+      await claimRecords(db, records)
+    },
+  })
+  const { app, db } = await build(t, {}, { entryFlow: flaky })
+  await seedUsers(db, 2, { prefix: 'live' })
+  const alert = makeAlert()
+  await publishAlert(app, alert)
+  await eventually(() => handedOff.length === 2)
+  await drained(app, 'ALERTS', Durables.entry)
+  t.same(handedOff.map((r) => r.userId).sort(), ['live-0', 'live-1'], 'handed over though nobody is live any more')
+  t.equal(await countRows(db, recordsOf(alert.alertId)), 2, 'no record added')
+})
+
 t.test('two connector instances on one durable consumer: every alert recorded exactly once per live user', async (t) => {
   const { app, db, config } = await build(t)
   const second = await buildInstance(t, config)
