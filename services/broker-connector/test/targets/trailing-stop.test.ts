@@ -4,8 +4,7 @@ import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { netMnq, openedTrade } from '../positions/exit-helper.ts'
 
-/** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. */
-const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true' } }
+import { EXIT_PLANS_ON } from './targets-helper.ts'
 
 t.test('a trailing stop starts at its trigger, moves up in steps with the market, and never down', async (t) => {
   const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
