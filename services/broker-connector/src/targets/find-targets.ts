@@ -4,7 +4,7 @@ import { claimedTargetsOf, pairStopFound, targetSent } from '../repositories/tra
 import type { TargetContext } from './keep-targets.ts'
 
 /** One leg of a target's pair at the broker. */
-export interface FoundLeg {
+interface FoundLeg {
   orderId: number
   working: boolean
 }

@@ -6,7 +6,7 @@ import type { BrokerSession } from '../broker/broker-adapter.ts'
  * How far `next` is tighter than `current` for a trade's stop: up for a long's, down for a short's
  * (negative: looser). Exact decimals.
  */
-export function tighterBy(side: Side, current: string, next: string) {
+function tighterBy(side: Side, current: string, next: string) {
   return side === 'LONG' ? subtract(parseDecimal(next), parseDecimal(current)) : subtract(parseDecimal(current), parseDecimal(next))
 }
 
