@@ -80,6 +80,7 @@ export function endpointHandlers(market: PaperMarket): Record<string, Handler> {
       return order && accountOf(login, order.accountId) ? ok(order) : { s: 404, d: `Order ${id} not found` }
     },
     [ENDPOINTS.placeOSO]: (login, body) => orderCommand(login, body, (account) => market.placeOso(account.accountId, body)),
+    [ENDPOINTS.placeOCO]: (login, body) => orderCommand(login, body, (account) => market.placeOco(account.accountId, body)),
     [ENDPOINTS.placeOrder]: (login, body) => orderCommand(login, body, (account) => market.placeOrder(account.accountId, body)),
     [ENDPOINTS.modifyOrder]: (login, body) => ok(market.modifyOrder(ownerOf(market, login, body.orderId).accountId, body)),
     [ENDPOINTS.liquidatePosition]: (login, body) =>

@@ -1,8 +1,8 @@
-import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, FillFee, Order, OrderVersion, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, QuoteEntryName, TradeDate } from '@signals/tradovate-wire'
+import type { Account, CashBalance, CashBalanceSnapshot, Command, CommandResult, Fill, FillFee, Order, OrderVersion, PlaceOcoResult, PlaceOrderResult, PlaceOsoResult, Position, PropsEvent, Quote, QuoteEntryName, TradeDate } from '@signals/tradovate-wire'
 import { multiply, parseDecimal, toPlain, tradingDayOf } from '@signals/instruments'
 import { contractById, findContract, type PaperContract } from './contracts.ts'
 import { add, compareDecimal, normalizeDecimal, onTick } from './decimal-text.ts'
-import { planOso, planSingle, type OrderPlan } from './oso-request.ts'
+import { planOco, planOso, planSingle, type OrderPlan } from './oso-request.ts'
 import { offTick, planModify, type ModifyPlan } from './modify-request.ts'
 import { hasLimit, hasStop, isTrailing, minus, reached, trail, trailingStopFor } from './order-kinds.ts'
 import { applyFill, netPos, netPrice, type PositionState } from './position-book.ts'
@@ -241,6 +241,25 @@ export class PaperMarket {
     this.#emitOrder(placed, 'Created')
     this.#sweep(contract, false, new Set([placed.order.id]))
     return { orderId: placed.order.id }
+  }
+
+  /**
+   * `order/placeOCO`: the order and its `other`, linked: one done in full cancels the other (`#fill`); a part
+   * of one resizes nothing (the client does, `order/modifyorder`). Refused whole when either side is refused.
+   */
+  placeOco(accountId: number, body: unknown): PlaceOcoResult {
+    const checked = planOco(body)
+    if ('failure' in checked) return checked.failure
+    const { contract, qty, isAutomated, entry, other } = checked.plan
+    const first = this.#place(accountId, contract, entry, qty, 'Working', null, isAutomated)
+    const noQuote = this.#refusedWithoutQuote(first)
+    if (noQuote) return noQuote
+    const second = this.#place(accountId, contract, other, qty, 'Working', null, isAutomated)
+    first.order.linkedId = second.order.id
+    second.order.linkedId = first.order.id
+    for (const placed of [first, second]) this.#emitOrder(placed, 'Created')
+    this.#sweep(contract, false, new Set([first.order.id, second.order.id]))
+    return { orderId: first.order.id, ocoId: second.order.id }
   }
 
   /**

@@ -103,3 +103,14 @@ export function planOso(body: unknown): { plan: OsoPlan } | { failure: Failure }
   }
   return { plan: { contract, qty, isAutomated: common.isAutomated, entry: entry.plan, legs } }
 }
+
+/** Checks an `order/placeOCO` body: one order and its `other` (same contract and quantity), both closing the same side. */
+export function planOco(body: unknown): { plan: Omit<OsoPlan, 'legs'> & { other: OrderPlan } } | { failure: Failure } {
+  const single = planSingle(body)
+  if ('failure' in single) return single
+  const other = planOrder((body as Record<string, unknown>).other, 'other', single.plan.contract)
+  if ('failure' in other) return other
+  if (other.plan.action !== single.plan.entry.action) return fail('UnknownReason', "other.action must be the order's own action")
+  if (other.plan.orderType === 'Market' || single.plan.entry.orderType === 'Market') return fail('Unsupported', 'an OCO pair is two resting orders (Limit, Stop, StopLimit or trailing), not Market')
+  return { plan: { ...single.plan, other: other.plan } }
+}

@@ -324,3 +324,60 @@ t.test('no commission unless asked: every fill has a FillFee of 0 and the cash i
   t.same(m.fillFees(m.fills().map((fill) => fill.id)), m.fills().map((fill) => ({ id: fill.id, commission: 0, commissionCurrencyId: 1 })))
   t.match(m.cashBalance(70), { amount: 50000 })
 })
+
+const oco = (overrides: Record<string, unknown> = {}) => ({
+  accountSpec: 'DEMO70',
+  accountId: 70,
+  clOrdId: 'sig-1.tp1',
+  action: 'Sell',
+  symbol: 'MNQZ6',
+  orderQty: 2,
+  orderType: 'Limit',
+  price: 21020,
+  timeInForce: 'GTC',
+  isAutomated: true,
+  other: { action: 'Sell', clOrdId: 'sig-1.sl1', orderType: 'Stop', stopPrice: 20990, timeInForce: 'GTC' },
+  ...overrides,
+})
+
+t.test('order/placeOCO: two working orders linked; the one done in full cancels the other, either way', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  const placed = m.placeOco(70, oco())
+  t.match(placed, { orderId: Number, ocoId: Number })
+  t.same(statuses(m), ['sig-1.tp1:Working', 'sig-1.sl1:Working'])
+  m.setPrice('MNQZ6', '21025')
+  t.same(fillPrices(m), ['Sell 2@21020'])
+  t.same(statuses(m), ['sig-1.tp1:Filled', 'sig-1.sl1:Canceled'], 'the target done cancels its stop')
+  const stopFirst = market()
+  stopFirst.setPrice('MNQZ6', '21000')
+  stopFirst.placeOco(70, oco())
+  stopFirst.setPrice('MNQZ6', '20985')
+  t.same(fillPrices(stopFirst), ['Sell 2@20990'])
+  t.same(statuses(stopFirst), ['sig-1.tp1:Canceled', 'sig-1.sl1:Filled'], 'the stop done cancels its target')
+})
+
+t.test('order/placeOCO: a part of one leg resizes nothing; the client resizes the other, and the rest still cancels it', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  m.setLiquidity('MNQZ6', 1)
+  const placed = m.placeOco(70, oco()) as { orderId: number; ocoId: number }
+  m.setPrice('MNQZ6', '21025')
+  t.same(fillPrices(m), ['Sell 1@21020'])
+  t.same(statuses(m), ['sig-1.tp1:Working', 'sig-1.sl1:Working'], 'a part cancels nothing')
+  const qty = () => m.taggedOrders(70).map((order) => `${order.clOrdId}:${order.ordStatus}:${order.filledQty}/${order.orderQty}`)
+  t.same(qty(), ['sig-1.tp1:Working:1/2', 'sig-1.sl1:Working:0/2'], 'nor resizes the stop')
+  t.match(m.modifyOrder(70, { orderId: placed.ocoId, orderQty: 1, orderType: 'Stop', stopPrice: 20990, isAutomated: true }), { commandId: Number }, 'the client resizes it')
+  m.setPrice('MNQZ6', '21030')
+  t.same(qty(), ['sig-1.tp1:Filled:2/2', 'sig-1.sl1:Canceled:0/1'])
+  t.match(m.positions(), [{ netPos: -2 }], 'two sold (no entry in this test), never more')
+})
+
+t.test('order/placeOCO: refused whole as Tradovate would (other on the wrong side, a Market leg, no other)', async (t) => {
+  const m = market()
+  m.setPrice('MNQZ6', '21000')
+  t.match(m.placeOco(70, oco({ other: { action: 'Buy', orderType: 'Stop', stopPrice: 20990 } })), { failureReason: 'UnknownReason' })
+  t.match(m.placeOco(70, oco({ other: { action: 'Sell', orderType: 'Market' } })), { failureReason: 'Unsupported' })
+  t.match(m.placeOco(70, oco({ other: undefined })), { failureReason: String })
+  t.same(statuses(m), [], 'nothing placed')
+})

@@ -421,6 +421,8 @@ export interface TradeTargetsTable {
   /** The contracts it was placed for (after sizing, scaling and merging). */
   quantity: number
   order_id: BrokerId
+  /** The stop paired with it at the broker (OCO, tag `.slN`), once answered or found by tag. */
+  stop_order_id: BrokerId
   sent_at: Timestamp
   /** Why it is not working as planned (the broker refused, outcome unknown), or null. */
   outcome: string | null

@@ -53,6 +53,8 @@ export {
   type OsoBracket,
   type PlaceOsoRequest,
   type PlaceOsoResult,
+  type PlaceOcoRequest,
+  type PlaceOcoResult,
   type PlaceOrderRequest,
   type PlaceOrderResult,
   type ModifyOrderRequest,

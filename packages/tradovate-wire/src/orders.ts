@@ -7,6 +7,8 @@ import type { Action, OrderType, TimeInForce } from './entities.ts'
 
 export const ENDPOINTS = {
   placeOSO: 'order/placeOSO',
+  /** Two linked orders (the order and its `other`): one done in full cancels the other (partner.tradovate.com .../orders/place-oco). */
+  placeOCO: 'order/placeOCO',
   /** One order (Market, Limit, Stop); a manual order carries no `clOrdId`. */
   placeOrder: 'order/placeorder',
   /** New quantity or prices of a live order (`orderQty` is the order's whole quantity, filled part included). */
@@ -95,6 +97,21 @@ export interface PlaceOsoResult {
   orderId?: number
   oso1Id?: number
   oso2Id?: number
+  failureReason?: FailureReason
+  failureText?: string
+}
+
+/** Body of `order/placeOCO`: one order and its `other` (same account, contract and quantity). */
+export interface PlaceOcoRequest extends OrderRequestFields {
+  timeInForce?: TimeInForce
+  isAutomated: boolean
+  other: OsoBracket
+}
+
+/** Answer of `order/placeOCO`: the order's id and its `other`'s (`ocoId`), or a failure. */
+export interface PlaceOcoResult {
+  orderId?: number
+  ocoId?: number
   failureReason?: FailureReason
   failureText?: string
 }

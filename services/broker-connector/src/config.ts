@@ -142,6 +142,7 @@ export const ConfigSchema = Type.Object({
    */
   EXIT_PLANS_ENABLED: Type.Boolean({ default: false, description: 'carry out several targets, breakeven and trailing stops (off: such entries are refused, saying why)' }),
   TRAILING_STOP_CHECK_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1_000, description: 'interval of the look at the market for trailing stops' }),
+  TRAILING_STOP_MIN_GAP_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 1_000, description: "least time between two moves of one trade's trailing stop (the broker's rate limits)" }),
 })
 
 export type Config = Static<typeof ConfigSchema>

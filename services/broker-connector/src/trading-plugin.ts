@@ -54,6 +54,7 @@ export interface TradingPluginOptions {
     | 'DAILY_FLATTEN_CHECK_MS'
     | 'LIMIT_TIMEOUT_CHECK_MS'
     | 'TRAILING_STOP_CHECK_MS'
+    | 'TRAILING_STOP_MIN_GAP_MS'
   >
   /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
   feeds: boolean
@@ -114,7 +115,7 @@ export const tradingPlugin = fp(
     const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
     // Trailing stops follow the market from the quotes of the sessions held here (docs/decisions/targets-breakeven.md).
     const trailingStops = options.feeds && options.config.EXIT_PLANS_ENABLED
-      ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => app.feeds.connectedUsers() }, logger: app.log, maxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS }, options.config.TRAILING_STOP_CHECK_MS)
+      ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => app.feeds.connectedUsers() }, logger: app.log, maxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS, minGapMs: options.config.TRAILING_STOP_MIN_GAP_MS }, options.config.TRAILING_STOP_CHECK_MS)
       : null
     app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts, trailingStops })
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").

@@ -151,17 +151,22 @@ export interface ClosingOrderRequest {
 }
 
 /**
- * One of several targets (issue 24, item 4): a GTC Limit order that reduces the position, under the entry's
- * tag with `.tp1`..`.tp3`. Placed once the entry has filled, never before (resting first, it could open a
- * position of its own).
+ * One of several targets (issue 24, item 4) with its own stop, linked at the broker (Tradovate
+ * `order/placeOCO`): a GTC Limit under the entry's tag with `.tpN` and a GTC Stop with `.slN`, same quantity;
+ * one done in full cancels the other there, whether or not the connector is running. Placed once the entry
+ * has filled, never before (resting first, it could open a position of its own).
  */
-export interface TargetOrderRequest {
+export interface TargetPairRequest {
+  /** The entry's tag (`sig-N`): the target goes out as `${tag}.tp${level}`, its stop as `${tag}.sl${level}`. */
   tag: string
+  level: number
   contract: BrokerContract
   action: OrderSide
   quantity: number
   /** On the contract's tick, toward the entry. */
   price: string
+  /** The trade's stop price as it stands (the whole-position stop's). */
+  stopPrice: string
 }
 
 export interface PlacedBracket {
@@ -304,10 +309,17 @@ export interface BrokerSession {
    */
   repriceOrder?(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void>
   /**
-   * A target of several (`order/placeorder`, a GTC Limit under our tag). Optional: a broker without it takes
-   * no entry with several targets (refused with the reason, docs/decisions/targets-breakeven.md).
+   * A target of several with its own stop, linked at the broker (`order/placeOCO`). Optional: a broker
+   * without it takes no entry with several targets (refused with the reason, docs/decisions/targets-breakeven.md).
    */
-  placeTargetOrder?(request: TargetOrderRequest): Promise<{ orderId: number }>
+  placeTargetPair?(request: TargetPairRequest): Promise<{ targetOrderId: number; stopOrderId: number | null }>
+  /**
+   * Reads a working stop's price and moves it as one change in the order's own queue (the one its resize and
+   * reprice go through), so no other change of it (a modify alert's move, breakeven) can come between the
+   * read and the move. `decide` gets the price at the broker (null: unknown) and returns the new one, or null
+   * to leave it. Returns the price it was moved to, or null. Optional: without it the trail reads then moves.
+   */
+  moveStop?(orderId: number, decide: (current: string | null) => string | null): Promise<string | null>
   /** Flattens the account's position in a contract and cancels its working orders (`order/liquidateposition`). */
   liquidatePosition(contractId: number): Promise<void>
   cancelOrder(orderId: number): Promise<void>

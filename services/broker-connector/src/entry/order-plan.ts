@@ -72,12 +72,13 @@ export const orderTagOf = (recordId: number) => `sig-${recordId}`
 
 /**
  * The record a tag belongs to and which order of its bracket it names, or null for any other tag. One of
- * several targets (`.tp1`..`.tp3`, issue 24 item 4) is a target with its `level`.
+ * several targets (`.tp1`..`.tp3`, issue 24 item 4) is a target with its `level`; the stop paired with it at
+ * the broker (`.sl1`..`.sl3`) a stop with that `level`.
  */
 export function parseOrderTag(tag: string | null): { recordId: number; leg: 'entry' | 'stop' | 'target'; level?: number } | null {
   if (tag === null) return null
-  const match = /^sig-(\d{1,15})(\.sl|\.tp([1-3])?)?$/.exec(tag)
+  const match = /^sig-(\d{1,15})(?:\.(sl|tp)([1-3])?)?$/.exec(tag)
   if (!match) return null
-  const leg = match[2] === '.sl' ? 'stop' : match[2] === undefined ? 'entry' : 'target'
+  const leg = match[2] === 'sl' ? 'stop' : match[2] === undefined ? 'entry' : 'target'
   return match[3] === undefined ? { recordId: Number(match[1]), leg } : { recordId: Number(match[1]), leg, level: Number(match[3]) }
 }

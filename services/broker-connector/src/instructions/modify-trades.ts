@@ -6,6 +6,7 @@ import { modifiableTrades, type ModifiableTrade } from '../repositories/instruct
 import { roundToTick } from '../entry/order-plan.ts'
 import { decimalText } from '../decimal-text.ts'
 import type { InstructionOutcome } from './instruction-outcome.ts'
+import { workingStops } from '../targets/find-targets.ts'
 
 export interface ModifyRequest {
   userId: string
@@ -42,24 +43,29 @@ export async function modifyTrades(db: Kysely<Database>, session: BrokerSession,
   const problems: string[] = []
   for (const trade of trades) {
     const towardEntry = { stop: trade.side === 'LONG' ? 'up' : 'down', target: trade.side === 'LONG' ? 'down' : 'up' } as const
-    const legs: [string, number | null, number | null, 'stopPrice' | 'price', 'up' | 'down'][] = [
-      ['stop', request.sl, trade.stop_order_id, 'stopPrice', towardEntry.stop],
-      ['target', request.tp, trade.target_order_id, 'price', towardEntry.target],
+    // Every stop of the trade moves: the whole-position stop and each target's paired stop (all working ones).
+    const stops = request.sl === null ? [] : trade.alert_record_id === null ? [trade.stop_order_id].filter((id) => id !== null) : await workingStops(session, trade.alert_record_id, trade.stop_order_id)
+    const legs: [string, number | null, number[], 'stopPrice' | 'price', 'up' | 'down'][] = [
+      ['stop', request.sl, stops, 'stopPrice', towardEntry.stop],
+      ['target', request.tp, [trade.target_order_id].filter((id) => id !== null), 'price', towardEntry.target],
     ]
-    for (const [leg, wanted, orderId, field, direction] of legs) {
+    for (const [leg, wanted, orderIds, field, direction] of legs) {
       if (wanted === null) continue
-      if (orderId === null) {
+      if (orderIds.length === 0) {
         problems.push(`trade ${trade.id} has no ${leg} order to move`)
         continue
       }
       const price = roundToTick(decimalText(wanted), spec.tickSize, direction)
-      try {
-        await reprice(orderId, { [field]: price })
-        done.push(`${leg} of trade ${trade.id} moved to ${price}`)
-      } catch (error) {
-        if (!(error instanceof BrokerError)) throw error
-        if (error.kind === 'rate_limited' || error.kind === 'unavailable') return { kind: 'retry', note: `waiting for the broker: ${error.message}`, done }
-        problems.push(`${leg} of trade ${trade.id} not moved: ${error.message}`)
+      for (const [index, orderId] of orderIds.entries()) {
+        const which = orderIds.length === 1 ? leg : `${leg} ${index + 1} of ${orderIds.length}`
+        try {
+          await reprice(orderId, { [field]: price })
+          done.push(`${which} of trade ${trade.id} moved to ${price}`)
+        } catch (error) {
+          if (!(error instanceof BrokerError)) throw error
+          if (error.kind === 'rate_limited' || error.kind === 'unavailable') return { kind: 'retry', note: `waiting for the broker: ${error.message}`, done }
+          problems.push(`${which} of trade ${trade.id} not moved: ${error.message}`)
+        }
       }
     }
   }

@@ -5,6 +5,7 @@ import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { targetTrades } from '../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../repositories/partial-closes.ts'
+import { makeRoomForClose } from '../targets/room-for-close.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
 export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
@@ -41,6 +42,9 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const size = Math.min(Math.abs(netPos), ours)
   const decided = partialCloseQuantity(size, flatten.close_part)
   if (decided.kind === 'none') return `partial close: ${decided.reason}`
+  // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
+  // stop or target may close more than is left. A failure here leaves the close unsent (tried again).
+  await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity)
   if (!(await markPartSent(db, flatten.id))) return lookForSent(session, tag, new Date())
   try {
     const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity: decided.quantity })

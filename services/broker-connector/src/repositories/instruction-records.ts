@@ -20,6 +20,8 @@ export interface ModifiableTrade {
   stop_order_id: number | null
   target_order_id: number | null
   sized_stop: string | null
+  /** Its record: the stops paired with its targets carry the record's tag (`.sl1`..`.sl3`). */
+  alert_record_id: number | null
 }
 
 /**
@@ -29,7 +31,7 @@ export interface ModifiableTrade {
 export async function modifiableTrades(db: Kysely<Database>, userId: string, scope: BrokerScope, root: string, side: 'LONG' | 'SHORT' | null): Promise<ModifiableTrade[]> {
   const onSide = side === null ? sql`` : sql`AND t.side = ${side}`
   const result = await sql<ModifiableTrade>`
-    SELECT t.id::int AS id, t.side, t.root, t.contract, t.stop_order_id::float8 AS stop_order_id, t.target_order_id::float8 AS target_order_id, a.sl::text AS sized_stop
+    SELECT t.id::int AS id, t.side, t.root, t.contract, t.stop_order_id::float8 AS stop_order_id, t.target_order_id::float8 AS target_order_id, a.sl::text AS sized_stop, t.alert_record_id::int AS alert_record_id
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${userId} AND t.status = 'open' AND t.exit_requested_at IS NULL AND t.root = ${root}
       AND t.broker = ${scope.broker} AND t.environment = ${scope.environment} AND t.broker_account_id = ${scope.accountId} ${onSide}

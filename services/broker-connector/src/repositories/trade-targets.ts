@@ -44,9 +44,16 @@ export async function claimTargets(db: Kysely<Database>, recordId: number, targe
   return result.rows.map((row) => row.level)
 }
 
-export async function targetSent(db: Kysely<Database>, recordId: number, level: number, outcome: { orderId: number } | { failure: string }): Promise<void> {
-  if ('orderId' in outcome) await sql`UPDATE trade_targets SET order_id = ${outcome.orderId} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
-  else await sql`UPDATE trade_targets SET outcome = ${outcome.failure} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
+/** What the broker answered for a target's pair (its target's id, its stop's id when known), or why it is not working. */
+export async function targetSent(db: Kysely<Database>, recordId: number, level: number, outcome: { orderId: number; stopOrderId?: number | null } | { failure: string }): Promise<void> {
+  if ('orderId' in outcome) {
+    await sql`UPDATE trade_targets SET order_id = ${outcome.orderId}, stop_order_id = COALESCE(${outcome.stopOrderId ?? null}::bigint, stop_order_id) WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
+  } else await sql`UPDATE trade_targets SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${outcome.failure}::text) WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
+}
+
+/** A pair's stop found by its tag (`.slN`): stored, so the next look finds it by id as well. */
+export async function pairStopFound(db: Kysely<Database>, recordId: number, level: number, stopOrderId: number): Promise<void> {
+  await sql`UPDATE trade_targets SET stop_order_id = ${stopOrderId} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
 }
 
 export interface ClaimedTarget {
@@ -54,6 +61,8 @@ export interface ClaimedTarget {
   quantity: number
   /** Null until stored: a crash between the send and the store, or an unknown outcome. */
   order_id: number | null
+  /** The pair's stop (OCO with the target), null until stored. */
+  stop_order_id: number | null
   /** The send was refused (its failure noted): nothing of it at the broker. */
   refused: boolean
 }
@@ -61,7 +70,7 @@ export interface ClaimedTarget {
 /** The record's claimed targets, nearest first, with the order id stored for each (if any). */
 export async function claimedTargetsOf(db: Kysely<Database>, recordId: number): Promise<ClaimedTarget[]> {
   const result = await sql<ClaimedTarget>`
-    SELECT level::int AS level, quantity, order_id::int AS order_id, (order_id IS NULL AND outcome IS NOT NULL AND outcome NOT LIKE 'outcome unknown%') AS refused
+    SELECT level::int AS level, quantity, order_id::int AS order_id, stop_order_id::int AS stop_order_id, (order_id IS NULL AND outcome IS NOT NULL AND outcome NOT LIKE 'outcome unknown%') AS refused
     FROM trade_targets WHERE record_id = ${recordId} ORDER BY level`.execute(db)
   return result.rows
 }
@@ -70,7 +79,23 @@ export async function resizedTarget(db: Kysely<Database>, recordId: number, leve
   await sql`UPDATE trade_targets SET quantity = ${quantity} WHERE record_id = ${recordId} AND level = ${level}`.execute(db)
 }
 
+/**
+ * What went wrong with a trade's targets, breakeven or trail: added to the record's reason (kept after the
+ * trade closes, never overwriting what was there) and shown on the trade while it is open.
+ */
+export async function noteFailure(db: Kysely<Database>, recordId: number, tradeId: number, note: string): Promise<void> {
+  await noteRecord(db, recordId, note)
+  await sql`UPDATE trades SET exit_note = concat_ws('; ', NULLIF(exit_note, ''), ${note}::text) WHERE id = ${tradeId}`.execute(db)
+}
+
 /** Adds a sentence to the record's reason (what the trader sees of the alert). */
 export async function noteRecord(db: Kysely<Database>, recordId: number, note: string): Promise<void> {
   await sql`UPDATE alerts SET reason = concat_ws('; ', NULLIF(reason, ''), ${note}::text) WHERE id = ${recordId}`.execute(db)
+}
+
+/** True when the record's targets were claimed (sent as pairs with their own stops, or tried). */
+export async function hasTargetPairs(db: Kysely<Database>, recordId: number | null): Promise<boolean> {
+  if (recordId === null) return false
+  const result = await sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM trade_targets WHERE record_id = ${recordId}) AS found`.execute(db)
+  return result.rows[0]?.found === true
 }

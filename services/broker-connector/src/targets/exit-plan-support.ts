@@ -5,11 +5,11 @@ import type { BrokerSession } from '../broker/broker-adapter.ts'
  * Why this broker connection cannot carry out the record's several targets or its breakeven, or null when
  * it can (or the record has none): refused before anything is sent, rather than placed without them.
  */
-export function exitPlanRefusal(session: Pick<BrokerSession, 'placeTargetOrder' | 'repriceOrder'>, stored: unknown, trailing: unknown = null): string | null {
+export function exitPlanRefusal(session: Pick<BrokerSession, 'placeTargetPair' | 'repriceOrder'>, stored: unknown, trailing: unknown = null): string | null {
   if (trailing !== null && trailing !== undefined && !session.repriceOrder) return 'this broker connection cannot move a working stop, so the trailing stop cannot be carried out and the entry was not placed'
   if (stored === null || stored === undefined || typeof stored !== 'object') return null
   const plan = stored as ExitPlan
-  if (!session.placeTargetOrder) return 'this broker connection cannot place several targets (TP1/TP2/TP3), so the entry was not placed: send a single tp'
+  if (!session.placeTargetPair) return 'this broker connection cannot place several targets (TP1/TP2/TP3), so the entry was not placed: send a single tp'
   if (plan.breakeven !== null && !session.repriceOrder) return 'this broker connection cannot move a working stop, so the move to breakeven after TP1 cannot be carried out and the entry was not placed'
   return null
 }

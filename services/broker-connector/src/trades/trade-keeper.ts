@@ -12,6 +12,7 @@ import { allocateExitFill, type Allocation, type LegFill } from './exit-allocati
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { SerialQueues } from '../serial-queues.ts'
 import { followTargets, placeTargetsAfterEntry, type TargetContext } from '../targets/keep-targets.ts'
+import { hasTargetPairs } from '../repositories/trade-targets.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -279,7 +280,9 @@ export class TradeKeeper {
       try {
         if (closed) {
           for (const id of legs) await cancelQuietly(book.session, id)
-        } else {
+        } else if (!(await hasTargetPairs(this.options.db, trade.alert_record_id))) {
+          // With targets paired with their own stops, the whole-position stop covers only what no pair does:
+          // set with the pairs (targets/balance-exits.ts), never to the whole of what is left.
           const left = Number(trade.quantity) - quantity
           for (const id of legs.filter((id) => id !== fill.orderId)) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
         }

@@ -6,6 +6,9 @@ import type { Logger } from '../consumers/close-trades.ts'
 import { roundToTick } from '../entry/order-plan.ts'
 import { SweepTimer } from '../entry/sweep-timer.ts'
 import { trailingTradesOf, type TrailingTrade } from '../repositories/trailing-trades.ts'
+import { noteFailure } from '../repositories/trade-targets.ts'
+import { workingStops } from '../targets/find-targets.ts'
+import { tightenStop } from '../targets/move-stops.ts'
 
 export interface TrailingDeps {
   db: Kysely<Database>
@@ -14,20 +17,29 @@ export interface TrailingDeps {
   logger: Logger
   /** A quote older than this moves no stop (MARKET_PRICE_MAX_AGE_MS). */
   maxAgeMs: number
+  /** Least time between two moves of one trade's stops (TRAILING_STOP_MIN_GAP_MS: the broker's rate limits). */
+  minGapMs?: number
 }
 
 /**
  * Trailing stops (docs/decisions/targets-breakeven.md), carried out by the connector: each pass, for every
  * open trade with one on a session held here, the stop follows the market's exit side (the bid for a long)
  * at its distance (a fresh quote of that side only, never the last trade), once the market has reached the trigger, in steps of at least `stepTicks`, and never
- * back. Nothing is placed: the trade's own stop is moved (`repriceOrder`), an absolute price, so a pass
- * repeated changes nothing. The price each stop was last seen at is remembered, so the broker is asked for
- * it only when a move looks due (and then always, so a stop moved tighter elsewhere is never loosened).
+ * back. Nothing is placed: every stop of the trade (the whole-position stop and each target's paired stop)
+ * is moved to an absolute price, so a pass repeated changes nothing. The price the stops were last seen at is
+ * remembered, so the broker is asked only when a move looks due; each stop is then read and moved in its
+ * order's own queue (`tightenStop`), so a stop moved tighter elsewhere (breakeven, a modify alert) is never
+ * loosened and no other change of it comes between. One trade's stops move at most once per `minGapMs`. A
+ * failure is noted on the record (once per reason) and looked at again on the next pass.
  */
 export class TrailingStops {
   readonly timer: SweepTimer
   /** The stop price each trade's stop was last seen at or moved to. */
   readonly #stops = new Map<number, string>()
+  /** When each trade's stops last moved (the least gap between moves). */
+  readonly #movedAt = new Map<number, number>()
+  /** The last failure noted on each trade's record: the same one is not noted again every pass. */
+  readonly #noted = new Map<number, string>()
 
   constructor(
     private readonly deps: TrailingDeps,
@@ -41,7 +53,7 @@ export class TrailingStops {
     const moved: { tradeId: number; stopPrice: string }[] = []
     const trades = await trailingTradesOf(this.deps.db, this.deps.sessions.heldUsers())
     const open = new Set(trades.map((trade) => trade.id))
-    for (const id of this.#stops.keys()) if (!open.has(id)) this.#stops.delete(id)
+    for (const map of [this.#stops, this.#movedAt, this.#noted]) for (const id of map.keys()) if (!open.has(id)) map.delete(id)
     for (const trade of trades) {
       const session = this.deps.sessions.session(trade.user_id)
       if (!session?.repriceOrder) continue
@@ -54,6 +66,10 @@ export class TrailingStops {
         this.#stops.delete(trade.id)
         const reason = error instanceof Error ? error.message : String(error)
         this.deps.logger.warn({ tradeId: trade.id, reason, broker: error instanceof BrokerError }, 'the trailing stop was not moved')
+        if (this.#noted.get(trade.id) !== reason) {
+          this.#noted.set(trade.id, reason)
+          await noteFailure(this.deps.db, trade.alert_record_id, trade.id, `the trailing stop was not moved: ${reason}`).catch(() => undefined)
+        }
       }
     }
     return moved
@@ -80,14 +96,17 @@ export class TrailingStops {
     const gainOver = (current: string) => (long ? subtract(parseDecimal(candidate), parseDecimal(current)) : subtract(parseDecimal(current), parseDecimal(candidate)))
     const remembered = this.#stops.get(trade.id)
     if (remembered !== undefined && compare(gainOver(remembered), step) < 0) return null
-    // A move is due by what was remembered: the stop is read at the broker first, since breakeven or a modify
-    // alert may have moved it tighter since (moving it by the remembered price would loosen it).
-    const current = (await session.orderVersions([trade.stop_order_id])).get(trade.stop_order_id)?.stopPrice ?? null
-    if (current === null) return null
-    this.#stops.set(trade.id, current)
-    if (compare(gainOver(current), step) < 0) return null
-    await session.repriceOrder!(trade.stop_order_id, { stopPrice: candidate })
+    if (Date.now() - (this.#movedAt.get(trade.id) ?? 0) < (this.deps.minGapMs ?? 0)) return null
+    // A move is due by what was remembered: each stop is read at the broker and moved in one change of its
+    // queue, since breakeven or a modify alert may have moved it tighter since (the remembered price would loosen it).
+    const stops = await workingStops(session, trade.alert_record_id, trade.stop_order_id)
+    let moved = false
+    for (const stop of stops) {
+      if ((await tightenStop(session, stop, { side: trade.side, stopPrice: candidate, atLeast: toFixed(step, step.scale) })) !== null) moved = true
+    }
     this.#stops.set(trade.id, candidate)
+    if (!moved) return null
+    this.#movedAt.set(trade.id, Date.now())
     return candidate
   }
 }

@@ -67,6 +67,8 @@ t.test('order tags name the record and the leg, and nothing else parses', async 
   t.same(parseOrderTag('sig-42.sl'), { recordId: 42, leg: 'stop' })
   t.same(parseOrderTag('sig-42.tp'), { recordId: 42, leg: 'target' })
   t.same(parseOrderTag('sig-42.tp2'), { recordId: 42, leg: 'target', level: 2 }, 'one of several targets')
+  t.same(parseOrderTag('sig-42.sl3'), { recordId: 42, leg: 'stop', level: 3 }, 'the stop paired with TP3')
+  t.equal(parseOrderTag('sig-42.sl4'), null)
   t.equal(parseOrderTag('sig-42.tp4'), null)
   t.equal(parseOrderTag('manual-1'), null)
   t.equal(parseOrderTag('sig-42.xx'), null)

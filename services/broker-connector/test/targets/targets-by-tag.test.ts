@@ -4,19 +4,12 @@ import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
 
-/** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. */
-const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true' } }
+import { EXIT_PLANS_ON, ordersOf, withTargets } from './targets-helper.ts'
 
-type Broker = Awaited<ReturnType<typeof connectedTrader>>['broker']
 type Db = Awaited<ReturnType<typeof connectedTrader>>['db']
 
-const ordersOf = (broker: Broker, recordId: number) =>
-  Object.fromEntries(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${recordId}.`)).map((order) => [order.clOrdId!.slice(`sig-${recordId}.`.length), order]))
-
-const withTargets = () => mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 2 }, { price: 21080, quantity: 1 }], breakeven: null } })
-
 /** As if the connector died between sending each target and storing its order id (or the send's outcome was unknown). */
-const forgetTargetIds = (db: Db, recordId: number) => sql`UPDATE trade_targets SET order_id = NULL WHERE record_id = ${recordId}`.execute(db)
+const forgetTargetIds = (db: Db, recordId: number) => sql`UPDATE trade_targets SET order_id = NULL, stop_order_id = NULL WHERE record_id = ${recordId}`.execute(db)
 const storedIds = async (db: Db, recordId: number) =>
   (await sql<{ order_id: string | null }>`SELECT order_id FROM trade_targets WHERE record_id = ${recordId} ORDER BY level`.execute(db)).rows.map((row) => row.order_id === null ? null : Number(row.order_id))
 
@@ -69,8 +62,8 @@ t.test('an exit alert finding the broker already flat cancels the trade\'s targe
 
   await publishAlert(app, mnqExit({ closes: 'LONG' }))
   await eventually(() => ordersOf(broker, record.id).sl?.ordStatus === 'Canceled')
-  await eventually(() => ['tp1', 'tp2', 'tp3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
-  t.pass('stop and targets cancelled')
+  await eventually(() => ['tp1', 'tp2', 'tp3', 'sl1', 'sl2', 'sl3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
+  t.pass('every stop and target cancelled')
 })
 
 t.test('breakeven never moves a stop whose current price the broker does not tell', async (t) => {
@@ -82,25 +75,26 @@ t.test('breakeven never moves a stop whose current price the broker does not tel
   await eventually(() => ordersOf(broker, record.id).tp2?.ordStatus === 'Working')
   const session = app.feeds.session('u-0')!
   const versions = session.orderVersions.bind(session)
-  const stop = ordersOf(broker, record.id).sl!
+  await eventually(() => ordersOf(broker, record.id).sl2?.ordStatus === 'Working')
+  const stop = ordersOf(broker, record.id).sl2!
   Object.defineProperty(session, 'orderVersions', { value: () => Promise.resolve(new Map()) })
 
   broker.setPrice('MNQZ6', '21025')
-  await eventually(() => ordersOf(broker, record.id).sl?.orderQty === 3)
+  await eventually(() => netMnq(broker) === 3)
   await eventually(async () => /breakeven/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
-  t.match((await tradeOfRecord(db, record.id))?.exit_note, /the stop was not moved to breakeven: its price at the broker is unknown/)
+  t.match((await tradeOfRecord(db, record.id))?.exit_note, /the stop was not moved to breakeven 21000\.50: stop \d+: its price at the broker is unknown/)
   t.equal((await versions([stop.id])).get(stop.id)?.stopPrice, '20950', 'the stop stays where it was')
 })
 
 t.test('a target whose send had an unknown outcome (placed, its answer lost) is still cancelled by tag when the stop closes the trade', async (t) => {
   const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
-  broker.interfere('order/placeorder', { kind: 'server_error', carriedOut: true })
+  broker.interfere('order/placeOCO', { kind: 'server_error', carriedOut: true })
   const entry = withTargets()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await openedTrade(db, record.id)
   await eventually(() => ordersOf(broker, record.id).tp3?.ordStatus === 'Working')
-  await eventually(async () => /outcome unknown/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
+  await eventually(async () => /outcome unknown \(check the broker for sig-\d+\.tp1 and sig-\d+\.sl1\)/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
 
   broker.setPrice('MNQZ6', '20950')
   await eventually(() => netMnq(broker) === 0)

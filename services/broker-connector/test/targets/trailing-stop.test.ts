@@ -4,8 +4,7 @@ import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { netMnq, openedTrade } from '../positions/exit-helper.ts'
 
-/** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. */
-const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true' } }
+import { EXIT_PLANS_ON, marketAt } from './targets-helper.ts'
 
 t.test('a trailing stop starts at its trigger, moves up in steps with the market, and never down', async (t) => {
   const { broker, app, db } = await connectedTrader(t, EXIT_PLANS_ON)
@@ -118,4 +117,16 @@ t.test('one trade that fails in the pass never stops the others from trailing', 
   })
   const moved = await app.trading.trailingStops!.pass().catch((error: unknown) => error)
   t.same(moved, [{ tradeId: good.id, stopPrice: '6010.00' }], 'the other trade\'s stop moved')
+})
+
+t.test('one trade\'s trailing stop moves at most once per TRAILING_STOP_MIN_GAP_MS (the broker\'s rate limits)', async (t) => {
+  const { broker, app, db } = await connectedTrader(t, { overrides: { ...EXIT_PLANS_ON.overrides, TRAILING_STOP_MIN_GAP_MS: '60000' } })
+  const entry = mnqEntry({ userId: 'u-0', trailingStop: { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  const trade = await openedTrade(db, record.id)
+  const stopPrice = async () => (await app.feeds.session('u-0')!.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
+  t.same((await marketAt(broker, app, '21010')).map((move) => move.stopPrice), ['21000.00'])
+  t.same(await marketAt(broker, app, '21020'), [], 'a move due, but within the gap: not made')
+  t.equal(await stopPrice(), '21000', 'the stop stays where the first move put it')
 })

@@ -1,10 +1,10 @@
-import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOrderRequest, type PlaceOrderResult, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
+import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOcoRequest, type PlaceOcoResult, type PlaceOrderRequest, type PlaceOrderResult, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
 import { decimalText } from '../../decimal-text.ts'
 import {
   BrokerError,
   type BracketRequest,
   type ClosingOrderRequest,
-  type TargetOrderRequest,
+  type TargetPairRequest,
   type BrokerContract,
   type BrokerFill,
   type BrokerOrder,
@@ -174,6 +174,16 @@ export class TradovateSession implements BrokerSession {
     if (failure) throw new BrokerError('rejected', `the broker refused to move order ${orderId}: ${failure.text.slice(0, 200)}`)
   }
 
+  moveStop(orderId: number, decide: (current: string | null) => string | null): Promise<string | null> {
+    return this.#changes.run(String(orderId), async () => {
+      const current = (await this.orderVersions([orderId])).get(orderId)?.stopPrice ?? null
+      const next = decide(current)
+      if (next === null) return null
+      await this.#reprice(orderId, { stopPrice: next })
+      return next
+    })
+  }
+
   orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>> {
     return latestVersions((endpoint, body, query) => this.request(endpoint, body, query), orderIds)
   }
@@ -227,14 +237,21 @@ export class TradovateSession implements BrokerSession {
     return { orderId: result.orderId }
   }
 
-  /** `order/placeorder`: a GTC Limit order under our tag (one of several targets). */
-  async placeTargetOrder(request: TargetOrderRequest): Promise<{ orderId: number }> {
-    const body: PlaceOrderRequest = { ...this.taggedOrder(request), orderType: 'Limit', price: price(request.price, 'target price'), timeInForce: 'GTC', isAutomated: true }
-    const result = (await this.request(ENDPOINTS.placeOrder, body)) as PlaceOrderResult | null
+  /** `order/placeOCO`: a GTC Limit under `.tpN` and its `other`, a GTC Stop under `.slN`, same quantity (one of several targets). */
+  async placeTargetPair(request: TargetPairRequest): Promise<{ targetOrderId: number; stopOrderId: number | null }> {
+    const body: PlaceOcoRequest = {
+      ...this.taggedOrder({ ...request, tag: `${request.tag}.tp${request.level}` }),
+      orderType: 'Limit',
+      price: price(request.price, 'target price'),
+      timeInForce: 'GTC',
+      isAutomated: true,
+      other: { action: request.action, clOrdId: `${request.tag}.sl${request.level}`, orderType: 'Stop', stopPrice: price(request.stopPrice, 'stop price'), timeInForce: 'GTC' },
+    }
+    const result = (await this.request(ENDPOINTS.placeOCO, body)) as PlaceOcoResult | null
     const failure = commandFailure(result)
-    if (failure) throw new BrokerError('rejected', `the broker refused the target order: ${failure.text.slice(0, 200)}`)
-    if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the target order without an order id; the outcome is unknown')
-    return { orderId: result.orderId }
+    if (failure) throw new BrokerError('rejected', `the broker refused the target and its stop: ${failure.text.slice(0, 200)}`)
+    if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the target and its stop without an order id; the outcome is unknown')
+    return { targetOrderId: result.orderId, stopOrderId: result.ocoId ?? null }
   }
 
   async liquidatePosition(contractId: number): Promise<void> {
