@@ -1,5 +1,6 @@
 import { sql, type Database, type Kysely, type Side } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
+import { inSpecRouteReach } from './spec-route-reach.ts'
 
 /** What a flatten acts on: one user's contract, one side (or either), for entries received up to a time. */
 export interface ExitScope {
@@ -30,9 +31,9 @@ export interface TargetTrade {
 /** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
 const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`
 const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = ${side}`)
-/** The record `a` (none: the spec route's) is of the exit's source. */
+/** The record `a` (none: the spec route's, unless the trader opted out of it) is of the exit's source. */
 const ofSource = (source: ExitScope['source']) =>
-  source === undefined ? sql`` : source.id === null ? sql`AND a.source_id IS NULL` : sql`AND a.source_id = ${source.id}::uuid`
+  source === undefined ? sql`` : source.id === null ? sql`AND ${inSpecRouteReach('t.user_id')}` : sql`AND a.source_id = ${source.id}::uuid`
 
 /** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
@@ -51,7 +52,7 @@ export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Prom
  * entries (or the spec route's) opened: what a source's exit must leave at the broker.
  */
 export async function otherSourcesQuantity(db: Kysely<Database>, scope: ExitScope & { source: { id: string | null }; side: Side }): Promise<number> {
-  const notOurs = scope.source.id === null ? sql`a.source_id IS NOT NULL` : sql`a.source_id IS DISTINCT FROM ${scope.source.id}::uuid`
+  const notOurs = scope.source.id === null ? sql`NOT ${inSpecRouteReach('t.user_id')}` : sql`a.source_id IS DISTINCT FROM ${scope.source.id}::uuid`
   const result = await sql<{ quantity: number }>`
     SELECT COALESCE(sum(t.quantity), 0)::int AS quantity
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
