@@ -482,6 +482,14 @@ export interface SignalSourceSubscriptionsTable {
   created_at: Timestamp
 }
 
+/**
+ * A trader who opted out of the default operator source (the spec's `POST /webhook/alert`): no row, subscribed.
+ */
+export interface DefaultSourceOptOutsTable {
+  user_id: string
+  created_at: Timestamp
+}
+
 /** Token hashes whose SIGNAL_SOURCES bucket entry must be recomputed (written by a trigger, relayed by settings). */
 export interface SignalSourceKeyChangesTable {
   id: Generated<number>
@@ -517,6 +525,7 @@ export interface Database {
   signal_sources: SignalSourcesTable
   signal_source_subscriptions: SignalSourceSubscriptionsTable
   signal_source_key_changes: SignalSourceKeyChangesTable
+  default_source_opt_outs: DefaultSourceOptOutsTable
   trade_targets: TradeTargetsTable
 }
 

@@ -61,8 +61,8 @@ export interface EntryAlertRecords {
 /**
  * Intake rule 8 in one statement: one record per user whose live trading is enabled (the partial index
  * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
- * targeted. Approved, unbanned users only (DESIGN decision 19): an account that cannot use the API gets no
- * records. A signal source's alert goes to the source's subscribers (its owner alone for a trader's source)
+ * targeted; never a trader who opted out of the spec's route (the default operator source). Approved,
+ * unbanned users only (DESIGN decision 19): an account that cannot use the API gets no records. A signal source's alert goes to the source's subscribers (its owner alone for a trader's source)
  * and keeps its source on each record (`source_id`). The alert's own quantity is kept on each record (`alert_quantity`). Records already
  * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
  * only the rows this call created. Rows go in user order, so two instances writing the same alert take
@@ -80,6 +80,9 @@ export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAl
   const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
   // A signal source's alert (issue 22) reaches its subscribers instead: the owner alone for a trader's
   // source, every subscribed trader for an operator source; nobody once the source is revoked.
+  // The spec's route is the default operator source: every live trader but those who opted out of it
+  // (an anti-join on the opt-out's primary key; the statement stays one set-based INSERT ... SELECT).
+  const optedIn = alert.sourceId === undefined ? sql`AND NOT EXISTS (SELECT 1 FROM default_source_opt_outs o WHERE o.user_id = s.user_id)` : sql``
   const recipients =
     alert.sourceId === undefined
       ? sql`FROM trading_settings s`
@@ -91,7 +94,7 @@ export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAl
       SELECT s.user_id
       ${recipients}
       JOIN users u ON u.user_id = s.user_id AND u.approved
-      WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner}
+      WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner} ${optedIn}
         AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
     ), created AS (
       INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,

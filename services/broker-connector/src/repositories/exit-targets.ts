@@ -1,5 +1,6 @@
 import { sql, type Database, type Kysely, type Side } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
+import { inSpecRouteReach } from './spec-route-reach.ts'
 
 /** What a flatten acts on: one user's contract, one side (or either), for entries received up to a time. */
 export interface ExitScope {
@@ -30,9 +31,9 @@ export interface TargetTrade {
 /** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
 const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`
 const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = ${side}`)
-/** The record `a` (none: the spec route's) is of the exit's source. */
-const ofSource = (source: ExitScope['source']) =>
-  source === undefined ? sql`` : source.id === null ? sql`AND a.source_id IS NULL` : sql`AND a.source_id = ${source.id}::uuid`
+/** The record `a` (none: the spec route's, unless the trader opted out of it) is of the exit's source. */
+const ofSource = (source: ExitScope['source'], userColumn: 't.user_id' | 'a.user_id') =>
+  source === undefined ? sql`` : source.id === null ? sql`AND ${inSpecRouteReach(userColumn)}` : sql`AND a.source_id = ${source.id}::uuid`
 
 /** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
@@ -41,7 +42,7 @@ export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Prom
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
       AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}
-      AND ${enteredBy(scope.signalAt)} ${ofSource(scope.source)}
+      AND ${enteredBy(scope.signalAt)} ${ofSource(scope.source, 't.user_id')}
     ORDER BY t.id`.execute(db)
   return result.rows
 }
@@ -51,7 +52,7 @@ export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Prom
  * entries (or the spec route's) opened: what a source's exit must leave at the broker.
  */
 export async function otherSourcesQuantity(db: Kysely<Database>, scope: ExitScope & { source: { id: string | null }; side: Side }): Promise<number> {
-  const notOurs = scope.source.id === null ? sql`a.source_id IS NOT NULL` : sql`a.source_id IS DISTINCT FROM ${scope.source.id}::uuid`
+  const notOurs = scope.source.id === null ? sql`NOT ${inSpecRouteReach('t.user_id')}` : sql`a.source_id IS DISTINCT FROM ${scope.source.id}::uuid`
   const result = await sql<{ quantity: number }>`
     SELECT COALESCE(sum(t.quantity), 0)::int AS quantity
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
@@ -103,7 +104,7 @@ export async function recordsEnteredBy(db: Kysely<Database>, scope: Pick<ExitSco
   if (recordIds.length === 0) return new Set()
   const result = await sql<{ id: number }>`
     SELECT a.id::int AS id FROM alerts a
-    WHERE a.id = ANY(${recordIds}::bigint[]) AND a.user_id = ${scope.userId} AND a.received_at <= ${scope.signalAt.toISOString()}::timestamptz ${ofSource(scope.source)}`.execute(db)
+    WHERE a.id = ANY(${recordIds}::bigint[]) AND a.user_id = ${scope.userId} AND a.received_at <= ${scope.signalAt.toISOString()}::timestamptz ${ofSource(scope.source, 'a.user_id')}`.execute(db)
   return new Set(result.rows.map((row) => row.id))
 }
 

@@ -80,3 +80,18 @@ export async function replaceSubscription(db: Db, sourceId: string, userId: stri
     .onConflict((conflict) => conflict.columns(['source_id', 'user_id']).doUpdateSet({ size_rule: rule.sizeRule, multiplier: rule.multiplier }))
     .execute()
 }
+
+/** Whether the trader receives the spec route's alerts (the default operator source): no opt-out row. */
+export async function isSubscribedToDefault(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('default_source_opt_outs').select('user_id').where('user_id', '=', userId).executeTakeFirst()
+  return row === undefined
+}
+
+/** Subscribes the trader to the default source again (removes the opt-out), or opts them out; idempotent. */
+export async function setDefaultSubscription(db: Db, userId: string, subscribed: boolean): Promise<void> {
+  if (subscribed) {
+    await db.deleteFrom('default_source_opt_outs').where('user_id', '=', userId).execute()
+    return
+  }
+  await db.insertInto('default_source_opt_outs').values({ user_id: userId }).onConflict((conflict) => conflict.column('user_id').doNothing()).execute()
+}

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
-import { badRequest, newSignalSourceToken, notFound } from '@signals/http-kit'
-import { findSubscribableSource, insertSource, listVisibleSources, replaceSubscription, revokeSource, rotateSource } from '../repositories/signal-sources.ts'
-import { SourceBody, SourceParams, SourceResponse, SourcesResponse, SourceWithUrlResponse, SubscriptionsBody } from '../schemas/signal-sources.ts'
+import { newSignalSourceToken, notFound } from '@signals/http-kit'
+import { insertSource, isSubscribedToDefault, listVisibleSources, replaceSubscription, revokeSource, rotateSource } from '../repositories/signal-sources.ts'
+import { SourceBody, SourceParams, SourceResponse, SourcesResponse, SourceWithUrlResponse } from '../schemas/signal-sources.ts'
+import { defaultSourceView } from '../signal-sources/default-source.ts'
 import { sourceUrlOf, sourceViewOf } from '../signal-sources/source-view.ts'
 import { isMissingUser } from './options.ts'
-
-const MULTIPLIER_NOT_YET = "sizeRule multiplier is not available yet: a source's entries are sized by your account's risk settings; subscribe with sizeRule account"
+import { signalSourceSubscriptionRoutes } from './signal-source-subscriptions.ts'
 
 const tags = ['signal sources']
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody }
@@ -15,15 +15,23 @@ const NOT_FOUND = 'Signal source not found'
 /**
  * A trader's signal sources (issue 22): named webhook URLs `/webhook/s/<token>` delivering to their owner
  * only, and their subscriptions to their own and the operator's sources. The token is shown once, when
- * made or rotated; only its hash is kept. Every change reaches ingest through the key relay.
+ * made or rotated; only its hash is kept. Every change reaches ingest through the key relay. The default
+ * operator source (the spec's route) leads the list; it is never rotated or deleted here (404, as any
+ * operator source).
  */
 export const signalSourceRoutes: FastifyPluginAsyncTypebox<{ publicUrl: string }> = async (app, options) => {
   const kick = () => void app.signalSourceKeys?.runOnce().catch((error: unknown) => app.log.warn({ err: error }, 'signal source keys not written yet; the relay will retry'))
 
-  app.get('/api/signal-sources', { schema: { tags, summary: 'Your sources and the operator sources, with your subscriptions', response: { 200: SourcesResponse, ...errors } } }, async (request) => {
-    const sources = await listVisibleSources(app.db, request.identity.userId)
-    return { success: true as const, sources: sources.map(({ source, subscription }) => sourceViewOf(source, subscription)) }
-  })
+  await app.register(signalSourceSubscriptionRoutes)
+
+  app.get(
+    '/api/signal-sources',
+    { schema: { tags, summary: 'The default source (the spec route), your sources and the operator sources, with your subscriptions', response: { 200: SourcesResponse, ...errors } } },
+    async (request) => {
+      const [sources, defaultSubscribed] = await Promise.all([listVisibleSources(app.db, request.identity.userId), isSubscribedToDefault(app.db, request.identity.userId)])
+      return { success: true as const, sources: [defaultSourceView(defaultSubscribed), ...sources.map(({ source, subscription }) => sourceViewOf(source, subscription))] }
+    },
+  )
 
   app.post(
     '/api/signal-sources',
@@ -63,22 +71,4 @@ export const signalSourceRoutes: FastifyPluginAsyncTypebox<{ publicUrl: string }
     kick()
     return { success: true as const, source: sourceViewOf(source, null) }
   })
-
-  app.put(
-    '/api/signal-sources/:id/subscriptions',
-    {
-      schema: { tags, summary: 'Subscribe to your source or an operator source (with a size rule), or unsubscribe (an empty list)', params: SourceParams, body: SubscriptionsBody, response: { 200: SourceResponse, ...errors } },
-    },
-    async (request) => {
-      const userId = request.identity.userId
-      const source = await findSubscribableSource(app.db, userId, request.params.id)
-      if (!source) throw notFound(NOT_FOUND)
-      const [item] = request.body.subscriptions
-      // Never stored where the entry flow would not apply it: records are sized by the account's risk settings.
-      if (item?.sizeRule === 'multiplier') throw badRequest(MULTIPLIER_NOT_YET)
-      const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: null }
-      await replaceSubscription(app.db, source.id, userId, rule)
-      return { success: true as const, source: sourceViewOf(source, rule) }
-    },
-  )
 }

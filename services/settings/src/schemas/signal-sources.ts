@@ -24,7 +24,8 @@ const SizeRule = Type.Union([
 ])
 
 /**
- * The trader's subscriptions to one source: today one item (their one account) or none (unsubscribed).
+ * The trader's subscriptions to one source: today one item (their one account) or none (unsubscribed; on the
+ * default source, opted out of the spec's route).
  * Each item gains an `accountId` when a trader has several accounts (docs/decisions/signal-sources.md).
  */
 export const SubscriptionsBody = Type.Object({ subscriptions: Type.Array(SizeRule, { maxItems: 1 }) }, { 'x-error-prefix': 'Invalid subscriptions', additionalProperties: false })
@@ -36,7 +37,11 @@ export const SourceView = Type.Object({
   id: SignalSourceId,
   name: Type.String(),
   kind: Type.Union([Type.Literal('trader'), Type.Literal('operator')], { description: 'yours, or made by an administrator for every trader' }),
-  createdAt: Type.String({ format: 'date-time' }),
+  isDefault: Type.Boolean({
+    description:
+      "the default operator source: the spec's POST /webhook/alert, id 00000000-0000-0000-0000-000000000000. Every trader is subscribed unless they unsubscribe; it cannot be rotated or deleted",
+  }),
+  createdAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null for the default source' }),
   rotatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   subscriptions: Type.Array(Subscription),
 })

@@ -8,6 +8,7 @@ export function sourceViewOf(source: SignalSourceRow, subscription: VisibleSourc
     id: source.id,
     name: source.name,
     kind: source.owner_user_id === null ? 'operator' : 'trader',
+    isDefault: false,
     createdAt: source.created_at.toISOString(),
     rotatedAt: source.rotated_at?.toISOString() ?? null,
     subscriptions: subscription === null ? [] : [{ sizeRule: subscription.sizeRule, multiplier: subscription.multiplier === null ? null : Number(subscription.multiplier) }],

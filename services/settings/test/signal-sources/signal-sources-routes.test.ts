@@ -5,6 +5,10 @@ import { signalSourceTokenHash } from '@signals/http-kit'
 import { build } from '../helper.ts'
 
 const keyContract = contract(SignalSourceKeyV1)
+const DEFAULT_SOURCE_ID = '00000000-0000-0000-0000-000000000000'
+
+/** The listed sources other than the default one (the spec route), which every trader sees first. */
+const rowSources = (body: { sources: { isDefault: boolean; kind: string; subscriptions: unknown[] }[] }) => body.sources.filter((each) => !each.isDefault)
 
 t.test('a trader makes, lists, rotates, subscribes and deletes a signal source; ingest\'s bucket follows', async (t) => {
   const { app, createUser } = await build(t, { overrides: { PUBLIC_URL: 'https://signals.example.com' } })
@@ -27,9 +31,9 @@ t.test('a trader makes, lists, rotates, subscribes and deletes a signal source; 
   t.notOk(JSON.stringify(row).includes(token), 'the token itself is nowhere in the row')
 
   const listed = await app.inject({ method: 'GET', url: '/api/signal-sources', headers: alice })
-  t.same(listed.json().sources.map((each: { id: string; kind: string }) => [each.id, each.kind]), [[source.id, 'trader']])
+  t.same(listed.json().sources.map((each: { id: string; kind: string }) => [each.id, each.kind]), [[DEFAULT_SOURCE_ID, 'operator'], [source.id, 'trader']], 'the default source first, then hers')
   t.notOk(listed.body.includes(token), 'the list never shows the token')
-  t.same((await app.inject({ method: 'GET', url: '/api/signal-sources', headers: bob })).json().sources, [], "another trader does not see alice's source")
+  t.same(rowSources((await app.inject({ method: 'GET', url: '/api/signal-sources', headers: bob })).json()), [], "another trader does not see alice's source")
 
   await app.signalSourceKeys?.runOnce()
   t.same(await keyOf(token), { ok: true, value: { version: 1, sourceId: source.id, ownerUserId: 'alice' } }, 'ingest can resolve the token')
@@ -60,7 +64,7 @@ t.test('a trader makes, lists, rotates, subscribes and deletes a signal source; 
   t.equal((await app.inject({ method: 'DELETE', url: `/api/signal-sources/${source.id}`, headers: alice })).statusCode, 200)
   await app.signalSourceKeys?.runOnce()
   t.equal(await keyOf(newToken), null, 'a deleted source stops working')
-  t.same((await app.inject({ method: 'GET', url: '/api/signal-sources', headers: alice })).json().sources, [])
+  t.same(rowSources((await app.inject({ method: 'GET', url: '/api/signal-sources', headers: alice })).json()), [])
   t.equal((await app.inject({ method: 'POST', url: `/api/signal-sources/${source.id}/rotate`, headers: alice })).statusCode, 404, 'a deleted source cannot be brought back by rotating')
 })
 
@@ -69,7 +73,7 @@ t.test('a trader subscribes to an operator source; a bad body or id is a 400 nam
   const alice = await createUser('alice')
   const operator = await app.db.insertInto('signal_sources').values({ owner_user_id: null, name: 'House signals', token_hash: 'a'.repeat(64) }).returningAll().executeTakeFirstOrThrow()
   const listed = await app.inject({ method: 'GET', url: '/api/signal-sources', headers: alice })
-  t.same(listed.json().sources.map((each: { kind: string; subscriptions: unknown[] }) => [each.kind, each.subscriptions]), [['operator', []]])
+  t.same(rowSources(listed.json()).map((each) => [each.kind, each.subscriptions]), [['operator', []]])
   const subscribed = await app.inject({ method: 'PUT', url: `/api/signal-sources/${operator.id}/subscriptions`, headers: alice, payload: { subscriptions: [{ sizeRule: 'account' }] } })
   t.equal(subscribed.statusCode, 200, subscribed.body)
   t.equal((await app.inject({ method: 'POST', url: `/api/signal-sources/${operator.id}/rotate`, headers: alice })).statusCode, 404, 'a trader cannot rotate an operator source')
@@ -93,4 +97,41 @@ t.test("a banned owner's source leaves the bucket even before it is revoked", as
   await app.db.insertInto('signal_source_key_changes').values({ token_hash: signalSourceTokenHash(made.token) }).execute()
   await app.signalSourceKeys?.runOnce()
   t.not((await kv.get(signalSourceTokenHash(made.token)))?.operation, 'PUT', 'gone from the bucket')
+})
+
+t.test('the default source (the spec route): listed for every trader, subscribed until they opt out, and back', async (t) => {
+  const { app, createUser } = await build(t)
+  const alice = await createUser('alice')
+  const bob = await createUser('bob')
+  const defaultOf = async (headers: Record<string, string>) => (await app.inject({ method: 'GET', url: '/api/signal-sources', headers })).json().sources[0]
+  t.same(
+    await defaultOf(alice),
+    { id: DEFAULT_SOURCE_ID, name: 'Default (POST /webhook/alert)', kind: 'operator', isDefault: true, createdAt: null, rotatedAt: null, subscriptions: [{ sizeRule: 'account', multiplier: null }] },
+    'every trader is subscribed to it with their own sizing, as the spec fans out to every live trader',
+  )
+  const put = (headers: Record<string, string>, subscriptions: unknown[]) =>
+    app.inject({ method: 'PUT', url: `/api/signal-sources/${DEFAULT_SOURCE_ID}/subscriptions`, headers, payload: { subscriptions } })
+  const optOuts = async () => (await app.db.selectFrom('default_source_opt_outs').select('user_id').orderBy('user_id').execute()).map((row) => row.user_id)
+
+  const off = await put(alice, [])
+  t.equal(off.statusCode, 200, off.body)
+  t.same(off.json().source.subscriptions, [], 'opted out')
+  t.equal((await put(alice, [])).statusCode, 200, 'opting out twice is harmless')
+  t.same(await optOuts(), ['alice'], 'one opt-out, hers only')
+  t.same((await defaultOf(alice)).subscriptions, [], 'the list shows it')
+  t.same((await defaultOf(bob)).subscriptions, [{ sizeRule: 'account', multiplier: null }], 'bob is still subscribed')
+
+  const multiplied = await put(alice, [{ sizeRule: 'multiplier', multiplier: 2 }])
+  t.equal(multiplied.statusCode, 400, 'a multiplier is refused here too')
+  t.match(multiplied.json().error, /sizeRule multiplier is not available yet/)
+  t.same(await optOuts(), ['alice'], 'and changes nothing')
+
+  const on = await put(alice, [{ sizeRule: 'account' }])
+  t.equal(on.statusCode, 200, on.body)
+  t.same(on.json().source.subscriptions, [{ sizeRule: 'account', multiplier: null }], 'subscribed again')
+  t.same(await optOuts(), [])
+
+  t.equal((await app.inject({ method: 'POST', url: `/api/signal-sources/${DEFAULT_SOURCE_ID}/rotate`, headers: alice })).statusCode, 404, 'it cannot be rotated (its credential is WEBHOOK_SECRET)')
+  t.equal((await app.inject({ method: 'DELETE', url: `/api/signal-sources/${DEFAULT_SOURCE_ID}`, headers: alice })).statusCode, 404, 'nor deleted')
+  t.equal((await app.db.selectFrom('signal_sources').select('id').execute()).length, 0, 'it has no row')
 })
