@@ -22,6 +22,12 @@ export const EntryOrderV1 = Type.Object(
     timeInForce: Type.Union([TimeInForce, Type.Null()]),
     /** A limit entry not filled within this many seconds of its decision is cancelled (`limit_timeout`; broker-connector entry/limit-timeouts.ts). */
     limitTimeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+    /**
+     * What the timeout does (`limit_timeout_action`, or PickMyTrade's `lmt_to_market_wait`): cancel, or send the
+     * unfilled remainder at the market (re-sized against the account's limits). Absent: the account's
+     * `entryOrders.onLimitTimeout` (default cancel).
+     */
+    limitTimeoutAction: Type.Optional(LiteralUnion(['cancel', 'market'] as const)),
   },
   { additionalProperties: false },
 )

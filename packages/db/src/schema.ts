@@ -410,6 +410,13 @@ export interface LimitEntryTimeoutsTable {
   done_at: NullableTimestamp
   outcome: string | null
   cancelled: Generated<boolean>
+  /** What the deadline does, fixed when the row is written: the alert's `limit_timeout_action`, else the account's `entryOrders.onLimitTimeout`. */
+  on_timeout: Generated<'cancel' | 'market'>
+  /** A conversion's cancel was asked (written before it goes out): an entry found cancelled then was cancelled by us. */
+  cancel_asked_at: NullableTimestamp
+  /** The market order for the remainder, written before it is sent: looked for by this tag, never sent twice. */
+  market_tag: string | null
+  market_quantity: number | null
 }
 
 /** One target order of a record with several (issue 24 item 4): written before it is sent, so it is sent once. */

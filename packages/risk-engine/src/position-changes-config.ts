@@ -17,6 +17,11 @@ export const PositionChangesArea = Type.Object(
       default: 'refuse',
       description: 'a same-side entry or `add` while a position is open: refuse = refused with the reason (the anti-martingale mode keeps its own pyramid levels); allow = added within every limit, the whole position at most limits.maxContractsPerOrder',
     }),
+    // Optional: configurations saved before it keep refusing.
+    outOfSync: Type.Optional(LiteralUnion(['refuse', 'follow'] as const, {
+      default: 'refuse',
+      description: "an entry whose alert says the strategy's position before it (prev_market_position) differs from the account's at the broker: refuse = refused with both positions; follow = the account is brought to the strategy's position after the order (a flat account enters as sized; an opposite position of ours is closed first, as a reversal, when reversals are allowed); anything ambiguous is refused",
+    })),
   },
   { additionalProperties: false, description: 'reversals and adding to an open position' },
 )

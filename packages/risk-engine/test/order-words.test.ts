@@ -21,7 +21,7 @@ t.test('partial close sizes: whole contracts, never more than held, rounding dow
 t.test('reverse and add by the account settings (defaults refuse, saying why)', async (t) => {
   const refuse = withChanges('refuse', 'refuse')
   const allow = withChanges('allow', 'allow')
-  t.same(DEFAULT_RISK_ENGINE_CONFIG.positionChanges, { reversals: 'refuse', pyramiding: 'refuse' })
+  t.same(DEFAULT_RISK_ENGINE_CONFIG.positionChanges, { reversals: 'refuse', pyramiding: 'refuse', outOfSync: 'refuse' })
   t.match(positionChange(refuse, null, 'SHORT', [long(2)], 'MNQ'), { kind: 'refuse', code: 'reversal_not_allowed', reason: /A LONG MNQ position of 2 is open: a SHORT entry would reverse it/ })
   t.match(positionChange(refuse, 'reverse', null, [long(2)], 'MNQ'), { kind: 'refuse', code: 'reversal_not_allowed' })
   t.same(positionChange(allow, 'reverse', null, [long(2), long(1)], 'MNQ'), { kind: 'close_first', side: 'SHORT', closes: 'LONG', held: 3 })

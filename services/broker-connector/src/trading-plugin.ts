@@ -112,7 +112,15 @@ export const tradingPlugin = fp(
     const flattenDeps = { db: app.db, sessions, flattens: trading.flattens, logger: app.log, scopeOf: trading.scopeOf, clock: options.clock ?? (() => new Date()) }
     const dailyFlatten = options.feeds ? new DailyFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
     const newsFlatten = options.feeds ? new NewsFlatten(flattenDeps, options.config.DAILY_FLATTEN_CHECK_MS) : null
-    const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
+    // A `market` timeout re-sizes the rest as the entry flow sizes (same limits, same market price age).
+    const remainderSizing = {
+      scopeOf: trading.scopeOf,
+      cashBalanceOf: (userId: string, session: Parameters<typeof trading.keeper.cashBalanceOf>[1]) => trading.keeper.cashBalanceOf(userId, session),
+      realizedPnlOf: (userId: string, session: Parameters<typeof trading.keeper.cashBalanceOf>[1]) => trading.keeper.realizedPnlOf(userId, session),
+      platformMaxContracts: options.config.MAX_CONTRACTS_PER_ORDER,
+      marketPriceMaxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS,
+    }
+    const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock, sizing: remainderSizing }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
     // Trailing stops follow the market from the quotes of the sessions held here (docs/decisions/targets-breakeven.md).
     const trailingStops = options.feeds && options.config.EXIT_PLANS_ENABLED
       ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => app.feeds.connectedUsers() }, logger: app.log, maxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS, minGapMs: options.config.TRAILING_STOP_MIN_GAP_MS }, options.config.TRAILING_STOP_CHECK_MS)

@@ -124,6 +124,8 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
   return sql`
     SELECT user_id, root, symbol, side, quantity, entry_price FROM trades
     WHERE user_id = ANY(${userIds}::text[]) AND status = 'open'
+      -- The trade of a record being decided is its own (a limit's part filled, its rest re-sized at the market).
+      AND (alert_record_id IS NULL OR NOT (alert_record_id = ANY(${deciding}::bigint[])))
     UNION ALL
     SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0) FROM alerts a
     WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')

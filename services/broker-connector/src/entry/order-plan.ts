@@ -71,14 +71,37 @@ export function planPrices(
 export const orderTagOf = (recordId: number) => `sig-${recordId}`
 
 /**
+/**
+ * A limit entry's unfilled remainder sent at the market at its deadline (issue 24 item 6), its own order:
+ * `${tag}.m` with its own legs `.m.sl` / `.m.tp` when nothing of the limit had filled (the limit's legs went
+ * with it); `${tag}.ma` without legs when part had filled (the limit's legs grow to cover it once it fills:
+ * trade keeper). The tag says which, so a fill never has to guess.
+ */
+export const remainderTagOf = (entryTag: string, withLegs: boolean) => `${entryTag}.${withLegs ? 'm' : 'ma'}`
+
+/** What a tag of ours names: the record, the order of its bracket, a target's level, a remainder's kind. */
+export interface ParsedOrderTag {
+  recordId: number
+  leg: 'entry' | 'stop' | 'target'
+  level?: number
+  /** An order of a limit's rest sent at the market: `.m` with its own legs, `.ma` without (remainderTagOf). */
+  remainder?: 'bracket' | 'added'
+}
+
+/**
  * The record a tag belongs to and which order of its bracket it names, or null for any other tag. One of
  * several targets (`.tp1`..`.tp3`, issue 24 item 4) is a target with its `level`; the stop paired with it at
- * the broker (`.sl1`..`.sl3`) a stop with that `level`.
+ * the broker (`.sl1`..`.sl3`) a stop with that `level`; an order of the remainder sent at the market (`.m`,
+ * `.ma`) says `remainder` (never with several targets: such entries are not converted).
  */
-export function parseOrderTag(tag: string | null): { recordId: number; leg: 'entry' | 'stop' | 'target'; level?: number } | null {
+export function parseOrderTag(tag: string | null): ParsedOrderTag | null {
   if (tag === null) return null
-  const match = /^sig-(\d{1,15})(?:\.(sl|tp)([1-3])?)?$/.exec(tag)
+  const match = /^sig-(\d{1,15})(\.ma?)?(?:\.(sl|tp)([1-3])?)?$/.exec(tag)
   if (!match) return null
-  const leg = match[2] === 'sl' ? 'stop' : match[2] === undefined ? 'entry' : 'target'
-  return match[3] === undefined ? { recordId: Number(match[1]), leg } : { recordId: Number(match[1]), leg, level: Number(match[3]) }
+  const leg: ParsedOrderTag['leg'] = match[3] === 'sl' ? 'stop' : match[3] === undefined ? 'entry' : 'target'
+  const parsed: ParsedOrderTag = match[4] === undefined ? { recordId: Number(match[1]), leg } : { recordId: Number(match[1]), leg, level: Number(match[4]) }
+  if (match[2] === undefined) return parsed
+  // A remainder added without legs has none (`.ma.sl` is no tag of ours), and a remainder has no levels.
+  if ((match[2] === '.ma' && leg !== 'entry') || match[4] !== undefined) return null
+  return { ...parsed, remainder: match[2] === '.m' ? 'bracket' : 'added' }
 }

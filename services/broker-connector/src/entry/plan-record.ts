@@ -6,7 +6,7 @@ import type { AccountRows } from './account-state.ts'
 import { orderTagOf } from './order-plan.ts'
 import type { BrokerOrdersMemo } from './reconcile.ts'
 import { sizeOrder, type SizedOrder, type SizingMemo } from './size-order.ts'
-import { positionOutOfSync } from './position-guard.ts'
+import { followStrategy, positionOutOfSync } from './position-guard.ts'
 import { exitPlanRefusal, exitPlansOff } from '../targets/exit-plan-support.ts'
 
 /** Where a user's broker session is found (the feed manager). */
@@ -120,18 +120,37 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
     const found = await context.orders.bracket(session, record.order_tag ?? orderTagOf(record.id))
     if (found) return { kind: 'placed', mark: { id: record.id, ...found } }
   }
-  // Issue 24, item 7: the strategy's position before this order against the account's (entry/position-guard.ts).
-  // Once this record's reversal has asked for its close, the account between the legs is our doing: not checked again.
   const cannot = context.exitPlansEnabled === true ? exitPlanRefusal(session, record.exit_plan, record.trailing_stop) : exitPlansOff(record.exit_plan, record.trailing_stop)
   if (cannot) return decided(record.id, 'refused', cannot, 'targets_not_supported')
-  const outOfSync = record.reversal_asked === true ? null : await positionOutOfSync(session, context.memo, record)
-  if (outOfSync) return decided(record.id, 'refused', outOfSync.reason, outOfSync.code, outOfSync.contract)
+  const guarded = await syncGuard(context, session, record, lastAttempt)
+  if ('kind' in guarded) return guarded
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
-  const differs = positionDifference && ((contract: { id: number }) => positionDifference(record.user_id, context.scopeOf(session), contract.id))
-  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(record.user_id, session), realizedPnl: context.realizedPnlOf?.(record.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, record)
-  if (sized.kind === 'close_first') return reverseFirst(context, record, sized, lastAttempt)
+  const differs = positionDifference && ((contract: { id: number }) => positionDifference(guarded.user_id, context.scopeOf(session), contract.id))
+  const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(guarded.user_id, session), realizedPnl: context.realizedPnlOf?.(guarded.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, guarded)
+  if (sized.kind === 'close_first') return reverseFirst(context, guarded, sized, lastAttempt, '')
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
+}
+
+/**
+ * Issue 24, item 7: the strategy's position before this order against the account's (entry/position-guard.ts).
+ * Out of sync: refused, or with `positionChanges.outOfSync: follow` the account is brought to the strategy's
+ * position (entered as a plain entry, its `add` dropped; or an opposite position of ours closed first). Once
+ * this record's reversal has asked for its close, the account between the legs is our doing: not checked
+ * again, and the entry is sized as a plain one (an `add` never asks for a close, so it came from following).
+ */
+async function syncGuard(context: PlanContext, session: BrokerSession, record: Complete, lastAttempt: boolean): Promise<Plan | Complete> {
+  if (record.reversal_asked === true) return record.order_word === 'add' ? { ...record, order_word: null } : record
+  const found = await positionOutOfSync(session, context.memo, record)
+  if (!found) return record
+  const { positionChanges } = context.memo.configOf(record.risk_config)
+  if (positionChanges.outOfSync !== 'follow') return decided(record.id, 'refused', found.reason, found.code, found.contract.name)
+  const root = context.memo.contractOf(record.symbol, record.received_at)?.root.toUpperCase()
+  const ours = (context.accounts.openTrades.get(record.user_id) ?? []).filter((trade) => trade.root.toUpperCase() === root)
+  const step = followStrategy(found, record.action, ours, positionChanges.reversals)
+  if (step.kind === 'refuse') return decided(record.id, 'refused', step.reason, found.code, found.contract.name)
+  if (step.kind === 'close_first') return reverseFirst(context, record, step, lastAttempt, step.note)
+  return { ...record, order_word: null }
 }
 
 /**
@@ -141,13 +160,15 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
  * kept once per alert, so a redelivery or a crash never closes twice, and the entry is placed once by the
  * record's lock and tag. On the last attempt the entry is not placed, and the record says why.
  */
-async function reverseFirst(context: PlanContext, record: Complete, sized: Extract<SizedOrder, { kind: 'close_first' }>, lastAttempt: boolean): Promise<Plan> {
-  const what = `the ${sized.closes} ${sized.contract.name} position of ${sized.held}`
+async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<Extract<SizedOrder, { kind: 'close_first' }>, 'kind'>, lastAttempt: boolean, why: string): Promise<Plan> {
+  const what = `${why}the ${sized.closes} ${sized.contract.name} position of ${sized.held}`
   if (!context.closeForReversal) return decided(record.id, 'refused', `reversal: ${what} cannot be closed from here, so the ${sized.side} entry is not placed`, 'reversal_not_allowed', sized.contract.name)
   if (lastAttempt) {
     return decided(record.id, 'failed', `${REVERSAL_NOTE}${what} was asked to close and had not closed by the last attempt, so the ${sized.side} entry was not placed`, 'reversal_close_pending', sized.contract.name)
   }
   await context.closeForReversal({ recordId: record.id, side: sized.side, userId: record.user_id, contract: sized.contract.name, brokerContractId: sized.contract.id, closes: sized.closes, alertId: record.alert_id, signalAt: record.received_at.toISOString() })
+  // Asked before (the close has not filled yet): its first note stays, with what asked for it (a position sync).
+  if (record.reversal_asked === true) return { kind: 'retry', id: record.id, note: null }
   return { kind: 'retry', id: record.id, note: `${REVERSAL_NOTE}${what} is closed first (alert ${record.alert_id}); the ${sized.side} entry is placed once that close has filled` }
 }
 

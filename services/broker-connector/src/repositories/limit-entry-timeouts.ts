@@ -11,18 +11,27 @@ export interface DueLimitEntry {
   /** When the deadline came. */
   due_at: Date
   timeout_seconds: number
+  /** What the deadline does: cancel, or send the unfilled remainder at the market (fixed when the row was written). */
+  on_timeout: 'cancel' | 'market'
+  /** A conversion's cancel was asked: an entry found cancelled then was cancelled by us. */
+  cancel_asked: boolean
+  /** The remainder's market order, once written (before it was sent): looked for by this tag, never sent again. */
+  market_tag: string | null
+  market_quantity: number | null
 }
 
 /**
  * The deadlines of limit entries just marked sending, timed from `now`: the alert's `limit_timeout` (on its
- * entry order), else the account's `entryOrders.limitTimeoutSeconds`; none without either. A send marked
- * again (a retry) keeps its first deadline.
+ * entry order), else the account's `entryOrders.limitTimeoutSeconds`; none without either. What the deadline
+ * does is fixed here too: the alert's `limitTimeoutAction`, else the account's `entryOrders.onLimitTimeout`,
+ * else cancel. A send marked again (a retry) keeps its first deadline.
  */
 export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds: readonly number[], now: Date): Promise<void> {
   if (limitRecordIds.length === 0) return
   await sql`
-    INSERT INTO limit_entry_timeouts (record_id, user_id, timeout_seconds, due_at)
-    SELECT a.id, a.user_id, t.seconds, ${now}::timestamptz + make_interval(secs => t.seconds)
+    INSERT INTO limit_entry_timeouts (record_id, user_id, timeout_seconds, due_at, on_timeout)
+    SELECT a.id, a.user_id, t.seconds, ${now}::timestamptz + make_interval(secs => t.seconds),
+           CASE WHEN COALESCE(a.entry_order ->> 'limitTimeoutAction', r.config -> 'entryOrders' ->> 'onLimitTimeout') = 'market' THEN 'market' ELSE 'cancel' END
     FROM alerts a
     LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
     CROSS JOIN LATERAL (SELECT COALESCE(
@@ -36,7 +45,8 @@ export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds
 /** Deadlines passed at `now` and not done, unclaimed or claimed a minute ago by an instance that never finished. */
 export async function dueLimitEntries(db: Kysely<Database>, now: Date): Promise<DueLimitEntry[]> {
   const { rows } = await sql<DueLimitEntry>`
-    SELECT t.record_id, t.user_id, a.status, a.refusal_code, a.order_tag, t.timeout_seconds, t.due_at
+    SELECT t.record_id, t.user_id, a.status, a.refusal_code, a.order_tag, t.timeout_seconds, t.due_at, t.on_timeout,
+           t.cancel_asked_at IS NOT NULL AS cancel_asked, t.market_tag, t.market_quantity
     FROM limit_entry_timeouts t JOIN alerts a ON a.id = t.record_id
     WHERE t.done_at IS NULL AND t.due_at <= ${now}::timestamptz AND (t.claimed_at IS NULL OR t.claimed_at < now() - interval '1 minute')
     ORDER BY t.due_at, t.record_id`.execute(db)
@@ -57,9 +67,26 @@ export async function releaseLimitEntry(db: Kysely<Database>, recordId: number):
   await sql`UPDATE limit_entry_timeouts SET claimed_at = NULL WHERE record_id = ${recordId} AND done_at IS NULL`.execute(db)
 }
 
+/** A conversion's cancel, written before it goes out: a pass taken again finds the entry cancelled by us. */
+export async function noteCancelAsked(db: Kysely<Database>, recordId: number): Promise<void> {
+  await sql`UPDATE limit_entry_timeouts SET cancel_asked_at = COALESCE(cancel_asked_at, now()) WHERE record_id = ${recordId}`.execute(db)
+}
+
 /**
- * The deadline done with what happened; when the entry was cancelled, its record says so where the trader
- * sees it (the record stays `placed`: a part filled before is a trade of its own).
+ * The remainder's market order, written before it is sent: true once. A pass taken again after a crash
+ * (or an unknown outcome) finds the tag and looks for the order by it; it never sends it again.
+ */
+export async function claimMarketRemainder(db: Kysely<Database>, recordId: number, tag: string, quantity: number): Promise<boolean> {
+  const { rows } = await sql`
+    UPDATE limit_entry_timeouts SET market_tag = ${tag}, market_quantity = ${quantity}
+    WHERE record_id = ${recordId} AND market_tag IS NULL AND done_at IS NULL
+    RETURNING record_id`.execute(db)
+  return rows.length > 0
+}
+
+/**
+ * The deadline done with what happened; when the entry was cancelled (or its rest sent at the market), its
+ * record says so where the trader sees it (the record stays `placed`: a part filled before is a trade of its own).
  */
 export async function markLimitEntryDone(db: Kysely<Database>, recordId: number, outcome: string, cancelled: boolean): Promise<void> {
   await db.transaction().execute(async (trx) => {

@@ -10,6 +10,7 @@ import { ConcurrencyLimit } from '../concurrency-limit.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
+import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../serial-queues.ts'
 import { followTargets, placeTargetsAfterEntry, type TargetContext } from '../targets/keep-targets.ts'
 import { hasTargetPairs } from '../repositories/trade-targets.ts'
@@ -255,6 +256,9 @@ export class TradeKeeper {
         targetOrderId: legId('.tp'),
       })
       if (tradeId !== null) this.options.logger.info({ userId, tradeId, recordId: tag.recordId, price: fill.price }, 'trade opened from the entry fill')
+      // A limit's remainder sent at the market without legs: the limit's legs grow to cover it (issue 24 item 6).
+      const book = this.#books.get(userId)
+      if (tag.remainder === 'added' && tradeId !== null && book) await growLegsToTrade(this.options.db, book.session, tradeId, (id): id is number => id !== null && book.orders.has(id) && !isDone((book.orders.get(id) as BrokerOrder).status))
       // Several targets go out once the entry has filled in full (each claimed once: a replayed fill sends nothing).
       const context = this.#targetContext(userId)
       if (context) await placeTargetsAfterEntry(context, tag.recordId)

@@ -33,8 +33,8 @@ const RISK_ENGINE_CONFIG = {
   payoutSecurity: { enabled: false, minBalanceAboveStart: 2100 },
   verification: { phase: 'evaluation', profitTarget: 3000, minTradingDays: 5 },
   antiMartingale: { baseContracts: 1, maxContracts: 5, winsToStepUp: 2, lossesToStepDown: 1, stepContracts: 1, pyramidLevels: 2 },
-  positionChanges: { reversals: 'refuse', pyramiding: 'allow' },
-  entryOrders: { limitTimeoutSeconds: 30 },
+  positionChanges: { reversals: 'refuse', pyramiding: 'allow', outOfSync: 'refuse' },
+  entryOrders: { limitTimeoutSeconds: 30, onLimitTimeout: 'cancel' },
 }
 
 const NOW = '2026-11-21T06:00:00.000Z'

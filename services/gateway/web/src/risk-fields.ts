@@ -148,7 +148,23 @@ export const RISK_GROUPS: readonly RiskGroup[] = [
           ['allow', 'Add to the position', 'Added within every limit; the whole position is at most your contracts per order.'],
         ],
       },
+      {
+        area: 'positionChanges', field: 'outOfSync', kind: 'choice', label: "When the strategy's position and the account's disagree",
+        help: 'An alert saying where the strategy was before it (prev_market_position) while the account holds something else.',
+        options: [
+          ['refuse', 'Refuse it', 'The alert is refused and the record says both positions.'],
+          ['follow', 'Bring the account in line', "A flat account enters as sized; a position of ours the other way is closed first (when reversals are allowed); anything unclear is refused."],
+        ],
+      },
       { area: 'entryOrders', field: 'limitTimeoutSeconds', kind: 'number', min: 1, max: 86400, integer: true, nullable: 'works until filled', label: 'A limit entry waits at most (seconds)', help: 'A limit entry not filled in this time is cancelled (an alert\'s own limit_timeout wins). Empty: it works until filled.' },
+      {
+        area: 'entryOrders', field: 'onLimitTimeout', kind: 'choice', label: 'When a limit entry has waited its time',
+        help: "An alert's own limit_timeout_action wins.",
+        options: [
+          ['cancel', 'Cancel it', 'The rest is cancelled; a part filled stays open with its stop and target.'],
+          ['market', 'Send the rest at the market', "Re-sized at the market price within your limits; the stop and target cover the whole position. Refused, with the reason, when nothing fits."],
+        ],
+      },
     ],
   },
 ]

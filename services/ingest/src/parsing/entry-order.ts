@@ -33,8 +33,8 @@ export function entryOrderOf(fields: Fields, entryPrice: number | null): EntryOr
   if (type === undefined) throw invalid(`orderType "${(typeText ?? '').slice(0, 40)}" is not supported (expected market, limit, stop or stop_limit)`)
   const timeInForce = tifText === null ? null : TIMES_IN_FORCE.get(canonicalName(tifText))
   if (timeInForce === undefined) throw invalid(`timeInForce "${(tifText ?? '').slice(0, 40)}" is not supported (expected day, gtc, ioc or fok)`)
-  const limitTimeoutSeconds = limitTimeoutOf(fields, type, entryPrice)
-  if (limitTimeoutSeconds !== null) return { type: 'limit', stopPrice: null, timeInForce, limitTimeoutSeconds }
+  const timeout = limitTimeoutOf(fields, type, entryPrice)
+  if (timeout !== null) return { type: 'limit', stopPrice: null, timeInForce, ...timeout }
   // A market entry without a time in force is published as before; a limit always says so, as ingest read it
   // (the connector cannot find every spelling of the field in the raw payload).
   if ((type === null || type === 'market') && timeInForce === null) return null
@@ -61,17 +61,44 @@ function triggerOf(fields: Fields, stopEntry: boolean): number | null {
 }
 
 /**
- * `limit_timeout`: whole seconds after which a limit entry not filled is cancelled (0 or absent: none). Refused
- * on any other entry (a market or stop entry has nothing to time out) and on a limit without its price
- * (placed at the market, as before), rather than ignored.
+ * `limit_timeout`: whole seconds after which a limit entry not filled is cancelled (0 or absent: none), or
+ * sent at the market for its remainder with `limit_timeout_action: market`; PickMyTrade's
+ * `lmt_to_market_wait: N` is the same as `limit_timeout: N` with the market. Refused on any other entry (a
+ * market or stop entry has nothing to time out), on a limit without its price (placed at the market, as
+ * before), and on an action without a timeout or two timeouts that disagree, rather than guessed.
  */
-function limitTimeoutOf(fields: Fields, type: EntryOrderType | null, entryPrice: number | null): number | null {
-  const value = fields.limitTimeout
+function limitTimeoutOf(fields: Fields, type: EntryOrderType | null, entryPrice: number | null): Pick<EntryOrder, 'limitTimeoutSeconds' | 'limitTimeoutAction'> | null {
+  const own = secondsOf(fields.limitTimeout, 'limit_timeout')
+  const pickMyTrade = secondsOf(fields.limitToMarketWait, 'lmt_to_market_wait')
+  const action = timeoutActionOf(fields.limitTimeoutAction)
+  if (pickMyTrade !== null && own !== null && pickMyTrade !== own) throw invalid('limit_timeout and lmt_to_market_wait disagree: send one of them')
+  if (pickMyTrade !== null && action === 'cancel') throw invalid('lmt_to_market_wait sends the limit entry at the market after N seconds: it cannot go with limit_timeout_action cancel (send limit_timeout instead)')
+  const seconds = own ?? pickMyTrade
+  const name = own !== null ? 'limit_timeout' : 'lmt_to_market_wait'
+  if (seconds === null) {
+    if (action !== null) throw invalid('limit_timeout_action needs limit_timeout (whole seconds above 0) on a limit entry')
+    return null
+  }
+  if (type !== 'limit') throw invalid(`${name} applies to a limit entry only: send order_type limit with a price`)
+  if (entryPrice === null) throw invalid(`${name} needs the limit entry's price`)
+  const chosen = pickMyTrade !== null ? 'market' : action
+  return chosen === null ? { limitTimeoutSeconds: seconds } : { limitTimeoutSeconds: seconds, limitTimeoutAction: chosen }
+}
+
+/** Whole seconds from 1 to 86400, null when absent or 0 (none). */
+function secondsOf(value: unknown, name: string): number | null {
   if (value === undefined || value === null || value === '') return null
   const seconds = priceValue(value)
-  if (seconds === null || !Number.isInteger(seconds) || seconds < 0 || seconds > 86_400) throw invalid('limit_timeout must be whole seconds from 0 to 86400')
-  if (seconds === 0) return null
-  if (type !== 'limit') throw invalid('limit_timeout applies to a limit entry only: send order_type limit with a price')
-  if (entryPrice === null) throw invalid('limit_timeout needs the limit entry\'s price')
-  return seconds
+  if (seconds === null || !Number.isInteger(seconds) || seconds < 0 || seconds > 86_400) throw invalid(`${name} must be whole seconds from 0 to 86400`)
+  return seconds === 0 ? null : seconds
+}
+
+/** `limit_timeout_action`: cancel or market (also `market_order`, `convert`), else a 400. */
+function timeoutActionOf(value: unknown): 'cancel' | 'market' | null {
+  if (value === undefined || value === null || value === '') return null
+  const text = textValue(value)
+  const name = text === null ? null : canonicalName(text)
+  if (name === 'cancel') return 'cancel'
+  if (name === 'market' || name === 'marketorder' || name === 'mkt') return 'market'
+  throw invalid(`limit_timeout_action "${String(text ?? value).slice(0, 40)}" is not supported (expected cancel or market)`)
 }

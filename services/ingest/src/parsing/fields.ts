@@ -43,6 +43,7 @@ export type FieldName =
   | 'cancelOrders'
   | 'limitTimeout'
   | 'limitToMarketWait'
+  | 'limitTimeoutAction'
   | 'tp1'
   | 'tp2'
   | 'tp3'
@@ -106,10 +107,11 @@ const FIELD_NAMES: Record<FieldName, readonly string[]> = {
   entryStop: ['entrystopprice', 'stoptrigger', 'triggerstop'],
   timeInForce: ['timeinforce', 'tif'],
   cancelOrders: ['canceltype', 'cancelorders'],
-  // Ours: a limit entry cancelled when not filled in N seconds (entry-order.ts). PickMyTrade's turns it into
-  // a market order instead: refused until that is carried out (unsupported.ts).
+  // Ours: a limit entry not filled in N seconds is cancelled or sent at the market (limit_timeout_action);
+  // PickMyTrade's lmt_to_market_wait is N with the market (entry-order.ts).
   limitTimeout: ['limittimeout'],
   limitToMarketWait: ['lmttomarketwait'],
+  limitTimeoutAction: ['limittimeoutaction'],
   // Issue 24, item 4: several targets and the move to breakeven after TP1 (exit-plan.ts).
   tp1: ['tp1', 'takeprofit1', 'target1', 'tp1price'],
   tp2: ['tp2', 'takeprofit2', 'target2', 'tp2price'],

@@ -7,7 +7,7 @@ const RELATIVE_BRACKETS: readonly [FieldName, string][] = [
   ['tpPercent', 'percentage_tp'], ['tpDollars', 'dollar_tp'], ['slPercent', 'percentage_sl'], ['slDollars', 'dollar_sl'],
 ]
 
-const UNSUPPORTED_FIELDS: ReadonlySet<string> = new Set<FieldName>(['tpPercent', 'tpDollars', 'slPercent', 'slDollars', 'trail', 'trailPickMyTrade', 'limitToMarketWait'])
+const UNSUPPORTED_FIELDS: ReadonlySet<string> = new Set<FieldName>(['tpPercent', 'tpDollars', 'slPercent', 'slDollars', 'trail', 'trailPickMyTrade'])
 
 const invalid = (message: string) => new Refusal(400, 'invalid', message)
 
@@ -23,8 +23,6 @@ export function refuseUnsupportedEntry(fields: Fields): void {
   }
   // PickMyTrade's trail fields are in its own symbol settings' units: ours say ticks or price (exit-plan.ts).
   if (nonZero(fields.trail) || nonZero(fields.trailPickMyTrade)) throw invalid("PickMyTrade's trailing stop (trail, trail_stop, trail_trigger, trail_freq) is not supported: send sl with trail_distance_ticks (or trail_distance as a price), and optionally trail_trigger_price and trail_step_ticks")
-  // Issue 24, item 6 in part: a limit entry is cancelled after N seconds (limit_timeout), not yet sent at the market; refused, never silently ignored.
-  if (nonZero(fields.limitToMarketWait)) throw invalid('lmt_to_market_wait (a limit entry turned into a market order after N seconds) is not supported yet: send limit_timeout to have an unfilled limit entry cancelled after N seconds, or a market entry')
 }
 
 /** Cheap first look (every entry passes here): none of these fields is usually sent. */

@@ -44,15 +44,32 @@ t.test('entry order types and time in force', async (t) => {
   t.throws(() => normalize({ ...entry, orderType: 'trailing_stop' }), /orderType "trailing_stop" is not supported/)
   t.throws(() => normalize({ ...entry, timeInForce: 'gtd' }), /timeInForce "gtd" is not supported/)
   t.equal(normalize({ symbol: 'MNQ1!', action: 'exit', orderType: 'stop', user_id: 'u' }).kind, 'result', 'an exit ignores the entry order type')
-  // Not carried out yet: refused rather than ignored (a PickMyTrade limit would otherwise rest forever).
-  t.throws(() => normalize({ ...entry, price: 20990, order_type: 'LMT', lmt_to_market_wait: 30 }), /lmt_to_market_wait .* is not supported yet/)
+  // PickMyTrade's lmt_to_market_wait: the limit's unfilled remainder goes at the market after N seconds.
+  t.match(normalize({ ...entry, price: 20990, order_type: 'LMT', lmt_to_market_wait: 30 }), { entryOrder: { type: 'limit', limitTimeoutSeconds: 30, limitTimeoutAction: 'market' } })
   t.equal(normalize({ ...entry, lmt_to_market_wait: 0 }).kind, 'entry', '0: not asked')
+  t.throws(() => normalize({ ...entry, lmt_to_market_wait: 30 }), /lmt_to_market_wait applies to a limit entry only/)
+  t.throws(() => normalize({ ...entry, price: 20990, order_type: 'LMT', lmt_to_market_wait: 'soon' }), /lmt_to_market_wait must be whole seconds/)
+  t.throws(() => normalize({ ...entry, price: 20990, order_type: 'LMT', lmt_to_market_wait: 30, limit_timeout: 20 }), /limit_timeout and lmt_to_market_wait disagree/)
+  t.throws(() => normalize({ ...entry, price: 20990, order_type: 'LMT', lmt_to_market_wait: 30, limit_timeout_action: 'cancel' }), /cannot go with limit_timeout_action cancel/)
   // Ours: a limit entry cancelled when not filled in N seconds (connector entry/limit-timeouts.ts).
   t.match(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 30 }), { entryOrder: { type: 'limit', stopPrice: null, timeInForce: null, limitTimeoutSeconds: 30 } })
   t.same(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 0 }).entryOrder, { type: 'limit', stopPrice: null, timeInForce: null }, '0: no timeout')
   t.throws(() => normalize({ ...entry, limit_timeout: 30 }), /limit_timeout applies to a limit entry only/)
   t.throws(() => normalize({ ...entry, order_type: 'limit', limit_timeout: 30 }), /limit_timeout needs the limit entry's price/)
   t.throws(() => normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 2.5 }), /limit_timeout must be whole seconds/)
+  // limit_timeout_action: cancel (as without it) or market; anything else, or without a timeout, a 400.
+  t.match(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 30, limit_timeout_action: 'Market' }), { entryOrder: { limitTimeoutSeconds: 30, limitTimeoutAction: 'market' } })
+  t.match(normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 30, limitTimeoutAction: 'cancel' }), { entryOrder: { limitTimeoutSeconds: 30, limitTimeoutAction: 'cancel' } })
+  const bad = (() => {
+    try {
+      normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout: 30, limit_timeout_action: 'wait' })
+    } catch (error) {
+      return error
+    }
+    return null
+  })()
+  t.match(bad, { statusCode: 400, message: /limit_timeout_action "wait" is not supported \(expected cancel or market\)/ }, 'a 400 naming the value')
+  t.throws(() => normalize({ ...entry, price: 20990, order_type: 'limit', limit_timeout_action: 'market' }), /limit_timeout_action needs limit_timeout/)
 })
 
 t.test('where the strategy says its position was, for the position sync guard (item 7)', async (t) => {

@@ -23,8 +23,8 @@ const custom: Config = {
     newsBlackout: true,
     flattenBeforeNews: true,
   },
-  positionChanges: { reversals: 'allow', pyramiding: 'allow' },
-  entryOrders: { limitTimeoutSeconds: 45 },
+  positionChanges: { reversals: 'allow', pyramiding: 'allow', outOfSync: 'follow' },
+  entryOrders: { limitTimeoutSeconds: 45, onLimitTimeout: 'market' },
 }
 
 t.test('GET returns the documented defaults when nothing is saved; POST round-trips a complete configuration', async (t) => {
