@@ -6,6 +6,7 @@ import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/
 import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
 import { PermanentError } from './errors.ts'
+import { isDependencyDown } from './dependency-down.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 import type { BusObserver } from './bus-observer.ts'
 import { tracerFor } from '@signals/telemetry'
@@ -29,7 +30,10 @@ export interface ConsumeOptions<S extends TSchema> {
   subject: string
   contract: Contract<S>
   handler: (payload: Static<S>, context: MessageContext) => Promise<void>
-  /** Deliveries before a failing message is dead-lettered (default 8). */
+  /**
+   * Deliveries before a failing message is dead-lettered (default 8). A dependency outage (isDependencyDown)
+   * never counts: such a message is retried with backoff until the dependency answers.
+   */
   maxAttempts?: number
   backoff?: BackoffOptions
   /** How long the server waits for an ack before redelivering (default 30 s). */
@@ -241,6 +245,13 @@ async function handleMessage<S extends TSchema>(
     await ackSoon(message)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
+    if (isDependencyDown(error) && !(error instanceof PermanentError)) {
+      // A dependency outage is no fault of the message: it waits, however long, and never uses the budget.
+      const delay = backoffDelay(deliveryCount, backoff)
+      bus.logger.warn({ subject: message.subject, deliveryCount, delayMs: delay, err: error }, 'dependency unavailable; the message waits for it')
+      message.nak(delay)
+      return
+    }
     if (error instanceof PermanentError || deliveryCount >= maxAttempts) {
       const why = error instanceof PermanentError ? reason : `failed ${deliveryCount} times; last error: ${reason}`
       return deadLetter(bus, message, options.durable, why, body, messageId)
