@@ -5,7 +5,7 @@ import type { TSchema, Static } from 'typebox'
 import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/contracts'
 import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
-import { PermanentError } from './errors.ts'
+import { PermanentError, RetryLaterError } from './errors.ts'
 import { isDependencyDown } from './dependency-down.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 import type { BusObserver } from './bus-observer.ts'
@@ -245,6 +245,13 @@ async function handleMessage<S extends TSchema>(
     await ackSoon(message)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
+    if (error instanceof RetryLaterError) {
+      // Not ready yet (the handler bounds how long by the message's own data): no use of the budget.
+      const delay = backoffDelay(deliveryCount, backoff)
+      bus.logger.info({ subject: message.subject, deliveryCount, delayMs: delay, reason }, 'message not ready; it comes back later')
+      message.nak(delay)
+      return
+    }
     if (isDependencyDown(error) && !(error instanceof PermanentError)) {
       // A dependency outage is no fault of the message: it waits, however long, and never uses the budget.
       const delay = backoffDelay(deliveryCount, backoff)

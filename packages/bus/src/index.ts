@@ -1,7 +1,7 @@
 export { Bus, connectBus, type BusLogger, type ConnectBusOptions, type PublishOptions, type PublishResult } from './bus.ts'
 export { deadLetterSubject, type ConsumeOptions, type ConsumerHandle, type MessageContext } from './consumer.ts'
 export { isDependencyDown } from './dependency-down.ts'
-export { PermanentError, BusUnavailableError, ContractViolationError } from './errors.ts'
+export { PermanentError, BusUnavailableError, ContractViolationError, RetryLaterError } from './errors.ts'
 export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 export { Namespace, ensureStreams, streamConfigs, DEFAULT_STREAM_MAX_BYTES, type StreamMaxBytes } from './topology.ts'
 export { openBucket } from './kv.ts'

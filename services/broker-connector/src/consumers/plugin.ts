@@ -53,7 +53,6 @@ export const alertConsumersPlugin = fp(
       routing: options.routing,
       entryFlow: options.entryFlow,
       logger: app.log,
-      maxAttempts: options.maxAttempts,
       flattens: options.flattens,
       onRecorded: (kind, count) => recorded.inc({ kind }, count),
       onTradesClosed: (count) => tradesClosed.inc(count),

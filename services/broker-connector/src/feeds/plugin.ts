@@ -39,7 +39,7 @@ export interface FeedsPluginOptions {
   /** Users with a flatten due now whose sessions this instance holds get it carried out this often. */
   flattenSweepMs: number
   /** Settles entry records other instances forward for users whose feeds this one holds. */
-  settleEntries(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  settleEntries(records: readonly RecordRef[]): Promise<RecordOutcome[]>
   statusRefreshMs: number
   /** How long a broker request (login, socket) waits for its answer. */
   brokerTimeoutMs?: number

@@ -27,8 +27,8 @@ export function entryRouter(bus: Bus, owners: FeedOwners, instanceId: string | n
       }
       return { local, remote: [...remote].map(([owner, refs]) => ({ owner, records: refs })) }
     },
-    async forward(owner, records, lastAttempt) {
-      const request: EntrySettleRequest = { version: 1, records: [...records], lastAttempt }
+    async forward(owner, records) {
+      const request: EntrySettleRequest = { version: 1, records: [...records] }
       const reply = await requestByContract(bus, connectorSubjects(owner).entries, request, replyContract, timeoutMs)
       if (!reply) throw new Error(`entry settle reply from ${owner} is not EntrySettleReplyV1`)
       return reply.outcomes
@@ -44,12 +44,12 @@ export function serveEntries(
   bus: Bus,
   instanceId: string,
   holds: (userId: string) => boolean,
-  settle: (records: readonly RecordRef[], lastAttempt: boolean) => Promise<RecordOutcome[]>,
+  settle: (records: readonly RecordRef[]) => Promise<RecordOutcome[]>,
   logger: Logger,
 ): { unsubscribe(): void } {
-  const answer = async ({ records, lastAttempt }: EntrySettleRequest): Promise<EntrySettleReply> => {
+  const answer = async ({ records }: EntrySettleRequest): Promise<EntrySettleReply> => {
     const mine = records.filter((record) => holds(record.userId))
-    const outcomes: RecordOutcome[] = [...(await settle(mine, lastAttempt)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
+    const outcomes: RecordOutcome[] = [...(await settle(mine)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
     return { version: 1, outcomes }
   }
   return serveByContract(bus, connectorSubjects(instanceId).entries, requestContract, answer, logger, {
