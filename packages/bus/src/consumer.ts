@@ -5,7 +5,8 @@ import type { TSchema, Static } from 'typebox'
 import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/contracts'
 import type { BusLogger } from './bus-logger.ts'
 import type { Namespace } from './topology.ts'
-import { PermanentError } from './errors.ts'
+import { PermanentError, RetryLaterError } from './errors.ts'
+import { isDependencyDown } from './dependency-down.ts'
 import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 import type { BusObserver } from './bus-observer.ts'
 import { tracerFor } from '@signals/telemetry'
@@ -29,7 +30,10 @@ export interface ConsumeOptions<S extends TSchema> {
   subject: string
   contract: Contract<S>
   handler: (payload: Static<S>, context: MessageContext) => Promise<void>
-  /** Deliveries before a failing message is dead-lettered (default 8). */
+  /**
+   * Deliveries before a failing message is dead-lettered (default 8). A dependency outage (isDependencyDown)
+   * never counts: such a message is retried with backoff until the dependency answers.
+   */
   maxAttempts?: number
   backoff?: BackoffOptions
   /** How long the server waits for an ack before redelivering (default 30 s). */
@@ -256,6 +260,20 @@ async function handleMessage<S extends TSchema>(
     ackSoon(message, (error) => bus.logger.error({ err: error, subject: message.subject }, 'ack not sent; the message will be redelivered'))
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
+    if (error instanceof RetryLaterError) {
+      // Not ready yet (the handler bounds how long by the message's own data): no use of the budget.
+      const delay = backoffDelay(deliveryCount, backoff)
+      bus.logger.info({ subject: message.subject, deliveryCount, delayMs: delay, reason }, 'message not ready; it comes back later')
+      message.nak(delay)
+      return
+    }
+    if (isDependencyDown(error) && !(error instanceof PermanentError)) {
+      // A dependency outage is no fault of the message: it waits, however long, and never uses the budget.
+      const delay = backoffDelay(deliveryCount, backoff)
+      bus.logger.warn({ subject: message.subject, deliveryCount, delayMs: delay, err: error }, 'dependency unavailable; the message waits for it')
+      message.nak(delay)
+      return
+    }
     if (error instanceof PermanentError || deliveryCount >= maxAttempts) {
       const why = error instanceof PermanentError ? reason : `failed ${deliveryCount} times; last error: ${reason}`
       return deadLetter(bus, message, options.durable, why, body, messageId)

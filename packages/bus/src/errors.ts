@@ -21,3 +21,15 @@ export class ContractViolationError extends Error {
     this.name = 'ContractViolationError'
   }
 }
+
+/**
+ * The message cannot be handled yet, for a reason bounded by its own data (an entry record waiting for a
+ * broker session, decided by the record's age): nak'ed with backoff and never dead-lettered, whatever the
+ * delivery count. The handler that throws it must itself stop throwing it in bounded time.
+ */
+export class RetryLaterError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RetryLaterError'
+  }
+}

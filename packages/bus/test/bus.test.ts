@@ -155,6 +155,32 @@ t.test('a message that keeps failing goes to the dead-letter subject with its re
   t.equal(attempts, 3, 'the dead-lettered message is not delivered again')
 })
 
+t.test('a dependency outage never uses the delivery budget: the message waits and is handled once it answers', async (t) => {
+  const bus = await testBus(t)
+  const outageDeliveries = 6
+  let attempts = 0
+  const handled: number[] = []
+  await bus.consume({
+    stream: 'ALERTS',
+    durable: 'test-outage',
+    subject: 'alerts.result',
+    contract: Ping,
+    maxAttempts: 2,
+    backoff: { initialMs: 20, maxMs: 50 },
+    handler: async (payload) => {
+      attempts++
+      if (attempts <= outageDeliveries) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
+      handled.push(payload.n)
+    },
+  })
+  const { sequence } = await bus.publish('alerts.result', Ping, { version: 1, n: 5 }, { messageId: 'outage' })
+  await acknowledgedUpTo(bus, 'ALERTS', 'test-outage', sequence)
+  t.same(handled, [5], 'handled once the dependency answered')
+  t.equal(attempts, outageDeliveries + 1, `delivered past the budget of 2 (${attempts} times)`)
+  const deadLetters = await bus.jsm.streams.info(bus.stream('DEAD_LETTERS'))
+  t.equal(deadLetters.state.messages, 0, 'nothing was dead-lettered')
+})
+
 t.test('a PermanentError or a contract violation dead-letters at once', async (t) => {
   const bus = await testBus(t)
   let attempts = 0

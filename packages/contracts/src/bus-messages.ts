@@ -147,7 +147,12 @@ export const EntrySettleRequestV1 = Type.Object(
   {
     version: Type.Literal(1),
     records: Type.Array(Type.Object({ id: Type.Integer({ minimum: 1 }), userId: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }),
-    lastAttempt: Type.Boolean(),
+    /**
+     * Ignored: sent by instances of the previous version, whose delivery count decided whether records
+     * still waited. Now the record's age decides (docs/decisions/consumers.md); kept optional so a request
+     * from either version validates during a rolling deploy.
+     */
+    lastAttempt: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )

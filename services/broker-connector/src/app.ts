@@ -65,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       concurrency: config.CONSUMER_CONCURRENCY,
       maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
       ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
+      backoffMaxMs: config.CONSUMER_BACKOFF_MAX_MS,
     })
   }
   if (feedsOn) {
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
       brokerTimeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
       forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
+      consumers: { maxAttempts: config.CONSUMER_MAX_ATTEMPTS, concurrency: 1, ackWaitMs: config.CONSUMER_ACK_WAIT_MS, backoffMaxMs: config.CONSUMER_BACKOFF_MAX_MS },
       hooks: {
         onEvent(userId, event) {
           trading.onEvent(userId, event)

@@ -22,8 +22,8 @@ export const ConfigSchema = Type.Object({
   /** Alert messages one instance handles at once per subject (more instances scale further). */
   CONSUMER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'messages handled at once per subject' }),
   /**
-   * Deliveries before a failing message is dead-lettered. A Postgres outage never exhausts it: the last
-   * attempt waits for the database to answer again (see consumers/retry-policy.ts).
+   * Deliveries before a message failing for a reason of its own is dead-lettered. A dependency outage
+   * (Postgres, NATS) never exhausts it: such a message waits, however long (durables/start-durable.ts).
    */
   CONSUMER_MAX_ATTEMPTS: Type.Integer({ minimum: 2, maximum: 100, default: 10, description: 'deliveries before dead-lettering' }),
   /**
@@ -33,6 +33,8 @@ export const ConfigSchema = Type.Object({
    */
   DEAD_LETTERS_STREAM_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 1024 * 1024, description: 'byte bound of the DEAD_LETTERS stream (unset: as it is)' })),
   /** How long the server waits for an ack before handing a message to another instance (a crashed one never acks). */
+  /** Longest wait between deliveries of a failing message; an outage is retried this often once reached. */
+  CONSUMER_BACKOFF_MAX_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000, description: 'longest delay between deliveries of a failing message' }),
   CONSUMER_ACK_WAIT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000, description: 'ack wait before redelivery' }),
   /** An entry alert older than this is never sent to the broker (first send, or after a crash). */
   ENTRY_MAX_AGE_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 60_000, description: 'oldest entry alert still sent to the broker' }),

@@ -1,23 +1,20 @@
 import type { NormalizedAlert } from '@signals/contracts'
+import { RetryLaterError } from '@signals/bus'
 import type { BrokerEvent, BrokerSession } from './broker/broker-adapter.ts'
 import type { NewAlertRecordRef } from './repositories/alerts.ts'
 import { reconcilableRecordIds, strandedRecords } from './repositories/entry-records.ts'
 import { settleRecords, type RecordOutcome, type SettleDeps } from './entry/settle-records.ts'
 import { OutcomeWatch } from './entry/outcome-watch.ts'
 
-/** Which delivery of the alert message this is: on the last one nothing is left waiting to be retried. */
-export interface Delivery {
-  lastAttempt: boolean
-}
-
 /**
  * The seam between alert intake and order placement (spec: "continues into a live entry flow").
  * The connector hands every new live record of an entry alert to `handOff`, at least once; an
  * implementation must therefore claim each record so a record handed over twice (redelivery, a second
- * instance) is acted on once. A rejection asks for the message to come back later.
+ * instance) is acted on once. A rejection asks for the message to come back later. Whether a record still
+ * waits or fails is decided by its age (entry/wait-limit.ts), never by which delivery of the message this is.
  */
 export interface EntryFlow {
-  handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery?: Delivery): Promise<void>
+  handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[]): Promise<void>
 }
 
 export interface RecordRef {
@@ -32,11 +29,14 @@ export interface RecordRef {
 export interface EntryRouter {
   route(records: readonly RecordRef[]): Promise<{ local: RecordRef[]; remote: { owner: string; records: RecordRef[] }[] }>
   /** Settles records at their owner; throws when it does not answer (the records then wait). */
-  forward(owner: string, records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  forward(owner: string, records: readonly RecordRef[]): Promise<RecordOutcome[]>
 }
 
-/** Records are waiting for a broker session or answer: the message is delivered again after a delay. */
-class EntryRetryError extends Error {
+/**
+ * Records are waiting for a broker session or answer: the message is delivered again after a delay, never
+ * dead-lettered for it (a RetryLaterError); the records' age ends the wait.
+ */
+class EntryRetryError extends RetryLaterError {
   constructor(readonly waiting: number) {
     super(`${waiting} alert record(s) wait for a broker session or answer; retried later`)
     this.name = 'EntryRetryError'
@@ -56,34 +56,35 @@ export class LiveEntryFlow implements EntryFlow {
     private readonly router: EntryRouter | null = null,
   ) {
     // A late order is still recorded while watched: the grace, and an hour beyond a failure.
-    this.#watch = new OutcomeWatch((records) => this.settle(records, false), options.logger, options.outcomeGraceMs + 60 * 60_000)
+    this.#watch = new OutcomeWatch((records) => this.settle(records), options.logger, options.outcomeGraceMs + 60 * 60_000)
     this.#options = { ...options, watch: this.#watch }
   }
 
   /** Settles records with this instance's sessions (also for records another instance forwarded here). */
-  settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
-    return settleRecords(this.#options, records, lastAttempt)
+  settle(records: readonly RecordRef[]): Promise<RecordOutcome[]> {
+    return settleRecords(this.#options, records)
   }
 
-  async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
-    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records, delivery.lastAttempt) : await this.settle(records, delivery.lastAttempt)
+  async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[]): Promise<void> {
+    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records) : await this.settle(records)
     const waiting = outcomes.filter((outcome) => outcome === 'retry').length
     if (waiting > 0) throw new EntryRetryError(waiting)
   }
 
   /**
    * Records of users whose feeds another instance holds go to it. When it does not answer (killed, or
-   * its shard is moving) they wait for the message to come back; on the last delivery they are settled
-   * here, which fails them with the reason (no session). Record locks keep each to one holder.
+   * its shard is moving) they are settled here, without their session: younger than the wait limit they
+   * wait for the message to come back, older they fail with the reason (no session). Record locks keep
+   * each to one holder.
    */
-  async #routed(router: EntryRouter, records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
+  async #routed(router: EntryRouter, records: readonly RecordRef[]): Promise<RecordOutcome[]> {
     const { local, remote } = await router.route(records)
     const parts = await Promise.all([
-      this.settle(local, lastAttempt),
+      this.settle(local),
       ...remote.map(({ owner, records: theirs }) =>
-        router.forward(owner, theirs, lastAttempt).catch((error: unknown): Promise<RecordOutcome[]> | RecordOutcome[] => {
+        router.forward(owner, theirs).catch((error: unknown): Promise<RecordOutcome[]> => {
           this.#options.logger.warn({ owner, records: theirs.length, err: error }, 'entry records not settled by the owner of their feeds; retried later')
-          return lastAttempt ? this.settle(theirs, true) : theirs.map(() => 'retry')
+          return this.settle(theirs)
         }),
       ),
     ])
@@ -99,7 +100,7 @@ export class LiveEntryFlow implements EntryFlow {
     const ids = await reconcilableRecordIds(this.#options.db, userId)
     // The session is not yet the feed's current one (it is handed over after this): use it directly.
     const deps: SettleDeps = { ...this.#options, sessions: { session: (id) => (id === userId ? session : this.#options.sessions.session(id)) } }
-    await settleRecords(deps, ids.map((id) => ({ id, userId })), false)
+    await settleRecords(deps, ids.map((id) => ({ id, userId })))
     if (ids.length > 0) this.#options.logger.info({ userId, records: ids.length }, 'records whose order may be at the broker were reconciled with it')
     return ids.length
   }
@@ -112,7 +113,7 @@ export class LiveEntryFlow implements EntryFlow {
   /**
    * One pass of the sweep: records left `received` past `receivedAfterMs` or left `placing` (their
    * holder gone, or waiting on an unknown outcome) are settled here when this instance holds their users'
-   * feeds or nobody does (each owner sweeps its own), as on a last delivery: nothing stays unsettled.
+   * feeds or nobody does (each owner sweeps its own); past the wait limit by then, nothing stays unsettled.
    * Returns how many records were settled or still wait.
    */
   async sweep(receivedAfterMs: number, limit = 1_000): Promise<number> {
@@ -120,7 +121,7 @@ export class LiveEntryFlow implements EntryFlow {
     const stranded = await strandedRecords(this.#options.db, receivedAfterMs, limit)
     if (stranded.length === 0) return 0
     const local = this.router ? (await this.router.route(stranded)).local : stranded
-    const outcomes = await this.settle(local, true)
+    const outcomes = await this.settle(local)
     const settled = outcomes.filter((outcome) => outcome === 'settled').length
     if (settled > 0) this.#options.logger.info({ settled, waiting: outcomes.length - settled }, 'sweep: entry records left unsettled were settled')
     return outcomes.length

@@ -40,7 +40,7 @@ export interface Trading {
   /** FeedManager `onEvent`. */
   onEvent: TradeKeeper['onEvent']
   /** Settles records with this instance's sessions (records another instance forwarded here). */
-  settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  settle(records: readonly RecordRef[]): Promise<RecordOutcome[]>
   /** The sweep of records left unsettled (null when the live entry flow is replaced: tests of intake alone). */
   sweep: SweepTimer | null
   /** Reconciles the broker's positions and working orders with our trades (on session open and on its timer). */
@@ -133,7 +133,7 @@ export function createTrading(
       keeper.onEvent(userId, event)
       live.onEvent(userId, event)
     },
-    settle: (records, lastAttempt) => live.settle(records, lastAttempt),
+    settle: (records) => live.settle(records),
     sweep: makeEntryFlow ? null : new SweepTimer(() => live.sweep(receivedAfterMs), config.ENTRY_SWEEP_INTERVAL_MS, logger),
     reconciler,
     reconcileTimer: new SweepTimer(() => reconciler.reconcileAll(), config.POSITION_RECONCILE_MS, logger, 'reconciliation of positions'),

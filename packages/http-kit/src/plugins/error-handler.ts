@@ -1,24 +1,10 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { BusUnavailableError } from '@signals/bus'
+import { isDependencyDown } from '@signals/bus'
 import { HttpError } from '../errors.ts'
 
-/**
- * Codes that mean "a dependency is down", not "this request is wrong": Node's socket errors, Postgres'
- * connection SQLSTATEs, and @signals/db's DATABASE_UNAVAILABLE (a connection node-postgres lost).
- */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006',
-  'DATABASE_UNAVAILABLE',
-])
-
-/** Classified by type (the bus's BusUnavailableError) and by code, never by message text. */
-export function isDependencyDown(error: unknown): boolean {
-  if (error instanceof BusUnavailableError) return true
-  const code = (error as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' && UNAVAILABLE_CODES.has(code)
-}
+/** Postgres or NATS down: the bus's classification, shared by every service (a 503 here, a wait in a consumer). */
+export { isDependencyDown }
 
 export interface ErrorHandlerOptions {
   /**

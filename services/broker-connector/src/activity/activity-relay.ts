@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
-import { userActivitySubject } from '@signals/contracts'
+import { UserActivityV1, contract, userActivitySubject } from '@signals/contracts'
+import { publishNotice } from '@signals/bus'
 import { noticeOf } from './activity-notice.ts'
 
 export interface ActivityRelayOptions {
@@ -10,7 +11,7 @@ export interface ActivityRelayOptions {
   retryMs?: number
 }
 
-const encoder = new TextEncoder()
+const noticeContract = contract(UserActivityV1)
 
 const USER_ACTIVITY_CHANNEL = 'user_activity'
 
@@ -30,7 +31,7 @@ export const activityRelayPlugin = fp(
     const relay = (message: pg.Notification) => {
       const notice = noticeOf(message.payload, new Date())
       if (notice === null) return app.log.warn({ payload: message.payload }, 'user_activity notification not understood')
-      app.bus.nc.publish(app.bus.subject(userActivitySubject(notice.userId)), encoder.encode(JSON.stringify(notice)))
+      publishNotice(app.bus, userActivitySubject(notice.userId), noticeContract, notice)
     }
     const listenAgainLater = () => {
       client = null

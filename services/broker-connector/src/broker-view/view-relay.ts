@@ -1,8 +1,7 @@
 import { BrokerViewReplyV1, BrokerViewRequestV1, connectorSubjects, contract, type BrokerViewReply, type BrokerViewRequest } from '@signals/contracts'
-import type { Bus } from '@signals/bus'
+import { requestByContract, serveByContract, type Bus } from '@signals/bus'
 import type { Logger } from '../consumers/close-trades.ts'
 import type { FeedOwners } from '../ownership/owners.ts'
-import { requestByContract, serveByContract } from '../ownership/contract-request.ts'
 
 const requestContract = contract(BrokerViewRequestV1)
 const replyContract = contract(BrokerViewReplyV1)
@@ -40,7 +39,7 @@ export async function routeView(deps: ViewRouterDeps, request: BrokerViewRequest
   if (owner === null) return NOBODY
   if (owner === deps.instanceId) return deps.readHere(request)
   try {
-    const reply = await requestByContract(deps.bus, connectorSubjects(owner).brokerView, request, replyContract, deps.timeoutMs)
+    const reply = await requestByContract(deps.bus, connectorSubjects(owner).brokerView, requestContract, request, replyContract, deps.timeoutMs)
     if (!reply) throw new Error(`broker view reply from ${owner} is not BrokerViewReplyV1`)
     if (reply.outcome === 'not_held') return NOBODY
     return { outcome: reply.outcome, stale: reply.stale, detail: reply.detail, positions: reply.positions, orders: reply.orders }
@@ -56,7 +55,7 @@ export function serveViews(bus: Bus, instanceId: string, holds: (userId: string)
     if (!holds(request.userId)) return { version: 1, outcome: 'not_held', detail: null, ...empty }
     return { version: 1, ...(await read(request)) }
   }
-  return serveByContract(bus, connectorSubjects(instanceId).brokerView, requestContract, answer, logger, {
+  return serveByContract(bus, connectorSubjects(instanceId).brokerView, { request: requestContract, reply: replyContract }, answer, logger, {
     relay: 'broker view relay',
     invalidRequest: 'broker view request is not BrokerViewRequestV1',
     failed: 'broker view not read',

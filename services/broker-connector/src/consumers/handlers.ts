@@ -1,5 +1,4 @@
 import type { NormalizedAlert, IntakeLogBatch } from '@signals/contracts'
-import type { MessageContext } from '@signals/bus'
 import type { Database, Kysely } from '@signals/db'
 import type { EntryFlow } from '../entry-flow.ts'
 import { recordEntryAlert, insertTestRecord, type Routing } from '../repositories/alerts.ts'
@@ -12,8 +11,6 @@ export interface HandlerDeps {
   routing: Routing
   entryFlow: EntryFlow
   logger: Logger
-  /** Deliveries before a message is dead-lettered: the last one leaves no record waiting. */
-  maxAttempts: number
   /** Hands users' pending flattens to the instances holding their sessions (a result alert's exits). */
   flattens: FlattenDispatch
   /** Called with counts for metrics. */
@@ -41,7 +38,7 @@ export function recordRoutingOf(alert: NormalizedAlert, routing: Routing): Routi
 
 export function entryAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
-  return async (alert: NormalizedAlert, context?: MessageContext): Promise<void> => {
+  return async (alert: NormalizedAlert): Promise<void> => {
     if (alert.isVendorTest) return recordAsTest(alert)
     const { created, unsettled } = await recordEntryAlert(deps.db, alert, recordRoutingOf(alert, deps.routing))
     deps.onRecorded?.('entry', created.length)
@@ -54,7 +51,7 @@ export function entryAlertHandler(deps: HandlerDeps) {
       return
     }
     if (created.length > 0) deps.logger.info({ alertId: alert.alertId, records: created.length }, 'entry alert recorded')
-    await deps.entryFlow.handOff(alert, records, { lastAttempt: (context?.deliveryCount ?? 1) >= deps.maxAttempts })
+    await deps.entryFlow.handOff(alert, records)
   }
 }
 

@@ -1,5 +1,5 @@
-import { CREDENTIALS_TEST_SUBJECT, CredentialsTestRequestV1, contract, type CredentialsTestReply } from '@signals/contracts'
-import type { Bus } from '@signals/bus'
+import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, CredentialsTestRequestV1, contract, type CredentialsTestReply } from '@signals/contracts'
+import { serveByContract, type Bus } from '@signals/bus'
 import type { Database, Kysely } from '@signals/db'
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
@@ -9,9 +9,9 @@ import type { BrokerAdapters } from '../broker/adapters.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { FeedError } from '../feeds/feed-error.ts'
 import { feedLoginOf } from '../feeds/feed-login.ts'
-import { serveByContract } from '../ownership/contract-request.ts'
 
 const requestContract = contract(CredentialsTestRequestV1)
+const replyContract = contract(CredentialsTestReplyV1)
 
 export interface CredentialsTestDeps {
   db: Kysely<Database>
@@ -60,7 +60,7 @@ function serveCredentialsTests(bus: Bus, deps: CredentialsTestDeps, logger: Logg
   return serveByContract(
     bus,
     CREDENTIALS_TEST_SUBJECT,
-    requestContract,
+    { request: requestContract, reply: replyContract },
     ({ userId }) => testStoredCredentials(deps, userId),
     logger,
     { relay: 'credentials test', invalidRequest: 'credentials test request is not CredentialsTestRequestV1', failed: 'credentials test not carried out' },

@@ -1,4 +1,5 @@
 import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
+import { pastWaitLimit, type WaitLimits } from './wait-limit.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { OUTCOME_UNKNOWN, REVERSAL_NOTE, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
 import type { ReversalClose } from '../repositories/reversal-close.ts'
@@ -88,8 +89,8 @@ function withoutBroker(record: EntryRecord): Plan | null {
   return null
 }
 
-function withoutSession(deps: PlanDeps, record: EntryRecord, lastAttempt: boolean): Plan {
-  if (record.age_ms < deps.sessionWaitMs && !lastAttempt) return { kind: 'retry', id: record.id, note: null }
+function withoutSession(deps: PlanDeps, record: EntryRecord): Plan {
+  if (record.age_ms < deps.sessionWaitMs) return { kind: 'retry', id: record.id, note: null }
   return decided(record.id, 'failed', `broker connection not up: no connected broker session for ${seconds(record.age_ms)} s after the alert (check the broker credentials and the connection status)`)
 }
 
@@ -97,22 +98,22 @@ function withoutSession(deps: PlanDeps, record: EntryRecord, lastAttempt: boolea
  * Decides one locked record; the broker is asked only for what the decision needs. A record whose send
  * may have reached the broker (`placing`, or failed "outcome unknown") is only ever reconciled by its tag.
  */
-export async function planRecord(context: PlanContext, record: EntryRecord, lastAttempt: boolean): Promise<Plan> {
+export async function planRecord(context: PlanContext, record: EntryRecord): Promise<Plan> {
   if (record.status !== 'received') return reconcileSent(context, record)
   const early = withoutBroker(record)
   if (early) return early
   const session = context.sessions.session(record.user_id)
-  if (!session) return withoutSession(context, record, lastAttempt)
+  if (!session) return withoutSession(context, record)
   try {
-    return await checkThenSize(context, session, record as Complete, lastAttempt)
+    return await checkThenSize(context, session, record as Complete)
   } catch (error) {
     if (!(error instanceof BrokerError)) throw error
-    return brokerFailure(record, error, lastAttempt, false)
+    return brokerFailure(record, error, context, false)
   }
 }
 
 /** An entry older than the age limit is never sent; a record sent before (the broker said not carried out) is looked for first all the same. */
-async function checkThenSize(context: PlanContext, session: BrokerSession, record: Complete, lastAttempt: boolean): Promise<Plan> {
+async function checkThenSize(context: PlanContext, session: BrokerSession, record: Complete): Promise<Plan> {
   if (record.age_ms > context.maxAlertAgeMs) {
     return decided(record.id, 'failed', `not placed: the alert was ${seconds(record.age_ms)} s old when it could be placed (limit ${seconds(context.maxAlertAgeMs)} s)`, 'stale_alert')
   }
@@ -122,12 +123,12 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
   }
   const cannot = context.exitPlansEnabled === true ? exitPlanRefusal(session, record.exit_plan, record.trailing_stop) : exitPlansOff(record.exit_plan, record.trailing_stop)
   if (cannot) return decided(record.id, 'refused', cannot, 'targets_not_supported')
-  const guarded = await syncGuard(context, session, record, lastAttempt)
+  const guarded = await syncGuard(context, session, record)
   if ('kind' in guarded) return guarded
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
   const differs = positionDifference && ((contract: { id: number }) => positionDifference(guarded.user_id, context.scopeOf(session), contract.id))
   const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(guarded.user_id, session), realizedPnl: context.realizedPnlOf?.(guarded.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, guarded)
-  if (sized.kind === 'close_first') return reverseFirst(context, guarded, sized, lastAttempt, '')
+  if (sized.kind === 'close_first') return reverseFirst(context, guarded, sized, '')
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
   return { kind: 'send', record, session, request: sized.request }
 }
@@ -139,7 +140,7 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
  * this record's reversal has asked for its close, the account between the legs is our doing: not checked
  * again, and the entry is sized as a plain one (an `add` never asks for a close, so it came from following).
  */
-async function syncGuard(context: PlanContext, session: BrokerSession, record: Complete, lastAttempt: boolean): Promise<Plan | Complete> {
+async function syncGuard(context: PlanContext, session: BrokerSession, record: Complete): Promise<Plan | Complete> {
   if (record.reversal_asked === true) return record.order_word === 'add' ? { ...record, order_word: null } : record
   const found = await positionOutOfSync(session, context.memo, record)
   if (!found) return record
@@ -149,7 +150,7 @@ async function syncGuard(context: PlanContext, session: BrokerSession, record: C
   const ours = (context.accounts.openTrades.get(record.user_id) ?? []).filter((trade) => trade.root.toUpperCase() === root)
   const step = followStrategy(found, record.action, ours, positionChanges.reversals)
   if (step.kind === 'refuse') return decided(record.id, 'refused', step.reason, found.code, found.contract.name)
-  if (step.kind === 'close_first') return reverseFirst(context, record, step, lastAttempt, step.note)
+  if (step.kind === 'close_first') return reverseFirst(context, record, step, step.note)
   return { ...record, order_word: null }
 }
 
@@ -158,13 +159,13 @@ async function syncGuard(context: PlanContext, session: BrokerSession, record: C
  * message comes back) until that close has filled and no opposite trade is left; then the entry is sized
  * and placed as any other, under the record's own tag. Nothing here sends an order: the close is a flatten
  * kept once per alert, so a redelivery or a crash never closes twice, and the entry is placed once by the
- * record's lock and tag. On the last attempt the entry is not placed, and the record says why.
+ * record's lock and tag. Past the wait limit (the record's age) the entry is not placed, and the record says why.
  */
-async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<Extract<SizedOrder, { kind: 'close_first' }>, 'kind'>, lastAttempt: boolean, why: string): Promise<Plan> {
+async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<Extract<SizedOrder, { kind: 'close_first' }>, 'kind'>, why: string): Promise<Plan> {
   const what = `${why}the ${sized.closes} ${sized.contract.name} position of ${sized.held}`
   if (!context.closeForReversal) return decided(record.id, 'refused', `reversal: ${what} cannot be closed from here, so the ${sized.side} entry is not placed`, 'reversal_not_allowed', sized.contract.name)
-  if (lastAttempt) {
-    return decided(record.id, 'failed', `${REVERSAL_NOTE}${what} was asked to close and had not closed by the last attempt, so the ${sized.side} entry was not placed`, 'reversal_close_pending', sized.contract.name)
+  if (pastWaitLimit(context, record)) {
+    return decided(record.id, 'failed', `${REVERSAL_NOTE}${what} was asked to close and had not closed ${seconds(record.age_ms)} s after the alert, so the ${sized.side} entry was not placed`, 'reversal_close_pending', sized.contract.name)
   }
   await context.closeForReversal({ recordId: record.id, side: sized.side, userId: record.user_id, contract: sized.contract.name, brokerContractId: sized.contract.id, closes: sized.closes, alertId: record.alert_id, signalAt: record.received_at.toISOString() })
   // Asked before (the close has not filled yet): its first note stays, with what asked for it (a position sync).
@@ -204,15 +205,15 @@ async function reconcileSent(context: PlanContext, record: EntryRecord): Promise
  * A refusal by the broker is final and its text is the reason. After a send, an unknown outcome (no answer,
  * 5xx, connection lost) leaves the record `placing`: it is never sent again, only looked for by its tag. A
  * rate limit or an unreachable broker that did not carry the request out leaves the outcome open: the
- * record says why it waits and the message comes back; on the last delivery it fails with the broker's
- * text. A BrokerError's message already says what the broker did, so it is the reason as it stands; only
+ * record says why it waits and the message comes back; once the record is past the wait limit (its age,
+ * entry/wait-limit.ts) it fails with the broker's text. A BrokerError's message already says what the broker did, so it is the reason as it stands; only
  * an open outcome that ends the record says that no order was placed.
  */
-export function brokerFailure(record: EntryRecord, error: BrokerError, lastAttempt: boolean, sent: boolean): Plan {
+export function brokerFailure(record: EntryRecord, error: BrokerError, limits: WaitLimits, sent: boolean): Plan {
   if (error.kind !== 'rate_limited' && error.kind !== 'unavailable') return decided(record.id, 'failed', error.message)
   if (sent && outcomeUnknown(error)) {
     return { kind: 'waiting', id: record.id, note: `outcome unknown: ${error.message}; the order is not sent again, and is looked for by its tag` }
   }
-  if (lastAttempt) return decided(record.id, 'failed', `not placed: ${error.message}`)
+  if (pastWaitLimit(limits, record)) return decided(record.id, 'failed', `not placed: ${error.message}`)
   return { kind: sent ? 'unsent' : 'retry', id: record.id, note: `waiting for the broker: ${error.message}` }
 }

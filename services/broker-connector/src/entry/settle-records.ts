@@ -1,4 +1,5 @@
 import type { Database, Kysely } from '@signals/db'
+import type { WaitLimits } from './wait-limit.ts'
 import { BrokerError, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { OUTCOME_UNKNOWN, loadEntryRecords, markDecided, markPlaced, markSending, markUnsent, noteWaiting, type DecidedMark, type EntryRecord, type PlacedMark } from '../repositories/entry-records.ts'
@@ -48,7 +49,7 @@ const stillOpen = (record: EntryRecord) => record.status === 'received' || recor
  * parallel and the outcomes are written in a few statements. Errors other than the broker's are thrown
  * after everything else was written (the message is retried; the records they hit are left as they were).
  */
-export async function settleRecords(deps: SettleDeps, refs: readonly { id: number; userId: string }[], lastAttempt: boolean): Promise<RecordOutcome[]> {
+export async function settleRecords(deps: SettleDeps, refs: readonly { id: number; userId: string }[]): Promise<RecordOutcome[]> {
   if (refs.length === 0) return []
   return withRecordLocks(deps.db, refs.map((ref) => ref.id), async (db, locked) => {
     const mine = new Set(locked)
@@ -66,14 +67,14 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     // Alerts that manage what is at the broker (modify, cancel, flatten everything, kill switch) place no entry.
     const instructed = mineToSettle.filter((record) => instructionOf(record) !== null)
     const own = mineToSettle.filter((record) => instructionOf(record) === null)
-    const managed = instructed.length === 0 ? [] : await settleInstructions({ ...deps, flattens: deps.flattens ?? null }, db, instructed, lastAttempt)
+    const managed = instructed.length === 0 ? [] : await settleInstructions({ ...deps, flattens: deps.flattens ?? null }, db, instructed)
     const sentBefore = own.filter((record) => record.status !== 'received')
     const toDecide = own.filter((record) => record.status === 'received')
     const [reconciled, { plans, sends, released }] = await Promise.all([
-      planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), null),
-      toDecide.length === 0 ? decide(deps, db, toDecide, lastAttempt, guarded) : withSpan(SERVICE, 'decision', { 'entry.records': toDecide.length }, () => decide(deps, db, toDecide, lastAttempt, guarded)),
+      planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record), record.id), null),
+      toDecide.length === 0 ? decide(deps, db, toDecide, guarded) : withSpan(SERVICE, 'decision', { 'entry.records': toDecide.length }, () => decide(deps, db, toDecide, guarded)),
     ])
-    const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, lastAttempt, deps.observer), plan.record.id))
+    const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, deps, deps.observer), plan.record.id))
     await released
     const outcomes = [...strays, ...reconciled, ...plans, ...sent]
     await writeOutcomes(db, outcomes)
@@ -84,8 +85,9 @@ export async function settleRecords(deps: SettleDeps, refs: readonly { id: numbe
     }
     if (failures.length > 0) throw failures[0]
     // A record another holder has is theirs to settle; the message comes back until it is (its holder may
-    // hand it back for a retry, which this delivery's ack would otherwise swallow).
-    const held: RecordOutcome[] = refs.filter((ref) => !mine.has(ref.id)).map(() => (lastAttempt ? 'settled' : 'retry'))
+    // hand it back for a retry, which this delivery's ack would otherwise swallow). Bounded: the holder, or
+    // the sweep past the wait limit, settles it, and a settled record is no longer open here.
+    const held: RecordOutcome[] = refs.filter((ref) => !mine.has(ref.id)).map(() => 'retry')
     return [...held, ...managed, ...outcomes.map((plan): RecordOutcome => (plan.kind === 'retry' || plan.kind === 'unsent' ? 'retry' : plan.kind === 'waiting' ? 'waiting' : 'settled'))]
   })
 }
@@ -135,7 +137,6 @@ async function decide(
   deps: SettleDeps,
   db: Kysely<Database>,
   candidates: readonly EntryRecord[],
-  lastAttempt: boolean,
   guarded: (work: () => Promise<Plan>, id: number) => Promise<Plan>,
 ): Promise<{ plans: Plan[]; sends: Send[]; released: Promise<void> }> {
   if (candidates.length === 0) return { plans: [], sends: [], released: Promise.resolve() }
@@ -149,7 +150,7 @@ async function decide(
     const working = [...sessions.keys()].flatMap((userId) => deps.workingEntryRecords?.(userId) ?? [])
     const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes, deps.sessionClock?.() ?? new Date(), working)
     const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
-    const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record, lastAttempt), record.id), accounts)
+    const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
     const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name, side: sideOf(request) })))
     // A limit entry's `limit_timeout` deadline, kept before it is sent (entry/limit-timeouts.ts carries it out).
@@ -188,7 +189,7 @@ function observe(observer: EntryObserver, outcomes: readonly Plan[]): void {
 /** Names the connector's spans (the decision, each order). */
 const SERVICE = 'broker-connector'
 
-function send(plan: Send, lastAttempt: boolean, observer?: EntryObserver): Promise<Plan> {
+function send(plan: Send, limits: WaitLimits, observer?: EntryObserver): Promise<Plan> {
   return withSpan(SERVICE, 'order', { 'entry.record_id': plan.record.id, 'order.tag': plan.request.tag, 'order.quantity': plan.request.quantity }, async () => {
     try {
       const placed = await plan.session.placeBracket(plan.request)
@@ -196,7 +197,7 @@ function send(plan: Send, lastAttempt: boolean, observer?: EntryObserver): Promi
       return { kind: 'placed', mark: { id: plan.record.id, ...placed } }
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
-      return brokerFailure(plan.record, error, lastAttempt, true)
+      return brokerFailure(plan.record, error, limits, true)
     }
   })
 }

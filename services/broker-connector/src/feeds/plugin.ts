@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Buckets, FeedCommandV1, Streams, contract, type FeedCommand } from '@signals/contracts'
+import { Buckets, type FeedCommand } from '@signals/contracts'
 import { openBucket, type ConsumerHandle } from '@signals/bus'
 import { CredentialsCipher } from '@signals/secrets'
 import { FeedManager, type FeedManagerOptions } from './feed-manager.ts'
+import { DurableConsumers } from '../durables/table.ts'
+import { startDurable, type DurableSettings } from '../durables/start-durable.ts'
 import type { BrokerEndpointsTable } from '../broker/broker-adapter.ts'
 import type { BrokerAdapterOverrides } from '../broker/adapters.ts'
 import type { RecordOutcome } from '../entry/settle-records.ts'
@@ -37,16 +39,15 @@ export interface FeedsPluginOptions {
   /** Users with a flatten due now whose sessions this instance holds get it carried out this often. */
   flattenSweepMs: number
   /** Settles entry records other instances forward for users whose feeds this one holds. */
-  settleEntries(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]>
+  settleEntries(records: readonly RecordRef[]): Promise<RecordOutcome[]>
   statusRefreshMs: number
   /** How long a broker request (login, socket) waits for its answer. */
   brokerTimeoutMs?: number
   /** How long a forwarded command waits for the owner's answer. */
   forwardTimeoutMs: number
+  /** The durable consumers' settings (the feed-command consumer takes them, one at a time). */
+  consumers: DurableSettings
 }
-
-const FEEDS_DURABLE = 'broker-connector-feeds'
-const commandContract = contract(FeedCommandV1)
 
 /**
  * Per-user broker feeds, shared between instances by shard leases (docs/decisions/feed-ownership.md):
@@ -112,20 +113,13 @@ export const feedsPlugin = fp(
 
     app.addHook('onReady', async () => {
       await leases.start()
-      handle = await app.bus.consume({
-        stream: Streams.feeds.name,
-        durable: FEEDS_DURABLE,
-        subject: 'feeds.*',
-        contract: commandContract,
-        concurrency: 1,
-        handler: async (command) => {
-          app.log.info({ userId: command.userId, action: command.action, reason: command.reason }, 'feed command')
-          if (await run(command)) return
-          // Held elsewhere: handed to the holder. Held by nobody: the next holder resumes from the database.
-          const owner = await owners.ownerOf(command.userId)
-          if (owner !== null && owner !== instanceId) await forwardCommand(app.bus, owner, command, options.forwardTimeoutMs)
-        },
-      })
+      handle = await startDurable(app.bus, DurableConsumers.feedCommands, async (command, context) => {
+        app.log.info({ userId: command.userId, action: command.action, reason: command.reason, deliveryCount: context.deliveryCount }, 'feed command')
+        if (await run(command)) return
+        // Held elsewhere: handed to the holder. Held by nobody: the next holder resumes from the database.
+        const owner = await owners.ownerOf(command.userId)
+        if (owner !== null && owner !== instanceId) await forwardCommand(app.bus, owner, command, options.forwardTimeoutMs)
+      }, options.consumers)
       refresh = setInterval(() => void manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed')), options.statusRefreshMs)
       stopSweep = startFlattenSweep({ db: app.db, logger: app.log, everyMs: options.flattenSweepMs, holds: (userId) => manager.session(userId) !== null, run: options.runFlattens })
     })

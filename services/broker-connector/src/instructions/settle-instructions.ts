@@ -1,4 +1,5 @@
 import type { OrderInstruction } from '@signals/contracts'
+import { pastWaitLimit } from '../entry/wait-limit.ts'
 import type { Database, Kysely } from '@signals/db'
 import { BrokerError } from '../broker/broker-adapter.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
@@ -37,22 +38,23 @@ const seconds = (ms: number) => Math.round(ms / 1000)
  * instruction is idempotent (absolute prices, cancels, durable flattens), so one carried out again after a
  * crash before its outcome was written changes nothing; and none places an order.
  */
-export async function settleInstructions(deps: InstructionDeps, db: Kysely<Database>, records: readonly EntryRecord[], lastAttempt: boolean): Promise<('settled' | 'retry')[]> {
+export async function settleInstructions(deps: InstructionDeps, db: Kysely<Database>, records: readonly EntryRecord[]): Promise<('settled' | 'retry')[]> {
   const outcomes: ('settled' | 'retry')[] = []
   for (const record of records) {
     const instruction = instructionOf(record)
     if (instruction === null) continue
-    const outcome = await carryOut(deps, db, record, instruction, lastAttempt).catch((error: unknown): InstructionOutcome => {
+    const outcome = await carryOut(deps, db, record, instruction).catch((error: unknown): InstructionOutcome => {
       if (!(error instanceof BrokerError)) throw error
       if (error.kind === 'rate_limited' || error.kind === 'unavailable') return { kind: 'retry', note: `waiting for the broker: ${error.message}` }
       return { kind: 'failed', reason: error.message }
     })
-    outcomes.push(await write(db, record.id, outcome, lastAttempt))
+    outcomes.push(await write(db, record.id, outcome, pastWaitLimit(deps, record)))
   }
   return outcomes
 }
 
-async function write(db: Kysely<Database>, id: number, outcome: InstructionOutcome | { kind: 'not_placed'; reason: string }, lastAttempt: boolean): Promise<'settled' | 'retry'> {
+/** `expired`: the record is past the wait limit (its age), so a retry ends it instead. */
+async function write(db: Kysely<Database>, id: number, outcome: InstructionOutcome | { kind: 'not_placed'; reason: string }, expired: boolean): Promise<'settled' | 'retry'> {
   switch (outcome.kind) {
     case 'done':
       await markInstructionDone(db, id, outcome.reason)
@@ -65,7 +67,7 @@ async function write(db: Kysely<Database>, id: number, outcome: InstructionOutco
       await markDecided(db, [{ id, status: outcome.kind, reason: outcome.reason }])
       return 'settled'
     case 'retry':
-      if (lastAttempt) {
+      if (expired) {
         await markDecided(db, [{ id, status: 'failed', reason: `not done: ${outcome.note}` }])
         return 'settled'
       }
@@ -74,7 +76,7 @@ async function write(db: Kysely<Database>, id: number, outcome: InstructionOutco
   }
 }
 
-async function carryOut(deps: InstructionDeps, db: Kysely<Database>, record: EntryRecord, instruction: OrderInstruction, lastAttempt: boolean): Promise<InstructionOutcome | { kind: 'not_placed'; reason: string }> {
+async function carryOut(deps: InstructionDeps, db: Kysely<Database>, record: EntryRecord, instruction: OrderInstruction): Promise<InstructionOutcome | { kind: 'not_placed'; reason: string }> {
   if (record.live_trading?.enabled !== true) return { kind: 'not_placed', reason: 'live trading was switched off before the alert could be carried out' }
   // Moving a stop changes a trade's risk, as placing does; cancelling and flattening only take risk away.
   if (instruction.kind === 'modify' && record.live_trading.autoPlaceOrders !== true) return { kind: 'not_placed', reason: 'automatic order placement is off: the stop and target were not moved' }
@@ -86,7 +88,7 @@ async function carryOut(deps: InstructionDeps, db: Kysely<Database>, record: Ent
   const session = deps.sessions.session(record.user_id)
   if (instruction.kind === 'kill_switch') return killSwitchByAlert(db, flattens, record.user_id, session ? { session, scope: deps.scopeOf(session) } : null)
   if (!session) {
-    if (record.age_ms < deps.sessionWaitMs && !lastAttempt) return { kind: 'retry', note: 'waiting for the broker session' }
+    if (record.age_ms < deps.sessionWaitMs) return { kind: 'retry', note: 'waiting for the broker session' }
     return { kind: 'failed', reason: `broker connection not up: no connected broker session for ${seconds(record.age_ms)} s after the alert, so nothing was done` }
   }
   const scope = deps.scopeOf(session)

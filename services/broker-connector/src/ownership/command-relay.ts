@@ -1,7 +1,6 @@
 import { FeedCommandReplyV1, FeedCommandV1, connectorSubjects, contract, type FeedCommand, type FeedCommandReply } from '@signals/contracts'
-import type { Bus } from '@signals/bus'
+import { requestByContract, serveByContract, type Bus } from '@signals/bus'
 import type { Logger } from '../consumers/close-trades.ts'
-import { requestByContract, serveByContract } from './contract-request.ts'
 
 const commandContract = contract(FeedCommandV1)
 const replyContract = contract(FeedCommandReplyV1)
@@ -16,7 +15,7 @@ class CommandNotTakenError extends Error {
 
 /** Hands a feed command to the instance holding the user's shard; throws unless it acted on it. */
 export async function forwardCommand(bus: Bus, owner: string, command: FeedCommand, timeoutMs: number): Promise<void> {
-  const reply = await requestByContract(bus, connectorSubjects(owner).feeds, command, replyContract, timeoutMs)
+  const reply = await requestByContract(bus, connectorSubjects(owner).feeds, commandContract, command, replyContract, timeoutMs)
   if (!reply) throw new CommandNotTakenError(owner, 'the reply is not FeedCommandReplyV1')
   if (!reply.done) throw new CommandNotTakenError(owner, 'it no longer holds the user')
 }
@@ -29,7 +28,7 @@ export function serveCommands(
   logger: Logger,
 ): { unsubscribe(): void } {
   const answer = async (command: FeedCommand): Promise<FeedCommandReply> => ({ version: 1, done: await run(command) })
-  return serveByContract(bus, connectorSubjects(instanceId).feeds, commandContract, answer, logger, {
+  return serveByContract(bus, connectorSubjects(instanceId).feeds, { request: commandContract, reply: replyContract }, answer, logger, {
     relay: 'feed command relay',
     invalidRequest: 'forwarded feed command is not FeedCommandV1',
     failed: 'forwarded feed command failed; the sender retries',

@@ -1,10 +1,9 @@
 import { EntrySettleReplyV1, EntrySettleRequestV1, connectorSubjects, contract, type EntrySettleReply, type EntrySettleRequest } from '@signals/contracts'
-import type { Bus } from '@signals/bus'
+import { requestByContract, serveByContract, type Bus } from '@signals/bus'
 import type { Logger } from '../consumers/close-trades.ts'
 import type { RecordOutcome } from '../entry/settle-records.ts'
 import type { EntryRouter, RecordRef } from '../entry-flow.ts'
 import type { FeedOwners } from './owners.ts'
-import { requestByContract, serveByContract } from './contract-request.ts'
 
 const requestContract = contract(EntrySettleRequestV1)
 const replyContract = contract(EntrySettleReplyV1)
@@ -27,9 +26,9 @@ export function entryRouter(bus: Bus, owners: FeedOwners, instanceId: string | n
       }
       return { local, remote: [...remote].map(([owner, refs]) => ({ owner, records: refs })) }
     },
-    async forward(owner, records, lastAttempt) {
-      const request: EntrySettleRequest = { version: 1, records: [...records], lastAttempt }
-      const reply = await requestByContract(bus, connectorSubjects(owner).entries, request, replyContract, timeoutMs)
+    async forward(owner, records) {
+      const request: EntrySettleRequest = { version: 1, records: [...records] }
+      const reply = await requestByContract(bus, connectorSubjects(owner).entries, requestContract, request, replyContract, timeoutMs)
       if (!reply) throw new Error(`entry settle reply from ${owner} is not EntrySettleReplyV1`)
       return reply.outcomes
     },
@@ -44,15 +43,15 @@ export function serveEntries(
   bus: Bus,
   instanceId: string,
   holds: (userId: string) => boolean,
-  settle: (records: readonly RecordRef[], lastAttempt: boolean) => Promise<RecordOutcome[]>,
+  settle: (records: readonly RecordRef[]) => Promise<RecordOutcome[]>,
   logger: Logger,
 ): { unsubscribe(): void } {
-  const answer = async ({ records, lastAttempt }: EntrySettleRequest): Promise<EntrySettleReply> => {
+  const answer = async ({ records }: EntrySettleRequest): Promise<EntrySettleReply> => {
     const mine = records.filter((record) => holds(record.userId))
-    const outcomes: RecordOutcome[] = [...(await settle(mine, lastAttempt)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
+    const outcomes: RecordOutcome[] = [...(await settle(mine)), ...records.filter((record) => !holds(record.userId)).map(() => 'retry' as const)]
     return { version: 1, outcomes }
   }
-  return serveByContract(bus, connectorSubjects(instanceId).entries, requestContract, answer, logger, {
+  return serveByContract(bus, connectorSubjects(instanceId).entries, { request: requestContract, reply: replyContract }, answer, logger, {
     relay: 'entry relay',
     invalidRequest: 'entry settle request is not EntrySettleRequestV1',
     failed: 'forwarded entry records not settled; the sender retries',

@@ -1,10 +1,9 @@
 import { FlattenRunReplyV1, FlattenRunRequestV1, connectorSubjects, contract, type FlattenRunReply, type FlattenRunRequest } from '@signals/contracts'
-import type { Bus } from '@signals/bus'
+import { requestByContract, serveByContract, type Bus } from '@signals/bus'
 import type { Logger } from '../consumers/close-trades.ts'
 import type { FlattenDispatch } from '../positions/flatten-dispatch.ts'
 import type { FlattenRun } from '../positions/flatten-runner.ts'
 import type { FeedOwners } from './owners.ts'
-import { requestByContract, serveByContract } from './contract-request.ts'
 
 const requestContract = contract(FlattenRunRequestV1)
 const replyContract = contract(FlattenRunReplyV1)
@@ -55,7 +54,7 @@ export function flattenRouter(deps: FlattenRouterDeps): FlattenDispatch {
 async function forward(deps: FlattenRouterDeps, owner: string, userIds: string[]): Promise<void> {
   const request: FlattenRunRequest = { version: 1, userIds }
   try {
-    const reply = await requestByContract(deps.bus, connectorSubjects(owner).flattens, request, replyContract, deps.timeoutMs)
+    const reply = await requestByContract(deps.bus, connectorSubjects(owner).flattens, requestContract, request, replyContract, deps.timeoutMs)
     if (!reply) throw new Error(`flatten reply from ${owner} is not FlattenRunReplyV1`)
     deps.logger.info({ owner, users: userIds.length, outcomes: reply.outcomes }, 'flattens handed to the holder of the users\' feeds')
   } catch (error) {
@@ -78,7 +77,7 @@ export function serveFlattens(
     version: 1,
     outcomes: await Promise.all(userIds.map((userId) => (holds(userId) ? run(userId) : Promise.resolve('not_held' as const)))),
   })
-  return serveByContract(bus, connectorSubjects(instanceId).flattens, requestContract, answer, logger, {
+  return serveByContract(bus, connectorSubjects(instanceId).flattens, { request: requestContract, reply: replyContract }, answer, logger, {
     relay: 'flatten relay',
     invalidRequest: 'flatten run request is not FlattenRunRequestV1',
     failed: 'forwarded flattens not carried out; they stay pending',

@@ -1,8 +1,7 @@
 import { KillSwitchRunReplyV1, KillSwitchRunRequestV1, connectorSubjects, contract, type KillSwitchRunReply } from '@signals/contracts'
-import type { Bus } from '@signals/bus'
+import { requestByContract, serveByContract, type Bus } from '@signals/bus'
 import type { Logger } from '../consumers/close-trades.ts'
 import type { FeedOwners } from './owners.ts'
-import { requestByContract, serveByContract } from './contract-request.ts'
 
 const requestContract = contract(KillSwitchRunRequestV1)
 const replyContract = contract(KillSwitchRunReplyV1)
@@ -37,7 +36,7 @@ export async function routeKill(deps: KillRouterDeps, userId: string): Promise<K
   if (owner === null) return NOBODY
   if (owner === deps.instanceId) return deps.runHere(userId)
   try {
-    const reply = await requestByContract(deps.bus, connectorSubjects(owner).kills, { version: 1, userId }, replyContract, deps.timeoutMs)
+    const reply = await requestByContract(deps.bus, connectorSubjects(owner).kills, requestContract, { version: 1, userId }, replyContract, deps.timeoutMs)
     if (!reply) throw new Error(`kill switch reply from ${owner} is not KillSwitchRunReplyV1`)
     return reply.outcome === 'not_held' ? NOBODY : { outcome: reply.outcome, detail: reply.detail }
   } catch (error) {
@@ -53,7 +52,7 @@ export async function routeKill(deps: KillRouterDeps, userId: string): Promise<K
 export function serveKills(bus: Bus, instanceId: string, holds: (userId: string) => boolean, run: (userId: string) => Promise<KillRun>, logger: Logger): { unsubscribe(): void } {
   const answer = async ({ userId }: { userId: string }): Promise<KillSwitchRunReply> =>
     holds(userId) ? { version: 1, ...(await run(userId)) } : { version: 1, outcome: 'not_held', detail: 'not held here' }
-  return serveByContract(bus, connectorSubjects(instanceId).kills, requestContract, answer, logger, {
+  return serveByContract(bus, connectorSubjects(instanceId).kills, { request: requestContract, reply: replyContract }, answer, logger, {
     relay: 'kill switch relay',
     invalidRequest: 'kill switch request is not KillSwitchRunRequestV1',
     failed: 'forwarded kill switch not carried out',

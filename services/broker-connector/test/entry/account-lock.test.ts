@@ -46,7 +46,7 @@ t.test('two records of one trader settled in one batch are decided in order: the
       RETURNING id::int AS id`.execute(db)
     ids.push(rows[0]?.id as number)
   }
-  await app.trading.settle(ids.map((id) => ({ id, userId: 'u-0' })), false)
+  await app.trading.settle(ids.map((id) => ({ id, userId: 'u-0' })))
   const [first, second] = await Promise.all(alerts.map((alert) => recordOf(db, alert.alertId)))
   t.match(first, { status: 'placed' })
   t.match(second, { status: 'refused', refusal_code: 'pyramid_limit' })

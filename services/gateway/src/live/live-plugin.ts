@@ -6,7 +6,8 @@ import { SocketRegistry } from './socket-registry.ts'
 import { liveRoute } from './live-route.ts'
 import { sweepAccess, sweepUser } from './access-sweep.ts'
 import { watchFeedStatus } from './feed-status-watch.ts'
-import { isStatusNotice, statusNotice, userIdOfSubject } from './notices.ts'
+import { publishNotice, subscribeNotices } from '@signals/bus'
+import { noticeContract, statusNotice, userIdOfSubject } from './notices.ts'
 import { announceSettingsSaves } from './settings-saves.ts'
 
 export interface LivePluginOptions {
@@ -30,24 +31,20 @@ export const livePlugin = fp(
     await app.register(liveRoute, { settings: options.settings, registry })
     announceSettingsSaves(app)
 
-    const decoder = new TextDecoder()
-    const subscription = app.bus.nc.subscribe(app.bus.subject(ALL_USER_ACTIVITY), {
-      callback: (error, message) => {
-        if (error) return app.log.warn({ err: error }, 'activity subscription error')
-        const userId = userIdOfSubject(message.subject)
-        if (userId === null || !registry.has(userId)) return
-        // The notice is forwarded as it came: the page only reads its kind.
-        const text = decoder.decode(message.data)
-        if (!isStatusNotice(text)) return void registry.send(userId, text)
-        // A status change may come from a ban or revocation (the admin service switches live trading off):
-        // the user's access is checked first, so such a page learns of the ban, not of a dead session.
-        sweepUser(app.redis, registry, userId)
-          .then(() => registry.send(userId, text))
-          .catch((sweepError: unknown) => app.log.warn({ err: sweepError }, 'live socket access check failed'))
-      },
-    })
+    const subscription = subscribeNotices(app.bus, ALL_USER_ACTIVITY, noticeContract, (notice, subject) => {
+      // The subject names the user (the notice's own userId is not trusted to route it).
+      const userId = userIdOfSubject(subject)
+      if (userId === null || !registry.has(userId)) return
+      const text = JSON.stringify(notice)
+      if (notice.kind !== 'status') return void registry.send(userId, text)
+      // A status change may come from a ban or revocation (the admin service switches live trading off):
+      // the user's access is checked first, so such a page learns of the ban, not of a dead session.
+      sweepUser(app.redis, registry, userId)
+        .then(() => registry.send(userId, text))
+        .catch((sweepError: unknown) => app.log.warn({ err: sweepError }, 'live socket access check failed'))
+    }, app.log)
     const feedWatch = await watchFeedStatus(app.bus, (userId) => {
-      app.bus.nc.publish(app.bus.subject(userActivitySubject(userId)), statusNotice(userId))
+      publishNotice(app.bus, userActivitySubject(userId), noticeContract, statusNotice(userId))
     }, app.log)
 
     const sweep = setInterval(() => {

@@ -1,6 +1,7 @@
-import type { UserActivity } from '@signals/contracts'
+import { UserActivityV1, contract, type UserActivity } from '@signals/contracts'
 
-const encoder = new TextEncoder()
+/** The contract every live notice holds to, published and received through @signals/bus. */
+export const noticeContract = contract(UserActivityV1)
 
 /** The user id a namespaced `…activity.user.<base64url id>` subject is for (null if it is not one). */
 export function userIdOfSubject(subject: string): string | null {
@@ -9,17 +10,7 @@ export function userIdOfSubject(subject: string): string | null {
   return Buffer.from(token, 'base64url').toString('utf8')
 }
 
-/** A "live-trading status changed" notice, encoded for the bus. */
-export function statusNotice(userId: string, at = new Date()): Uint8Array {
-  const notice: UserActivity = { version: 1, userId, kind: 'status', id: null, at: at.toISOString() }
-  return encoder.encode(JSON.stringify(notice))
-}
-
-/** Whether a notice's text is a status notice (parsed: the text comes from the bus, not from a browser). */
-export function isStatusNotice(text: string): boolean {
-  try {
-    return (JSON.parse(text) as { kind?: unknown }).kind === 'status'
-  } catch {
-    return false
-  }
+/** A "live-trading status changed" notice. */
+export function statusNotice(userId: string, at = new Date()): UserActivity {
+  return { version: 1, userId, kind: 'status', id: null, at: at.toISOString() }
 }

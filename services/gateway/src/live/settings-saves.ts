@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { userActivitySubject } from '@signals/contracts'
-import { statusNotice } from './notices.ts'
+import { publishNotice } from '@signals/bus'
+import { noticeContract, statusNotice } from './notices.ts'
 
 /** The /api prefixes whose successful writes change what the live-trading indicator shows. */
 const STATUS_WRITES = ['/api/trading-settings', '/api/broker-credentials', '/api/risk-engine']
@@ -14,7 +15,7 @@ export function announceSettingsSaves(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
     const identity = request.approvedIdentity
     if (identity && WRITE_METHODS.has(request.method) && reply.statusCode < 300 && STATUS_WRITES.some((prefix) => request.url.startsWith(prefix))) {
-      app.bus.nc.publish(app.bus.subject(userActivitySubject(identity.userId)), statusNotice(identity.userId))
+      publishNotice(app.bus, userActivitySubject(identity.userId), noticeContract, statusNotice(identity.userId))
     }
     done()
   })

@@ -1,9 +1,8 @@
-import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, contract, type CredentialsTestReply, type CredentialsTestRequest } from '@signals/contracts'
-import type { Bus, BusLogger } from '@signals/bus'
+import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, CredentialsTestRequestV1, contract, type CredentialsTestReply, type CredentialsTestRequest } from '@signals/contracts'
+import { requestByContract, type Bus, type BusLogger } from '@signals/bus'
 
+const requestContract = contract(CredentialsTestRequestV1)
 const replyContract = contract(CredentialsTestReplyV1)
-const encoder = new TextEncoder()
-const decoder = new TextDecoder()
 
 /** What a test says: the broker's answer, or that no connector could ask it. */
 export type CredentialsTestResult = Omit<CredentialsTestReply, 'version'> & { testedAt: string }
@@ -16,9 +15,8 @@ export type CredentialsTestResult = Omit<CredentialsTestReply, 'version'> & { te
 export async function testCredentials(bus: Bus, userId: string, options: { timeoutMs: number; logger: BusLogger }): Promise<CredentialsTestResult> {
   const request: CredentialsTestRequest = { version: 1, userId }
   try {
-    const message = await bus.nc.request(bus.subject(CREDENTIALS_TEST_SUBJECT), encoder.encode(JSON.stringify(request)), { timeout: options.timeoutMs })
-    const validation = message.data.length === 0 ? null : replyContract.validate(JSON.parse(decoder.decode(message.data)))
-    if (validation?.ok) return { ok: validation.value.ok, kind: validation.value.kind, detail: validation.value.detail, testedAt: new Date().toISOString() }
+    const reply = await requestByContract(bus, CREDENTIALS_TEST_SUBJECT, requestContract, request, replyContract, options.timeoutMs)
+    if (reply) return { ok: reply.ok, kind: reply.kind, detail: reply.detail, testedAt: new Date().toISOString() }
     options.logger.warn({ userId }, 'credentials test reply is not CredentialsTestReplyV1')
   } catch (error) {
     options.logger.warn({ userId, err: error }, 'credentials test: no broker connector answered')
