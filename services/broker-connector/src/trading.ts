@@ -67,9 +67,11 @@ type TradingConfig = Pick<
 
 /** A reversal's close: durable, then carried out now with the session this instance holds (the entry waits for its fill). */
 function reversalCloser(db: Kysely<Database>, flattens: FlattenRunner, logger: Logger) {
-  return async (close: ReversalClose): Promise<void> => {
-    await requestReversalClose(db, close)
+  return async (close: ReversalClose): Promise<{ othersHold: number }> => {
+    const asked = await requestReversalClose(db, close)
+    if (asked.othersHold > 0) return asked
     flattens.run(close.userId).catch((error: unknown) => logger.warn({ userId: close.userId, err: error }, 'reversal close not carried out now; the flatten sweep tries again'))
+    return asked
   }
 }
 

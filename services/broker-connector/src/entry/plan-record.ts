@@ -42,7 +42,7 @@ export interface PlanDeps {
   /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */
   positionDifference?(userId: string, scope: BrokerScope, contractId: number): Promise<string | null>
   /** A reversal's first leg: closes the position durably (carried out by the session's holder); absent, reversals are refused. */
-  closeForReversal?(close: ReversalClose): Promise<void>
+  closeForReversal?(close: ReversalClose): Promise<{ othersHold: number }>
 }
 
 /** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
@@ -167,7 +167,13 @@ async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<
   if (pastWaitLimit(context, record)) {
     return decided(record.id, 'failed', `${REVERSAL_NOTE}${what} was asked to close and had not closed ${seconds(record.age_ms)} s after the alert, so the ${sized.side} entry was not placed`, 'reversal_close_pending', sized.contract.name)
   }
-  await context.closeForReversal({ recordId: record.id, side: sized.side, userId: record.user_id, contract: sized.contract.name, brokerContractId: sized.contract.id, closes: sized.closes, alertId: record.alert_id, signalAt: record.received_at.toISOString() })
+  const source = { id: record.source_id ?? null }
+  const close = { recordId: record.id, side: sized.side, userId: record.user_id, contract: sized.contract.name, brokerContractId: sized.contract.id, closes: sized.closes, alertId: record.alert_id, signalAt: record.received_at.toISOString(), source }
+  const { othersHold } = await context.closeForReversal(close)
+  if (othersHold > 0) {
+    const reason = `reversal: ${what} is held by trades this signal source did not open (${othersHold} contract(s)); a ${sized.side} entry from it would net against them at the broker, so nothing was closed and the entry is not placed`
+    return decided(record.id, 'refused', reason, 'reversal_other_source', sized.contract.name)
+  }
   // Asked before (the close has not filled yet): its first note stays, with what asked for it (a position sync).
   if (record.reversal_asked === true) return { kind: 'retry', id: record.id, note: null }
   return { kind: 'retry', id: record.id, note: `${REVERSAL_NOTE}${what} is closed first (alert ${record.alert_id}); the ${sized.side} entry is placed once that close has filled` }

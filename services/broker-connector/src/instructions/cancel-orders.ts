@@ -1,7 +1,7 @@
 import type { CancelScope } from '@signals/contracts'
 import { frontMonthContract } from '@signals/instruments'
 import type { Database, Kysely } from '@signals/db'
-import { noteEntriesCancelledByAlert } from '../repositories/instruction-records.ts'
+import { noteEntriesCancelledByAlert, ordersInReach } from '../repositories/instruction-records.ts'
 import { BrokerError, isDone, type BrokerOrder, type BrokerSession } from '../broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { cancelQuietly } from '../positions/carry-out.ts'
@@ -15,9 +15,15 @@ const WHAT: Record<CancelScope, string> = { all: 'working order(s)', entry: 'wor
  * contract (every contract without a symbol) are cancelled. `all` reaches every working order, ours or
  * placed by hand (TradersPost cancels the ticker's open orders); a type reaches only the orders whose part
  * we know by their tag: our entries, or the stop or target legs of our brackets. Cancelling a stop leaves
- * its position without one: the record says so.
+ * its position without one: the record says so. Only the alert's source's orders are reached (issue 22
+ * item 4): those of its records; orders placed by hand belong to no source, so only the spec route's
+ * `all` reaches them (unless the trader opted out of it).
  */
-export async function cancelOrders(db: Kysely<Database>, session: BrokerSession, request: { userId: string; symbol: string | null; at: Date; orders: CancelScope }): Promise<InstructionOutcome> {
+export async function cancelOrders(
+  db: Kysely<Database>,
+  session: BrokerSession,
+  request: { userId: string; source: { id: string | null }; symbol: string | null; at: Date; orders: CancelScope },
+): Promise<InstructionOutcome> {
   let contractId: number | null = null
   let where = 'every contract'
   if (request.symbol !== null) {
@@ -29,7 +35,12 @@ export async function cancelOrders(db: Kysely<Database>, session: BrokerSession,
   const accountId = session.snapshot.account.id
   const reached = (order: BrokerOrder) =>
     order.accountId === accountId && !isDone(order.status) && (contractId === null || order.contractId === contractId) && (request.orders === 'all' || parseOrderTag(order.tag)?.leg === LEG_OF[request.orders])
-  const working = (await session.listOrders()).filter(reached)
+  const atBroker = (await session.listOrders()).filter(reached)
+  const reach = await ordersInReach(db, request.userId, request.source, atBroker.flatMap((order) => parseOrderTag(order.tag)?.recordId ?? []))
+  const working = atBroker.filter((order) => {
+    const tag = parseOrderTag(order.tag)
+    return tag === null ? reach.untagged : reach.records.has(tag.recordId)
+  })
   let cancelled = 0
   const entries: number[] = []
   const problems: string[] = []
@@ -48,6 +59,7 @@ export async function cancelOrders(db: Kysely<Database>, session: BrokerSession,
   await noteEntriesCancelledByAlert(db, request.userId, entries)
   const stopWarning = request.orders === 'stop' || request.orders === 'all' ? ' (a position whose stop was cancelled has none now)' : ''
   const reason = `${cancelled} ${WHAT[request.orders]} cancelled in ${where} on account ${session.snapshot.account.name}${cancelled > 0 ? stopWarning : ''}${problems.length === 0 ? '' : `; not done: ${problems.join('; ')}`}`
-  if (working.length === 0) return { kind: 'refused', code: 'nothing_to_cancel', reason: `nothing to cancel: no ${WHAT[request.orders]} working in ${where} on account ${session.snapshot.account.name}` }
+  const ofSource = request.source.id === null ? ' working' : ' of this signal source'
+  if (working.length === 0) return { kind: 'refused', code: 'nothing_to_cancel', reason: `nothing to cancel: no ${WHAT[request.orders]}${ofSource} in ${where} on account ${session.snapshot.account.name}` }
   return problems.length === 0 ? { kind: 'done', reason } : { kind: 'failed', reason }
 }

@@ -10,6 +10,8 @@ import { workingStops } from '../targets/find-targets.ts'
 
 export interface ModifyRequest {
   userId: string
+  /** The alert's source (`id` null: the spec route): only the trades its entries opened are moved. */
+  source: { id: string | null }
   symbol: string
   root: string | null
   side: 'LONG' | 'SHORT' | null
@@ -22,7 +24,8 @@ export interface ModifyRequest {
  * each trade's working stop and target legs are moved at the broker (`order/modifyorder`). On the tick grid
  * toward the entry (a stop never further than asked). A stop further from the entry than the one the trade
  * was sized with is refused: the trade would then risk more than the trader's limits allowed when it was
- * placed. Nothing is placed: a trade without the leg named is said so.
+ * placed. Nothing is placed: a trade without the leg named is said so. Only the trades the alert's source
+ * opened are reached (issue 22 item 4): another source's keep their stop and target.
  */
 export async function modifyTrades(db: Kysely<Database>, session: BrokerSession, scope: BrokerScope, request: ModifyRequest): Promise<InstructionOutcome> {
   if (!session.repriceOrder) return { kind: 'refused', code: 'not_supported', reason: 'this broker connection cannot move a working order, so the stop and target were not moved' }
@@ -30,9 +33,10 @@ export async function modifyTrades(db: Kysely<Database>, session: BrokerSession,
   const root = request.root ?? rootOf(request.symbol)
   const spec = root === null ? undefined : contractSpec(root)
   if (root === null || !spec) return { kind: 'refused', code: 'unknown_contract', reason: `no futures contract is known for the symbol ${request.symbol}` }
-  const trades = await modifiableTrades(db, request.userId, scope, root, request.side)
+  const trades = await modifiableTrades(db, { userId: request.userId, source: request.source, root, side: request.side }, scope)
   const sideWords = request.side === null ? '' : ` ${request.side.toLowerCase()}`
-  if (trades.length === 0) return { kind: 'refused', code: 'no_open_trade', reason: `nothing to modify: no open${sideWords} trade in ${request.symbol} on account ${session.snapshot.account.name}` }
+  const ofSource = request.source.id === null ? '' : ' of this signal source'
+  if (trades.length === 0) return { kind: 'refused', code: 'no_open_trade', reason: `nothing to modify: no open${sideWords} trade${ofSource} in ${request.symbol} on account ${session.snapshot.account.name}` }
 
   // Every trade is checked before anything moves: one refused widening refuses the alert as a whole.
   for (const trade of trades) {

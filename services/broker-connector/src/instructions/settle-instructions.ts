@@ -92,12 +92,14 @@ async function carryOut(deps: InstructionDeps, db: Kysely<Database>, record: Ent
     return { kind: 'failed', reason: `broker connection not up: no connected broker session for ${seconds(record.age_ms)} s after the alert, so nothing was done` }
   }
   const scope = deps.scopeOf(session)
+  // Modify and cancel reach only what the alert's source opened (null: the spec route's); flatten everything is the account's.
+  const source = { id: record.source_id ?? null }
   switch (instruction.kind) {
     case 'modify':
       if (record.symbol === null) return { kind: 'refused', code: 'incomplete_alert', reason: 'a modify names the symbol of the trades it moves' }
-      return modifyTrades(db, session, scope, { userId: record.user_id, symbol: record.symbol, root: record.root, side: record.action, sl: instruction.sl, tp: instruction.tp })
+      return modifyTrades(db, session, scope, { userId: record.user_id, source, symbol: record.symbol, root: record.root, side: record.action, sl: instruction.sl, tp: instruction.tp })
     case 'cancel':
-      return cancelOrders(db, session, { userId: record.user_id, symbol: record.symbol, at: record.received_at, orders: instruction.orders })
+      return cancelOrders(db, session, { userId: record.user_id, source, symbol: record.symbol, at: record.received_at, orders: instruction.orders })
     case 'flatten_account':
       return flattenAccount(db, flattens, record.user_id, session, scope)
   }

@@ -40,6 +40,21 @@ async function cancelWorkingEntries(db: Kysely<Database>, session: BrokerSession
 }
 
 /**
+ * Whether an order of ours working in the contract is not the exit's (another source's entry or legs, the
+ * spec route's, or a later signal's): liquidating would cancel it with the position, so a source's exit
+ * closes its own quantity instead (issue 22 item 4).
+ */
+async function othersWorking(db: Kysely<Database>, session: BrokerSession, scope: ExitScope): Promise<boolean> {
+  const tagged = (await session.listOrders()).flatMap((order) => {
+    const tag = parseOrderTag(order.tag)
+    return tag !== null && order.contractId === scope.contractId && !isDone(order.status) ? [tag.recordId] : []
+  })
+  if (tagged.length === 0) return false
+  const theExits = await recordsEnteredBy(db, scope, tagged)
+  return tagged.some((recordId) => !theExits.has(recordId))
+}
+
+/**
  * With the broker flat, a trade's legs still working would open a position of their own: cancelled, found
  * by id and by their record's tag (`.sl`, `.tp`, several targets' `.tp1`..`.tp3`) whether or not an id was stored.
  */
@@ -85,8 +100,9 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
     return `the broker holds a ${held} ${flatten.contract} position: an exit of the ${flatten.side} side leaves it alone${entries}`
   }
   if (trades.length === 0) return `nothing of these signals is left to flatten in ${flatten.contract} (the ${held} position at the broker is not theirs)${entries}`
-  // Another source's trades share the position: only this source's quantity is closed, never the whole of it.
-  if (source !== undefined && (await otherSourcesQuantity(db, { ...scope, source, side: held })) > 0) {
+  // Another source's trades share the position, or its orders work in the contract (a liquidation cancels
+  // every working order there): only this source's quantity is closed, never the whole of it.
+  if (source !== undefined && ((await otherSourcesQuantity(db, { ...scope, source, side: held })) > 0 || (await othersWorking(db, session, scope)))) {
     return (await closeSourceTrades(db, session, { flatten, contract: { id: contractId, name: flatten.contract }, held, netPos, trades })) + entries
   }
   await session.liquidatePosition(contractId)

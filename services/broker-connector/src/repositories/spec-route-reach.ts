@@ -10,3 +10,11 @@ import { sql } from '@signals/db'
 export function inSpecRouteReach(userColumn: 't.user_id' | 'a.user_id') {
   return sql`(a.source_id IS NULL AND (a.id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM default_source_opt_outs o WHERE o.user_id = ${sql.ref(userColumn)})))`
 }
+
+/**
+ * Whether the entry record `a` (left-joined to a trade) is within the reach of `source` (`id` null: the
+ * spec route's) for the trade's user: what a source's results, exits and instructions may act on.
+ */
+export function inSourceReach(source: { id: string | null }, userColumn: 't.user_id' | 'a.user_id') {
+  return source.id === null ? inSpecRouteReach(userColumn) : sql`(a.source_id = ${source.id}::uuid)`
+}

@@ -1,25 +1,9 @@
 import t from 'tap'
-import type { Database, Kysely } from '@signals/db'
 import { Durables } from '../../src/consumers/plugin.ts'
 import { drained, publishAlert } from '../helper.ts'
-import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
+import { mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
+import { traderWithSource } from '../source-helper.ts'
 import { closedTrade, mnqExit, netMnq, openedTrade } from './exit-helper.ts'
-
-/** An operator source that u-0 subscribes to, as admin makes it. */
-async function operatorSource(db: Kysely<Database>): Promise<string> {
-  const row = await db.insertInto('signal_sources').values({ owner_user_id: null, name: 'house', token_hash: crypto.randomUUID().replaceAll('-', '').padEnd(64, '0') }).returning('id').executeTakeFirstOrThrow()
-  await db.insertInto('signal_source_subscriptions').values({ source_id: row.id, user_id: 'u-0', size_rule: 'account' }).execute()
-  return row.id
-}
-
-/** u-0 with an operator source, two contracts an entry, adding to a position allowed. */
-async function traderWithSource(t: Parameters<typeof connectedTrader>[0]) {
-  const { broker, app, db } = await connectedTrader(t)
-  const house = await operatorSource(db)
-  const riskConfig = { riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { reversals: 'allow', pyramiding: 'allow' } }
-  await db.insertInto('risk_engine_configs').values({ user_id: 'u-0', config: JSON.stringify(riskConfig) }).execute()
-  return { broker, app, db, house }
-}
 
 /** Issue 22 item 4 at the broker: a source's exit closes its own trades there, never the same trader's others. */
 t.test("a source's exit closes only its trade at the broker; the spec route's trade keeps its quantity and bracket", async (t) => {
