@@ -21,7 +21,7 @@ const external = ['pino', 'thread-stream', 'pino-pretty', '@fastify/swagger-ui',
  * V8 flags the entry sets before anything else runs (NODE_OPTIONS refuses them): bytecode and baseline code
  * of functions not run for a while are dropped at the next full collection (after about one unit of V8's
  * code age instead of six) and compiled again from the source if ever called. What a service runs only at
- * start-up (plugin registration, schema compilation, route setup) is then let go: 4-5 MiB of V8 heap per
+ * start-up (plugin registration, schema compilation, route setup) is then let go: 4-7 MiB of V8 heap per
  * service at rest (docs/decisions/memory.md). Functions on a hot path keep theirs.
  */
 const V8_FLAGS = "import { setFlagsFromString as __v8Flags } from 'node:v8'; __v8Flags('--bytecode-old-age=1'); __v8Flags('--flush-baseline-code');\n"
