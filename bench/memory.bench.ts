@@ -6,7 +6,8 @@
 // Real Postgres, Redis and NATS; the identity provider's address is a name that does not resolve (auth
 // looks it up in the background at start and again at the first sign-in; production refuses a local one).
 // BENCH_SKIP_BUILD=1 measures the dist/ already built; BENCH_NODE_OPTIONS and BENCH_MALLOC_TUNABLES replace
-// the image's NODE_OPTIONS and GLIBC_TUNABLES (to price a setting before it goes into the image).
+// the image's NODE_OPTIONS and GLIBC_TUNABLES (to price a setting before it goes into the image);
+// BENCH_NODE_FLAGS adds V8 flags NODE_OPTIONS refuses to this build's node command lines.
 // Beside this build, in the same run, each on a bus namespace of its own (its gateway forwards to its own
 // services): BENCH_BASELINE=<a checkout, built> runs that checkout's services as its image would (before and
 // after a change); BENCH_BESIDE_DEFAULT_MALLOC=1 runs this build again with glibc's malloc defaults.
@@ -41,10 +42,12 @@ buildProduction()
 const nodeOptions = process.env.BENCH_NODE_OPTIONS ?? imageNodeOptions()
 const mallocTunables = process.env.BENCH_MALLOC_TUNABLES ?? imageMallocTunables()
 const baseline = process.env.BENCH_BASELINE === undefined ? undefined : path.resolve(process.env.BENCH_BASELINE)
+// V8 flags NODE_OPTIONS refuses (`--bytecode-old-age`): on the node command line of this build's processes.
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean)
 const variants = [
-  { label: '', checkout: root, nodeOptions, mallocTunables },
-  ...(baseline === undefined ? [] : [{ label: ` (before: ${path.basename(baseline)})`, checkout: baseline, nodeOptions: imageNodeOptions(baseline), mallocTunables: imageMallocTunables(baseline) }]),
-  ...(process.env.BENCH_BESIDE_DEFAULT_MALLOC === '1' ? [{ label: ' (glibc defaults)', checkout: root, nodeOptions, mallocTunables: '' }] : []),
+  { label: '', checkout: root, nodeOptions, mallocTunables, nodeFlags },
+  ...(baseline === undefined ? [] : [{ label: ` (before: ${path.basename(baseline)})`, checkout: baseline, nodeOptions: imageNodeOptions(baseline), mallocTunables: imageMallocTunables(baseline), nodeFlags: [] }]),
+  ...(process.env.BENCH_BESIDE_DEFAULT_MALLOC === '1' ? [{ label: ' (glibc defaults)', checkout: root, nodeOptions, mallocTunables: '', nodeFlags }] : []),
 ]
 const database = await createTestDatabase()
 const namespaces: string[] = []
@@ -58,8 +61,8 @@ for (const variant of variants) {
   const env = productionEnv({ nodeOptions: variant.nodeOptions, mallocTunables: variant.mallocTunables, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, natsUrl: TEST_NATS_URL, namespace, port })
   // Fastify resolves from ingest's dependencies: the same copy the services bundle.
   processes.push(
-    { ...startNode('bare Fastify', ['--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(variant.checkout, 'services/ingest')), name: `bare Fastify${variant.label}` },
-    ...SERVICES.map((name) => ({ ...startService(name, env, port(name), [], variant.checkout), name: `${name}${variant.label}`, metricsToken: env.METRICS_TOKEN ?? '' })),
+    { ...startNode('bare Fastify', [...variant.nodeFlags, '--input-type=module', '-e', BARE_FASTIFY], { ...env, PORT: String(port('bare')) }, port('bare'), path.join(variant.checkout, 'services/ingest')), name: `bare Fastify${variant.label}` },
+    ...SERVICES.map((name) => ({ ...startService(name, env, port(name), variant.nodeFlags, variant.checkout), name: `${name}${variant.label}`, metricsToken: env.METRICS_TOKEN ?? '' })),
   )
 }
 
@@ -77,7 +80,7 @@ try {
   const mib = (value: number) => value.toFixed(1)
   out(`## Memory at rest: every service ${IDLE_MS / 1000} s idle, production build, beside a bare Fastify process`)
   out()
-  out(`Node ${process.version}, NODE_OPTIONS=\`${nodeOptions}\`, GLIBC_TUNABLES=\`${mallocTunables}\`, load average ${load.toFixed(1)} at start, ${new Date().toISOString()}`)
+  out(`Node ${process.version}, NODE_OPTIONS=\`${nodeOptions}\`, node flags \`${nodeFlags.join(' ')}\`, GLIBC_TUNABLES=\`${mallocTunables}\`, load average ${load.toFixed(1)} at start, ${new Date().toISOString()}`)
   out()
   out('| process | resident MiB | own (anonymous) MiB | mapped files MiB | proportional (Pss) MiB | V8 heap used / committed MiB | external MiB | resident over bare Fastify | bar |')
   out('|---|---|---|---|---|---|---|---|---|')

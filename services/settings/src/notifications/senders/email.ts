@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer'
 import { failed, type OutgoingMessage, type SendOutcome, type SenderEnvironment } from './outgoing.ts'
 
 export interface EmailSettings {
@@ -10,8 +9,13 @@ export interface EmailSettings {
   to: string
 }
 
-/** One message over SMTP (STARTTLS when offered, unless TLS from the start); one connection per send. */
+/**
+ * One message over SMTP (STARTTLS when offered, unless TLS from the start); one connection per send.
+ * Nodemailer is imported at the first send: most installations never send email, and the build puts it in a
+ * chunk of its own (about 250 KB of code) that an idle service then never reads (docs/decisions/memory.md).
+ */
 export async function sendEmail(env: SenderEnvironment, settings: EmailSettings, password: string | null, message: OutgoingMessage): Promise<SendOutcome> {
+  const { default: nodemailer } = await import('nodemailer')
   const transport = nodemailer.createTransport({
     host: settings.smtpHost,
     port: settings.smtpPort,
