@@ -8,6 +8,8 @@ import { OutcomeWatch } from './entry/outcome-watch.ts'
 /** Which delivery of the alert message this is: on the last one nothing is left waiting to be retried. */
 export interface Delivery {
   lastAttempt: boolean
+  /** Told after each slice of a large hand-off settled: the message is still being worked on (not redelivered meanwhile). */
+  working?: () => void
 }
 
 /**
@@ -61,12 +63,12 @@ export class LiveEntryFlow implements EntryFlow {
   }
 
   /** Settles records with this instance's sessions (also for records another instance forwarded here). */
-  settle(records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
-    return settleRecords(this.#options, records, lastAttempt)
+  settle(records: readonly RecordRef[], lastAttempt: boolean, onSlice?: () => void): Promise<RecordOutcome[]> {
+    return settleRecords(this.#options, records, lastAttempt, onSlice)
   }
 
   async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = { lastAttempt: false }): Promise<void> {
-    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records, delivery.lastAttempt) : await this.settle(records, delivery.lastAttempt)
+    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records, delivery) : await this.settle(records, delivery.lastAttempt, delivery.working)
     const waiting = outcomes.filter((outcome) => outcome === 'retry').length
     if (waiting > 0) throw new EntryRetryError(waiting)
   }
@@ -76,10 +78,10 @@ export class LiveEntryFlow implements EntryFlow {
    * its shard is moving) they wait for the message to come back; on the last delivery they are settled
    * here, which fails them with the reason (no session). Record locks keep each to one holder.
    */
-  async #routed(router: EntryRouter, records: readonly RecordRef[], lastAttempt: boolean): Promise<RecordOutcome[]> {
+  async #routed(router: EntryRouter, records: readonly RecordRef[], { lastAttempt, working }: Delivery): Promise<RecordOutcome[]> {
     const { local, remote } = await router.route(records)
     const parts = await Promise.all([
-      this.settle(local, lastAttempt),
+      this.settle(local, lastAttempt, working),
       ...remote.map(({ owner, records: theirs }) =>
         router.forward(owner, theirs, lastAttempt).catch((error: unknown): Promise<RecordOutcome[]> | RecordOutcome[] => {
           this.#options.logger.warn({ owner, records: theirs.length, err: error }, 'entry records not settled by the owner of their feeds; retried later')

@@ -54,7 +54,8 @@ export function entryAlertHandler(deps: HandlerDeps) {
       return
     }
     if (created.length > 0) deps.logger.info({ alertId: alert.alertId, records: created.length }, 'entry alert recorded')
-    await deps.entryFlow.handOff(alert, records, { lastAttempt: (context?.deliveryCount ?? 1) >= deps.maxAttempts })
+    const working = context ? () => context.working() : undefined
+    await deps.entryFlow.handOff(alert, records, { lastAttempt: (context?.deliveryCount ?? 1) >= deps.maxAttempts, working })
   }
 }
 
