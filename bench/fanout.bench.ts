@@ -64,9 +64,8 @@ const database = await createTestDatabase()
 const namespace = testNamespace()
 const config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace })
 // The entry flow is replaced by one that takes the records and does nothing: this measures the fan-out
-// statement; placing orders is bench/entry-flow.bench.ts. (The live flow settles a hand-off's records in one
-// batch under one session advisory lock each: 10,000 of them overflow a default Postgres lock table,
-// 64 x 100 slots; see docs/benchmarks/broker-connector.md.)
+// statement (the live flow settling the records would compete with it for the machine); placing orders is
+// bench/entry-flow.bench.ts.
 const app = await buildApp(config, { entryFlow: () => ({ handOff: async () => {} }) })
 let passed = false
 try {

@@ -50,6 +50,14 @@ export const ConfigSchema = Type.Object({
    */
   ENTRY_PARALLELISM: Type.Integer({ minimum: 1, maximum: 5_000, default: 1_000, description: 'records decided and orders sent at once' }),
   /**
+   * Records of one hand-off settled (and locked) together; a larger fan-out is settled slice after slice.
+   * Each record and its account hold a Postgres advisory lock while their slice is settled, and Postgres'
+   * lock table is shared by every session on the server (max_locks_per_transaction x max_connections, about
+   * 6,400 by default): past it every session gets "out of shared memory". One hand-off holds at most twice
+   * this, and an instance runs several at once (docs/decisions/broker-connector.md, "Hand-offs in slices").
+   */
+  ENTRY_HANDOFF_SLICE: Type.Integer({ minimum: 1, maximum: 2_000, default: 500, description: 'records of one hand-off settled and locked together' }),
+  /**
    * How long a broker request waits for its answer. An order without an answer by then has an unknown
    * outcome: it is never sent again (docs/decisions/broker-connector.md, "Money safety").
    */

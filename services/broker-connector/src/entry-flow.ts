@@ -6,6 +6,12 @@ import { reconcilableRecordIds, strandedRecords } from './repositories/entry-rec
 import { settleRecords, type RecordOutcome, type SettleDeps } from './entry/settle-records.ts'
 import { OutcomeWatch } from './entry/outcome-watch.ts'
 
+/** A delivery of the alert message being handed off. */
+export interface Delivery {
+  /** Told after each slice of a large hand-off settled: the message is still being worked on (not redelivered meanwhile). */
+  working?: () => void
+}
+
 /**
  * The seam between alert intake and order placement (spec: "continues into a live entry flow").
  * The connector hands every new live record of an entry alert to `handOff`, at least once; an
@@ -14,7 +20,7 @@ import { OutcomeWatch } from './entry/outcome-watch.ts'
  * waits or fails is decided by its age (entry/wait-limit.ts), never by which delivery of the message this is.
  */
 export interface EntryFlow {
-  handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[]): Promise<void>
+  handOff(alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery?: Delivery): Promise<void>
 }
 
 export interface RecordRef {
@@ -61,12 +67,12 @@ export class LiveEntryFlow implements EntryFlow {
   }
 
   /** Settles records with this instance's sessions (also for records another instance forwarded here). */
-  settle(records: readonly RecordRef[]): Promise<RecordOutcome[]> {
-    return settleRecords(this.#options, records)
+  settle(records: readonly RecordRef[], onSlice?: () => void): Promise<RecordOutcome[]> {
+    return settleRecords(this.#options, records, onSlice)
   }
 
-  async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[]): Promise<void> {
-    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records) : await this.settle(records)
+  async handOff(_alert: NormalizedAlert, records: readonly NewAlertRecordRef[], delivery: Delivery = {}): Promise<void> {
+    const outcomes: RecordOutcome[] = this.router ? await this.#routed(this.router, records, delivery) : await this.settle(records, delivery.working)
     const waiting = outcomes.filter((outcome) => outcome === 'retry').length
     if (waiting > 0) throw new EntryRetryError(waiting)
   }
@@ -77,10 +83,10 @@ export class LiveEntryFlow implements EntryFlow {
    * wait for the message to come back, older they fail with the reason (no session). Record locks keep
    * each to one holder.
    */
-  async #routed(router: EntryRouter, records: readonly RecordRef[]): Promise<RecordOutcome[]> {
+  async #routed(router: EntryRouter, records: readonly RecordRef[], { working }: Delivery): Promise<RecordOutcome[]> {
     const { local, remote } = await router.route(records)
     const parts = await Promise.all([
-      this.settle(local),
+      this.settle(local, working),
       ...remote.map(({ owner, records: theirs }) =>
         router.forward(owner, theirs).catch((error: unknown): Promise<RecordOutcome[]> => {
           this.#options.logger.warn({ owner, records: theirs.length, err: error }, 'entry records not settled by the owner of their feeds; retried later')

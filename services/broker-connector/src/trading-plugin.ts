@@ -42,6 +42,8 @@ export interface TradingPluginOptions {
     | 'ENTRY_MAX_AGE_MS'
     | 'ENTRY_SESSION_WAIT_MS'
     | 'ENTRY_PARALLELISM'
+    | 'ENTRY_HANDOFF_SLICE'
+  | 'ENTRY_HANDOFF_SLICE'
     | 'EXIT_PLANS_ENABLED'
     | 'ENTRY_FORWARD_TIMEOUT_MS'
     | 'ENTRY_OUTCOME_GRACE_MS'

@@ -56,6 +56,7 @@ type TradingConfig = Pick<
   | 'ENTRY_MAX_AGE_MS'
   | 'ENTRY_SESSION_WAIT_MS'
   | 'ENTRY_PARALLELISM'
+  | 'ENTRY_HANDOFF_SLICE'
   | 'EXIT_PLANS_ENABLED'
   | 'ENTRY_OUTCOME_GRACE_MS'
   | 'ENTRY_SWEEP_INTERVAL_MS'
@@ -114,6 +115,7 @@ export function createTrading(
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
     outcomeGraceMs: outcomeGraceMs(config),
     parallelism: config.ENTRY_PARALLELISM,
+    slice: config.ENTRY_HANDOFF_SLICE,
     exitPlansEnabled: config.EXIT_PLANS_ENABLED,
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,

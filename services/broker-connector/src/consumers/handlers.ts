@@ -1,3 +1,4 @@
+import type { MessageContext } from '@signals/bus'
 import type { NormalizedAlert, IntakeLogBatch } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import type { EntryFlow } from '../entry-flow.ts'
@@ -38,7 +39,7 @@ export function recordRoutingOf(alert: NormalizedAlert, routing: Routing): Routi
 
 export function entryAlertHandler(deps: HandlerDeps) {
   const recordAsTest = testAlertHandler(deps)
-  return async (alert: NormalizedAlert): Promise<void> => {
+  return async (alert: NormalizedAlert, context?: MessageContext): Promise<void> => {
     if (alert.isVendorTest) return recordAsTest(alert)
     const { created, unsettled } = await recordEntryAlert(deps.db, alert, recordRoutingOf(alert, deps.routing))
     deps.onRecorded?.('entry', created.length)
@@ -51,7 +52,8 @@ export function entryAlertHandler(deps: HandlerDeps) {
       return
     }
     if (created.length > 0) deps.logger.info({ alertId: alert.alertId, records: created.length }, 'entry alert recorded')
-    await deps.entryFlow.handOff(alert, records)
+    const working = context ? () => context.working() : undefined
+    await deps.entryFlow.handOff(alert, records, { working })
   }
 }
 

@@ -20,8 +20,14 @@ export interface SettleDeps extends PlanDeps {
   /** Halts the account: its working entries cancelled and every position flattened (a hard daily-loss refusal, with its reason). */
   flattenAll(userId: string, session: BrokerSession, cause: string): Promise<void>
   logger: Logger
-  /** Records decided, and orders sent, at once. */
+  /** Records decided, and orders sent, at once (within a slice). */
   parallelism: number
+  /**
+   * Records settled (and locked) together: a hand-off larger than this is settled slice after slice, each
+   * slice's record and account locks let go before the next is taken (Postgres' lock table is shared by
+   * every session on the server; 10,000 locks at once overflowed it).
+   */
+  slice: number
   /** Told which records wait on an unknown outcome (an order event for one settles it at once). */
   watch?: { watch(id: number, userId: string): void; forget(id: number): void }
   /** Told each outcome written and each order the broker accepted (metrics). */
@@ -41,7 +47,36 @@ export type RecordOutcome = 'settled' | 'retry' | 'waiting'
 const stillOpen = (record: EntryRecord) => record.status === 'received' || record.status === 'placing' || record.refusal_code === OUTCOME_UNKNOWN
 
 /**
- * Settles records in one batch under their locks. Records whose send may have reached the broker are only
+ * Settles records in slices of `deps.slice`, in id order (a later slice sees an earlier one's sends
+ * marked, as a later batch would), one slice at a time, so no more than one slice's record and account
+ * locks are held at once by one hand-off. A slice that fails does not stop the next; the first failure is
+ * thrown at the end (its records count as waiting; the message is retried). `onSlice` is told after each.
+ */
+export async function settleRecords(
+  deps: SettleDeps,
+  refs: readonly { id: number; userId: string }[],
+  onSlice?: () => void,
+): Promise<RecordOutcome[]> {
+  const ordered = [...refs].sort((a, b) => a.id - b.id)
+  const size = Math.max(1, deps.slice)
+  const outcomes: RecordOutcome[] = []
+  const failures: unknown[] = []
+  for (let start = 0; start < ordered.length; start += size) {
+    const slice = ordered.slice(start, start + size)
+    try {
+      outcomes.push(...(await settleSlice(deps, slice)))
+    } catch (error) {
+      failures.push(error)
+      outcomes.push(...slice.map((): RecordOutcome => 'retry'))
+    }
+    onSlice?.()
+  }
+  if (failures.length > 0) throw failures[0]
+  return outcomes
+}
+
+/**
+ * Settles one slice of records in one batch under their locks. Records whose send may have reached the broker are only
  * looked for by their tag (no account lock: nothing is decided or sent for them). For the others the
  * users' accounts are locked (one decision at a time per account), the records and the account rows read,
  * every decision made (one account's records in order, each send counted as open for the next), the sends
@@ -49,7 +84,7 @@ const stillOpen = (record: EntryRecord) => record.status === 'received' || recor
  * parallel and the outcomes are written in a few statements. Errors other than the broker's are thrown
  * after everything else was written (the message is retried; the records they hit are left as they were).
  */
-export async function settleRecords(deps: SettleDeps, refs: readonly { id: number; userId: string }[]): Promise<RecordOutcome[]> {
+async function settleSlice(deps: SettleDeps, refs: readonly { id: number; userId: string }[]): Promise<RecordOutcome[]> {
   if (refs.length === 0) return []
   return withRecordLocks(deps.db, refs.map((ref) => ref.id), async (db, locked) => {
     const mine = new Set(locked)

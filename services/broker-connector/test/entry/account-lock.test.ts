@@ -8,12 +8,12 @@ import { connect, liveTrader, mnqEntry, paperBroker, recordOf, settledRecord, tr
 // Issue 20, point 4: entries of one account are decided one at a time (the account state read under the
 // account's lock, held until the send is marked), so concurrent duplicates cannot both pass the gates.
 
-async function slowContractLookup(t: Test) {
+async function slowContractLookup(t: Test, overrides: Record<string, string> = {}) {
   const broker = await paperBroker(t)
   broker.setPrice('MNQZ6', '21000')
   // The contract lookup answers slowly, so two decisions are in progress at the same time.
   await brokerControl(broker, { endpoint: 'contract/find', kind: 'delay', ms: 500 })
-  const { app, db, config } = await tradingApp(t, broker)
+  const { app, db, config } = await tradingApp(t, broker, overrides)
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   await connect(app, 'u-0')
   return { broker, app, db }
@@ -34,8 +34,9 @@ t.test('two copies of one alert at the same instant (different alert ids) for on
   t.equal(entryOrders(broker, `sig-${placed[0]?.id}`).length, 1)
 })
 
-t.test('two records of one trader settled in one batch are decided in order: the first placed, the second refused', async (t) => {
-  const { broker, app, db } = await slowContractLookup(t)
+for (const [batch, overrides] of [['in one batch', {}], ['in two slices (ENTRY_HANDOFF_SLICE 1)', { ENTRY_HANDOFF_SLICE: '1' }]] as const) {
+t.test(`two records of one trader settled ${batch} are decided in order: the first placed, the second refused`, async (t) => {
+  const { broker, app, db } = await slowContractLookup(t, overrides)
   const alerts = [mnqEntry(), mnqEntry()]
   const ids: number[] = []
   for (const alert of alerts) {
@@ -46,9 +47,11 @@ t.test('two records of one trader settled in one batch are decided in order: the
       RETURNING id::int AS id`.execute(db)
     ids.push(rows[0]?.id as number)
   }
-  await app.trading.settle(ids.map((id) => ({ id, userId: 'u-0' })))
+  // Handed over newest first: the decisions still go in id order (slices are cut from the ids sorted).
+  await app.trading.settle(ids.map((id) => ({ id, userId: 'u-0' })).reverse())
   const [first, second] = await Promise.all(alerts.map((alert) => recordOf(db, alert.alertId)))
   t.match(first, { status: 'placed' })
   t.match(second, { status: 'refused', refusal_code: 'pyramid_limit' })
   t.equal(broker.orders().filter((order) => /^sig-\d+$/.test(order.clOrdId ?? '')).length, 1)
 })
+}
