@@ -158,6 +158,8 @@ export interface TradesTable {
   entry_order_id: BrokerId
   stop_order_id: BrokerId
   target_order_id: BrokerId
+  /** When a lone stop was claimed for contracts a refused target pair left without one (sent once). */
+  lone_stop_claimed_at: NullableTimestamp
   /** Broker fill ids already counted into quantity and entry price (a replayed fill counts once; bigint[] reads as text). */
   entry_fill_ids: ColumnType<string[], string[] | undefined, string[]>
   /** The broker's exit fill price (weighted over the fills that closed it); for a broker-backed trade also its exit_price. */
