@@ -320,7 +320,7 @@ export interface BrokerEventsSetAsideTable {
 }
 
 /** What a reconciliation pass found the broker and our trades disagreeing on, and what it did about it. */
-export type DiscrepancyKind = 'untracked_position' | 'broker_flat' | 'quantity_differs' | 'stray_order'
+export type DiscrepancyKind = 'untracked_position' | 'broker_flat' | 'quantity_differs' | 'stray_order' | 'stops_differ'
 
 /**
  * A difference between the broker's position or working orders and our open trades and records, per account
