@@ -24,6 +24,12 @@ export interface ReconcileDeps {
   logger: Logger
   /** Applies the fills the broker lists that the session has not applied (the trade keeper). */
   applyListedFills(userId: string, fills: Awaited<ReturnType<BrokerSession['listFills']>>): Promise<void>
+  /**
+   * Stops found not matching a position on the last pass, by user, account and contract: told only when the
+   * next pass finds them not matching still (a fill the keeper has not followed yet is not a difference).
+   * Without it, at once.
+   */
+  stopsSuspected?: Map<string, string>
 }
 
 /** One user's session to reconcile: whose, and where its broker ids live. */
@@ -68,7 +74,7 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
     const difference = await compareContract(deps, held, contract, brokerQty, book, working)
     if (difference === null || difference.resolved) await resolveDiscrepancies(db, userId, scope, contractId, POSITION_KINDS)
     if (difference !== null) found.push(difference)
-    const uncovered = difference === null ? stopsDiffer(contract, brokerQty, stops) : null
+    const uncovered = confirmed(deps, `${userId}:${scope.accountId}:${contractId}`, difference === null ? stopsDiffer(contract, brokerQty, stops) : null)
     if (uncovered === null) await resolveDiscrepancies(db, userId, scope, contractId, ['stops_differ'])
     else found.push(uncovered)
   }
@@ -106,6 +112,16 @@ function stopsDiffer(contract: { id: number; name: string | null }, brokerQty: n
   const reason = `${label}: ${coverage.note}`
   const action = `nothing changed at the broker: check the ${label} stops (the whole-position stop and each target's stop)`
   return { kind: 'stops_differ', contractId: contract.id, contract: contract.name, brokerQty, ourQty: brokerQty, orderId: null, action, reason, resolved: false }
+}
+
+/** A stops difference seen on two passes in a row (or at once without memory); null otherwise. */
+function confirmed(deps: ReconcileDeps, key: string, found: Discrepancy | null): Discrepancy | null {
+  const suspected = deps.stopsSuspected
+  if (suspected === undefined) return found
+  const before = suspected.get(key)
+  if (found === null) suspected.delete(key)
+  else suspected.set(key, found.reason)
+  return found !== null && before !== undefined ? found : null
 }
 
 /** How the trader reads a contract: its name, or the broker's id for one we never traded. */
