@@ -19,6 +19,8 @@ export type Interference =
   | { kind: 'drop'; carriedOut?: boolean }
   /** The command refused in the broker's words: HTTP-level 200 with `failureReason` and `failureText`. */
   | { kind: 'refusal'; failureReason?: string; failureText: string }
+  /** Carried out and answered as usual: queued before another, it aims that one at a later request. */
+  | { kind: 'pass' }
 
 /** `body`: answered with status 200 and this body (a penalty ticket, a command's refusal). */
 export type Answer =
@@ -114,6 +116,7 @@ export class RequestControls {
   /** The answer to give instead of the normal one, or null to carry the request out and answer it. */
   answerFor(endpoint: string, ticket: unknown): Answer | null {
     const queued = this.#queued.get(endpoint)?.shift()
+    if (queued?.kind === 'pass') return null
     if (queued) return this.#answer(queued)
     if (typeof ticket === 'string' && this.#tickets.has(ticket)) {
       const notBefore = this.#tickets.get(ticket) as number
@@ -124,7 +127,7 @@ export class RequestControls {
     return null
   }
 
-  #answer(interference: Interference): Answer {
+  #answer(interference: Exclude<Interference, { kind: 'pass' }>): Answer {
     switch (interference.kind) {
       case 'rate_limit':
         return { kind: 'status', status: 429, text: 'Too Many Requests', carriedOut: false }

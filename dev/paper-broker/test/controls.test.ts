@@ -111,3 +111,15 @@ t.test('without development endpoints there are no controls', async (t) => {
   t.equal((await post(`${base}/dev/controls`, { endpoint: 'order/placeOSO', kind: 'late' })).status, 404)
   t.equal((await fetch(`${base}/dev/controls`)).status, 404)
 })
+
+t.test('a pass queued before a refusal lets the first request through and refuses the second', async (t) => {
+  const { broker } = await setUp(t)
+  broker.interfere('order/placeOSO', { kind: 'pass' })
+  broker.interfere('order/placeOSO', { kind: 'refusal', failureText: 'not this one' })
+  const client = await syncedSocket(broker.restUrl, broker.wsUrl, account)
+  t.teardown(() => client.socket.close())
+  t.match(await client.answer(client.send('order/placeOSO', oso('sig-1'))), { s: 200, d: { orderId: Number } }, 'the first carried out')
+  t.match(await client.answer(client.send('order/placeOSO', oso('sig-2'))), { s: 200, d: { failureText: 'not this one' } }, 'the second refused')
+  t.equal(tagged(broker, 'sig-1'), 1)
+  t.equal(tagged(broker, 'sig-2'), 0, 'the refused one was not carried out')
+})

@@ -27,6 +27,10 @@ export const BrokerViewPosition = Type.Object({
   tradeIds: Type.Array(Type.String()),
   /** The quantity our open trades hold in this contract (signed: positive long); a difference is the trader's own. */
   ourNetQuantity: Type.Integer(),
+  /** What the working stops closing it at the broker still close, summed (the whole-position stop and each target's stop). */
+  stopQuantity: Type.Integer({ minimum: 0 }),
+  /** Said when the stops close fewer contracts than held (some unprotected) or more (they could reverse it); null when they match. */
+  stopNote: Type.Union([Type.String(), Type.Null()]),
 })
 
 export const BrokerViewOrder = Type.Object({

@@ -158,6 +158,8 @@ export interface TradesTable {
   entry_order_id: BrokerId
   stop_order_id: BrokerId
   target_order_id: BrokerId
+  /** When a lone stop was claimed for contracts a refused target pair left without one (sent once). */
+  lone_stop_claimed_at: NullableTimestamp
   /** Broker fill ids already counted into quantity and entry price (a replayed fill counts once; bigint[] reads as text). */
   entry_fill_ids: ColumnType<string[], string[] | undefined, string[]>
   /** The broker's exit fill price (weighted over the fills that closed it); for a broker-backed trade also its exit_price. */
@@ -318,7 +320,7 @@ export interface BrokerEventsSetAsideTable {
 }
 
 /** What a reconciliation pass found the broker and our trades disagreeing on, and what it did about it. */
-export type DiscrepancyKind = 'untracked_position' | 'broker_flat' | 'quantity_differs' | 'stray_order'
+export type DiscrepancyKind = 'untracked_position' | 'broker_flat' | 'quantity_differs' | 'stray_order' | 'stops_differ'
 
 /**
  * A difference between the broker's position or working orders and our open trades and records, per account

@@ -2,10 +2,11 @@ import { add, contractSpec, parseDecimal, rootOf, toPlain } from '@signals/instr
 import { closingAction, positionOpenPnl } from '@signals/risk-engine'
 import type { BrokerOrdersBody, BrokerPositionsBody } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
-import { isDone, type BrokerOrder, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
+import { isDone, type BrokerOrder, type BrokerOrderVersion, type BrokerSession, type DayRealizedPnl } from '../broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import type { BrokerScope } from '../repositories/broker-trades.ts'
 import { openTradesOnAccount, tradesOfFills } from '../repositories/broker-view.ts'
+import { stopCoverage } from '../positions/stop-coverage.ts'
 import { tradeCommissions } from './trade-commissions.ts'
 
 type Position = BrokerPositionsBody['positions'][number]
@@ -34,8 +35,7 @@ class ContractNames {
   }
 }
 
-async function ordersView(session: BrokerSession, orders: readonly BrokerOrder[], names: ContractNames): Promise<Order[]> {
-  const versions = await session.orderVersions(orders.map((order) => order.id))
+async function ordersView(orders: readonly BrokerOrder[], versions: ReadonlyMap<number, BrokerOrderVersion>, names: ContractNames): Promise<Order[]> {
   const views: Order[] = []
   for (const order of orders) {
     const version = versions.get(order.id)
@@ -60,25 +60,30 @@ async function ordersView(session: BrokerSession, orders: readonly BrokerOrder[]
 
 /**
  * The account's positions as the broker holds them, each marked at the price it could be closed at (as
- * the risk watchdog marks them, risk/open-pnl.ts) and matched with our open trades in its contract; the
- * working orders; the broker's cash and realized pnl of the day.
+ * the risk watchdog marks them, risk/open-pnl.ts) and matched with our open trades in its contract, with
+ * what its working stops cover (the trader told when they close fewer or more than held); the working
+ * orders; the broker's cash and realized pnl of the day.
  */
 export async function readPositions(reading: SessionReading): Promise<BrokerPositionsBody> {
   const { session } = reading
   const names = new ContractNames(session)
-  const [positions, orders, trades, cash] = await Promise.all([
+  const [positions, orders, fills, trades, cash] = await Promise.all([
     session.listPositions(),
     session.listOrders(),
+    session.listFills(),
     openTradesOnAccount(reading.db, reading.userId, reading.scope),
     session.cashBalance(),
   ])
   for (const trade of trades) names.know(Number(trade.broker_contract_id), trade.contract)
+  const working = orders.filter((order) => !isDone(order.status))
+  const versions = await session.orderVersions(working.map((order) => order.id))
   const views: Position[] = []
   for (const position of positions.filter((held) => held.netPos !== 0)) {
     const contract = await names.of(position.contractId)
     const mine = trades.filter((trade) => Number(trade.broker_contract_id) === position.contractId)
     const ourNet = mine.reduce((sum, trade) => sum + (trade.side === 'LONG' ? 1 : -1) * Number(trade.quantity), 0)
     const priced = await markPosition(session, position.contractId, contract, position.netPos, position.netPrice)
+    const stops = stopCoverage(position, working, versions, fills)
     views.push({
       contract,
       contractId: String(position.contractId),
@@ -89,14 +94,15 @@ export async function readPositions(reading: SessionReading): Promise<BrokerPosi
       ours: mine.length > 0,
       tradeIds: mine.map((trade) => String(trade.id)),
       ourNetQuantity: ourNet,
+      stopQuantity: stops.stopQuantity,
+      stopNote: stops.note,
     })
   }
-  const working = orders.filter((order) => !isDone(order.status))
   return {
     account: session.snapshot.account.name,
     heardAt: session.lastHeardAt().toISOString(),
     positions: views,
-    workingOrders: await ordersView(session, working, names),
+    workingOrders: await ordersView(working, versions, names),
     broker: { brokerCash: cash, brokerRealizedPnl: reading.realizedPnl?.pnl ?? null, brokerTradeDate: reading.realizedPnl?.tradeDate ?? null },
   }
 }
@@ -139,7 +145,7 @@ export async function readOrders(reading: Omit<SessionReading, 'realizedPnl'>, l
   return {
     account: session.snapshot.account.name,
     heardAt: session.lastHeardAt().toISOString(),
-    orders: await ordersView(session, latest, names),
+    orders: await ordersView(latest, await session.orderVersions(latest.map((order) => order.id)), names),
     fills: fillViews,
     commissions,
     tradeCommissions: tradeCommissions(trades, ours.exits, new Map(fills.map((fill) => [fill.id, fill.quantity])), fees),

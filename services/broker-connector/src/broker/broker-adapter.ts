@@ -169,6 +169,20 @@ export interface TargetPairRequest {
   stopPrice: string
 }
 
+/**
+ * A lone GTC Stop under the entry's tag with `.sl` (Tradovate `order/placeorder`): the whole-position stop
+ * grown back as a new order for contracts a refused target pair left without one (the old one was cancelled).
+ */
+export interface StopOrderRequest {
+  /** The entry's tag (`sig-N`): the stop goes out as `${tag}.sl`. */
+  tag: string
+  contract: BrokerContract
+  action: OrderSide
+  quantity: number
+  /** The trade's stop price as it stands. */
+  stopPrice: string
+}
+
 export interface PlacedBracket {
   entryOrderId: number
   stopOrderId: number | null
@@ -313,6 +327,11 @@ export interface BrokerSession {
    * without it takes no entry with several targets (refused with the reason, docs/decisions/targets-breakeven.md).
    */
   placeTargetPair?(request: TargetPairRequest): Promise<{ targetOrderId: number; stopOrderId: number | null }>
+  /**
+   * A lone stop that closes part of a position (`order/placeorder`, GTC Stop). Optional: without it a target
+   * pair refused after the whole-position stop was cancelled leaves its contracts without a stop (said on the record).
+   */
+  placeStopOrder?(request: StopOrderRequest): Promise<{ orderId: number }>
   /**
    * Reads a working stop's price and moves it as one change in the order's own queue (the one its resize and
    * reprice go through), so no other change of it (a modify alert's move, breakeven) can come between the

@@ -32,6 +32,8 @@ export class PositionReconciler {
   readonly #reconciled = new Set<string>()
   readonly #limit = new ConcurrencyLimit(4)
 
+  /** Stops differences seen on the last pass, told when seen again (reconcile-positions.ts). */
+  readonly #stopsSuspected = new Map<string, string>()
   constructor(private readonly deps: ReconcileDeps & { sessions: SessionSource }) {}
 
   /** A new session: reconciled now. A pass that fails leaves it to the timer; the session opens all the same. */
@@ -94,7 +96,7 @@ export class PositionReconciler {
     const { userId } = held
     const work = async () => {
       try {
-        const found = await reconcilePositions(this.deps, held)
+        const found = await reconcilePositions({ ...this.deps, stopsSuspected: this.#stopsSuspected }, held)
         this.#standing.set(userId, found.filter((item) => !item.resolved).map(sentence))
         const repairs = [...(this.#repairs.get(userId) ?? []), ...found.filter((item) => item.resolved).map(sentence)]
         this.#repairs.set(userId, repairs.slice(-REPAIRS_SHOWN))

@@ -1,5 +1,5 @@
 import type { Database, DiscrepancyKind, Kysely } from '@signals/db'
-import { BrokerError, isDone, type BrokerOrder, type BrokerPosition, type BrokerSession } from '../broker/broker-adapter.ts'
+import { BrokerError, isDone, type BrokerFill, type BrokerOrder, type BrokerOrderVersion, type BrokerPosition, type BrokerSession } from '../broker/broker-adapter.ts'
 import type { Logger } from '../consumers/close-trades.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { OUTCOME_UNKNOWN } from '../repositories/entry-records.ts'
@@ -17,12 +17,19 @@ import {
   type Discrepancy,
 } from '../repositories/position-discrepancies.ts'
 import { cancelQuietly } from './carry-out.ts'
+import { stopCoverage } from './stop-coverage.ts'
 
 export interface ReconcileDeps {
   db: Kysely<Database>
   logger: Logger
   /** Applies the fills the broker lists that the session has not applied (the trade keeper). */
   applyListedFills(userId: string, fills: Awaited<ReturnType<BrokerSession['listFills']>>): Promise<void>
+  /**
+   * Stops found not matching a position on the last pass, by user, account and contract: told only when the
+   * next pass finds them not matching still (a fill the keeper has not followed yet is not a difference).
+   * Without it, at once.
+   */
+  stopsSuspected?: Map<string, string>
 }
 
 /** One user's session to reconcile: whose, and where its broker ids live. */
@@ -47,7 +54,8 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
   const { db } = deps
   const { userId, session, scope } = held
   const before = await session.listPositions()
-  await deps.applyListedFills(userId, await session.listFills())
+  const fills = await session.listFills()
+  await deps.applyListedFills(userId, fills)
   const books = await openTradeBooks(db, userId, scope)
   const listed = (await session.listOrders()).filter((order) => !isDone(order.status))
   const after = await session.listPositions()
@@ -57,6 +65,7 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
   const contractIds = [...new Set([...after.filter((position) => position.netPos !== 0).map((position) => position.contractId), ...books.map((book) => book.broker_contract_id), ...open.map((row) => row.contractId)])]
   const names = await contractNames(db, userId, [...contractIds, ...strays.map((stray) => stray.contractId)])
   const found: Discrepancy[] = strays.map((stray) => ({ ...stray, contract: names.get(stray.contractId) ?? null }))
+  const stops: StopsSeen = { working, versions: await session.orderVersions(working.map((order) => order.id)), fills }
   for (const contractId of contractIds) {
     const brokerQty = netOf(after, contractId)
     if (brokerQty !== netOf(before, contractId)) continue
@@ -65,6 +74,9 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
     const difference = await compareContract(deps, held, contract, brokerQty, book, working)
     if (difference === null || difference.resolved) await resolveDiscrepancies(db, userId, scope, contractId, POSITION_KINDS)
     if (difference !== null) found.push(difference)
+    const uncovered = confirmed(deps, `${userId}:${scope.accountId}:${contractId}`, difference === null ? stopsDiffer(contract, brokerQty, stops) : null)
+    if (uncovered === null) await resolveDiscrepancies(db, userId, scope, contractId, ['stops_differ'])
+    else found.push(uncovered)
   }
   // A stray order not found again is gone (cancelled, or its record settled).
   for (const { contractId } of open.filter((row) => row.kind === 'stray_order' && !strays.some((stray) => !stray.resolved && stray.contractId === row.contractId))) {
@@ -78,6 +90,39 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
 }
 
 const POSITION_KINDS: readonly DiscrepancyKind[] = ['untracked_position', 'broker_flat', 'quantity_differs']
+
+/** The working orders of a pass with their latest versions and the fills listed: what a stop still closes. */
+interface StopsSeen {
+  working: readonly BrokerOrder[]
+  versions: ReadonlyMap<number, BrokerOrderVersion>
+  fills: readonly BrokerFill[]
+}
+
+/**
+ * A position our trades hold as the broker does: its working stops must close exactly what is held (the
+ * whole-position stop plus each target's stop). Fewer leaves contracts unprotected; more could reverse the
+ * position. Nothing is placed or cancelled on a count (which stop is missing or extra is the trade keeper's
+ * to know); the trader is told, and new entries are not held up by it.
+ */
+function stopsDiffer(contract: { id: number; name: string | null }, brokerQty: number, seen: StopsSeen): Discrepancy | null {
+  if (brokerQty === 0) return null
+  const coverage = stopCoverage({ contractId: contract.id, netPos: brokerQty }, seen.working, seen.versions, seen.fills)
+  if (coverage.note === null) return null
+  const label = contractLabel(contract)
+  const reason = `${label}: ${coverage.note}`
+  const action = `nothing changed at the broker: check the ${label} stops (the whole-position stop and each target's stop)`
+  return { kind: 'stops_differ', contractId: contract.id, contract: contract.name, brokerQty, ourQty: brokerQty, orderId: null, action, reason, resolved: false }
+}
+
+/** A stops difference seen on two passes in a row (or at once without memory); null otherwise. */
+function confirmed(deps: ReconcileDeps, key: string, found: Discrepancy | null): Discrepancy | null {
+  const suspected = deps.stopsSuspected
+  if (suspected === undefined) return found
+  const before = suspected.get(key)
+  if (found === null) suspected.delete(key)
+  else suspected.set(key, found.reason)
+  return found !== null && before !== undefined ? found : null
+}
 
 /** How the trader reads a contract: its name, or the broker's id for one we never traded. */
 const contractLabel = (contract: { id: number; name: string | null }) => contract.name ?? `contract ${contract.id}`

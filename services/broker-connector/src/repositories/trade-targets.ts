@@ -99,3 +99,14 @@ export async function hasTargetPairs(db: Kysely<Database>, recordId: number | nu
   const result = await sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM trade_targets WHERE record_id = ${recordId}) AS found`.execute(db)
   return result.rows[0]?.found === true
 }
+
+/** Claims the trade's lone stop (committed before it is sent): true for the one call that may send it. */
+export async function claimLoneStop(db: Kysely<Database>, tradeId: number): Promise<boolean> {
+  const result = await sql`UPDATE trades SET lone_stop_claimed_at = now() WHERE id = ${tradeId} AND lone_stop_claimed_at IS NULL RETURNING id`.execute(db)
+  return result.rows.length === 1
+}
+
+/** The lone stop the broker took becomes the trade's stop (the whole-position stop, as the OSO's was). */
+export async function loneStopPlaced(db: Kysely<Database>, tradeId: number, orderId: number): Promise<void> {
+  await sql`UPDATE trades SET stop_order_id = ${orderId} WHERE id = ${tradeId}`.execute(db)
+}

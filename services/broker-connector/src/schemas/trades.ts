@@ -43,7 +43,7 @@ const DiscrepancyBody = Type.Object({
   id: Type.String(),
   contract: Type.Union([Type.String(), Type.Null()], { description: 'the dated contract, when one of our trades names it' }),
   accountId: Type.String({ description: "the broker's account id" }),
-  kind: Type.Union([Type.Literal('untracked_position'), Type.Literal('broker_flat'), Type.Literal('quantity_differs'), Type.Literal('stray_order')]),
+  kind: Type.Union([Type.Literal('untracked_position'), Type.Literal('broker_flat'), Type.Literal('quantity_differs'), Type.Literal('stray_order'), Type.Literal('stops_differ')]),
   brokerQty: Type.Integer({ description: "the broker's position, signed (long positive)" }),
   ourQty: Type.Integer({ description: "our open trades' quantity in the contract, signed" }),
   orderId: BrokerId,

@@ -10,6 +10,7 @@ import { filledOnTrade } from '../repositories/trade-exits.ts'
 import { claimTargets, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../repositories/trade-targets.ts'
 import { balanceExits } from './balance-exits.ts'
 import { findTargets, firstTargetLevel, workingStops } from './find-targets.ts'
+import { stopTheUncovered } from './lone-stop.ts'
 import { tightenStop } from './move-stops.ts'
 import { splitTargets, type SizedTarget } from './split-targets.ts'
 
@@ -97,13 +98,13 @@ async function placePair(context: TargetContext, { recordId, row, main, target, 
     // Claimed, so never sent again. An unknown outcome may be working: the stop is not grown back (that could
     // close more than is held); the pair is found by its tags (.tpN, .slN) wherever it is looked for.
     if (outcomeUnknown(error)) return `outcome unknown (check the broker for ${tag}.tp${target.level} and ${tag}.sl${target.level}): ${error.message}`
-    return `${error.message}${await growBack(session, main, filled + left + target.quantity, left)}`
+    if (left === 0) return `${error.message}${await stopTheUncovered(context, { row, tag, quantity: target.quantity, stopPrice: version.stopPrice })}`
+    return `${error.message}${await growBack(session, main, filled + left + target.quantity)}`
   }
 }
 
-/** A pair refused: the whole-position stop takes its contracts back (a stop already cancelled cannot be). */
-async function growBack(session: BrokerSession, main: number, quantity: number, left: number): Promise<string> {
-  if (left === 0) return `; the trade's stop was cancelled to make room for it, so ${quantity} contract(s) have NO stop at the broker`
+/** A pair refused, the whole-position stop still working: it takes the pair's contracts back. */
+async function growBack(session: BrokerSession, main: number, quantity: number): Promise<string> {
   try {
     await session.resizeOrder(main, quantity)
     return `; the trade's stop was grown back to cover them`

@@ -44,6 +44,12 @@ t.test('the broker session state is said plainly', async (t) => {
   t.equal(sessionStateText('unavailable', 'the broker did not answer: timeout', null), 'The broker could not be asked now: the broker did not answer: timeout. Try again in a moment.')
 })
 
+t.test('what a position\'s stops at the broker cover, in words', async (t) => {
+  const { stopsText } = pageBrokerView
+  t.equal(stopsText({ quantity: 5, stopQuantity: 5, stopNote: null }), '5 of 5 covered')
+  t.equal(stopsText({ quantity: 5, stopQuantity: 4, stopNote: '1 of the 5 contract(s) held have no working stop at the broker (stops cover 4)' }), 'Check: 1 of the 5 contract(s) held have no working stop at the broker (stops cover 4)')
+})
+
 t.test('who holds a position, each webhook outcome in words', async (t) => {
   const { placedByText, intakeOutcomeText, intakeKindText, isRefused, stepText } = pageBrokerView
   t.equal(placedByText({ ours: true, side: 'LONG', quantity: 5, ourNetQuantity: 5, tradeIds: ['7'] }), 'Signals (trade 7)')

@@ -52,6 +52,12 @@ export function placedByText(position: { ours: boolean; quantity: number; side: 
   return `Signals holds ${position.ourNetQuantity > 0 ? '+' : ''}${position.ourNetQuantity} (${trades}); the rest is yours`
 }
 
+/** What the position's working stops at the broker cover: all of it, or what the trader is to know. */
+export function stopsText(position: { quantity: number; stopQuantity: number; stopNote: string | null }): string {
+  if (position.stopNote !== null) return `Check: ${position.stopNote}`
+  return `${position.stopQuantity} of ${position.quantity} covered`
+}
+
 // Ingest routes exits (an exit word, a flat position) and results (TP, SL) alike: both close trades.
 const KIND_TEXT: Record<string, string> = { entry: 'Entry', result: 'Exit or result', test: 'Test' }
 const REFUSED_TEXT: Record<string, string> = {

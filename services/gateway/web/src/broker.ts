@@ -9,7 +9,7 @@ import { bothZones, timeElement } from './exchange-time.ts'
 import { openLive } from './live.ts'
 import { outcomeText } from './outcomes.ts'
 import { dollars, priceOnTick } from './tick-price.ts'
-import { commissionsSentence, placedByText, sessionStateText, stepText, tradeCommissionText } from './broker-view.ts'
+import { commissionsSentence, placedByText, sessionStateText, stepText, stopsText, tradeCommissionText } from './broker-view.ts'
 
 type Positions = ResponseOf<'GET /api/broker/positions'>
 type Orders = ResponseOf<'GET /api/broker/orders'>
@@ -44,6 +44,7 @@ const POSITION_COLUMNS: Column<Position>[] = [
   { label: 'Average', value: (p) => priceOnTick(p.averagePrice, p.contract) },
   { label: 'Market', value: (p) => priceOnTick(p.marketPrice, p.contract) },
   { label: 'Unrealized PnL', value: (p) => (p.unrealizedPnl === null ? `not known: ${p.unpricedReason ?? 'no price'}` : dollars(p.unrealizedPnl)), className: 'pnl', sign: (p) => signOf(p.unrealizedPnl) },
+  { label: 'Stops at the broker', value: stopsText },
   { label: 'Placed by', value: placedByText },
 ]
 

@@ -5,6 +5,7 @@ import {
   type BracketRequest,
   type ClosingOrderRequest,
   type TargetPairRequest,
+  type StopOrderRequest,
   type BrokerContract,
   type BrokerFill,
   type BrokerOrder,
@@ -234,6 +235,22 @@ export class TradovateSession implements BrokerSession {
     const failure = commandFailure(result)
     if (failure) throw new BrokerError('rejected', `the broker refused the closing order: ${failure.text.slice(0, 200)}`)
     if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the closing order without an order id; the outcome is unknown')
+    return { orderId: result.orderId }
+  }
+
+  /** `order/placeorder`: a GTC Stop under `.sl` (the whole-position stop placed anew for contracts left without one). */
+  async placeStopOrder(request: StopOrderRequest): Promise<{ orderId: number }> {
+    const body: PlaceOrderRequest = {
+      ...this.taggedOrder({ ...request, tag: `${request.tag}.sl` }),
+      orderType: 'Stop',
+      stopPrice: price(request.stopPrice, 'stop price'),
+      timeInForce: 'GTC',
+      isAutomated: true,
+    }
+    const result = (await this.request(ENDPOINTS.placeOrder, body)) as PlaceOrderResult | null
+    const failure = commandFailure(result)
+    if (failure) throw new BrokerError('rejected', `the broker refused the stop: ${failure.text.slice(0, 200)}`)
+    if (!result || typeof result.orderId !== 'number') throw new BrokerError('unavailable', 'the broker answered the stop without an order id; the outcome is unknown')
     return { orderId: result.orderId }
   }
 
