@@ -26,6 +26,9 @@ t.test("a source's exit with nothing else open closes its quantity; the spec rou
   await app.trading.flattens.idle()
   await eventually(() => netMnq(broker) === 0)
   t.equal(entryOrder()?.ordStatus, 'Working', "the spec route's entry still works")
-  t.equal(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${houseRecord.id}.`) && order.ordStatus === 'Working').length, 0, "the source's legs are gone")
+  // The legs are cancelled once the close's fill has reached the trade keeper: waited for, not assumed.
+  const workingLegs = () => broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${houseRecord.id}.`) && order.ordStatus === 'Working').length
+  await eventually(() => workingLegs() === 0)
+  t.equal(workingLegs(), 0, "the source's legs are gone")
   t.match(await db.selectFrom('alerts').select(['status', 'reason']).where('id', '=', restingRecord.id).executeTakeFirstOrThrow(), { status: 'placed', reason: null })
 })

@@ -62,9 +62,12 @@ let firstUrl = ''
 
 t.test('making a source: the API refusal is shown; the URL is shown once, copied, and the alert arrives', async (t) => {
   await page.goto(`${publicUrl}/sources.html`)
-  await page.locator('#operator-body tr').first().waitFor()
+  const houseRow = page.locator('#operator-body tr', { hasText: 'House signals' })
+  await houseRow.waitFor()
   t.equal(await page.locator('#mine-empty').isVisible(), true, 'no source of my own yet')
-  t.match(await page.locator('#operator-body tr').textContent(), /House signals.*No/s, 'the operator source, not subscribed')
+  t.match(await houseRow.textContent(), /House signals.*No/s, 'the operator source, not subscribed')
+  // The spec's route is the default operator source, every trader subscribed unless they opt out.
+  t.match(await page.locator('#operator-body tr[data-source-id="00000000-0000-0000-0000-000000000000"]').textContent(), /Default.*Yes/s, 'the default source, subscribed')
 
   await page.fill('#source-name', '   ')
   await page.click('#source-form button[type="submit"]')
@@ -137,7 +140,7 @@ t.test("the operator's source: subscribe and leave, the size rule listed", async
   t.match(await page.locator('#subscriptions-body').textContent(), /House signals.*The operator.*By your risk settings/s)
   await checkPage(t, page, 'sources-subscribed')
   await page.getByRole('button', { name: 'Unsubscribe from House signals' }).click()
-  await page.locator('#subscriptions-empty').waitFor()
+  await page.locator('#subscriptions-body tr', { hasText: 'House signals' }).waitFor({ state: 'detached' })
   t.match(await page.locator('#action-message').textContent(), /no longer subscribe to House signals/)
 })
 
