@@ -1,10 +1,11 @@
 import type { Test } from 'tap'
 import { randomUUID } from 'node:crypto'
+import { Writable } from 'node:stream'
 import { loadConfig } from '@signals/config'
 import { AlertMessageV1, IntakeLogBatchV1, contract, type IntakeLogEntry, type NormalizedAlert } from '@signals/contracts'
-import { sql, type Database, type Kysely } from '@signals/db'
+import { ensureDatabase, migrateToLatest, sql, type Database, type Kysely } from '@signals/db'
 import { IDENTITY_HEADER } from '@signals/http-kit'
-import { signIdentitiesOnInject, unsignedIdentity, eventually as pollUntil, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
+import { signIdentitiesOnInject, unsignedIdentity, eventually as pollUntil, createTestDatabase, testNamespace, deleteNamespaceStreams, startPrivatePostgres } from '@signals/test-support'
 import { buildApp, type BuildOptions } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
 
@@ -130,4 +131,30 @@ export async function countRows(db: Kysely<Database>, query: ReturnType<typeof s
 /** Headers the gateway adds for a signed-in user. */
 export function identityHeaders(_config: Config, userId: string) {
   return { [IDENTITY_HEADER]: unsignedIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }) }
+}
+
+/**
+ * A Postgres server of the test's own (so it can be stopped and started: an outage), migrated, with a bus
+ * namespace of its own; both removed at the end of the test.
+ */
+export async function privatePostgres(t: Test) {
+  const postgres = await startPrivatePostgres()
+  t.teardown(() => postgres.destroy())
+  const url = `${postgres.url}/signals`
+  await ensureDatabase(url)
+  const { error } = await migrateToLatest(url)
+  if (error) throw error
+  const namespace = testNamespace()
+  t.teardown(() => deleteNamespaceStreams(namespace))
+  return { postgres, url, namespace }
+}
+
+/** A logger stream handing each JSON log line, parsed, to `onLine`. */
+export function jsonLogStream<L>(onLine: (line: L) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) onLine(JSON.parse(line) as L)
+      done()
+    },
+  })
 }

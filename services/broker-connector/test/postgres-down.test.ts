@@ -1,34 +1,20 @@
 import t from 'tap'
-import { Writable } from 'node:stream'
 import { randomUUID } from 'node:crypto'
 import { loadConfig } from '@signals/config'
-import { ensureDatabase, migrateToLatest, sql } from '@signals/db'
-import { deleteNamespaceStreams, startPrivatePostgres, testNamespace } from '@signals/test-support'
+import { sql } from '@signals/db'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema } from '../src/config.ts'
 import { Durables } from '../src/consumers/plugin.ts'
-import { countRows, drained, eventually, makeAlert, publishAlert, publishIntake, seedUsers } from './helper.ts'
+import { countRows, drained, eventually, jsonLogStream, makeAlert, privatePostgres, publishAlert, publishIntake, seedUsers } from './helper.ts'
 
 const ALERTS = 20
 const USERS = 5
 
 t.test('Postgres down: messages are nak\'ed with growing delay and all processed once it returns, none lost', async (t) => {
-  const postgres = await startPrivatePostgres()
-  t.teardown(() => postgres.destroy())
-  const url = `${postgres.url}/signals`
-  await ensureDatabase(url)
-  const { error } = await migrateToLatest(url)
-  if (error) throw error
-  const namespace = testNamespace()
-  t.teardown(() => deleteNamespaceStreams(namespace))
+  const { postgres, url, namespace } = await privatePostgres(t)
 
   const logLines: { msg: string; deliveryCount?: number; delayMs?: number; subject?: string }[] = []
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as (typeof logLines)[number])
-      done()
-    },
-  })
+  const logStream = jsonLogStream<(typeof logLines)[number]>((line) => logLines.push(line))
   // A small delivery budget: were an outage to count against it, one this long would dead-letter.
   const config = loadConfig(ConfigSchema, { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', DATABASE_URL: url, BUS_NAMESPACE: namespace, CONSUMER_MAX_ATTEMPTS: '4' })
   const app = await buildApp(config, { loggerStream: logStream })

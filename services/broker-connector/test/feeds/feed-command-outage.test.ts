@@ -1,37 +1,22 @@
 import t from 'tap'
-import { Writable } from 'node:stream'
 import { loadConfig } from '@signals/config'
-import { ensureDatabase, migrateToLatest } from '@signals/db'
-import { deleteNamespaceStreams, startPrivatePostgres, testNamespace, waitFor } from '@signals/test-support'
+import { waitFor } from '@signals/test-support'
 import { buildApp } from '../../src/app.ts'
 import { ConfigSchema } from '../../src/config.ts'
 import { TradovateAdapter } from '../../src/broker/tradovate/adapter.ts'
-import { seedUsers } from '../helper.ts'
+import { jsonLogStream, privatePostgres, seedUsers } from '../helper.ts'
 import { command, paperBroker, saveCredentials, seenState } from './feed-helper.ts'
 
 /** Deliveries past which the old feed-command consumer (bus defaults: 8) dead-lettered a command. */
 const OLD_LIMIT = 8
 
 t.test('a feeds.start delivered while Postgres refuses longer than the delivery budget is carried out once it is back', async (t) => {
-  const postgres = await startPrivatePostgres()
-  t.teardown(() => postgres.destroy())
-  const url = `${postgres.url}/signals`
-  await ensureDatabase(url)
-  const { error } = await migrateToLatest(url)
-  if (error) throw error
-  const namespace = testNamespace()
-  t.teardown(() => deleteNamespaceStreams(namespace))
+  const { postgres, url, namespace } = await privatePostgres(t)
   const broker = await paperBroker(t)
 
   const deliveries: number[] = []
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as { msg: string; userId?: string; deliveryCount?: number }
-        if (entry.msg === 'feed command' && entry.userId === 'live-0' && entry.deliveryCount !== undefined) deliveries.push(entry.deliveryCount)
-      }
-      done()
-    },
+  const logStream = jsonLogStream<{ msg: string; userId?: string; deliveryCount?: number }>((entry) => {
+    if (entry.msg === 'feed command' && entry.userId === 'live-0' && entry.deliveryCount !== undefined) deliveries.push(entry.deliveryCount)
   })
   const config = loadConfig(ConfigSchema, {
     ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'test', DATABASE_URL: url, BUS_NAMESPACE: namespace,
