@@ -14,31 +14,21 @@ t.test('a trailing stop starts at its trigger, moves up in steps with the market
   const record = await settledRecord(db, entry.alertId)
   const trade = await openedTrade(db, record.id)
   const session = app.feeds.session('u-0')!
-  const contract = { id: trade.broker_contract_id!, name: 'MNQZ6' }
   const stopPrice = async () => (await session.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
   const trails = app.trading.trailingStops!
-  /** The market moves and the connector has seen it; then one pass. */
-  const marketAt = async (price: string) => {
-    broker.setPrice('MNQZ6', price)
-    await eventually(async () => {
-      const seen = await session.marketPrice(contract, 'Sell')
-      return seen.kind === 'price' && Number(seen.price) === Number(price)
-    })
-    await trails.pass()
-  }
 
-  await marketAt('21004')
+  await marketAt(broker, app, '21004')
   t.equal(await stopPrice(), '20950', 'below the trigger: the stop stays where it was placed')
-  await marketAt('21010')
+  await marketAt(broker, app, '21010')
   t.equal(await stopPrice(), '21000', 'at the trigger: 10 points behind the bid')
-  await marketAt('21011')
+  await marketAt(broker, app, '21011')
   t.equal(await stopPrice(), '21000', 'one point more is less than the step: not moved')
-  await marketAt('21012.5')
+  await marketAt(broker, app, '21012.5')
   t.equal(await stopPrice(), '21002.5', 'a step of 2.5 points: moved')
-  await marketAt('21008')
+  await marketAt(broker, app, '21008')
   t.equal(await stopPrice(), '21002.5', 'the market back down: never loosened')
 
-  await marketAt('21002.25')
+  await marketAt(broker, app, '21002.25')
   await eventually(() => netMnq(broker) === 0)
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), { status: 'closed', result: 'SL', exit_price: '21002.50000000' }, 'the trailed stop closed the trade, in profit')
@@ -52,22 +42,13 @@ t.test('a stop moved tighter by something else (breakeven, a modify alert) is ne
   const record = await settledRecord(db, entry.alertId)
   const trade = await openedTrade(db, record.id)
   const session = app.feeds.session('u-0')!
-  const contract = { id: trade.broker_contract_id!, name: 'MNQZ6' }
   const stopPrice = async () => (await session.orderVersions([trade.stop_order_id!])).get(trade.stop_order_id!)?.stopPrice
-  const marketAt = async (price: string) => {
-    broker.setPrice('MNQZ6', price)
-    await eventually(async () => {
-      const seen = await session.marketPrice(contract, 'Sell')
-      return seen.kind === 'price' && Number(seen.price) === Number(price)
-    })
-    await app.trading.trailingStops!.pass()
-  }
-  await marketAt('21010')
+  await marketAt(broker, app, '21010')
   t.equal(await stopPrice(), '21000')
   await session.repriceOrder!(trade.stop_order_id!, { stopPrice: '21005' })
-  await marketAt('21012')
+  await marketAt(broker, app, '21012')
   t.equal(await stopPrice(), '21005', 'the trail would put it at 21002: left at 21005')
-  await marketAt('21016')
+  await marketAt(broker, app, '21016')
   t.equal(await stopPrice(), '21006', 'and it trails on from there')
 })
 
