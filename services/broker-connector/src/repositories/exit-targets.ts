@@ -1,6 +1,6 @@
 import { sql, type Database, type Kysely, type Side } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
-import { inSpecRouteReach } from './spec-route-reach.ts'
+import { inSourceReach, inSpecRouteReach } from './spec-route-reach.ts'
 
 /** What a flatten acts on: one user's contract, one side (or either), for entries received up to a time. */
 export interface ExitScope {
@@ -33,7 +33,7 @@ const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_
 const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = ${side}`)
 /** The record `a` (none: the spec route's, unless the trader opted out of it) is of the exit's source. */
 const ofSource = (source: ExitScope['source'], userColumn: 't.user_id' | 'a.user_id') =>
-  source === undefined ? sql`` : source.id === null ? sql`AND ${inSpecRouteReach(userColumn)}` : sql`AND a.source_id = ${source.id}::uuid`
+  source === undefined ? sql`` : sql`AND ${inSourceReach(source, userColumn)}`
 
 /** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {

@@ -1,5 +1,5 @@
 import { sql, type Database, type Kysely, type Side, type TradeResult, type TradeStatus } from '@signals/db'
-import { inSpecRouteReach } from './spec-route-reach.ts'
+import { inSourceReach } from './spec-route-reach.ts'
 
 export interface OpenTradeMatch {
   symbol: string
@@ -45,7 +45,7 @@ function matchSql(match: OpenTradeMatch, table: 't' | 'a', sideColumn: 'side' | 
   const forUser = match.userId === undefined ? sql`` : sql`AND ${ref('user_id')} = ${match.userId}`
   const onSide = match.side === undefined || match.side === null ? sql`` : sql`AND ${ref(sideColumn)} = ${match.side}`
   // The entry record is `a` in both uses (lockOpenTrades joins it to the trade).
-  const ofSource = match.sourceId === undefined ? sql`` : match.sourceId === null ? sql`AND ${inSpecRouteReach(`${table}.user_id`)}` : sql`AND a.source_id = ${match.sourceId}::uuid`
+  const ofSource = match.sourceId === undefined ? sql`` : sql`AND ${inSourceReach({ id: match.sourceId }, `${table}.user_id`)}`
   return sql`(${ref('symbol')} = ${match.symbol} OR ${byRoot}) ${forUser} ${onSide} ${ofSource}`
 }
 
