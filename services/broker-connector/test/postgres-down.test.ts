@@ -4,7 +4,7 @@ import { loadConfig } from '@signals/config'
 import { sql } from '@signals/db'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema } from '../src/config.ts'
-import { Durables } from '../src/consumers/plugin.ts'
+import { Durables } from '../src/intake/plugin.ts'
 import { countRows, drained, eventually, jsonLogStream, makeAlert, privatePostgres, publishAlert, publishIntake, seedUsers } from './helper.ts'
 
 const ALERTS = 20

@@ -1,7 +1,7 @@
 import type { Database, Kysely } from '@signals/db'
 import { openedCredentialsOf } from '@signals/contracts'
 import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
-import type { BrokerEndpoints, BrokerEndpointsTable, BrokerLogin, BrokerVenue } from '../broker/broker-adapter.ts'
+import type { BrokerEndpoints, BrokerEndpointsTable, BrokerLogin, BrokerVenue } from './broker/broker-adapter.ts'
 import { FeedError } from './feed-error.ts'
 import { findBrokerCredentials } from '../repositories/feeds.ts'
 

@@ -1,6 +1,6 @@
 import { prepared, sql, storableJson, type Database, type Kysely } from '@signals/db'
 import type { NormalizedAlert } from '@signals/contracts'
-import { decimalText } from '../decimal-text.ts'
+import { decimalText } from '../shared/decimal-text.ts'
 import { unsettledEntryRecords } from './entry-records.ts'
 
 /** A live alert record as the entry flow receives it. */

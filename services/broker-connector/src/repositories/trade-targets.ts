@@ -1,5 +1,5 @@
 import { sql, type Database, type Kysely, type Side } from '@signals/db'
-import type { SizedTarget } from '../targets/split-targets.ts'
+import type { SizedTarget } from '../trading/targets/split-targets.ts'
 
 /** What carrying out a record's several targets needs: its plan, its order, its trade as it stands. */
 export interface TargetPlanRow {

@@ -3,7 +3,7 @@ import { loadConfig } from '@signals/config'
 import { waitFor } from '@signals/test-support'
 import { buildApp } from '../../src/app.ts'
 import { ConfigSchema } from '../../src/config.ts'
-import { TradovateAdapter } from '../../src/broker/tradovate/adapter.ts'
+import { TradovateAdapter } from '../../src/feeds/broker/tradovate/adapter.ts'
 import { jsonLogStream, privatePostgres, seedUsers } from '../helper.ts'
 import { command, paperBroker, saveCredentials, seenState } from './feed-helper.ts'
 

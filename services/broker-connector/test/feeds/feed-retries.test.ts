@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
-import type { BrokerEvent, BrokerSession } from '../../src/broker/broker-adapter.ts'
-import { TradovateAdapter } from '../../src/broker/tradovate/adapter.ts'
+import type { BrokerEvent, BrokerSession } from '../../src/feeds/broker/broker-adapter.ts'
+import { TradovateAdapter } from '../../src/feeds/broker/tradovate/adapter.ts'
 import type { FeedStatus } from '@signals/contracts'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { build, eventually, seedUsers, type App } from '../helper.ts'

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
 import { freePort } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
-import { shardOf } from '../../src/ownership/shard.ts'
+import { shardOf } from '../../src/feeds/ownership/shard.ts'
 import { exited, spawnConnector, waitReady } from '../connector-process.ts'
 import { PASSWORD } from './feed-helper.ts'
 

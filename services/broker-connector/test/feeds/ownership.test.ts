@@ -5,7 +5,7 @@ import { build, buildInstance, eventually, publishAlert, type App } from '../hel
 import { liveTrader, mnqEntry } from '../trading-helper.ts'
 import { command, statusOf } from './feed-helper.ts'
 import { OWNERSHIP, connectorProcess, eachConnectedOnce, paperBrokerFor, shardsOf } from './ownership-helper.ts'
-import { shardKey, shardOf } from '../../src/ownership/shard.ts'
+import { shardKey, shardOf } from '../../src/feeds/ownership/shard.ts'
 
 const USERS = 12
 const userIds = Array.from({ length: USERS }, (_, i) => `owned-${i}`)

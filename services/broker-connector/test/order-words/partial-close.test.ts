@@ -1,8 +1,8 @@
 import t from 'tap'
-import { Durables } from '../../src/consumers/plugin.ts'
+import { Durables } from '../../src/intake/plugin.ts'
 import { drained, eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
-import { closedTrade, mnqExit, netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
+import { closedTrade, mnqExit, netMnq, openedTrade, tradesOf } from '../trading/positions/exit-helper.ts'
 
 const legs = (broker: Awaited<ReturnType<typeof connectedTrader>>['broker'], recordId: number) =>
   Object.fromEntries(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${recordId}.`)).map((order) => [order.clOrdId?.endsWith('.sl') ? 'stop' : 'target', order]))

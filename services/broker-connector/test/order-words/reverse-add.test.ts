@@ -1,8 +1,8 @@
 import t from 'tap'
-import { Durables } from '../../src/consumers/plugin.ts'
+import { Durables } from '../../src/intake/plugin.ts'
 import { drained, publishAlert } from '../helper.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../trading-helper.ts'
-import { netMnq, openedTrade } from '../positions/exit-helper.ts'
+import { netMnq, openedTrade } from '../trading/positions/exit-helper.ts'
 
 /** u-0 (account 9000) allows reversals and pyramiding; u-1 (9001) keeps the defaults. Alerts go to the user they name. */
 async function twoTraders(t: Parameters<typeof paperBroker>[0]) {

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { Durables } from '../../src/consumers/plugin.ts'
+import { Durables } from '../../src/intake/plugin.ts'
 import { drained, publishAlert } from '../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../trading-helper.ts'
-import { netMnq, openedTrade } from '../positions/exit-helper.ts'
+import { netMnq, openedTrade } from '../trading/positions/exit-helper.ts'
 import { traderWithSource } from '../source-helper.ts'
 
 /** Issue 22 item 4: a source's reversal closes only what its own entries opened (docs/decisions/signal-sources.md). */

@@ -1,0 +1,136 @@
+import type { HubConnection } from '@microsoft/signalr'
+import { decimalText } from '../../../shared/decimal-text.ts'
+import type { BrokerAdapter, BrokerEndpoints, BrokerSession, BrokerSnapshot, SessionOptions } from '../broker-adapter.ts'
+import { invokeHub, openHub } from './hub-connection.ts'
+import { loginWithKey, validateToken, type ProjectXLogin } from './login.ts'
+import { num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, isFields } from './mapping.ts'
+import { LegPrices } from './leg-prices.ts'
+import { MarketQuotes } from './market-quotes.ts'
+import { RateWindow } from './rate-window.ts'
+import { callApi, type RestOptions } from './rest.ts'
+import { savedAccount } from './saved-account.ts'
+import { LOOKBACK_MS, ProjectXSession, type Call } from './session.ts'
+import { TokenKeeper } from './token-keeper.ts'
+import { USER_HUB_TARGETS, UserEvents } from './user-events.ts'
+
+export interface ProjectXAdapterOptions {
+  /** ProjectX's rate limit per login (200 requests per 60 s). */
+  rateLimit?: { limit: number; windowMs: number }
+  /** The longest a rate-limit wait is sat out before a call fails `rate_limited`. Default 10 s. */
+  maxRateWaitMs?: number
+  /** Validate the token this long before it expires (at most a quarter of its remaining life). Default 1 h. */
+  renewBeforeMs?: number
+  /** A hub connection is lost after this long without a message (its pings every 15 s included). Default 40 s. */
+  silenceMs?: number
+  /** How long an entry's fill waits for its bracket legs' events. Default 2 s. */
+  legWaitMs?: number
+  /** How long a new quote subscription waits for its first quote. Default 2 s. */
+  firstQuoteWaitMs?: number
+}
+
+/**
+ * ProjectX's Gateway API: `Auth/loginKey`, REST for every request, the user hub (SignalR) for orders,
+ * trades, positions and the account. The endpoints: `restUrl` the API base, `wsUrl` the user hub, `mdUrl`
+ * the market hub. See docs/decisions/projectx-adapter.md.
+ */
+export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
+  /** One rate window per login (API base and user name), shared by its sessions as ProjectX counts them. */
+  readonly #windows = new Map<string, RateWindow>()
+
+  constructor(private readonly options: ProjectXAdapterOptions = {}) {}
+
+  async openSession(endpoints: BrokerEndpoints, login: ProjectXLogin, options: SessionOptions): Promise<BrokerSession> {
+    const timeoutMs = options.timeoutMs ?? 10_000
+    const silenceMs = this.options.silenceMs ?? 40_000
+    const rest: RestOptions = { baseUrl: endpoints.restUrl.replace(/\/+$/, ''), timeoutMs, window: this.#window(endpoints, login), maxWaitMs: this.options.maxRateWaitMs ?? 10_000 }
+    const token = await loginWithKey(rest, login)
+    let established = false
+    let ended = false
+    let heardAt = Date.now()
+    const lose = (reason: string) => {
+      if (ended) return
+      ended = true
+      shutDown()
+      if (established) options.onLost(reason)
+    }
+    const keeper = new TokenKeeper(token, (current) => validateToken(rest, current), this.options.renewBeforeMs ?? 3_600_000, lose)
+    const call: Call = (endpoint, body) => callApi(rest, endpoint, body, keeper.token)
+    let accountId = 0
+    const legPrices = new LegPrices(
+      (entryId) => events.entryTagOf(entryId),
+      async (orderId, fields) => void (await call('Order/modify', { accountId, orderId, ...fields })),
+    )
+    const events = new UserEvents(options.onEvent, this.options.legWaitMs ?? 2_000, (order) => legPrices.seen(order))
+    const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
+    let hub: HubConnection | null = null
+    const shutDown = () => {
+      keeper.stop()
+      events.close()
+      quotes.close()
+      void hub?.stop().catch(() => undefined)
+    }
+    hub = await openHub({ url: endpoints.wsUrl, token: () => keeper.token, timeoutMs, silenceMs, onLost: lose })
+    for (const target of USER_HUB_TARGETS) {
+      hub.on(target, (...args: unknown[]) => {
+        heardAt = Date.now()
+        events.receive(target, args.at(-1))
+      })
+    }
+    let snapshot: BrokerSnapshot
+    try {
+      snapshot = await this.#synchronise(call, hub, events, login.account)
+    } catch (error) {
+      ended = true
+      shutDown()
+      throw error
+    }
+    established = true
+    accountId = snapshot.account.id
+    keeper.start()
+    events.start(snapshot.account.id)
+    return new ProjectXSession(snapshot, call, events, legPrices, quotes, () => new Date(heardAt), () => {
+      ended = true
+      shutDown()
+    })
+  }
+
+  #window(endpoints: BrokerEndpoints, login: ProjectXLogin): RateWindow {
+    const key = `${endpoints.restUrl}\n${login.username}`
+    let window = this.#windows.get(key)
+    if (!window) {
+      const rule = this.options.rateLimit ?? { limit: 200, windowMs: 60_000 }
+      window = new RateWindow(rule.limit, rule.windowMs)
+      this.#windows.set(key, window)
+    }
+    return window
+  }
+
+  /**
+   * The saved account from `Account/search`, the user hub subscribed for it (events held until the
+   * snapshot is taken, so nothing falls between the two), then its orders and trades of the last day, its
+   * open positions and its balance.
+   */
+  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, wanted: string): Promise<BrokerSnapshot> {
+    const accounts = await call('Account/search', { onlyActiveAccounts: false })
+    const account = savedAccount(accounts, wanted)
+    await invokeHub(hub, 'SubscribeAccounts')
+    for (const method of ['SubscribeOrders', 'SubscribePositions', 'SubscribeTrades']) await invokeHub(hub, method, account.id)
+    const since = new Date(Date.now() - LOOKBACK_MS).toISOString()
+    const [orders, trades, positions] = await Promise.all([
+      call('Order/search', { accountId: account.id, startTimestamp: since }),
+      call('Trade/search', { accountId: account.id, startTimestamp: since }),
+      call('Position/searchOpen', { accountId: account.id }),
+    ])
+    const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+    events.learn(list(orders.orders))
+    const balance = list(accounts.accounts).filter(isFields).find((candidate) => candidate.id === account.id)?.balance
+    return {
+      account,
+      orders: list(orders.orders).map((order) => toBrokerOrder(order, events.entryTagOf)).filter(present),
+      fills: list(trades.trades).map(toBrokerFill).filter(present),
+      positions: list(positions.positions).map(toBrokerPosition).filter(present),
+      cashBalance: decimalText(num(balance)),
+      realizedPnl: null,
+    }
+  }
+}

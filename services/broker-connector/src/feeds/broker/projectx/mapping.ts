@@ -1,0 +1,98 @@
+import { decimalText } from '../../../shared/decimal-text.ts'
+import type { BrokerFill, BrokerOrder, BrokerOrderVersion, BrokerPosition, OrderStatus } from '../broker-adapter.ts'
+import { contractNumberOrNull } from './contract-ids.ts'
+
+// ProjectX's records (Order/search, Trade/search, Position/searchOpen and the user hub's events carry the
+// same shapes) as the seam's. Enums from ProjectX's API reference.
+
+type Fields = Record<string, unknown>
+const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value)
+const int = (value: unknown): number | null => (Number.isSafeInteger(value) ? (value as number) : null)
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+/** OrderSide: 0 Bid (buy), 1 Ask (sell). */
+const side = (value: unknown) => (value === 0 ? 'Buy' : value === 1 ? 'Sell' : null)
+
+/** OrderStatus: 0 None, 1 Open, 2 Filled, 3 Cancelled, 4 Expired, 5 Rejected, 6 Pending. */
+const STATUS: Readonly<Record<number, OrderStatus>> = { 0: 'PendingNew', 1: 'Working', 2: 'Filled', 3: 'Canceled', 4: 'Expired', 5: 'Rejected', 6: 'PendingNew' }
+/** OrderType: 1 Limit, 2 Market, 3 StopLimit, 4 Stop, 5 TrailingStop, 6 JoinBid, 7 JoinAsk. */
+const ORDER_TYPES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market', 3: 'StopLimit', 4: 'Stop', 5: 'TrailingStop', 6: 'JoinBid', 7: 'JoinAsk' }
+
+/** The bracket leg ProjectX places for an entry: `AutoBracket<entry id>-SL` / `-TP`. */
+const LEG_TAG = /^AutoBracket(\d+)-(SL|TP)$/
+
+/**
+ * Our tag of an order: its `customTag` (ours is the record's tag, sent as ProjectX's idempotency key), or
+ * for a bracket leg ProjectX placed, the entry's tag with `.sl` / `.tp` (the seam's leg tags), when the
+ * entry's tag is known (`entryTagOf`). A leg of an order not ours keeps no tag.
+ */
+function tagOf(order: Fields, entryTagOf: (entryId: number) => string | null): string | null {
+  const customTag = typeof order.customTag === 'string' && order.customTag !== '' ? order.customTag : null
+  const leg = customTag ? LEG_TAG.exec(customTag) : null
+  if (!leg) return customTag
+  const entryTag = entryTagOf(Number(leg[1]))
+  return entryTag === null ? null : `${entryTag}${leg[2] === 'SL' ? '.sl' : '.tp'}`
+}
+
+/** The entry a leg belongs to: `parentOrderId`, or the id in its `AutoBracket` tag. */
+export function parentOf(order: Fields): number | null {
+  const parent = int(order.parentOrderId)
+  if (parent !== null) return parent
+  const leg = typeof order.customTag === 'string' ? LEG_TAG.exec(order.customTag) : null
+  return leg ? Number(leg[1]) : null
+}
+
+export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => string | null): BrokerOrder | null {
+  if (!isFields(value)) return null
+  const id = int(value.id)
+  const accountId = int(value.accountId)
+  const contractId = contractNumberOrNull(value.contractId)
+  const action = side(value.side)
+  const status = int(value.status) === null ? undefined : STATUS[value.status as number]
+  if (id === null || accountId === null || contractId === null || !action || !status) return null
+  return { id, accountId, contractId, action, status, tag: tagOf(value, entryTagOf), parentId: parentOf(value), text: null }
+}
+
+/** An order's type, size and prices, as the trader's view of the account shows them. */
+export function toOrderVersion(value: Fields): BrokerOrderVersion {
+  return {
+    orderType: ORDER_TYPES[value.type as number] ?? 'Unknown',
+    quantity: int(value.size) ?? 0,
+    price: decimalText(num(value.limitPrice)),
+    stopPrice: decimalText(num(value.stopPrice)),
+  }
+}
+
+/** A Trade (one fill of an order); a voided one is no fill. */
+export function toBrokerFill(value: unknown): BrokerFill | null {
+  if (!isFields(value) || value.voided === true) return null
+  const id = int(value.id)
+  const orderId = int(value.orderId)
+  const contractId = contractNumberOrNull(value.contractId)
+  const quantity = int(value.size)
+  const action = side(value.side)
+  const price = num(value.price)
+  if (id === null || orderId === null || contractId === null || quantity === null || !action || price === null) return null
+  return { id, orderId, contractId, action, quantity, price: decimalText(price), timestamp: typeof value.creationTimestamp === 'string' ? value.creationTimestamp : new Date().toISOString() }
+}
+
+/** A Trade's fees (`fees`, a number) by its id, as exact decimal text; null for a voided one or one without. */
+export function tradeFeeOf(value: unknown): { id: number; amount: string } | null {
+  if (!isFields(value) || value.voided === true) return null
+  const id = int(value.id)
+  const amount = num(value.fees)
+  return id === null || amount === null ? null : { id, amount: decimalText(amount) }
+}
+
+/** A Position: `size` and `type` (1 Long, 2 Short) as a signed net position; size 0 is flat. */
+export function toBrokerPosition(value: unknown): BrokerPosition | null {
+  if (!isFields(value)) return null
+  const accountId = int(value.accountId)
+  const contractId = contractNumberOrNull(value.contractId)
+  const size = int(value.size)
+  if (accountId === null || contractId === null || size === null) return null
+  const netPos = value.type === 2 ? -size : size
+  return { accountId, contractId, netPos, netPrice: netPos === 0 ? null : decimalText(num(value.averagePrice)) }
+}
+
+export const present = <T>(value: T | null): value is T => value !== null
+export { isFields, int, num }

@@ -1,0 +1,276 @@
+import { decimalText } from '../../../shared/decimal-text.ts'
+import {
+  BrokerError,
+  type BracketRequest,
+  type BrokerContract,
+  type BrokerFill,
+  type BrokerOrder,
+  type BrokerOrderVersion,
+  type BrokerPosition,
+  type BrokerSession,
+  type BrokerSnapshot,
+  type ClosingOrderRequest,
+  type MarketPrice,
+  type PlacedBracket,
+} from '../broker-adapter.ts'
+import { bracketTicks, tickText } from './bracket-ticks.ts'
+import { contractIdOf, contractNumberOf } from './contract-ids.ts'
+import { int, isFields, num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion, tradeFeeOf } from './mapping.ts'
+import type { LegPrices } from './leg-prices.ts'
+import type { MarketQuotes } from './market-quotes.ts'
+import type { Answer } from './rest.ts'
+import type { UserEvents } from './user-events.ts'
+
+/** Calls one ProjectX endpoint with the session's token (rest.ts: refusals, rate limit, unknown outcomes). */
+export type Call = (endpoint: string, body: object) => Promise<Answer>
+
+/** OrderType and OrderSide as Order/place takes them. */
+const TYPE = { Limit: 1, Market: 2, StopLimit: 3, Stop: 4 } as const
+const SIDE = { Buy: 0, Sell: 1 } as const
+
+/** How far back the day's orders and fills are read (Order/search and Trade/search need a start). */
+export const LOOKBACK_MS = 24 * 3_600_000
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+
+/** A price the caller gave as tick-rounded decimal text, as the JSON number ProjectX takes. */
+function price(value: string | null | undefined, what: string): number {
+  const number = Number(value)
+  if (value === null || value === undefined || value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new BrokerError('rejected', `${what} ${JSON.stringify(value ?? null)} is not a price`)
+  return number
+}
+
+/** The text contract id of a contract number, or a refusal naming it. */
+function contractIdText(contractNumber: number): string {
+  const id = contractIdOf(contractNumber)
+  if (id === null) throw new BrokerError('rejected', `contract ${contractNumber} is not a ProjectX contract this connector named`)
+  return id
+}
+
+/** A synchronised ProjectX session: REST for requests, the user hub (UserEvents) for what happens. */
+export class ProjectXSession implements BrokerSession {
+  /** Tick sizes of the contracts looked up (`Contract/search`), for the bracket legs' tick distances. */
+  readonly #ticks = new Map<number, string>()
+
+  constructor(
+    readonly snapshot: BrokerSnapshot,
+    private readonly call: Call,
+    private readonly events: UserEvents,
+    private readonly legPrices: LegPrices,
+    private readonly quotes: MarketQuotes,
+    private readonly heardAt: () => Date,
+    private readonly onClose: () => void,
+  ) {}
+
+  get #accountId(): number {
+    return this.snapshot.account.id
+  }
+
+  /** `Contract/search` by the dated name (`MNQZ6`): the contract whose `name` is exactly it, or a refusal. */
+  async findContract(name: string): Promise<BrokerContract> {
+    const answer = await this.call('Contract/search', { searchText: name, live: false })
+    const found = list(answer.contracts).filter(isFields).find((contract) => typeof contract.name === 'string' && contract.name.toUpperCase() === name.trim().toUpperCase())
+    if (!found || typeof found.id !== 'string') throw new BrokerError('rejected', `ProjectX does not list the contract ${name}`)
+    const id = contractNumberOf(found.id)
+    const tick = num(found.tickSize)
+    if (tick !== null && tick > 0) this.#ticks.set(id, tickText(tick))
+    return { id, name: found.name as string }
+  }
+
+  async #tickSize(contract: BrokerContract): Promise<string> {
+    const known = this.#ticks.get(contract.id)
+    if (known) return known
+    const answer = await this.call('Contract/searchById', { contractId: contractIdText(contract.id) })
+    const tick = isFields(answer.contract) ? num(answer.contract.tickSize) : null
+    if (tick === null || tick <= 0) throw new BrokerError('rejected', `ProjectX gives no tick size for ${contract.name}`)
+    this.#ticks.set(contract.id, tickText(tick))
+    return this.#ticks.get(contract.id) as string
+  }
+
+  async cashBalance(): Promise<string | null> {
+    const answer = await this.call('Account/search', { onlyActiveAccounts: false })
+    const account = list(answer.accounts).filter(isFields).find((candidate) => candidate.id === this.#accountId)
+    const balance = account ? num(account.balance) : null
+    return decimalText(balance)
+  }
+
+  marketPrice(contract: BrokerContract, action: 'Buy' | 'Sell'): Promise<MarketPrice> {
+    return this.quotes.price(contract, action)
+  }
+
+  async #orders(): Promise<Record<string, unknown>[]> {
+    const answer = await this.call('Order/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
+    return list(answer.orders).filter(isFields)
+  }
+
+  async listOrders(): Promise<BrokerOrder[]> {
+    const orders = await this.#orders()
+    this.events.learn(orders)
+    return orders.map((order) => toBrokerOrder(order, this.events.entryTagOf)).filter(present)
+  }
+
+  async listPositions(): Promise<BrokerPosition[]> {
+    const answer = await this.call('Position/searchOpen', { accountId: this.#accountId })
+    return list(answer.positions).map(toBrokerPosition).filter(present)
+  }
+
+  async listFills(): Promise<BrokerFill[]> {
+    const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
+    return list(answer.trades).map(toBrokerFill).filter(present)
+  }
+
+  /** ProjectX puts each trade's fees on the trade itself (`fees`), read from the same search as the fills. */
+  async fillFees(fillIds: readonly number[]): Promise<Map<number, string>> {
+    const wanted = new Set(fillIds)
+    const fees = new Map<number, string>()
+    if (wanted.size === 0) return fees
+    const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
+    for (const trade of list(answer.trades)) {
+      const fee = tradeFeeOf(trade)
+      if (fee !== null && wanted.has(fee.id)) fees.set(fee.id, fee.amount)
+    }
+    return fees
+  }
+
+  async orderVersions(orderIds: readonly number[]): Promise<Map<number, BrokerOrderVersion>> {
+    const wanted = new Set(orderIds)
+    const versions = new Map<number, BrokerOrderVersion>()
+    if (wanted.size === 0) return versions
+    for (const order of await this.#orders()) {
+      const id = int(order.id)
+      if (id !== null && wanted.has(id)) versions.set(id, toOrderVersion(order))
+    }
+    return versions
+  }
+
+  async contractName(contractId: number): Promise<string | null> {
+    const id = contractIdOf(contractId)
+    if (id === null) return null
+    try {
+      const answer = await this.call('Contract/searchById', { contractId: id })
+      return isFields(answer.contract) && typeof answer.contract.name === 'string' ? answer.contract.name : null
+    } catch (error) {
+      if (error instanceof BrokerError && error.kind === 'rejected') return null
+      throw error
+    }
+  }
+
+  /**
+   * One `Order/place` with `customTag` our tag (ProjectX refuses a tag used before on the account: the
+   * idempotency key) and the legs as `stopLossBracket` (Stop) / `takeProfitBracket` (Limit) in signed ticks
+   * from the entry's price: its limit, its trigger, or for a market entry the market's price now. ProjectX
+   * places the legs when the entry fills, so their ids are not known here (the events bring them, tagged
+   * `.sl` / `.tp`).
+   */
+  async placeBracket(request: BracketRequest): Promise<PlacedBracket> {
+    if (request.timeInForce === 'IOC' || request.timeInForce === 'FOK') throw new BrokerError('rejected', `ProjectX orders take no time in force; ${request.timeInForce} is not offered`)
+    const buy = request.action === 'Buy'
+    const body: Record<string, unknown> = { ...this.#tagged(request), type: TYPE[request.entryType] }
+    if (request.entryType === 'Limit' || request.entryType === 'StopLimit') body.limitPrice = price(request.entryPrice, 'entry price')
+    if (request.entryType === 'Stop' || request.entryType === 'StopLimit') body.stopPrice = price(request.entryStopPrice, 'entry trigger')
+    const reference = await this.#reference(request)
+    const tick = await this.#tickSize(request.contract)
+    body.stopLossBracket = { ticks: bracketTicks('stop', request.stopPrice, reference, tick, buy), type: TYPE.Stop }
+    if (request.targetPrice !== null) body.takeProfitBracket = { ticks: bracketTicks('target', request.targetPrice, reference, tick, buy), type: TYPE.Limit }
+    this.events.expectLegs(request.tag, request.targetPrice === null ? 1 : 2)
+    this.legPrices.want(request.tag, { stop: request.stopPrice, target: request.targetPrice })
+    const orderId = await this.#place(body, 'order')
+    return { entryOrderId: orderId, stopOrderId: null, targetOrderId: null }
+  }
+
+  /** The price ProjectX counts the legs' ticks from: the entry's limit, its trigger, or the market. */
+  async #reference(request: BracketRequest): Promise<string> {
+    if (request.entryType === 'Limit') return String(price(request.entryPrice, 'entry price'))
+    if (request.entryType === 'Stop' || request.entryType === 'StopLimit') return String(price(request.entryStopPrice, 'entry trigger'))
+    const market = await this.quotes.price(request.contract, request.action)
+    if (market.kind === 'none') throw new BrokerError('rejected', `ProjectX counts bracket ticks from the market price, and there is none: ${market.reason}`)
+    return market.price
+  }
+
+  /** Order/place: a Market order under our tag, no legs (a partial close). */
+  async placeClosingOrder(request: ClosingOrderRequest): Promise<{ orderId: number }> {
+    return { orderId: await this.#place({ ...this.#tagged(request), type: TYPE.Market }, 'closing order') }
+  }
+
+  #tagged(request: { tag: string; action: 'Buy' | 'Sell'; contract: BrokerContract; quantity: number }) {
+    return { accountId: this.#accountId, contractId: contractIdText(request.contract.id), side: SIDE[request.action], size: request.quantity, customTag: request.tag }
+  }
+
+  async #place(body: object, what: string): Promise<number> {
+    let answer: Answer
+    try {
+      answer = await this.call('Order/place', body)
+    } catch (error) {
+      if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('rejected', `the broker refused the ${what}: ${error.message}`)
+      throw error
+    }
+    const orderId = int(answer.orderId)
+    if (orderId === null) throw new BrokerError('unavailable', `ProjectX answered the ${what} without an order id; the outcome is unknown`)
+    return orderId
+  }
+
+  /** Order/modify with the new whole size (filled part included), prices as they stand. */
+  async resizeOrder(orderId: number, orderQty: number): Promise<void> {
+    await this.#modify(orderId, { size: orderQty }, 'resize')
+  }
+
+  /** Order/modify with a new limit price and/or trigger; size and type kept. */
+  async repriceOrder(orderId: number, prices: { price?: string; stopPrice?: string }): Promise<void> {
+    const body: Record<string, unknown> = {}
+    if (prices.price !== undefined) body.limitPrice = price(prices.price, 'price')
+    if (prices.stopPrice !== undefined) body.stopPrice = price(prices.stopPrice, 'stop price')
+    await this.#modify(orderId, body, 'move')
+  }
+
+  async #modify(orderId: number, fields: object, what: string): Promise<void> {
+    try {
+      await this.call('Order/modify', { accountId: this.#accountId, orderId, ...fields })
+    } catch (error) {
+      if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('rejected', `the broker refused to ${what} order ${orderId}: ${error.message}`)
+      throw error
+    }
+  }
+
+  /**
+   * Position/closeContract (flattens at the market; ProjectX cancels the position's bracket legs), then
+   * Order/cancel for any other working order of the contract, as the seam's flatten promises. A flat
+   * position is nothing to close.
+   */
+  async liquidatePosition(contractId: number): Promise<void> {
+    const contract = contractIdText(contractId)
+    const positions = await this.listPositions()
+    if (positions.some((position) => position.contractId === contractId && position.netPos !== 0)) {
+      try {
+        await this.call('Position/closeContract', { accountId: this.#accountId, contractId: contract })
+      } catch (error) {
+        if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('rejected', `the broker refused to flatten the position: ${error.message}`)
+        throw error
+      }
+    }
+    const open = await this.call('Order/searchOpen', { accountId: this.#accountId })
+    for (const order of list(open.orders).filter(isFields)) {
+      const id = int(order.id)
+      // One done meanwhile (a leg closeContract cancelled) is refused: nothing is left to cancel.
+      if (id !== null && order.contractId === contract) await this.cancelOrder(id).catch((error: unknown) => {
+        if (!(error instanceof BrokerError && error.kind === 'rejected')) throw error
+      })
+    }
+  }
+
+  async cancelOrder(orderId: number): Promise<void> {
+    try {
+      await this.call('Order/cancel', { accountId: this.#accountId, orderId })
+    } catch (error) {
+      if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('rejected', `the broker refused to cancel order ${orderId}: ${error.message}`)
+      throw error
+    }
+  }
+
+  lastHeardAt(): Date {
+    return this.heardAt()
+  }
+
+  close(): void {
+    this.onClose()
+  }
+}

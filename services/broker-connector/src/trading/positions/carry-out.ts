@@ -1,0 +1,110 @@
+import type { Database, Kysely } from '@signals/db'
+import { BrokerError, isDone, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { parseOrderTag } from '../entry/order-plan.ts'
+import type { BrokerScope } from '../../repositories/broker-trades.ts'
+import { mayHaveWorkingEntries, noteEntriesCancelled, otherSourcesQuantity, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../../repositories/exit-targets.ts'
+import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
+import { carryOutPartialClose, lookForSent, partialCloseTagOf } from './partial-close.ts'
+import { closeSourceTrades } from './source-close.ts'
+
+/** Cancels an order; false when the broker says it is done already (filled or cancelled meanwhile). */
+export async function cancelQuietly(session: BrokerSession, orderId: number): Promise<boolean> {
+  try {
+    await session.cancelOrder(orderId)
+    return true
+  } catch (error) {
+    if (error instanceof BrokerError && error.kind === 'rejected') return false
+    throw error
+  }
+}
+
+/**
+ * Our entry orders still working in the contract, on the side the exit closes, of records received up to
+ * the exit: cancelled first, so a limit entry cannot fill after the exit (its suspended legs go with it).
+ * Returns how many were cancelled.
+ */
+async function cancelWorkingEntries(db: Kysely<Database>, session: BrokerSession, scope: ExitScope): Promise<number> {
+  const action = scope.side === null ? null : scope.side === 'LONG' ? 'Buy' : 'Sell'
+  const entries = (await session.listOrders()).flatMap((order) => {
+    const tag = parseOrderTag(order.tag)
+    const ours = tag?.leg === 'entry' && order.contractId === scope.contractId && !isDone(order.status) && (action === null || order.action === action)
+    return ours ? [{ order, recordId: tag.recordId }] : []
+  })
+  const theExits = await recordsEnteredBy(db, scope, entries.map((entry) => entry.recordId))
+  const cancelled: number[] = []
+  for (const { order, recordId } of entries) {
+    if (theExits.has(recordId) && (await cancelQuietly(session, order.id))) cancelled.push(recordId)
+  }
+  await noteEntriesCancelled(db, cancelled)
+  return cancelled.length
+}
+
+/**
+ * Whether an order of ours working in the contract is not the exit's (another source's entry or legs, the
+ * spec route's, or a later signal's): liquidating would cancel it with the position, so a source's exit
+ * closes its own quantity instead (issue 22 item 4).
+ */
+async function othersWorking(db: Kysely<Database>, session: BrokerSession, scope: ExitScope): Promise<boolean> {
+  const tagged = (await session.listOrders()).flatMap((order) => {
+    const tag = parseOrderTag(order.tag)
+    return tag !== null && order.contractId === scope.contractId && !isDone(order.status) ? [tag.recordId] : []
+  })
+  if (tagged.length === 0) return false
+  const theExits = await recordsEnteredBy(db, scope, tagged)
+  return tagged.some((recordId) => !theExits.has(recordId))
+}
+
+/**
+ * With the broker flat, a trade's legs still working would open a position of their own: cancelled, found
+ * by id and by their record's tag (`.sl`, `.tp`, several targets' `.tp1`..`.tp3`) whether or not an id was stored.
+ */
+async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]): Promise<void> {
+  const working = (await session.listOrders()).filter((order) => !isDone(order.status))
+  const records = new Set(trades.flatMap((trade) => (trade.alert_record_id === null ? [] : [trade.alert_record_id])))
+  const legs = new Set(trades.flatMap((trade) => [trade.stop_order_id, trade.target_order_id]))
+  for (const order of working) {
+    const tag = parseOrderTag(order.tag)
+    if (legs.has(order.id) || (tag !== null && tag.leg !== 'entry' && records.has(tag.recordId))) await cancelQuietly(session, order.id)
+  }
+}
+
+/**
+ * One flatten at the broker, in order: our working entries of the exit's records are cancelled; trades of
+ * those records that opened meanwhile are asked to exit too; then, checked against the broker's position,
+ * the contract is flattened (`order/liquidateposition`, which cancels the remaining legs) when the broker
+ * holds it on the side the exit closes and some of our trades on the session's account are in it. A short
+ * is never flattened by an exit of the long side, and a position none of our trades is in (the user's trades
+ * on other accounts and venues included) is left to the trader. Returns what was done, in words for the
+ * trader; a BrokerError leaves the request waiting.
+ */
+export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten): Promise<string> {
+  if (flatten.close_part) return carryOutPartialClose(db, session, account, { ...flatten, close_part: flatten.close_part })
+  // A source's exit sent as a closing order of its trades' quantity (below): looked for, never sent again.
+  if (flatten.part_sent_at !== null) return lookForSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
+  const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
+  const source = flatten.source_scoped ? { id: flatten.source_id } : undefined
+  const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at, source }
+  const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
+  // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
+  const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])
+  await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
+  const netPos = positions.find((position) => position.contractId === contractId)?.netPos ?? 0
+  const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
+  const entries = cancelled === 0 ? '' : `; ${cancelled} working entry order(s) cancelled`
+  if (held === null) {
+    if (trades.length === 0) return `nothing to flatten: the broker holds no ${flatten.contract} position${entries}`
+    await cancelLegs(session, trades)
+    return `the broker holds no ${flatten.contract} position, so nothing was flattened; the trade stays open until it is reconciled with the broker${entries}`
+  }
+  if (flatten.side !== null && held !== flatten.side) {
+    return `the broker holds a ${held} ${flatten.contract} position: an exit of the ${flatten.side} side leaves it alone${entries}`
+  }
+  if (trades.length === 0) return `nothing of these signals is left to flatten in ${flatten.contract} (the ${held} position at the broker is not theirs)${entries}`
+  // Another source's trades share the position, or its orders work in the contract (a liquidation cancels
+  // every working order there): only this source's quantity is closed, never the whole of it.
+  if (source !== undefined && ((await otherSourcesQuantity(db, { ...scope, source, side: held })) > 0 || (await othersWorking(db, session, scope)))) {
+    return (await closeSourceTrades(db, session, { flatten, contract: { id: contractId, name: flatten.contract }, held, netPos, trades })) + entries
+  }
+  await session.liquidatePosition(contractId)
+  return `exit sent to the broker: the ${held} ${flatten.contract} position of ${Math.abs(netPos)} is being flattened, and the trade closes at its fill${entries}`
+}

@@ -1,0 +1,67 @@
+import type { Database, Kysely } from '@signals/db'
+import { partialCloseQuantity } from '@signals/risk-engine'
+import { BrokerError, isDone, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import type { BrokerScope } from '../../repositories/broker-trades.ts'
+import { targetTrades } from '../../repositories/exit-targets.ts'
+import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
+import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
+import { makeRoomForClose } from '../targets/room-for-close.ts'
+
+/** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
+export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
+
+/** How long a sent partial close that the broker does not list is looked for before it is given up (never sent twice). */
+const SENT_GRACE_MS = 60_000
+
+/**
+ * One partial close at the broker (issue 24 item 3). The part is taken off the smaller of the broker's
+ * position and our trades in it (on the side the alert names, or the one held), so a close never exceeds
+ * what is held nor touches a position that is not ours; the order is a Market order under our tag, marked
+ * before it leaves, so a crash or a redelivery never sends it twice (a marked one is only looked for by its
+ * tag). Its fill closes our trades first in, first out, and the legs of a trade left open are resized to
+ * what is left (trade keeper). Returns what was done, in words for the trader; a BrokerError leaves the
+ * request waiting.
+ */
+export async function carryOutPartialClose(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten & { close_part: NonNullable<PendingFlatten['close_part']> }): Promise<string> {
+  const tag = partialCloseTagOf(flatten.id)
+  if (flatten.part_sent_at !== null) return lookForSent(session, tag, flatten.part_sent_at)
+  const contract = flatten.broker_contract_id === null ? await session.findContract(flatten.contract) : { id: flatten.broker_contract_id, name: flatten.contract }
+  const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
+  const [positions, trades, orders] = await Promise.all([session.listPositions(), targetTrades(db, scope), session.listOrders()])
+  // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
+  // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
+  // sell more than is held. This one waits until the broker is done with it.
+  const earlier = orders.find((order) => order.contractId === contract.id && order.tag?.startsWith('pc-') && order.tag !== tag && !isDone(order.status))
+  if (earlier) throw new BrokerError('unavailable', `an earlier partial close (order ${earlier.id}) is still working in ${flatten.contract}; this one waits for it`)
+  const netPos = positions.find((position) => position.contractId === contract.id)?.netPos ?? 0
+  const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
+  if (held === null) return `partial close: nothing closed, the broker holds no ${flatten.contract} position`
+  if (flatten.side !== null && held !== flatten.side) return `partial close: nothing closed, the broker holds a ${held} ${flatten.contract} position and the alert closes part of the ${flatten.side} side`
+  const ours = trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
+  if (ours === 0) return `partial close: nothing closed, the ${held} ${flatten.contract} position at the broker is not these signals'`
+  const size = Math.min(Math.abs(netPos), ours)
+  const decided = partialCloseQuantity(size, flatten.close_part)
+  if (decided.kind === 'none') return `partial close: ${decided.reason}`
+  // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
+  // stop or target may close more than is left. A failure here leaves the close unsent (tried again).
+  await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity)
+  if (!(await markPartSent(db, flatten.id))) return lookForSent(session, tag, new Date())
+  try {
+    const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity: decided.quantity })
+    return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
+  } catch (error) {
+    // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
+    if (error instanceof BrokerError && !outcomeUnknown(error)) await markPartUnsent(db, flatten.id)
+    throw error
+  }
+}
+
+/** A closing order marked sent: looked for by its tag, never sent again. */
+export async function lookForSent(session: BrokerSession, tag: string, sentAt: Date): Promise<string> {
+  const sent = (await session.listOrders()).find((order) => order.tag === tag)
+  if (sent) return `partial close sent to the broker (order ${sent.id}, ${sent.status})`
+  if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {
+    throw new BrokerError('unavailable', `the partial close's order (${tag}) is not listed by the broker yet; it is looked for again and never sent twice`)
+  }
+  return `partial close: outcome unknown, check the broker for an order tagged ${tag}; it was never confirmed and is not sent again`
+}

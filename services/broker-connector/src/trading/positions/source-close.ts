@@ -1,0 +1,34 @@
+import type { Database, Kysely, Side } from '@signals/db'
+import { BrokerError, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import type { TargetTrade } from '../../repositories/exit-targets.ts'
+import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
+import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
+import { lookForSent, partialCloseTagOf } from './partial-close.ts'
+
+/**
+ * A source's exit in a contract where other sources' trades (or the spec route's) are open on the same side
+ * (issue 22 item 4, docs/decisions/signal-sources.md): a Market closing order of the exit's trades' quantity
+ * (at most the position), under our partial-close tag, marked before it leaves so a crash or a redelivery
+ * never sends it twice. Its fill goes to the trades asked to exit first (exit-allocation), and their legs
+ * are cancelled by the trade keeper; the other trades keep their quantity and bracket.
+ */
+export async function closeSourceTrades(
+  db: Kysely<Database>,
+  session: BrokerSession,
+  exit: { flatten: PendingFlatten; contract: { id: number; name: string }; held: Side; netPos: number; trades: readonly TargetTrade[] },
+): Promise<string> {
+  const { flatten, contract, held } = exit
+  const tag = partialCloseTagOf(flatten.id)
+  const ours = exit.trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
+  const quantity = Math.min(Math.abs(exit.netPos), ours)
+  if (quantity === 0) return `nothing of this source's ${held} trades is left to close in ${contract.name}`
+  if (!(await markPartSent(db, flatten.id))) return lookForSent(session, tag, new Date())
+  try {
+    const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity })
+    return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
+  } catch (error) {
+    // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
+    if (error instanceof BrokerError && !outcomeUnknown(error)) await markPartUnsent(db, flatten.id)
+    throw error
+  }
+}

@@ -1,0 +1,38 @@
+import type { BrokerFill, BrokerOrder, BrokerOrderVersion } from '../../feeds/broker/broker-adapter.ts'
+
+/** Order types that close a position when the market reaches their trigger: what protects it. */
+const STOP_TYPES: ReadonlySet<string> = new Set(['Stop', 'StopLimit', 'TrailingStop', 'TrailingStopLimit'])
+
+/** How far a position's working stops at the broker cover it. */
+export interface StopCoverage {
+  /** What the working stops on the closing side still close, summed (the whole-position stop and each pair's stop). */
+  stopQuantity: number
+  /** What the trader is to be told when the stops close fewer or more contracts than are held; null when they match. */
+  note: string | null
+}
+
+/**
+ * Adds up what the working stops closing a position still close (each stop's quantity less its own fills)
+ * against the position held (signed: positive long). Fewer: some contracts have no stop; more: if every
+ * stop triggered, they would open a position the other way (docs/decisions/targets-breakeven.md).
+ */
+export function stopCoverage(
+  held: { contractId: number; netPos: number },
+  orders: readonly BrokerOrder[],
+  versions: ReadonlyMap<number, BrokerOrderVersion>,
+  fills: readonly BrokerFill[],
+): StopCoverage {
+  const closing = held.netPos > 0 ? 'Sell' : 'Buy'
+  let stopQuantity = 0
+  for (const order of orders) {
+    const version = versions.get(order.id)
+    if (order.contractId !== held.contractId || order.action !== closing || order.status !== 'Working' || version === undefined || !STOP_TYPES.has(version.orderType)) continue
+    const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
+    stopQuantity += Math.max(version.quantity - filled, 0)
+  }
+  const quantity = Math.abs(held.netPos)
+  if (stopQuantity === quantity) return { stopQuantity, note: null }
+  if (stopQuantity < quantity) return { stopQuantity, note: `${quantity - stopQuantity} of the ${quantity} contract(s) held have no working stop at the broker (stops cover ${stopQuantity})` }
+  const other = held.netPos > 0 ? 'short' : 'long'
+  return { stopQuantity, note: `the working stops at the broker close ${stopQuantity} contract(s), more than the ${quantity} held: if they all trigger, they open a ${other} position of ${stopQuantity - quantity}` }
+}

@@ -1,0 +1,83 @@
+import { isDone, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { parseOrderTag } from '../entry/order-plan.ts'
+import { claimedTargetsOf, pairStopFound, targetSent } from '../../repositories/trade-targets.ts'
+import type { TargetContext } from './keep-targets.ts'
+
+/** One leg of a target's pair at the broker. */
+interface FoundLeg {
+  orderId: number
+  working: boolean
+}
+
+export interface FoundTarget {
+  level: number
+  /** The quantity the pair was placed with (or cut to). */
+  quantity: number
+  /** The target (Limit, `.tpN`); kept as `orderId` for the callers that only cut targets. */
+  orderId: number
+  working: boolean
+  /** Its stop (`.slN`, OCO with the target), or null when none is found. */
+  stop: FoundLeg | null
+}
+
+/** The record's orders by id, from the keeper's book and the broker's list: done in either is done (final). */
+async function ordersOfRecord(orders: Iterable<BrokerOrder>, session: Pick<BrokerSession, 'listOrders'>, recordId: number): Promise<Map<number, BrokerOrder>> {
+  const byId = new Map<number, BrokerOrder>()
+  for (const order of [...orders, ...(await session.listOrders())]) {
+    if (parseOrderTag(order.tag)?.recordId !== recordId) continue
+    const known = byId.get(order.id)
+    if (!known || !isDone(known.status)) byId.set(order.id, order)
+  }
+  return byId
+}
+
+/**
+ * The record's targets and their stops at the broker, found by their tag (`sig-N.tp1`..`.tp3`, `.sl1`..`.sl3`)
+ * in the keeper's book and in the broker's order list, not by the stored order id alone: an id is missing
+ * after a crash between the send and its store or an unknown outcome, and an order's event may not have
+ * reached the book yet. An order is working unless either source says it is done (done is final). The ids
+ * found are stored. Nearest first.
+ */
+export async function findTargets(context: TargetContext, recordId: number): Promise<FoundTarget[]> {
+  const claimed = await claimedTargetsOf(context.db, recordId)
+  if (claimed.length === 0) return []
+  const byId = await ordersOfRecord(context.orders(), context.session, recordId)
+  const byTag = (leg: 'target' | 'stop', level: number) => [...byId.values()].find((order) => { const tag = parseOrderTag(order.tag); return tag?.leg === leg && tag.level === level })
+  const found: FoundTarget[] = []
+  for (const target of claimed) {
+    const order = byTag('target', target.level) ?? (target.order_id === null ? undefined : byId.get(target.order_id))
+    const stop = byTag('stop', target.level) ?? (target.stop_order_id === null ? undefined : byId.get(target.stop_order_id))
+    if (order === undefined) continue
+    // Found by tag after an unknown outcome: stored at once, so every later look has it by id too.
+    if (target.order_id !== order.id) await targetSent(context.db, recordId, target.level, { orderId: order.id })
+    if (stop !== undefined && target.stop_order_id !== stop.id) await pairStopFound(context.db, recordId, target.level, stop.id)
+    found.push({ level: target.level, quantity: target.quantity, orderId: order.id, working: !isDone(order.status), stop: stop === undefined ? null : { orderId: stop.id, working: !isDone(stop.status) } })
+  }
+  return found
+}
+
+/**
+ * Every stop of a record's trade still working at the broker: the whole-position stop (`.sl`, or the id
+ * stored) and each target's paired stop (`.sl1`..`.sl3`). What protects the position is their total.
+ */
+export async function workingStops(session: Pick<BrokerSession, 'listOrders'>, recordId: number | null, stopOrderId: number | null, orders: Iterable<BrokerOrder> = []): Promise<number[]> {
+  if (recordId === null) {
+    if (stopOrderId === null) return []
+    const listed = (await session.listOrders()).find((order) => order.id === stopOrderId)
+    return listed === undefined || isDone(listed.status) ? [] : [stopOrderId]
+  }
+  const byId = await ordersOfRecord(orders, session, recordId)
+  const stops = [...byId.values()].filter((order) => !isDone(order.status) && parseOrderTag(order.tag)?.leg === 'stop').map((order) => order.id)
+  const main = stopOrderId === null ? undefined : byId.get(stopOrderId)
+  if (stopOrderId !== null && main === undefined) {
+    // The stop stored but its tag not listed (an order placed without our tag): looked up by id.
+    const listed = (await session.listOrders()).find((order) => order.id === stopOrderId)
+    if (listed !== undefined && !isDone(listed.status)) stops.unshift(stopOrderId)
+  }
+  return stops
+}
+
+/** The first target the trader is sent (the nearest not refused): its fill moves the stop to breakeven. */
+export async function firstTargetLevel(context: TargetContext, recordId: number): Promise<number | null> {
+  return (await claimedTargetsOf(context.db, recordId)).find((target) => !target.refused)?.level ?? null
+}

@@ -1,0 +1,69 @@
+import type { Test } from 'tap'
+import { sql, type Database, type Kysely } from '@signals/db'
+import { startProjectXPaperBroker, type ProjectXPaperAccount, type ProjectXPaperBroker, type ProjectXPaperBrokerOptions } from '@signals/dev-paper-broker-projectx'
+import { CredentialsCipher, sealCredentials } from '@signals/secrets'
+import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '../../../../src/feeds/broker/broker-adapter.ts'
+import { ProjectXAdapter, type ProjectXAdapterOptions } from '../../../../src/feeds/broker/projectx/adapter.ts'
+import type { Config } from '../../../../src/config.ts'
+import { build, eventually } from '../../../helper.ts'
+import { connect } from '../../../trading-helper.ts'
+
+export const API_KEY = 'px-key-0123456789'
+
+/** ProjectX logins trader0..trader3 (accounts PAPERX7000..7003), each with its own API key. */
+export const ACCOUNTS: ProjectXPaperAccount[] = [0, 1, 2, 3].map((i) => ({ userName: `trader${i}`, apiKey: API_KEY, accountId: 7000 + i, accountName: `PAPERX${7000 + i}` }))
+
+export async function projectXBroker(t: Test, options: Partial<ProjectXPaperBrokerOptions> = {}): Promise<ProjectXPaperBroker> {
+  const broker = await startProjectXPaperBroker({ accounts: ACCOUNTS, keepAliveMs: 1_000, ...options })
+  t.teardown(() => broker.close())
+  return broker
+}
+
+export const endpointsOf = (broker: ProjectXPaperBroker): BrokerEndpoints => ({ restUrl: broker.apiUrl, wsUrl: broker.userHubUrl, mdUrl: broker.marketHubUrl })
+
+export const loginOf = (userName = 'trader0', account = 'PAPERX7000', apiKey = API_KEY): BrokerLogin<'projectx'> => ({ broker: 'projectx', account, username: userName, apiKey })
+
+/** A session of the ProjectX adapter, closed after the test; every event it sends is kept in `events`. */
+export async function openSession(t: Test, broker: ProjectXPaperBroker, login = loginOf(), options: ProjectXAdapterOptions = {}) {
+  const events: BrokerEvent[] = []
+  const lost: string[] = []
+  const session: BrokerSession = await new ProjectXAdapter(options).openSession(endpointsOf(broker), login, { onEvent: (event) => events.push(event), onLost: (reason) => lost.push(reason) })
+  t.teardown(() => session.close())
+  return { session, events, lost }
+}
+
+/** ProjectX credentials stored as settings stores them: sealed for this user, broker `projectx` and account. */
+export async function saveProjectXCredentials(db: Kysely<Database>, config: Config, userId: string, userName: string, account: string, apiKey = API_KEY) {
+  const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
+  const owner = { userId, broker: 'projectx' as const, environment: 'demo' as const, accountId: account }
+  const sealed = sealCredentials(cipher, owner, { username: userName, apiKey })
+  await db
+    .insertInto('broker_credentials')
+    .values({ user_id: userId, broker: 'projectx', environment: 'demo', account_id: account, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
+    .execute()
+}
+
+/**
+ * The ProjectX start of a trading test: the ProjectX paper broker with MNQZ6 at 21000, the connector with
+ * feeds pointed at it, and trader u-0 (ProjectX login trader0, account PAPERX7000) live with orders placed
+ * automatically, its session held.
+ */
+export async function connectedProjectXTrader(t: Test, options: { accounts?: ProjectXPaperAccount[] } = {}) {
+  const broker = await projectXBroker(t, options.accounts ? { accounts: options.accounts } : {})
+  broker.setPrice('MNQZ6', '21000')
+  const { app, db, config } = await build(
+    t,
+    { PROJECTX_DEMO_API_URL: broker.apiUrl, PROJECTX_DEMO_USER_HUB_URL: broker.userHubUrl, PROJECTX_DEMO_MARKET_HUB_URL: broker.marketHubUrl, ENTRY_SESSION_WAIT_MS: '3000', CONSUMER_ACK_WAIT_MS: '2000' },
+    { feeds: true },
+  )
+  await sql`INSERT INTO users (user_id, email, approved) VALUES ('u-0', 'u-0@example.com', true)`.execute(db)
+  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u-0', 'live_trading', '{"enabled": true, "autoPlaceOrders": true}'::jsonb)`.execute(db)
+  await saveProjectXCredentials(db, config, 'u-0', 'trader0', 'PAPERX7000')
+  await connect(app, 'u-0')
+  return { broker, app, db, config }
+}
+
+/** The account's net position in MNQZ6 at the ProjectX paper broker. */
+export const netMnq = (broker: ProjectXPaperBroker, accountId = 7000): number => broker.positions().find((position) => position.accountId === accountId)?.netPos ?? 0
+
+export { eventually }

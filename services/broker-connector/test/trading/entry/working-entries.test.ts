@@ -1,0 +1,45 @@
+import t from 'tap'
+import { sql } from '@signals/db'
+import type { OrderInstruction } from '@signals/contracts'
+import { eventually, makeAlert, publishAlert } from '../../helper.ts'
+import { entryOrders } from '../../broker-controls.ts'
+import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradingApp } from '../../trading-helper.ts'
+
+/**
+ * An entry order still working at the broker counts as an open trade however long ago it was placed (a GTC
+ * limit resting for hours, a stop entry waiting for its breakout): the account's limits see it until it
+ * fills or ends. Review finding (stop 28): after ten minutes it stopped counting and a second entry passed
+ * the maximum of open trades.
+ */
+t.test('a limit entry working for hours still counts toward the maximum of open trades; once cancelled it does not', async (t) => {
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  broker.setPrice('ESZ6', '6000')
+  const { app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000' })
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: { limits: { maxOpenTrades: 1 } } })
+  await connect(app, 'u-0')
+
+  const resting = mnqEntry({ userId: 'u-0', entryPrice: 20900, sl: 20850, tp: 21000, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: 'GTC' } })
+  await publishAlert(app, resting)
+  const restingRecord = await settledRecord(db, resting.alertId)
+  t.match(restingRecord, { status: 'placed', reason: null })
+  t.equal(entryOrders(broker, `sig-${restingRecord.id}`)[0]?.ordStatus, 'Working')
+  // Placed three hours ago, still working.
+  await sql`UPDATE alerts SET received_at = now() - interval '3 hours', sent_at = now() - interval '3 hours', placed_at = now() - interval '3 hours' WHERE id = ${restingRecord.id}`.execute(db)
+
+  const second = makeAlert({ userId: 'u-0', symbol: 'ES1!', root: 'ES', action: 'LONG', entryPrice: 6000, sl: 5990, tp: 6020 })
+  await publishAlert(app, second)
+  const refused = await settledRecord(db, second.alertId)
+  t.match(refused, { status: 'refused', refusal_code: 'max_open_trades', reason: /1 trades are open and the limit is 1/ })
+  t.equal(entryOrders(broker, `sig-${refused.id}`).length, 0, 'no ES order')
+
+  // The trader cancels the resting entry by alert: it no longer works, so it no longer counts.
+  const cancel = makeAlert({ userId: 'u-0', symbol: 'MNQ1!', root: 'MNQ', action: null, entryPrice: null, sl: null, tp: null, instruction: { kind: 'cancel', orders: 'entry' } satisfies OrderInstruction, raw: { action: 'cancel' } })
+  await publishAlert(app, cancel)
+  t.match(await settledRecord(db, cancel.alertId), { status: 'placed' })
+  await eventually(() => entryOrders(broker, `sig-${restingRecord.id}`)[0]?.ordStatus === 'Canceled')
+
+  const third = makeAlert({ userId: 'u-0', symbol: 'ES1!', root: 'ES', action: 'LONG', entryPrice: 6000, sl: 5990, tp: 6020 })
+  await publishAlert(app, third)
+  t.match(await settledRecord(db, third.alertId), { status: 'placed', reason: null }, 'placed: nothing else is open or working')
+})

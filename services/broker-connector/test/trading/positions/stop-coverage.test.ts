@@ -1,0 +1,37 @@
+import t from 'tap'
+import { eventually, identityHeaders, publishAlert } from '../../helper.ts'
+import { mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { discrepancies, reconcilingTrader } from './reconcile-helper.ts'
+
+// "What the page shows about a position is what the broker holds, and where they differ the trader is told":
+// the working stops closing a position (the whole-position stop plus each target's stop) are added up against
+// the position held, on the Positions page and by the reconciler (docs/decisions/targets-breakeven.md).
+
+const stopsDiffer = async (db: Parameters<typeof discrepancies>[0]) => (await discrepancies(db)).filter((row) => row.kind === 'stops_differ')
+
+t.test('a position whose stops close fewer or more contracts than held is told on the page and by the reconciler, until they match', async (t) => {
+  const { app, db, config } = await reconcilingTrader(t)
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 5)
+  const stop = Number((await tradeOfRecord(db, record.id))!.stop_order_id)
+  const page = async () => (await app.inject({ method: 'GET', url: '/api/broker/positions', headers: identityHeaders(config, 'u-0') })).json()
+  await eventually(async () => (await page()).session?.positions?.[0]?.stopQuantity === 5)
+  t.match((await page()).session.positions, [{ quantity: 5, stopQuantity: 5, stopNote: null }], 'the OSO\'s stop covers the 5 held')
+  t.same(await stopsDiffer(db), [], 'nothing told while they match')
+
+  const session = app.feeds.session('u-0')!
+  await session.resizeOrder(stop, 3)
+  await eventually(async () => (await stopsDiffer(db)).length === 1, 10_000)
+  t.match(await stopsDiffer(db), [{ broker_qty: 5, our_qty: 5, resolved_at: null, reason: /MNQZ6: 2 of the 5 contract\(s\) held have no working stop at the broker \(stops cover 3\)/ }])
+  t.match((await page()).session.positions, [{ stopQuantity: 3, stopNote: /2 of the 5 contract\(s\) held have no working stop/ }], 'the page says so too')
+
+  await session.resizeOrder(stop, 7)
+  await eventually(async () => /more than the 5 held/.test((await stopsDiffer(db))[0]?.reason ?? ''), 10_000)
+  t.match(await stopsDiffer(db), [{ resolved_at: null, reason: /close 7 contract\(s\), more than the 5 held: if they all trigger, they open a short position of 2/ }], 'over-covered: one open row, updated')
+
+  await session.resizeOrder(stop, 5)
+  await eventually(async () => (await stopsDiffer(db)).every((row) => row.resolved_at !== null), 10_000)
+  t.match((await page()).session.positions, [{ stopQuantity: 5, stopNote: null }])
+})

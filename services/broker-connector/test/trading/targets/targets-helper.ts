@@ -1,0 +1,60 @@
+import type { Test } from 'tap'
+import type { ExitPlan, TrailingStop } from '@signals/contracts'
+import { eventually, publishAlert } from '../../helper.ts'
+import { connect, connectedTrader, feedCommand, mnqEntry, settledRecord } from '../../trading-helper.ts'
+import { openedTrade } from '../positions/exit-helper.ts'
+
+/** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. No gap between trail moves unless a test asks. */
+export const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true', TRAILING_STOP_MIN_GAP_MS: '0' } }
+
+type Connected = Awaited<ReturnType<typeof connectedTrader>>
+type Broker = Connected['broker']
+type App = Connected['app']
+
+/** The record's orders at the paper broker by their tag's suffix (`sl`, `tp1`, `sl1`, ...). */
+export const ordersOf = (broker: Broker, recordId: number) =>
+  Object.fromEntries(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${recordId}.`)).map((order) => [order.clOrdId!.slice(`sig-${recordId}.`.length), order]))
+
+export const stopPriceOf = async (app: App, orderId: number) => (await app.feeds.session('u-0')!.orderVersions([orderId])).get(orderId)?.stopPrice
+
+/** What the record's working stops (`.sl`, `.slN`) and targets still close at the paper broker. */
+export function exitsOf(broker: Broker, recordId: number): { stops: number; targets: number } {
+  const working = Object.entries(ordersOf(broker, recordId)).filter(([, order]) => order.ordStatus === 'Working')
+  const rest = (prefix: string) => working.filter(([leg]) => leg.startsWith(prefix)).reduce((sum, [, order]) => sum + order.orderQty - order.filledQty, 0)
+  return { stops: rest('sl'), targets: rest('tp') }
+}
+
+/** 5 contracts (50 points of stop at $2 a point, the default $500 budget): TP1 2 at 21020, TP2 2 at 21040, TP3 1 at 21080. */
+export const withTargets = (breakeven: ExitPlan['breakeven'] = null, trailingStop: TrailingStop | null = null) =>
+  mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 2 }, { price: 21080, quantity: 1 }], breakeven }, ...(trailingStop === null ? {} : { trailingStop }) })
+
+/** A trader with the entry placed, filled, and its three targets out with their stops. */
+export async function openWithTargets(t: Test, entry = withTargets()) {
+  const connected = await connectedTrader(t, EXIT_PLANS_ON)
+  await publishAlert(connected.app, entry)
+  const record = await settledRecord(connected.db, entry.alertId)
+  if (record.status !== 'placed') throw new Error(`entry not placed: ${record.status} ${record.reason}`)
+  const trade = await openedTrade(connected.db, record.id)
+  await eventually(() => ['tp1', 'sl1', 'tp2', 'sl2', 'tp3', 'sl3'].every((leg) => ordersOf(connected.broker, record.id)[leg]?.ordStatus === 'Working'))
+  return { ...connected, entry, record, trade }
+}
+
+/** The connector lets go of the trader's session (the broker keeps working without it). */
+export async function connectorAway(app: App): Promise<void> {
+  await feedCommand(app, 'u-0', 'stop')
+  await eventually(() => app.feeds.session('u-0') === null)
+}
+
+export const connectorBack = (app: App) => connect(app, 'u-0')
+
+/** The market moves and the connector has seen it; then one trailing pass. */
+export async function marketAt(broker: Broker, app: App, price: string) {
+  const session = app.feeds.session('u-0')!
+  const contract = { id: (await session.findContract('MNQZ6')).id, name: 'MNQZ6' }
+  broker.setPrice('MNQZ6', price)
+  await eventually(async () => {
+    const seen = await session.marketPrice(contract, 'Sell')
+    return seen.kind === 'price' && Number(seen.price) === Number(price)
+  })
+  return app.trading.trailingStops!.pass()
+}
