@@ -3,6 +3,34 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+// The broker connector's rooms (docs/architecture.md, "The broker connector's rooms"): imports run one way,
+// pages -> intake -> trading -> feeds -> repositories -> shared. Each room lists the rooms above it, which it
+// may not import; app.ts wires them all.
+const CONNECTOR = 'services/broker-connector/src'
+const ROOMS_ABOVE = {
+  intake: ['pages'],
+  trading: ['pages', 'intake'],
+  feeds: ['pages', 'intake', 'trading'],
+  repositories: ['pages', 'intake', 'trading', 'feeds'],
+  shared: ['pages', 'intake', 'trading', 'feeds', 'repositories'],
+}
+const connectorRooms = Object.entries(ROOMS_ABOVE).map(([room, above]) => ({
+  files: [`${CONNECTOR}/${room}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^\\.{1,2}/(.*/)?(${above.join('|')})/`,
+            message: `the connector's ${room} room imports only the rooms below it (${above.join(', ')} stand above it): docs/architecture.md`,
+          },
+        ],
+      },
+    ],
+  },
+}))
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/.tap/**', '**/public/**', 'coverage/**', '.dev/**', '**/dist/**'] },
   js.configs.recommended,
@@ -34,6 +62,7 @@ export default tseslint.config(
     files: ['**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': 'off' },
   },
+  ...connectorRooms,
   {
     // Migrations see the database as it was: Kysely<any> is the rule there.
     files: ['packages/db/migrations/**/*.ts'],

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify'
 import { createServiceApp, busPlugin, natsCredentials, internalIdentityPlugin, openapiPlugin } from '@signals/http-kit'
 import { dbPlugin, type Database, type Kysely } from '@signals/db'
 import type { Config } from './config.ts'
@@ -8,15 +9,15 @@ import { alertRoutes } from './pages/routes/alerts.ts'
 import { discrepancyRoutes } from './pages/routes/discrepancies.ts'
 import { tradeRoutes } from './pages/routes/trades.ts'
 import { tradeCloseRoutes } from './pages/routes/trade-close.ts'
-import { killSwitchPlugin } from './trading/kill-switch/plugin.ts'
+import { killSwitchRoutes } from './pages/routes/kill-switch.ts'
 import { brokerViewPlugin } from './pages/broker-view/plugin.ts'
 import { credentialsTestPlugin } from './feeds/credentials-test.ts'
 import { BrokerAdapters, type BrokerAdapterOverrides } from './feeds/broker/adapters.ts'
 import { feedsPlugin } from './feeds/plugin.ts'
-import { feedMetrics } from './trading/entry-metrics.ts'
+import { feedMetrics } from './feeds/feed-metrics.ts'
 import { activityRelayPlugin } from './pages/activity/activity-relay.ts'
 import { feedOwnershipPlugin } from './feeds/ownership/plugin.ts'
-import type { FeedManagerOptions } from './feeds/feed-manager.ts'
+import type { FeedSessionHooks } from './feeds/feed-manager.ts'
 import type { BrokerEndpointsTable } from './feeds/broker/broker-adapter.ts'
 
 /** A session silent this long (two of Tradovate's 2.5 s heartbeats) is shown, but said stale; the socket itself gives up at 10 s. */
@@ -33,7 +34,7 @@ export interface BuildOptions {
   /** Adapters replacing the broker registry's for some brokers (tests pass one with short waits). */
   brokerAdapters?: BrokerAdapterOverrides
   /** Extra feed session hooks (`onEvent`, `onSessionOpen`), called after the trading ones (tests observe with them). */
-  feedHooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen'>
+  feedHooks?: Pick<FeedSessionHooks, 'onEvent' | 'onSessionOpen'>
   /** The clock the session rules judge by (trading windows, news blackouts, the daily flatten); tests set it. */
   clock?: () => Date
 }
@@ -54,71 +55,66 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(tradeRoutes)
   await app.register(discrepancyRoutes)
   const feedsOn = config.FEEDS_ENABLED && (options.feeds ?? true)
+  // The rooms in the order they depend on each other: feeds, then trading on them, then intake feeding
+  // trading (onClose runs backwards: intake stops first, the feeds close last).
+  if (feedsOn) await registerFeeds(app, config, options)
   await app.register(tradingPlugin, { config, feeds: feedsOn, entryFlow: options.entryFlow, clock: options.clock })
-  const trading = app.trading
+  if (feedsOn && options.feedHooks) app.feeds.addHooks(options.feedHooks)
   await app.register(tradeCloseRoutes)
+  await app.register(killSwitchRoutes)
   if (options.consumers ?? true) {
     await app.register(alertConsumersPlugin, {
       routing: config.ALERT_ROUTING,
-      flattens: trading.flattenDispatch,
-      entryFlow: trading.entryFlow,
+      flattens: app.trading.flattenDispatch,
+      entryFlow: app.trading.entryFlow,
       concurrency: config.CONSUMER_CONCURRENCY,
       maxAttempts: config.CONSUMER_MAX_ATTEMPTS,
       ackWaitMs: config.CONSUMER_ACK_WAIT_MS,
       backoffMaxMs: config.CONSUMER_BACKOFF_MAX_MS,
     })
   }
-  if (feedsOn) {
-    const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL, mdUrl: config.PAPER_BROKER_MD_URL ?? config.PAPER_BROKER_WS_URL }
-    const endpoints: BrokerEndpointsTable = {
-      // The paper broker simulates both environments.
-      paper: { demo: paper, live: paper },
-      tradovate: {
-        demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL, mdUrl: config.TRADOVATE_DEMO_MD_URL },
-        live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL, mdUrl: config.TRADOVATE_LIVE_MD_URL },
-      },
-      // ProjectX: the API base, the user hub and the market hub (broker/projectx/adapter.ts).
-      projectx: {
-        demo: { restUrl: config.PROJECTX_DEMO_API_URL, wsUrl: config.PROJECTX_DEMO_USER_HUB_URL, mdUrl: config.PROJECTX_DEMO_MARKET_HUB_URL },
-        live: { restUrl: config.PROJECTX_LIVE_API_URL, wsUrl: config.PROJECTX_LIVE_USER_HUB_URL, mdUrl: config.PROJECTX_LIVE_MARKET_HUB_URL },
-      },
-    }
-    // A broker login test needs no particular session: any instance with feeds answers (issue 25, item 4).
-    await app.register(credentialsTestPlugin, {
-      keys: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
-      adapters: new BrokerAdapters(options.brokerAdapters),
-      endpoints,
-      timeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
-    })
-    await app.register(feedsPlugin, {
-      credentialsKeyId: config.CREDENTIALS_KEY_ID,
-      credentialsKey: config.CREDENTIALS_KEY,
-      credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
-      adapters: options.brokerAdapters,
-      settleEntries: trading.settle,
-      runFlattens: (userId) => trading.flattens.run(userId),
-      flattenSweepMs: config.FLATTEN_SWEEP_MS,
-      statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
-      brokerTimeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
-      forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
-      consumers: { maxAttempts: config.CONSUMER_MAX_ATTEMPTS, concurrency: 1, ackWaitMs: config.CONSUMER_ACK_WAIT_MS, backoffMaxMs: config.CONSUMER_BACKOFF_MAX_MS },
-      hooks: {
-        onEvent(userId, event) {
-          trading.onEvent(userId, event)
-          options.feedHooks?.onEvent?.(userId, event)
-        },
-        async onSessionOpen(userId, session, venue) {
-          await trading.onSessionOpen(userId, session, venue)
-          await options.feedHooks?.onSessionOpen?.(userId, session, venue)
-        },
-        statusNote: (userId) => trading.statusNote(userId),
-        onSessionStopping: (userId, session) => trading.onSessionStopping(userId, session),
-      },
-      endpoints,
-    })
-    feedMetrics(app.metrics, () => app.feeds.feedCounts())
-  }
-  await app.register(killSwitchPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS })
   await app.register(brokerViewPlugin, { feeds: feedsOn, timeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS, staleAfterMs: BROKER_SILENT_STALE_MS })
   return app
+}
+
+/** Where each broker's environments are reached, from the configuration. */
+function brokerEndpoints(config: Config): BrokerEndpointsTable {
+  const paper = { restUrl: config.PAPER_BROKER_URL, wsUrl: config.PAPER_BROKER_WS_URL, mdUrl: config.PAPER_BROKER_MD_URL ?? config.PAPER_BROKER_WS_URL }
+  return {
+    // The paper broker simulates both environments.
+    paper: { demo: paper, live: paper },
+    tradovate: {
+      demo: { restUrl: config.TRADOVATE_DEMO_URL, wsUrl: config.TRADOVATE_DEMO_WS_URL, mdUrl: config.TRADOVATE_DEMO_MD_URL },
+      live: { restUrl: config.TRADOVATE_LIVE_URL, wsUrl: config.TRADOVATE_LIVE_WS_URL, mdUrl: config.TRADOVATE_LIVE_MD_URL },
+    },
+    // ProjectX: the API base, the user hub and the market hub (feeds/broker/projectx/adapter.ts).
+    projectx: {
+      demo: { restUrl: config.PROJECTX_DEMO_API_URL, wsUrl: config.PROJECTX_DEMO_USER_HUB_URL, mdUrl: config.PROJECTX_DEMO_MARKET_HUB_URL },
+      live: { restUrl: config.PROJECTX_LIVE_API_URL, wsUrl: config.PROJECTX_LIVE_USER_HUB_URL, mdUrl: config.PROJECTX_LIVE_MARKET_HUB_URL },
+    },
+  }
+}
+
+/** The feeds room: broker login tests and the per-user broker feeds. */
+async function registerFeeds(app: FastifyInstance, config: Config, options: BuildOptions): Promise<void> {
+  const endpoints = brokerEndpoints(config)
+  // A broker login test needs no particular session: any instance with feeds answers (issue 25, item 4).
+  await app.register(credentialsTestPlugin, {
+    keys: { keyId: config.CREDENTIALS_KEY_ID, key: config.CREDENTIALS_KEY, previousKeys: config.CREDENTIALS_PREVIOUS_KEYS },
+    adapters: new BrokerAdapters(options.brokerAdapters),
+    endpoints,
+    timeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
+  })
+  await app.register(feedsPlugin, {
+    credentialsKeyId: config.CREDENTIALS_KEY_ID,
+    credentialsKey: config.CREDENTIALS_KEY,
+    credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
+    adapters: options.brokerAdapters,
+    statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
+    brokerTimeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
+    forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
+    consumers: { maxAttempts: config.CONSUMER_MAX_ATTEMPTS, concurrency: 1, ackWaitMs: config.CONSUMER_ACK_WAIT_MS, backoffMaxMs: config.CONSUMER_BACKOFF_MAX_MS },
+    endpoints,
+  })
+  feedMetrics(app.metrics, () => app.feeds.feedCounts())
 }

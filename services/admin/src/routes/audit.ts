@@ -1,8 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { beforeIdOf, nextCursorOf } from '@signals/http-kit'
-import { listAudit } from '../repositories/audit.ts'
-import { AuditPage, AuditQuery, auditView } from '../schemas/audit.ts'
+import { listAudit, type AuditEntryWithEmails } from '../repositories/audit.ts'
+import { AuditPage, AuditQuery, type AuditView } from '../schemas/audit.ts'
+
+/** An audit entry as the page shows it. */
+const auditView = (entry: AuditEntryWithEmails): AuditView => ({
+  id: entry.id,
+  actorUserId: entry.actor_user_id,
+  actorEmail: entry.actor_email,
+  action: entry.action,
+  target: entry.target,
+  targetEmail: entry.target_email,
+  reason: entry.reason,
+  createdAt: entry.created_at.toISOString(),
+})
 
 /** `GET /api/admin/audit`: every administrator action, newest first. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {

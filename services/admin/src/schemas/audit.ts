@@ -1,5 +1,4 @@
 import Type, { type Static } from 'typebox'
-import type { AuditEntryWithEmails } from '../repositories/audit.ts'
 import { LiteralUnion } from '@signals/contracts'
 import { NextCursor, PageQuery } from '@signals/http-kit'
 
@@ -19,17 +18,6 @@ export const AuditView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 })
 export type AuditView = Static<typeof AuditView>
-
-export const auditView = (entry: AuditEntryWithEmails): AuditView => ({
-  id: entry.id,
-  actorUserId: entry.actor_user_id,
-  actorEmail: entry.actor_email,
-  action: entry.action,
-  target: entry.target,
-  targetEmail: entry.target_email,
-  reason: entry.reason,
-  createdAt: entry.created_at.toISOString(),
-})
 
 /** Newest entry first (by entry id). */
 export const AuditQuery = Type.Object({

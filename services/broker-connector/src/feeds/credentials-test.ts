@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { CredentialsCipher } from '@signals/secrets'
 import { BrokerError, type BrokerEndpointsTable } from './broker/broker-adapter.ts'
 import type { BrokerAdapters } from './broker/adapters.ts'
-import type { Logger } from '../intake/close-trades.ts'
+import type { Logger } from '../shared/logger.ts'
 import { FeedError } from './feed-error.ts'
 import { feedLoginOf } from './feed-login.ts'
 

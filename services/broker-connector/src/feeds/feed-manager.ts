@@ -2,7 +2,7 @@ import type { KV } from '@nats-io/kv'
 import { FeedStatusV1, contract, feedStatusKey, type FeedStatus } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import type { CredentialsCipher } from '@signals/secrets'
-import type { Logger } from '../intake/close-trades.ts'
+import type { Logger } from '../shared/logger.ts'
 import { BrokerError, type BrokerEndpointsTable, type BrokerEvent, type BrokerSession, type BrokerVenue } from './broker/broker-adapter.ts'
 import { BrokerAdapters, type BrokerAdapterOverrides } from './broker/adapters.ts'
 import { FeedError } from './feed-error.ts'
@@ -24,6 +24,17 @@ export interface FeedManagerOptions {
   connectTimeoutMs?: number
   /** Adapters replacing the registry's for some brokers (tests); each login opens with its own broker's adapter. */
   adapters?: BrokerAdapterOverrides
+  /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
+  owns?(userId: string): boolean
+  /** Named in each status written (which instance holds the feed). */
+  instanceId?: string
+}
+
+/**
+ * What the rooms above the feeds (trading, and tests) hear of each session: added with `addHooks`, called
+ * in the order added. The feeds know nothing of what listens.
+ */
+export interface FeedSessionHooks {
   /** Every event of a user's session after its snapshot (orders, fills, positions, cash). */
   onEvent?(userId: string, event: BrokerEvent): void
   /**
@@ -41,10 +52,6 @@ export interface FeedManagerOptions {
    * goes on.
    */
   onSessionStopping?(userId: string, session: BrokerSession): Promise<void>
-  /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
-  owns?(userId: string): boolean
-  /** Named in each status written (which instance holds the feed). */
-  instanceId?: string
 }
 
 interface UserFeed {
@@ -74,9 +81,15 @@ export class FeedManager {
   #closed = false
 
   readonly #adapters: BrokerAdapters
+  readonly #hooks: FeedSessionHooks[] = []
 
   constructor(private readonly options: FeedManagerOptions) {
     this.#adapters = new BrokerAdapters(options.adapters)
+  }
+
+  /** Adds listeners of every session (registered before the feeds start: sessions open at onReady). */
+  addHooks(hooks: FeedSessionHooks): void {
+    this.#hooks.push(hooks)
   }
 
   /** The user's open, reconciled session, or null while none is. */
@@ -99,6 +112,11 @@ export class FeedManager {
     return { up, down: this.#states.size - up }
   }
 
+  /** Whether this instance holds the user's feed now (its shard lease). */
+  holds(userId: string): boolean {
+    return this.options.owns?.(userId) ?? true
+  }
+
   /** Users with an open session (for tests and metrics). */
   connectedUsers(): string[] {
     return [...this.#feeds].filter(([, feed]) => feed.connection !== null).map(([userId]) => userId)
@@ -115,8 +133,8 @@ export class FeedManager {
   stop(userId: string): Promise<void> {
     return this.#serial(userId, async () => {
       const session = this.#feeds.get(userId)?.connection
-      if (session && this.options.onSessionStopping) {
-        await this.options.onSessionStopping(userId, session).catch((error: unknown) => this.options.logger.warn({ userId, err: error }, 'pending exits not sent before the stop'))
+      for (const hooks of this.#hooks) {
+        if (session) await hooks.onSessionStopping?.(userId, session).catch((error: unknown) => this.options.logger.warn({ userId, err: error }, 'pending exits not sent before the stop'))
       }
       this.#drop(userId)
       await this.#publish(userId, 'stopped', null)
@@ -227,7 +245,7 @@ export class FeedManager {
       session = await this.#adapters.openSession(login.endpoints, login.login, {
         timeoutMs: this.options.connectTimeoutMs,
         onEvent: (event) => {
-          if (current()) this.options.onEvent?.(userId, event)
+          if (current()) for (const hooks of this.#hooks) hooks.onEvent?.(userId, event)
         },
         onLost: (reason) => {
           lost = true
@@ -240,7 +258,7 @@ export class FeedManager {
         },
       })
       if (!current()) return session.close()
-      await this.options.onSessionOpen?.(userId, session, login.venue)
+      for (const hooks of this.#hooks) await hooks.onSessionOpen?.(userId, session, login.venue)
       // Lost while the hook ran: the reconnect is already scheduled.
       if (!current() || lost) return session.close()
       feed.connection = session
@@ -289,7 +307,7 @@ export class FeedManager {
 
   /** What `connected` says: the account, and the trade keeper's note (events set aside) when there is one. */
   #connectedDetail(userId: string, feed: UserFeed): string | null {
-    const note = this.options.statusNote?.(userId) ?? null
+    const note = this.#hooks.map((hooks) => hooks.statusNote?.(userId) ?? null).find((text) => text !== null) ?? null
     return note === null ? feed.detail : `${feed.detail}; ${note}`
   }
 

@@ -3,19 +3,13 @@ import type { FastifyInstance } from 'fastify'
 import { Buckets, type FeedCommand } from '@signals/contracts'
 import { openBucket, type ConsumerHandle } from '@signals/bus'
 import { CredentialsCipher } from '@signals/secrets'
-import { FeedManager, type FeedManagerOptions } from './feed-manager.ts'
+import { FeedManager } from './feed-manager.ts'
 import { DurableConsumers } from '../shared/durables/table.ts'
 import { startDurable, type DurableSettings } from '../shared/durables/start-durable.ts'
 import type { BrokerEndpointsTable } from './broker/broker-adapter.ts'
 import type { BrokerAdapterOverrides } from './broker/adapters.ts'
-import type { RecordOutcome } from '../trading/entry/settle-records.ts'
-import type { RecordRef } from '../trading/entry/entry-flow.ts'
 import { ShardLeases } from './ownership/shard-leases.ts'
 import { forwardCommand, serveCommands } from './ownership/command-handoff.ts'
-import { serveEntries } from '../trading/handoffs/entry-handoff.ts'
-import { serveFlattens } from '../trading/handoffs/flatten-handoff.ts'
-import type { FlattenRun } from '../trading/positions/flatten-runner.ts'
-import { startFlattenSweep } from '../trading/positions/flatten-sweep.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,14 +26,6 @@ export interface FeedsPluginOptions {
   reconnectMs?: number
   /** Adapters replacing the registry's for some brokers (tests). */
   adapters?: BrokerAdapterOverrides
-  /** Session hooks (entry flow: reconcile orders by tag on open, follow fills). */
-  hooks?: Pick<FeedManagerOptions, 'onEvent' | 'onSessionOpen' | 'onSessionStopping' | 'statusNote'>
-  /** Carries out pending flattens of users whose feeds this instance holds (relayed from other instances). */
-  runFlattens(userId: string): Promise<FlattenRun>
-  /** Users with a flatten due now whose sessions this instance holds get it carried out this often. */
-  flattenSweepMs: number
-  /** Settles entry records other instances forward for users whose feeds this one holds. */
-  settleEntries(records: readonly RecordRef[]): Promise<RecordOutcome[]>
   statusRefreshMs: number
   /** How long a broker request (login, socket) waits for its answer. */
   brokerTimeoutMs?: number
@@ -53,7 +39,8 @@ export interface FeedsPluginOptions {
  * Per-user broker feeds, shared between instances by shard leases (docs/decisions/feed-ownership.md):
  * taking a shard opens its live users' feeds, losing or releasing one closes them. Feed commands
  * (`feeds.start|stop|restart`, in order, one at a time) are run here when this instance holds the user,
- * else handed to the holder; entry records other instances forward are settled with these sessions.
+ * else handed to the holder. What listens to the sessions adds its hooks to `app.feeds` (trading/feed-wiring.ts);
+ * the feeds know nothing of it.
  */
 export const feedsPlugin = fp(
   async (app: FastifyInstance, options: FeedsPluginOptions) => {
@@ -73,7 +60,6 @@ export const feedsPlugin = fp(
       adapters: options.adapters,
       owns,
       instanceId,
-      ...options.hooks,
     })
     const leases = new ShardLeases({
       bucket,
@@ -104,12 +90,7 @@ export const feedsPlugin = fp(
     }
     let handle: ConsumerHandle | undefined
     let refresh: NodeJS.Timeout | undefined
-    let stopSweep: (() => Promise<void>) | undefined
-    const relays = [
-      serveCommands(app.bus, instanceId, run, app.log),
-      serveEntries(app.bus, instanceId, owns, options.settleEntries, app.log),
-      serveFlattens(app.bus, instanceId, owns, options.runFlattens, app.log),
-    ]
+    const commandHandoff = serveCommands(app.bus, instanceId, run, app.log)
 
     app.addHook('onReady', async () => {
       await leases.start()
@@ -121,18 +102,16 @@ export const feedsPlugin = fp(
         if (owner !== null && owner !== instanceId) await forwardCommand(app.bus, owner, command, options.forwardTimeoutMs)
       }, options.consumers)
       refresh = setInterval(() => void manager.refreshStatuses().catch((error: unknown) => app.log.warn({ err: error }, 'feed statuses not refreshed')), options.statusRefreshMs)
-      stopSweep = startFlattenSweep({ db: app.db, logger: app.log, everyMs: options.flattenSweepMs, holds: (userId) => manager.session(userId) !== null, run: options.runFlattens })
     })
     // onClose hooks run in reverse registration order: this one before the db and bus plugins close
     // (test/consumers/close-order.test.ts), so in-flight handlers finish on a live pool.
     app.addHook('onClose', async () => {
       clearInterval(refresh)
-      await stopSweep?.()
       await handle?.stop()
       // Releasing closes each shard's feeds, then deletes its lease: another instance takes it at once.
       await leases.close()
       await manager.closeAll()
-      for (const relay of relays) relay.unsubscribe()
+      commandHandoff.unsubscribe()
     })
   },
   { name: 'broker-feeds', dependencies: ['db', 'bus', 'feed-ownership'] },

@@ -1,43 +1,21 @@
-import { computePnl, contractSpec, rootOf } from '@signals/instruments'
+import { computePnl } from '@signals/instruments'
 import { PermanentError } from '@signals/bus'
 import type { NormalizedAlert } from '@signals/contracts'
 import type { Database, Kysely, TradeResult } from '@signals/db'
 import { decimalText } from '../shared/decimal-text.ts'
+import type { Logger } from '../shared/logger.ts'
+import { pointValueOf } from '../trading/trades/point-value.ts'
 import { closeTrades, lockOpenTrades, requestTradeExits, stopUnsentEntries, workingEntryContracts, type OpenTrade } from '../repositories/trades.ts'
 import { requestFlattens, type FlattenRequestInput } from '../repositories/flatten-requests.ts'
 import type { Routing } from '../repositories/alerts.ts'
 import { resultAlertMatch } from './result-match.ts'
 import { partialCloseForResult } from './partial-close-result.ts'
+import type { ExitOutcome } from './exit-outcome.ts'
 
-export interface Logger {
-  info(object: object, message: string): void
-  warn(object: object, message: string): void
-}
 
 /** The result the trade stores: `Exit` is `Session End` (DESIGN decision 7). */
 function tradeResultOf(result: NonNullable<NormalizedAlert['result']>): TradeResult {
   return result === 'Exit' ? 'Session End' : result
-}
-
-/**
- * Money per point for a trade: its contract's point value. A symbol outside the contract table (an
- * equity, a coin) is priced as one unit of currency per point per unit of quantity, and said so in the log.
- */
-export function pointValueOf(trade: Pick<OpenTrade, 'symbol' | 'root'>, logger: Logger): string {
-  const root = trade.root ?? rootOf(trade.symbol)
-  const spec = root === null ? undefined : contractSpec(root)
-  if (spec) return spec.pointValue
-  logger.warn({ symbol: trade.symbol }, 'no contract specification for this symbol; pnl uses a point value of 1')
-  return '1'
-}
-
-export interface ExitOutcome {
-  /** Trades without a broker position behind them, closed at the alert's price. */
-  closedTradeIds: number[]
-  /** Broker-backed trades asked to exit now (they close at the flatten's fill). */
-  requestedTradeIds: number[]
-  /** Users with a flatten to carry out (their trades, or a working entry, in the alert's contract). */
-  flattenUsers: string[]
 }
 
 /** A trade the broker holds a position for (opened from a broker fill) closes only from the broker's fills. */

@@ -4,7 +4,8 @@ import type { Database, Kysely } from '@signals/db'
 import type { EntryFlow } from '../trading/entry/entry-flow.ts'
 import { recordEntryAlert, insertTestRecord, type Routing } from '../repositories/alerts.ts'
 import { insertIntakeLog } from '../repositories/intake-log.ts'
-import { exitForResult, type Logger } from './close-trades.ts'
+import { exitForResult } from './close-trades.ts'
+import type { Logger } from '../shared/logger.ts'
 import type { FlattenDispatch } from '../trading/positions/flatten-dispatch.ts'
 
 export interface HandlerDeps {

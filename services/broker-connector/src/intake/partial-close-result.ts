@@ -4,7 +4,8 @@ import type { Routing } from '../repositories/alerts.ts'
 import { resultAlertMatch } from './result-match.ts'
 import { lockOpenTrades } from '../repositories/trades.ts'
 import { requestPartialCloses } from '../repositories/partial-closes.ts'
-import type { ExitOutcome, Logger } from './close-trades.ts'
+import type { ExitOutcome } from './exit-outcome.ts'
+import type { Logger } from '../shared/logger.ts'
 
 /**
  * A result alert that closes part of the position (issue 24 item 3): for each user's contract holding the

@@ -1,5 +1,11 @@
 import { sql, type Database, type Kysely, type Side } from '@signals/db'
-import type { SizedTarget } from '../trading/targets/split-targets.ts'
+
+/** A target as claimed: its level (1 for TP1), its price as the alert sent it, its contracts. */
+export interface TargetClaim {
+  level: number
+  price: string
+  quantity: number
+}
 
 /** What carrying out a record's several targets needs: its plan, its order, its trade as it stands. */
 export interface TargetPlanRow {
@@ -35,7 +41,7 @@ export async function targetPlanOf(db: Kysely<Database>, recordId: number, userI
  * Claims the targets not claimed before, committed before any is sent: the levels returned are this call's
  * to send; a replayed fill, a reconnect or another instance finds them taken and sends nothing.
  */
-export async function claimTargets(db: Kysely<Database>, recordId: number, targets: readonly SizedTarget[]): Promise<number[]> {
+export async function claimTargets(db: Kysely<Database>, recordId: number, targets: readonly TargetClaim[]): Promise<number[]> {
   if (targets.length === 0) return []
   const rows = targets.map((target) => sql`(${recordId}::bigint, ${target.level}::smallint, ${target.price}::numeric, ${target.quantity}::int, now())`)
   const result = await sql<{ level: number }>`

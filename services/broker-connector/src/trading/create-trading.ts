@@ -1,6 +1,6 @@
 import type { Database, Kysely } from '@signals/db'
 import type { BrokerSession, BrokerVenue } from '../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../intake/close-trades.ts'
+import type { Logger } from '../shared/logger.ts'
 import type { Config } from '../config.ts'
 import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from './entry/entry-flow.ts'
 import type { RecordOutcome } from './entry/settle-records.ts'

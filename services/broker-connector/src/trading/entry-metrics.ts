@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import { Counter, Histogram, type Registry } from 'prom-client'
 import type { EntryObserver } from './entry/entry-observer.ts'
 
 /**
@@ -22,19 +22,4 @@ export function entryMetrics(registry: Registry): EntryObserver {
     settled: (outcome) => orders.inc({ outcome }),
     accepted: (receivedAt) => latency.observe(Math.max(0, Date.now() - receivedAt.getTime()) / 1000),
   }
-}
-
-/** Broker feeds this instance holds, up (connected) and down (connecting or in error), read at each scrape. */
-export function feedMetrics(registry: Registry, counts: () => { up: number; down: number }): void {
-  new Gauge({
-    name: 'connector_broker_feeds',
-    help: 'Broker feeds this instance holds, by state (up: connected; down: connecting or in error)',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect() {
-      const { up, down } = counts()
-      this.set({ state: 'up' }, up)
-      this.set({ state: 'down' }, down)
-    },
-  })
 }

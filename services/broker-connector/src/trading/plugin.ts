@@ -16,6 +16,8 @@ import { DailyFlatten } from './risk/daily-flatten.ts'
 import { NewsFlatten } from './risk/news-flatten.ts'
 import { LimitTimeouts } from './entry/limit-timeouts.ts'
 import { TrailingStops } from './trails/trailing-stops.ts'
+import { killSwitchOf, type KillSwitch } from './kill-switch/kill-switch.ts'
+import { tradeOnFeeds } from './feed-wiring.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +34,8 @@ declare module 'fastify' {
       limitTimeouts: LimitTimeouts | null
       /** Trailing stops moved with the market (null in an instance without feeds). */
       trailingStops: TrailingStops | null
+      /** The kill switch: flatten, cancel and auto-place off. */
+      killSwitch: KillSwitch
     }
   }
 }
@@ -43,7 +47,6 @@ export interface TradingPluginOptions {
     | 'ENTRY_SESSION_WAIT_MS'
     | 'ENTRY_PARALLELISM'
     | 'ENTRY_HANDOFF_SLICE'
-  | 'ENTRY_HANDOFF_SLICE'
     | 'EXIT_PLANS_ENABLED'
     | 'ENTRY_FORWARD_TIMEOUT_MS'
     | 'ENTRY_OUTCOME_GRACE_MS'
@@ -57,8 +60,9 @@ export interface TradingPluginOptions {
     | 'LIMIT_TIMEOUT_CHECK_MS'
     | 'TRAILING_STOP_CHECK_MS'
     | 'TRAILING_STOP_MIN_GAP_MS'
+    | 'FLATTEN_SWEEP_MS'
   >
-  /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered after this plugin). */
+  /** Whether this instance holds feeds (its sessions come from `app.feeds`, registered before this plugin). */
   feeds: boolean
   /** Replaces the live entry flow (tests of intake alone). */
   entryFlow?: (db: Kysely<Database>) => EntryFlow
@@ -73,7 +77,9 @@ export interface TradingPluginOptions {
 export const tradingPlugin = fp(
   async (app: FastifyInstance, options: TradingPluginOptions) => {
     // Sessions live in the feed manager; an instance without feeds has none (its entries go to the holder).
-    const sessions = { session: (userId: string) => (options.feeds ? app.feeds.session(userId) : null) }
+    if (options.feeds && !app.hasDecorator('feeds')) throw new Error('the feeds plugin is registered before trading')
+    const feeds = options.feeds ? app.feeds : null
+    const sessions = { session: (userId: string) => feeds?.session(userId) ?? null }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
     // Metrics of the orders, and (tracing on) each order's fills put in the trace of its alert.
@@ -125,9 +131,11 @@ export const tradingPlugin = fp(
     const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock, sizing: remainderSizing }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
     // Trailing stops follow the market from the quotes of the sessions held here (docs/decisions/targets-breakeven.md).
     const trailingStops = options.feeds && options.config.EXIT_PLANS_ENABLED
-      ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => app.feeds.connectedUsers() }, logger: app.log, maxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS, minGapMs: options.config.TRAILING_STOP_MIN_GAP_MS }, options.config.TRAILING_STOP_CHECK_MS)
+      ? new TrailingStops({ db: app.db, sessions: { session: sessions.session, heldUsers: () => feeds?.connectedUsers() ?? [] }, logger: app.log, maxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS, minGapMs: options.config.TRAILING_STOP_MIN_GAP_MS }, options.config.TRAILING_STOP_CHECK_MS)
       : null
-    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts, trailingStops })
+    const killSwitch = killSwitchOf({ db: app.db, bus: app.bus, owners, instanceId: feeds ? instanceId : null, feeds, flattens: trading.flattens, scopeOf: trading.scopeOf, timeoutMs: options.config.ENTRY_FORWARD_TIMEOUT_MS, logger: app.log })
+    app.decorate('trading', { ...trading, onEvent, flattenDispatch, watchdog, dailyFlatten, newsFlatten, limitTimeouts, trailingStops, killSwitch })
+    if (feeds) tradeOnFeeds(app, feeds, { ...trading, onEvent }, killSwitch, options.config.FLATTEN_SWEEP_MS)
     // The sweep of records left unsettled (docs/decisions/broker-connector.md, "Money safety").
     app.addHook('onReady', async () => {
       trading.sweep?.start()

@@ -1,6 +1,6 @@
 import { FeedCommandReplyV1, FeedCommandV1, connectorSubjects, contract, type FeedCommand, type FeedCommandReply } from '@signals/contracts'
 import { requestByContract, serveByContract, type Bus } from '@signals/bus'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 
 const commandContract = contract(FeedCommandV1)
 const replyContract = contract(FeedCommandReplyV1)

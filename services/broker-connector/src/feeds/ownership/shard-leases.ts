@@ -1,7 +1,7 @@
 import { KvWatchInclude, type KV } from '@nats-io/kv'
 import { isWrongRevision } from '@signals/bus'
 import { FeedLeaseV1, contract, type FeedLease } from '@signals/contracts'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import { instanceKey, shardKey, shardOfKey } from './shard.ts'
 
 const leaseContract = contract(FeedLeaseV1)

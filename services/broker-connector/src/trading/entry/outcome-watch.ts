@@ -1,5 +1,5 @@
 import type { BrokerEvent } from '../../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from './order-plan.ts'
 
 interface Watched {

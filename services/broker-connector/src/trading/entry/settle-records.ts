@@ -1,7 +1,7 @@
 import type { Database, Kysely } from '@signals/db'
 import type { WaitLimits } from './wait-limit.ts'
 import { BrokerError, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import { OUTCOME_UNKNOWN, loadEntryRecords, markDecided, markPlaced, markSending, markUnsent, noteWaiting, type DecidedMark, type EntryRecord, type PlacedMark } from '../../repositories/entry-records.ts'
 import { countAsOpen, loadAccountRows, type AccountRows } from './account-state.ts'
 import { mapLimited } from './map-limited.ts'

@@ -1,4 +1,4 @@
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 
 /** Runs a sweep pass every `intervalMs`, one pass at a time (the next is timed from the end of the last), until stopped. */
 export class SweepTimer {

@@ -1,6 +1,6 @@
 import { EntrySettleReplyV1, EntrySettleRequestV1, connectorSubjects, contract, type EntrySettleReply, type EntrySettleRequest } from '@signals/contracts'
 import { requestByContract, serveByContract, type Bus } from '@signals/bus'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import type { RecordOutcome } from '../entry/settle-records.ts'
 import type { EntryRouter, RecordRef } from '../entry/entry-flow.ts'
 import type { FeedOwners } from '../../feeds/ownership/owners.ts'

@@ -1,6 +1,6 @@
 import { FlattenRunReplyV1, FlattenRunRequestV1, connectorSubjects, contract, type FlattenRunReply, type FlattenRunRequest } from '@signals/contracts'
 import { requestByContract, serveByContract, type Bus } from '@signals/bus'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import type { FlattenDispatch } from '../positions/flatten-dispatch.ts'
 import type { FlattenRun } from '../positions/flatten-runner.ts'
 import type { FeedOwners } from '../../feeds/ownership/owners.ts'

@@ -1,6 +1,6 @@
 import { KillSwitchRunReplyV1, KillSwitchRunRequestV1, connectorSubjects, contract, type KillSwitchRunReply } from '@signals/contracts'
 import { requestByContract, serveByContract, type Bus } from '@signals/bus'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import type { FeedOwners } from '../../feeds/ownership/owners.ts'
 
 const requestContract = contract(KillSwitchRunRequestV1)

@@ -4,7 +4,7 @@ import type { Database, Kysely } from '@signals/db'
 import { noteEntriesCancelledByAlert, ordersInReach } from '../../repositories/instruction-records.ts'
 import { BrokerError, isDone, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
-import { cancelQuietly } from '../positions/carry-out.ts'
+import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import type { InstructionOutcome } from './instruction-outcome.ts'
 
 const LEG_OF: Record<Exclude<CancelScope, 'all'>, 'entry' | 'stop' | 'target'> = { entry: 'entry', stop: 'stop', target: 'target' }

@@ -2,7 +2,7 @@ import type { Database, Kysely } from '@signals/db'
 import type { KillSwitchRunReply } from '@signals/contracts'
 import { BrokerError, isDone, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { openTradeContracts, type BrokerScope } from '../../repositories/broker-trades.ts'
-import { cancelQuietly } from '../positions/carry-out.ts'
+import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 
 type Done = Exclude<KillSwitchRunReply['outcome'], 'not_held' | 'no_session'>

@@ -1,22 +1,12 @@
 import type { Database, Kysely } from '@signals/db'
-import { BrokerError, isDone, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { isDone, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { mayHaveWorkingEntries, noteEntriesCancelled, otherSourcesQuantity, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { carryOutPartialClose, lookForSent, partialCloseTagOf } from './partial-close.ts'
+import { cancelQuietly } from './cancel-quietly.ts'
 import { closeSourceTrades } from './source-close.ts'
-
-/** Cancels an order; false when the broker says it is done already (filled or cancelled meanwhile). */
-export async function cancelQuietly(session: BrokerSession, orderId: number): Promise<boolean> {
-  try {
-    await session.cancelOrder(orderId)
-    return true
-  } catch (error) {
-    if (error instanceof BrokerError && error.kind === 'rejected') return false
-    throw error
-  }
-}
 
 /**
  * Our entry orders still working in the contract, on the side the exit closes, of records received up to

@@ -1,6 +1,6 @@
 import type { Database, Kysely } from '@signals/db'
 import { BrokerError, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { isLive } from '../../repositories/feeds.ts'
 import { openTradeContracts, type BrokerScope } from '../../repositories/broker-trades.ts'

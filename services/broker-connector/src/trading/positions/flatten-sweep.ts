@@ -1,5 +1,5 @@
 import type { Database, Kysely } from '@signals/db'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import { usersWithDueFlattens } from '../../repositories/flatten-requests.ts'
 import type { FlattenRun } from './flatten-runner.ts'
 

@@ -1,6 +1,6 @@
 import type { Database, DiscrepancyKind, Kysely } from '@signals/db'
 import { BrokerError, isDone, type BrokerFill, type BrokerOrder, type BrokerOrderVersion, type BrokerPosition, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { OUTCOME_UNKNOWN } from '../../repositories/entry-records.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
@@ -16,7 +16,7 @@ import {
   type ContractBook,
   type Discrepancy,
 } from '../../repositories/position-discrepancies.ts'
-import { cancelQuietly } from './carry-out.ts'
+import { cancelQuietly } from './cancel-quietly.ts'
 import { stopCoverage } from './stop-coverage.ts'
 
 export interface ReconcileDeps {

@@ -1,6 +1,6 @@
 import { dueDailyFlatten, normalizeRiskEngineConfig } from '@signals/risk-engine'
 import type { Database, Kysely } from '@signals/db'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import type { BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
 import { SweepTimer } from '../entry/sweep-timer.ts'

@@ -1,9 +1,9 @@
 import type { Database, Kysely } from '@signals/db'
 import { BrokerError, isDone, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import type { SessionSource } from '../entry/plan-record.ts'
-import { cancelQuietly } from '../positions/carry-out.ts'
+import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { entryInFlight } from '../../repositories/position-discrepancies.ts'
 import { entryRecordsOf, noteEntriesHalted } from '../../repositories/risk-halts.ts'
 

@@ -1,8 +1,8 @@
-import { cancelQuietly } from '../positions/carry-out.ts'
+import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
 import { noteFailure, resizedTarget, type TargetPlanRow } from '../../repositories/trade-targets.ts'
 import type { FoundTarget } from './find-targets.ts'
-import type { TargetContext } from './keep-targets.ts'
+import type { TargetContext } from './target-context.ts'
 
 /** A pair as it stands: what is left of it to close, and the whole quantity each leg has already filled. */
 interface PairLeft {

@@ -1,7 +1,7 @@
 import { isDone, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { claimedTargetsOf, pairStopFound, targetSent } from '../../repositories/trade-targets.ts'
-import type { TargetContext } from './keep-targets.ts'
+import type { TargetContext } from './target-context.ts'
 
 /** One leg of a target's pair at the broker. */
 interface FoundLeg {

@@ -1,10 +1,8 @@
 import type { ExitPlan } from '@signals/contracts'
-import type { Database, Kysely } from '@signals/db'
 import { contractSpec, parseDecimal, toFixed } from '@signals/instruments'
-import { BrokerError, outcomeUnknown, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { Logger } from '../../intake/close-trades.ts'
+import { BrokerError, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { roundToTick } from '../entry/order-plan.ts'
-import { cancelQuietly } from '../positions/carry-out.ts'
+import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { TARGETS_NOTE } from '../../repositories/entry-records.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
 import { claimTargets, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
@@ -13,18 +11,7 @@ import { findTargets, firstTargetLevel, workingStops } from './find-targets.ts'
 import { stopTheUncovered } from './lone-stop.ts'
 import { tightenStop } from './move-stops.ts'
 import { splitTargets, type SizedTarget } from './split-targets.ts'
-
-/** What the trade keeper hands over: the user's session and which of its orders still work. */
-export interface TargetContext {
-  db: Kysely<Database>
-  logger: Logger
-  userId: string
-  session: BrokerSession
-  /** True while the broker last told the order is working (the keeper's book). */
-  isLive(orderId: number): boolean
-  /** The orders of the keeper's book (the broker's events so far). */
-  orders(): Iterable<BrokerOrder>
-}
+import type { TargetContext } from './target-context.ts'
 
 const exitSide = (side: 'LONG' | 'SHORT') => (side === 'LONG' ? 'Sell' : 'Buy')
 

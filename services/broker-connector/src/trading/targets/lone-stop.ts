@@ -1,6 +1,6 @@
 import { BrokerError, outcomeUnknown } from '../../feeds/broker/broker-adapter.ts'
 import { claimLoneStop, loneStopPlaced, type TargetPlanRow } from '../../repositories/trade-targets.ts'
-import type { TargetContext } from './keep-targets.ts'
+import type { TargetContext } from './target-context.ts'
 
 /** The contracts a refused pair left without a stop, once the whole-position stop was cancelled for it. */
 export interface Uncovered {

@@ -3,7 +3,7 @@ import type { Database, Kysely } from '@signals/db'
 import { targetPlanOf } from '../../repositories/trade-targets.ts'
 import { balanceExits } from './balance-exits.ts'
 import { findTargets } from './find-targets.ts'
-import type { TargetContext } from './keep-targets.ts'
+import type { TargetContext } from './target-context.ts'
 
 /** A trade a partial close reaches, oldest first (its fill closes them first in, first out). */
 interface ClosedTrade {

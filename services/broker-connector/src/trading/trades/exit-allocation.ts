@@ -1,7 +1,8 @@
 import { computePnl } from '@signals/instruments'
 import type { Database, Kysely, Side, TradeResult } from '@signals/db'
 import type { BrokerFill } from '../../feeds/broker/broker-adapter.ts'
-import { pointValueOf, type Logger } from '../../intake/close-trades.ts'
+import type { Logger } from '../../shared/logger.ts'
+import { pointValueOf } from './point-value.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { allocatedOf, closePart, closeWhole, lockOpenTradesOf, lockRecordTrade, type ExitTrade } from '../../repositories/trade-exits.ts'
 

@@ -2,7 +2,7 @@ import { ENDPOINTS, MD_ENDPOINTS, entryPrice, isQuoteEvent, type Quote } from '@
 import { decimalText } from '../../../shared/decimal-text.ts'
 import { BrokerError, type BrokerContract, type MarketPrice } from '../broker-adapter.ts'
 import { sendHonouringWaits, type RetryPolicy } from './retry-policy.ts'
-import { classifyAnswer } from './session.ts'
+import { classifyAnswer } from './socket-answers.ts'
 import { TradovateSocket } from './socket.ts'
 import { isObject } from './wire-values.ts'
 

@@ -1,4 +1,4 @@
-import { ENDPOINTS, commandFailure, penaltyOf, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOcoRequest, type PlaceOcoResult, type PlaceOrderRequest, type PlaceOrderResult, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
+import { ENDPOINTS, commandFailure, withTicket, type ModifyOrderRequest, type OrderVersion, type OsoBracket, type PlaceOcoRequest, type PlaceOcoResult, type PlaceOrderRequest, type PlaceOrderResult, type PlaceOsoRequest, type PlaceOsoResult } from '@signals/tradovate-wire'
 import { decimalText } from '../../../shared/decimal-text.ts'
 import {
   BrokerError,
@@ -20,31 +20,20 @@ import { present, toBrokerFill, toBrokerOrder, toBrokerPosition } from './mappin
 import type { FetchOrder } from './account-scope.ts'
 import type { MarketData } from './market-data.ts'
 import { OrderTags, type FetchCommands } from './order-tags.ts'
-import { sendHonouringWaits, type Attempt, type RetryPolicy } from './retry-policy.ts'
+import { sendHonouringWaits, type RetryPolicy } from './retry-policy.ts'
 import type { TradovateSocket } from './socket.ts'
 import { isObject } from './wire-values.ts'
+import { classifyAnswer } from './socket-answers.ts'
 import { contractNameOf, latestVersions } from './order-versions.ts'
 import { fillFeesOf } from './fill-fees.ts'
 import { SerialQueues } from '../../../shared/serial-queues.ts'
 
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null)).slice(0, 200)
 
 /** Caller prices are tick-rounded decimal text; Tradovate takes JSON numbers. */
 function price(value: string, what: string): number {
   const number = Number(value)
   if (value.trim() === '' || !Number.isFinite(number)) throw new BrokerError('rejected', `${what} ${JSON.stringify(value)} is not a price`)
   return number
-}
-
-/** Classifies one socket answer: a penalty, a 429 (a wait), 200 (the data), or a refusal/5xx. */
-export function classifyAnswer(endpoint: string, answer: { s: number; d: unknown }, policy: RetryPolicy): Attempt<unknown> {
-  const penalty = penaltyOf(answer.d)
-  if (penalty) return { penalty }
-  if (answer.s === 429) return { wait: { ms: policy.rateLimitWaitMs, why: 'HTTP 429' } }
-  if (answer.s === 200) return { ok: answer.d }
-  // A 5xx on a command leaves its outcome unknown: never resent blindly, reconciled by tag.
-  if (answer.s >= 500) return { error: new BrokerError('unavailable', `${endpoint}: the broker failed (status ${answer.s}); the outcome is unknown`) }
-  return { error: new BrokerError('rejected', `${endpoint}: the broker refused the request (status ${answer.s}): ${text(answer.d)}`) }
 }
 
 /** Sends a request over the socket honouring penalties and 429s; a penalty resend carries the identical body plus `p-ticket`. */
