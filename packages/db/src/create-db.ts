@@ -2,6 +2,7 @@ import pg from 'pg'
 import { Kysely, PostgresDialect } from 'kysely'
 import type { Database } from './schema.ts'
 import { classifyingPool } from './unavailable.ts'
+import { querySpans } from './query-spans.ts'
 
 export interface DbLogger {
   warn(object: object, message: string): void
@@ -12,6 +13,7 @@ export interface CreateDbOptions {
   /** Pool size; the default suits one service instance on a small machine. */
   max?: number
   logger?: DbLogger
+  /** Names the connections in Postgres (pg_stat_activity) and the tracer of the statements' spans. */
   applicationName?: string
 }
 
@@ -42,7 +44,8 @@ export function createDb(options: CreateDbOptions): Kysely<Database> {
   const onError = (error: Error) => logger.warn({ err: error }, 'postgres connection error (will reconnect)')
   pool.on('error', onError)
   pool.on('connect', (client) => client.on('error', onError))
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: classifyingPool(pool) }) })
+  // A span per statement while tracing is on (named after the service, or `db`); nothing at all while it is off.
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: classifyingPool(pool) }), log: querySpans(options.applicationName ?? 'db') })
 }
 
 /** True when Postgres answers a trivial query. */

@@ -15,12 +15,13 @@ export interface IngestAnswer {
  * Sends a stored webhook to ingest again, the way its sender did: the text where it came (body, `?message=`
  * or the `x-alert-message` header), with its content type. The secret goes in the query (`?secret=`), a
  * place ingest reads it from; the text itself is unchanged, so ingest classifies it exactly as before and
- * a test alert stays a test alert.
+ * a test alert stays a test alert. `traceHeaders` (the admin request's `traceparent` while tracing is on)
+ * make the replayed alert's trace a child of the admin's request.
  */
-export async function sendToIngest(target: IngestTarget, entry: IntakeLog): Promise<IngestAnswer> {
+export async function sendToIngest(target: IngestTarget, entry: IntakeLog, traceHeaders: Record<string, string> = {}): Promise<IngestAnswer> {
   const url = new URL('/webhook/alert', target.ingestUrl)
   if (target.webhookSecret) url.searchParams.set('secret', target.webhookSecret)
-  const headers: Record<string, string> = { 'user-agent': 'signals-admin-replay' }
+  const headers: Record<string, string> = { ...traceHeaders, 'user-agent': 'signals-admin-replay' }
   let body: string | undefined
   if (entry.source === 'query') url.searchParams.set('message', entry.raw_body)
   else if (entry.source === 'header') headers['x-alert-message'] = entry.raw_body

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody, redactSecretText } from '@signals/contracts'
-import { beforeIdOf, conflict, nextCursorOf, notFound } from '@signals/http-kit'
+import { beforeIdOf, conflict, nextCursorOf, notFound, traceHeadersOf } from '@signals/http-kit'
 import type { IntakeLogEntry } from '@signals/db'
 import { findIntake, listIntake } from '../repositories/intake.ts'
 import { recordAudit } from '../repositories/audit.ts'
@@ -70,7 +70,7 @@ export const intakeRoutes: FastifyPluginAsyncTypebox<{ ingest: IngestTarget }> =
       if (entry === undefined) throw notFound(`No intake entry ${request.params.id}`)
       const refusal = whyNotReplayable(entry)
       if (refusal !== null) throw conflict(refusal)
-      const { statusCode, answer } = await sendToIngest(options.ingest, entry)
+      const { statusCode, answer } = await sendToIngest(options.ingest, entry, traceHeadersOf(request))
       await recordAudit(app.db, { actorUserId: request.identity.userId, action: 'replay', target: entry.intake_id, reason: `ingest answered ${statusCode}` })
       request.log.info({ intakeId: entry.intake_id, statusCode }, 'intake entry replayed')
       return { success: true as const, replay: { statusCode, accepted: statusCode < 300, answer } }
