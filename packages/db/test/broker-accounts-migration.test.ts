@@ -85,6 +85,11 @@ t.test('each user gets one primary account holding their credentials, switches a
 
   const old = await client.query("SELECT (SELECT count(*) FROM broker_credentials) AS credentials, (SELECT count(*) FROM trading_settings) AS settings, (SELECT count(*) FROM risk_engine_configs) AS configs")
   t.same(old.rows[0], { credentials: '1', settings: '3', configs: '2' }, 'the per-user tables keep every row (the connector still reads them)')
+
+  t.error((await migrateTo(url, await migrationBefore(MIGRATION))).error, 'the migration undoes')
+  t.equal((await client.query("SELECT to_regclass('broker_accounts') AS found")).rows[0].found, null)
+  await client.query(`UPDATE trading_settings SET setting_value = '{"enabled":false,"autoPlaceOrders":false}' WHERE user_id = 'linked' AND setting_key = 'live_trading'`)
+  t.pass('no trigger is left behind on the per-user tables')
 })
 
 t.test('writes to the per-user tables reach the primary account, whoever makes them', async (t) => {
