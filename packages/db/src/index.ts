@@ -1,6 +1,6 @@
 export * from './schema.ts'
 export { createDb, isDatabaseReachable, type CreateDbOptions, type DbLogger } from './create-db.ts'
-export { migrateToLatest, ensureDatabase, MIGRATIONS_DIR } from './migrate.ts'
+export { migrateToLatest, migrateTo, ensureDatabase, MIGRATIONS_DIR } from './migrate.ts'
 export { sql, type Kysely, type Transaction } from 'kysely'
 export { dbPlugin, type DbPluginOptions } from './db-plugin.ts'
 export { DATABASE_UNAVAILABLE, DatabaseUnavailableError } from './unavailable.ts'

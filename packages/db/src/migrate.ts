@@ -41,6 +41,21 @@ export async function migrateToLatest(connectionString: string): Promise<Migrati
   }
 }
 
+/**
+ * Applies the migrations up to and including `name` (or undoes those after it): a database at an earlier
+ * schema, so a migration's data move can be tested on rows written before it.
+ */
+export async function migrateTo(connectionString: string, name: string): Promise<MigrationResultSet> {
+  const pool = new pg.Pool({ connectionString, max: 1 })
+  pool.on('error', () => undefined)
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    return await new Migrator({ db, provider: new FolderMigrationProvider(MIGRATIONS_DIR) }).migrateTo(name)
+  } finally {
+    await db.destroy()
+  }
+}
+
 /** Creates the database named in `connectionString` when it does not exist yet. */
 export async function ensureDatabase(connectionString: string): Promise<void> {
   const target = new URL(connectionString)

@@ -66,6 +66,55 @@ export interface BrokerCredentialsTable {
   updated_at: Timestamp
 }
 
+/**
+ * A broker login (issue 22, docs/decisions/accounts.md): the credentials one broker session opens, sealed as
+ * `broker_credentials` are. One login may serve several accounts. The primary account's login mirrors
+ * `broker_credentials` (a trigger) until the connector reads logins.
+ */
+export interface BrokerLoginsTable {
+  id: Generated<string>
+  user_id: string
+  broker: BrokerName
+  environment: BrokerEnvironment
+  /** The broker account id the secret was sealed with: the fourth part of its AES-GCM binding. */
+  bound_account_ref: string
+  key_id: string
+  secret_iv: Buffer
+  secret_tag: Buffer
+  secret_ciphertext: Buffer
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/**
+ * A trader's broker account: one broker account id under a login, with its own switches. Each trader has one
+ * primary (the spec's single-account routes address it; its switches mirror `trading_settings`' live_trading).
+ * Until the connector trades by account only the primary may be live (a check constraint).
+ */
+export interface BrokerAccountsTable {
+  id: Generated<string>
+  user_id: string
+  /** Null only for a primary account whose trader has saved no credentials. */
+  login_id: string | null
+  /** The broker's account id (Tradovate's account name or id, as the trader typed it); null with login_id. */
+  broker_account_ref: string | null
+  name: string
+  is_primary: ColumnType<boolean, boolean | undefined, boolean>
+  live_trading: ColumnType<boolean, boolean | undefined, boolean>
+  auto_place: ColumnType<boolean, boolean | undefined, boolean>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** An account's risk-engine configuration; the primary's mirrors `risk_engine_configs` (a trigger). */
+export interface AccountRiskConfigsTable {
+  account_id: string
+  user_id: string
+  config: Json
+  preset: ColumnType<unknown, string | null | undefined, string | null>
+  updated_at: Timestamp
+}
+
 export interface AlertsTable {
   id: Generated<number>
   /** The ingest-assigned id of the alert; one row per (alert_id, user_id). */
@@ -535,6 +584,9 @@ export interface Database {
   signal_source_subscriptions: SignalSourceSubscriptionsTable
   signal_source_key_changes: SignalSourceKeyChangesTable
   default_source_opt_outs: DefaultSourceOptOutsTable
+  broker_logins: BrokerLoginsTable
+  broker_accounts: BrokerAccountsTable
+  account_risk_configs: AccountRiskConfigsTable
   trade_targets: TradeTargetsTable
 }
 
@@ -558,3 +610,5 @@ export type NotificationChannelRow = Selectable<NotificationChannelsTable>
 export type NotificationDeliveryRow = Selectable<NotificationDeliveriesTable>
 export type SignalSourceRow = Selectable<SignalSourcesTable>
 export type SignalSourceSubscriptionRow = Selectable<SignalSourceSubscriptionsTable>
+export type BrokerLoginRow = Selectable<BrokerLoginsTable>
+export type BrokerAccountRow = Selectable<BrokerAccountsTable>

@@ -76,6 +76,8 @@ t.test('routing: each prefix reaches its service with the path unchanged', async
     ['/api/notifications/channels', 'settings'],
     ['/api/signal-sources', 'settings'],
     ['/api/signal-sources/5b1f0b8e-58a4-4c1e-9c57-1b2d3e4f5a6b/subscriptions', 'settings'],
+    ['/api/accounts', 'settings'],
+    ['/api/accounts/5b1f0b8e-58a4-4c1e-9c57-1b2d3e4f5a6b/risk-engine/config', 'settings'],
     ['/api/admin/users?status=pending', 'admin'],
     ['/api/admin/signal-sources', 'admin'],
     ['/api/intake?limit=5', 'admin'],

@@ -15,6 +15,7 @@ import { notificationChannelRoutes } from './routes/notification-channels.ts'
 import { notificationSendRoutes } from './routes/notification-sends.ts'
 import { notificationsPlugin } from './notifications/plugin.ts'
 import { signalSourceRoutes } from './routes/signal-sources.ts'
+import { accountRoutes } from './routes/accounts.ts'
 import { signalSourceKeyRelayPlugin } from './plugins/signal-source-key-relay.ts'
 
 /** Builds the settings service. Tests drive it with `app.inject`; `main.ts` listens. */
@@ -45,6 +46,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(riskEnginePresetRoutes)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   await app.register(brokersRoutes)
+  await app.register(accountRoutes, { ...routeOptions, cipher })
   await app.register(brokerCredentialsTestRoutes, { credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }
   const targets = { discordWebhookPrefix: config.NOTIFY_DISCORD_WEBHOOK_PREFIX, allowHttpWebhooks: config.NOTIFY_ALLOW_HTTP_WEBHOOKS }

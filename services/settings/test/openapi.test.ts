@@ -7,6 +7,9 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   t.equal(response.statusCode, 200)
   const document = response.json()
   t.same(Object.keys(document.paths).sort(), [
+    '/api/accounts',
+    '/api/accounts/{id}',
+    '/api/accounts/{id}/risk-engine/config',
     '/api/broker-credentials',
     '/api/broker-credentials/test',
     '/api/brokers',
@@ -26,6 +29,8 @@ t.test('GET /openapi.json documents every /api route with its schemas, bounds an
   ])
   t.same(Object.keys(document.paths['/api/broker-credentials']).sort(), ['delete', 'get', 'put'])
   t.same(Object.keys(document.paths['/api/trading-settings']).sort(), ['get', 'post'])
+  t.same(Object.keys(document.paths['/api/accounts/{id}']).sort(), ['delete', 'patch'])
+  t.notOk(JSON.stringify(document.paths['/api/accounts'].get.responses['200']).includes('password'), 'no secret field in an account')
   const riskBody = document.paths['/api/risk-engine/config'].post.requestBody.content['application/json'].schema
   t.equal(riskBody.additionalProperties, false)
   t.match(riskBody.properties.limits.properties.maxRiskPerTradePercent, { minimum: 0.01, maximum: 10, default: 1 })

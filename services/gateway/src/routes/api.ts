@@ -26,6 +26,8 @@ function apiRoutes(upstreams: ApiUpstreams): [prefix: string, upstream: string, 
     // The brokers' credentials forms and capabilities (the registry); not under `/api/broker/` below.
     ['/api/brokers', upstreams.settings, 'settings'],
     ['/api/notifications', upstreams.settings, 'settings'],
+    // A trader's broker accounts and each one's risk configuration (issue 22).
+    ['/api/accounts', upstreams.settings, 'settings'],
     // A trader's signal sources (issue 22); the operator's are under /api/admin below.
     ['/api/signal-sources', upstreams.settings, 'settings'],
     ['/api/admin', upstreams.admin, 'admin'],

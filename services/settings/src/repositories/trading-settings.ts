@@ -107,3 +107,23 @@ export async function saveSetting<K extends SettingKey>(
     saved: { settingKey, value: normalizeSettingValue(settingKey, saved.setting_value), updatedAt: saved.updated_at },
   }
 }
+
+/**
+ * The live_trading value, created with its default if missing and locked (`FOR UPDATE`) until `trx` ends, so
+ * a change of one switch keeps the other as it is now (PATCH /api/accounts/:id on the primary).
+ */
+export async function lockLiveTrading(trx: Transaction<Database>, userId: string): Promise<SettingsByKey['live_trading']['value']> {
+  await trx
+    .insertInto('trading_settings')
+    .values({ user_id: userId, setting_key: 'live_trading', setting_value: JSON.stringify(DEFAULT_SETTINGS.live_trading) })
+    .onConflict((oc) => oc.columns(['user_id', 'setting_key']).doNothing())
+    .execute()
+  const row = await trx
+    .selectFrom('trading_settings')
+    .select('setting_value')
+    .where('user_id', '=', userId)
+    .where('setting_key', '=', 'live_trading')
+    .forUpdate()
+    .executeTakeFirstOrThrow()
+  return normalizeSettingValue('live_trading', row.setting_value) as SettingsByKey['live_trading']['value']
+}

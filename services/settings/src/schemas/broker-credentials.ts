@@ -9,7 +9,7 @@ const Text = (description: string, maxLength = 255) => Type.String({ minLength: 
  * packages/contracts), each optional here: the chosen broker's own schema from the registry decides
  * which it requires and which it takes (routes/broker-credentials.ts), so adding a broker changes nothing here.
  */
-const credentialsFields: Record<string, TSchema> = {}
+export const credentialsFields: Record<string, TSchema> = {}
 for (const name of BROKER_NAMES) {
   for (const [field, schema] of Object.entries(BROKERS[name].credentials.properties as Record<string, TSchema>)) {
     credentialsFields[field] ??= Type.Optional(schema)
