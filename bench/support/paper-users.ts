@@ -2,7 +2,7 @@
 // `trader-<i>` (paper-broker-process.ts) and a live-trading setting (on for the first `live` users).
 import { sql, type Database, type Kysely } from '@signals/db'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
-import { PAPER_PASSWORD } from './paper-broker-process.ts'
+import { PAPER_PASSWORD, type PaperBrokerKind } from './paper-broker-process.ts'
 
 export interface PaperUsersOptions {
   count: number
@@ -12,6 +12,15 @@ export interface PaperUsersOptions {
   /** Auto-place entries (the entry flow's setting). */
   autoPlace: boolean
   credentials: { keyId: string; key: string; previousKeys: string }
+  /** The broker their credentials are for (default the Tradovate paper broker). */
+  broker?: PaperBrokerKind
+}
+
+/** The credentials row's venue and sealed secret of login `trader-<i>` at this broker. */
+function venueOf(broker: PaperBrokerKind, i: number) {
+  return broker === 'projectx'
+    ? { broker: 'projectx' as const, accountId: `PAPERX${7000 + i}`, secret: { username: `trader-${i}`, apiKey: PAPER_PASSWORD } }
+    : { broker: 'paper' as const, accountId: `DEMO${9000 + i}`, secret: { username: `trader-${i}`, password: PAPER_PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null } }
 }
 
 export async function seedPaperUsers(db: Kysely<Database>, options: PaperUsersOptions): Promise<string[]> {
@@ -25,8 +34,9 @@ export async function seedPaperUsers(db: Kysely<Database>, options: PaperUsersOp
   const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
   // Sealed as the settings service seals them: bound to the row's user, broker, environment and account.
   const rows = users.map((userId, i) => {
-    const owner = { userId, broker: 'paper', environment: 'demo', accountId: `DEMO${9000 + i}` } as const
-    const sealed = sealCredentials(cipher, owner, { username: `trader-${i}`, password: PAPER_PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null })
+    const venue = venueOf(options.broker ?? 'tradovate', i)
+    const owner = { userId, broker: venue.broker, environment: 'demo', accountId: venue.accountId } as const
+    const sealed = sealCredentials(cipher, owner, venue.secret)
     return { user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
   })
   for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()

@@ -41,6 +41,11 @@ export class UserHub {
     return account.accountId
   }
 
+  /** Login names with a user-hub connection that has subscribed to its accounts' events (a session following them). */
+  sessions(): string[] {
+    return [...new Set([...this.#subscriptions.keys()].map((client) => client.session.userName))]
+  }
+
   /** Sends each event to the clients subscribed to it (account events to every subscribed login holding the account). */
   deliver(events: readonly UserEvent[]): void {
     if (events.length === 0) return

@@ -41,6 +41,8 @@ export interface ProjectXPaperBroker {
   marketHubUrl: string
   /** Every API request seen (endpoint and login name), oldest first. */
   readonly requests: readonly SeenRequest[]
+  /** Logins whose user-hub connection follows their accounts (subscribed), as the Tradovate face's `sessions()`. */
+  sessions(): string[]
   /** Sets a contract's price (engine name `MNQZ6`); throws with the reason when refused. */
   setPrice(symbol: string, price: string): void
   price(symbol: string): string | null
@@ -65,9 +67,28 @@ export interface ProjectXPaperBroker {
    * events go to the hub like any other. Throws with the broker's text when refused; returns the order id.
    */
   placeManualOrder(accountId: number, order: { symbol: string; side: 0 | 1; size: number }): number
+  /** Flattens an account's position in a contract (engine id) by hand, as its trader would on the platform. */
+  liquidate(accountId: number, contractId: number): void
   /** Cuts every hub connection without a close message; clients reconnect. */
   dropConnections(): void
   close(): Promise<void>
+}
+
+/** Trading an account by hand, as its trader would on the broker's own platform (tests). */
+function handTrading(market: PaperMarket, publish: () => void): Pick<ProjectXPaperBroker, 'placeManualOrder' | 'liquidate'> {
+  return {
+    placeManualOrder(accountId, order) {
+      const placed = market.placeOrder(accountId, { symbol: order.symbol, action: order.side === 0 ? 'Buy' : 'Sell', orderQty: order.size, orderType: 'Market', isAutomated: false })
+      publish()
+      if (placed.orderId === undefined) throw new RangeError(placed.failureText ?? 'order refused')
+      return placed.orderId
+    },
+    liquidate(accountId, contractId) {
+      const result = market.liquidate(accountId, contractId)
+      publish()
+      if (result.failureText) throw new RangeError(result.failureText)
+    },
+  }
 }
 
 /**
@@ -125,6 +146,7 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     userHubUrl: `${base}/hubs/user`,
     marketHubUrl: `${base}/hubs/market`,
     requests,
+    sessions: () => userHub.sessions(),
     setPrice(symbol, price) {
       const error = market.setPrice(symbol, price)
       if (error) throw new RangeError(error)
@@ -141,12 +163,7 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     interfere: (endpoint, interference, count) => controls.interfere(endpoint, interference, count),
     release: (endpoint) => controls.release(endpoint),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
-    placeManualOrder(accountId, order) {
-      const placed = market.placeOrder(accountId, { symbol: order.symbol, action: order.side === 0 ? 'Buy' : 'Sell', orderQty: order.size, orderType: 'Market', isAutomated: false })
-      publish()
-      if (placed.orderId === undefined) throw new RangeError(placed.failureText ?? 'order refused')
-      return placed.orderId
-    },
+    ...handTrading(market, publish),
     dropConnections: () => signalr.drop(),
     async close() {
       marketHub.stop()

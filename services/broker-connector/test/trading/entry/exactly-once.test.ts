@@ -3,10 +3,11 @@ import type { PaperBroker } from '@signals/dev-paper-broker'
 import type { Database, Kysely } from '@signals/db'
 import { buildInstance, drained, eventually, publishAlert } from '../../helper.ts'
 import { Durables } from '../../../src/intake/plugin.ts'
-import { connect, connectedTrader, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
+import { connectedTraderOn, forEachBroker } from '../../brokers-under-test.ts'
+import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
 
 /** Entry orders at the broker per record tag (legs excluded). */
-function entryOrdersByTag(broker: PaperBroker): Map<string, number> {
+function entryOrdersByTag(broker: Pick<PaperBroker, 'orders'>): Map<string, number> {
   const counts = new Map<string, number>()
   for (const order of broker.orders()) {
     const tag = order.clOrdId
@@ -20,8 +21,9 @@ async function settledCount(db: Kysely<Database>) {
   return rows.filter((row) => row.status !== 'received' && row.status !== 'placing').length
 }
 
-t.test('a redelivered entry (published again under other message ids) yields one order', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+// Against both paper brokers (issue 23, item 6); the others drive Tradovate's socket and penalty tickets.
+forEachBroker(t, 'a redelivered entry (published again under other message ids) yields one order', async (t, kind) => {
+  const { broker, app, db } = await connectedTraderOn(t, kind)
   const alert = mnqEntry()
   await publishAlert(app, alert, 'alerts.entry', 'first')
   const record = await settledRecord(db, alert.alertId)

@@ -2,6 +2,7 @@ import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually, identityHeaders, makeAlert, publishAlert } from '../../helper.ts'
 import type { Database, Kysely } from '@signals/db'
+import { connectedTraderOn, forEachBroker, legsOf, netPositionAt } from '../../brokers-under-test.ts'
 import { connect, connectedTrader, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
 
 t.test('enabling live trading connects the trader\'s session; disabling disconnects it', async (t) => {
@@ -16,51 +17,59 @@ t.test('enabling live trading connects the trader\'s session; disabling disconne
   t.equal(app.feeds.session('u-0'), null)
 })
 
-t.test('an entry becomes a bracket of the computed size, a trade from the fill, closed TP at the target fill with exact pnl', async (t) => {
-  const { broker, app, db, config } = await connectedTrader(t)
+// The entry flow, its bracket and its exits run against both paper brokers (issue 23, item 6).
+forEachBroker(t, 'an entry becomes a bracket of the computed size, a trade from the fill, closed TP at the target fill with exact pnl', async (t, kind) => {
+  const { broker, app, db, config } = await connectedTraderOn(t, kind)
 
   const alert = mnqEntry({ entryPrice: 21000, sl: 20950.1, tp: 21100.6 })
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
   t.match(record, { status: 'placed', order_quantity: 5, contract: 'MNQZ6', order_tag: `sig-${record.id}`, reason: null, send_attempts: 1 })
-  t.ok(record.entry_order_id && record.stop_order_id && record.target_order_id, 'entry, stop and target order ids recorded')
-  const orders = broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${record.id}`))
-  t.equal(orders.length, 3, 'one entry and two legs at the broker')
-  t.same(broker.positions().map((p) => p.netPos), [5], '5 contracts long: $500 budget / (50 points x $2)')
+  // ProjectX answers Order/place with the entry's id only: its legs' ids come over the hub, to the trade.
+  if (kind === 'tradovate') t.ok(record.entry_order_id && record.stop_order_id && record.target_order_id, 'entry, stop and target order ids recorded')
+  t.same(broker.orders().filter((order) => order.clOrdId === `sig-${record.id}`).map((order) => order.id), [Number(record.entry_order_id)], 'one entry at the broker, under the record\'s tag')
+  t.equal(legsOf(broker, record.entry_order_id).length, 2, 'and its two legs')
+  t.equal(netPositionAt(broker), 5, '5 contracts long: $500 budget / (50 points x $2)')
 
-  await eventually(async () => (await tradeOfRecord(db, record.id)) !== undefined)
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.target_order_id != null)
   const opened = await tradeOfRecord(db, record.id)
+  t.same([opened?.stop_order_id, opened?.target_order_id].map(Number).sort(), legsOf(broker, record.entry_order_id).map((order) => order.id).sort(), 'the trade knows its legs')
   t.match(opened, {
     user_id: 'u-0', symbol: 'MNQ1!', root: 'MNQ', side: 'LONG', quantity: '5.0000', entry_price: '21000.00000000', status: 'open',
-    contract: 'MNQZ6', broker_account_id: 9000, entry_order_id: record.entry_order_id,
+    contract: 'MNQZ6', broker: broker.brokerName, entry_order_id: record.entry_order_id,
   })
+  t.equal(String(opened?.broker_account_id), String(broker.accountId()), 'on the saved account')
 
   broker.setPrice('MNQZ6', '21101')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), { result: 'TP', exit_price: '21100.50000000', broker_exit_price: '21100.50000000', pnl: '1005.00' },
     'the target, rounded to the tick toward the entry (21100.50), filled: (21100.50 - 21000) x 5 x $2')
-  t.same(broker.positions().map((p) => p.netPos), [0], 'flat at the broker')
+  t.equal(netPositionAt(broker), 0, 'flat at the broker')
+  await eventually(() => legsOf(broker, record.entry_order_id).every((order) => order.ordStatus !== 'Working'))
+  t.pass('the stop went with the target')
 
   const listed = await app.inject({ method: 'GET', url: '/api/alerts', headers: identityHeaders(config, 'u-0') })
   t.match(listed.json(), { alerts: [{ status: 'placed', orderQuantity: 5, contract: 'MNQZ6', reason: null, entryOrderId: String(record.entry_order_id) }] })
   const trades = await app.inject({ method: 'GET', url: '/api/trades', headers: identityHeaders(config, 'u-0') })
-  t.match(trades.json(), { trades: [{ result: 'TP', pnl: '1005.00', alertRecordId: String(record.id), contract: 'MNQZ6', accountId: '9000', brokerExitPrice: '21100.50000000' }] })
+  t.match(trades.json(), { trades: [{ result: 'TP', pnl: '1005.00', alertRecordId: String(record.id), contract: 'MNQZ6', accountId: String(broker.accountId()), brokerExitPrice: '21100.50000000' }] })
 })
 
-t.test('a short through its stop closes SL at the stop fill with exact pnl', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+forEachBroker(t, 'a short through its stop closes SL at the stop fill with exact pnl', async (t, kind) => {
+  const { broker, app, db } = await connectedTraderOn(t, kind)
   const alert = mnqEntry({ action: 'SHORT', entryPrice: 21000, sl: 21040, tp: 20900 })
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
   t.match(record, { status: 'placed', order_quantity: 5 }, 'floor($500 / (40 points x $2)) = 6, cut to 5 by the default limit per order')
   await eventually(async () => (await tradeOfRecord(db, record.id)) !== undefined)
+  t.equal(netPositionAt(broker), -5, 'short at the broker')
   broker.setPrice('MNQZ6', '21050')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), { result: 'SL', side: 'SHORT', exit_price: '21040.00000000', pnl: '-400.00' }, '(21000 - 21040) x 5 x $2')
+  t.equal(netPositionAt(broker), 0, 'flat at the broker')
 })
 
-t.test('a result alert Exit flattens at the broker and the trade closes as Session End at the flatten fill; the alert\'s price is kept as the signal\'s', async (t) => {
-  const { broker, app, db } = await connectedTrader(t)
+forEachBroker(t, 'a result alert Exit flattens at the broker and the trade closes as Session End at the flatten fill; the alert\'s price is kept as the signal\'s', async (t, kind) => {
+  const { broker, app, db } = await connectedTraderOn(t, kind)
   const alert = mnqEntry()
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
@@ -74,13 +83,15 @@ t.test('a result alert Exit flattens at the broker and the trade closes as Sessi
     status: 'closed', result: 'Session End', exit_price: '21020.25000000', pnl: '202.50', close_alert_id: exit.alertId, broker_exit_price: '21020.25000000',
     signal_exit_price: '21020.00000000',
   }, '(21020.25 - 21000) x 5 x $2 from the fill; 21020 was the alert\'s')
-  t.same(broker.positions().map((p) => p.netPos), [0], 'flattened')
-  t.equal(broker.orders().filter((o) => o.ordStatus === 'Working').length, 0, 'the remaining legs were cancelled')
+  t.equal(netPositionAt(broker), 0, 'flattened')
+  await eventually(() => broker.orders().every((o) => o.ordStatus !== 'Working'))
+  t.pass('the remaining legs were cancelled')
 
   broker.setPrice('MNQZ6', '21200')
   await publishAlert(app, exit, 'alerts.result', 'again')
   await eventually(async () => (await db.selectFrom('trades').select('id').execute()).length === 1)
   t.match(await tradeOfRecord(db, record.id), { exit_price: '21020.25000000', pnl: '202.50' }, 'never closed a second time')
+  t.equal(netPositionAt(broker), 0, 'nothing traded again')
 })
 
 t.test('an Exit alert without a price closes at the broker\'s flatten fill', async (t) => {

@@ -4,6 +4,7 @@ import type { PaperBroker } from '@signals/dev-paper-broker'
 import { statusOf } from '../../feeds/feed-helper.ts'
 import { eventually, type App } from '../../helper.ts'
 import { connect, liveTrader, paperBroker, tradingApp } from '../../trading-helper.ts'
+import { connectedTraderOn, type BrokerKind, type BrokerUnderTest } from '../../brokers-under-test.ts'
 
 /** The account trader0 trades (the saved one). */
 export const ACCOUNT = 9000
@@ -21,6 +22,10 @@ export async function reconcilingTrader(t: Test, before: (broker: PaperBroker) =
   await connect(app, 'u-0')
   return { broker, app, db, config }
 }
+
+/** `reconcilingTrader` at either paper broker (issue 23, item 6): the same reconciling connector. */
+export const reconcilingTraderOn = (t: Test, kind: BrokerKind, before: (broker: BrokerUnderTest) => void = () => undefined) =>
+  connectedTraderOn(t, kind, { overrides: { POSITION_RECONCILE_MS: '300', FEED_STATUS_REFRESH_MS: '500' }, before })
 
 /** The account's signed position in a contract at the paper broker. */
 export const netPosition = (broker: PaperBroker, contractId: number) =>

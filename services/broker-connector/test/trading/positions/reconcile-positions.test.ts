@@ -2,7 +2,8 @@ import t from 'tap'
 import { brokerControl } from '../../broker-controls.ts'
 import { eventually, identityHeaders, publishAlert } from '../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
-import { ACCOUNT, discrepancies, netPosition, reconcilingTrader, statusSaying } from './reconcile-helper.ts'
+import { ACCOUNT, discrepancies, netPosition, reconcilingTrader, reconcilingTraderOn, statusSaying } from './reconcile-helper.ts'
+import { forEachBroker, netPositionAt } from '../../brokers-under-test.ts'
 
 // Issue 20, item 2: on every session open and on a timer the connector reconciles the broker's positions
 // and working orders with our open trades and records; a difference is repaired where the rule is clear
@@ -10,30 +11,30 @@ import { ACCOUNT, discrepancies, netPosition, reconcilingTrader, statusSaying } 
 // compared them: a position nobody knew of stayed open at the broker, and a trade the broker no longer held
 // showed open for ever.
 
-t.test('a position the broker holds that none of our trades is in, with nothing protecting it, is flattened when the session opens, and shown', async (t) => {
-  let orderId = 0
-  const { broker, app, db, config } = await reconcilingTrader(t, (broker) => {
-    orderId = broker.placeManualOrder('trader0', { symbol: 'MNQZ6', action: 'Buy', qty: 2 })
+// Finding an untracked position and ending a trade the broker does not hold run against both paper brokers
+// (issue 23, item 6); the others drive Tradovate-only controls (an OSO by hand, liquidation, cancel failures).
+forEachBroker(t, 'a position the broker holds that none of our trades is in, with nothing protecting it, is flattened when the session opens, and shown', async (t, kind) => {
+  const { broker, app, db, config } = await reconcilingTraderOn(t, kind, (broker) => {
+    broker.placeManualOrder({ symbol: 'MNQZ6', action: 'Buy', qty: 2 })
   })
-  const contractId = broker.orders().find((order) => order.id === orderId)?.contractId as number
-  t.equal(netPosition(broker, contractId), 0, 'flattened before the session was handed out')
+  t.equal(netPositionAt(broker), 0, 'flattened before the session was handed out')
   const [found] = await discrepancies(db)
-  t.match(found, { user_id: 'u-0', broker: 'paper', environment: 'demo', broker_account_id: ACCOUNT, broker_contract_id: contractId, kind: 'untracked_position', broker_qty: 2, our_qty: 0 })
+  t.match(found, { user_id: 'u-0', broker: broker.brokerName, environment: 'demo', broker_account_id: broker.accountId(), kind: 'untracked_position', broker_qty: 2, our_qty: 0 })
   t.match(found?.action, /flattened at the broker: no working order protected it/)
   t.ok(found?.resolved_at, 'a repair done at once is kept resolved')
   const detail = await statusSaying(app, /reconciled with the broker/)
-  t.match(detail, new RegExp(`^account DEMO9000; reconciled with the broker: the broker holds \\+2 contract ${contractId} and none of our open trades is in it \\(flattened`))
+  t.match(detail, new RegExp(`^account ${broker.accountName()}; reconciled with the broker: the broker holds \\+2 contract ${found?.broker_contract_id} and none of our open trades is in it \\(flattened`))
   const listed = await app.inject({ method: 'GET', url: '/api/trades/discrepancies', headers: identityHeaders(config, 'u-0') })
   t.equal(listed.statusCode, 200)
-  t.match(listed.json(), { success: true, discrepancies: [{ kind: 'untracked_position', brokerQty: 2, ourQty: 0, accountId: String(ACCOUNT) }] })
+  t.match(listed.json(), { success: true, discrepancies: [{ kind: 'untracked_position', brokerQty: 2, ourQty: 0, accountId: String(broker.accountId()) }] })
 })
 
-t.test('the timer finds a position opened by hand while the session is open and flattens it', async (t) => {
-  const { broker, db } = await reconcilingTrader(t)
+forEachBroker(t, 'the timer finds a position opened by hand while the session is open and flattens it', async (t, kind) => {
+  const { broker, db } = await reconcilingTraderOn(t, kind)
   t.same(await discrepancies(db), [], 'nothing differs at first')
-  const orderId = broker.placeManualOrder('trader0', { symbol: 'MNQZ6', action: 'Sell', qty: 3 })
-  const contractId = broker.orders().find((order) => order.id === orderId)?.contractId as number
-  await eventually(async () => (await discrepancies(db)).length === 1 && netPosition(broker, contractId) === 0, 10_000)
+  broker.placeManualOrder({ symbol: 'MNQZ6', action: 'Sell', qty: 3 })
+  t.equal(netPositionAt(broker), -3, 'short by hand')
+  await eventually(async () => (await discrepancies(db)).length === 1 && netPositionAt(broker) === 0, 10_000)
   t.match(await discrepancies(db), [{ kind: 'untracked_position', broker_qty: -3, our_qty: 0 }])
 })
 
@@ -60,18 +61,20 @@ t.test('a position opened by hand with its own stop is left, told, and blocks ne
   t.pass('resolved once the position is gone')
 })
 
-t.test('a trade the broker holds no position for is ended with the reason and no made-up price, and shown', async (t) => {
-  const { app, db } = await reconcilingTrader(t)
+forEachBroker(t, 'a trade the broker holds no position for is ended with the reason and no made-up price, and shown', async (t, kind) => {
+  const { broker, app, db } = await reconcilingTraderOn(t, kind)
   const contract = await app.feeds.session('u-0')!.findContract('MNQZ6')
   const { id } = await db
     .insertInto('trades')
-    .values({ user_id: 'u-0', symbol: 'MNQ1!', root: 'MNQ', side: 'LONG', quantity: '2', entry_price: '21000', contract: 'MNQZ6', broker_contract_id: contract.id, broker: 'paper', environment: 'demo', broker_account_id: ACCOUNT })
+    .values({ user_id: 'u-0', symbol: 'MNQ1!', root: 'MNQ', side: 'LONG', quantity: '2', entry_price: '21000', contract: 'MNQZ6', broker_contract_id: contract.id, broker: broker.brokerName, environment: 'demo', broker_account_id: broker.accountId() })
     .returning('id')
     .executeTakeFirstOrThrow()
   await eventually(async () => (await db.selectFrom('trades').select('status').where('id', '=', id).executeTakeFirst())?.status === 'cancelled', 10_000)
   const trade = await db.selectFrom('trades').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
   t.match(trade, { exit_price: null, pnl: null, broker_exit_price: null })
   t.match(trade.exit_note, /the broker holds no MNQZ6 position and lists no fill that closed this trade/)
+  // The trade is ended first and the difference recorded after it, in the same pass.
+  await eventually(async () => (await discrepancies(db)).length > 0, 10_000)
   t.match(await discrepancies(db), [{ kind: 'broker_flat', contract: 'MNQZ6', broker_qty: 0, our_qty: 2, action: '1 open trade(s) ended as cancelled, without an exit price or PnL' }])
   t.match(await statusSaying(app, /reconciled with the broker/), /the broker holds no MNQZ6 position while our trades held \+2/)
 })
@@ -101,17 +104,16 @@ t.test("a trade's bracket left working after the trade closed is cancelled", asy
   t.match(await statusSaying(app, /reconciled with the broker/), /was working at the broker although its trade is closed \(cancelled at the broker\)/)
 })
 
-t.test('a position larger than our trades is told, left alone, and blocks new entries in the contract until they agree', async (t) => {
-  const { broker, app, db } = await reconcilingTrader(t)
+forEachBroker(t, 'a position larger than our trades is told, left alone, and blocks new entries in the contract until they agree', async (t, kind) => {
+  const { broker, app, db } = await reconcilingTraderOn(t, kind)
   const entry = mnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await eventually(async () => (await tradeOfRecord(db, record.id)) !== undefined)
-  const contractId = (await tradeOfRecord(db, record.id))?.broker_contract_id as number
-  broker.placeManualOrder('trader0', { symbol: 'MNQZ6', action: 'Buy', qty: 2 })
+  broker.placeManualOrder({ symbol: 'MNQZ6', action: 'Buy', qty: 2 })
   await eventually(async () => (await discrepancies(db)).some((row) => row.kind === 'quantity_differs'), 10_000)
   t.match(await discrepancies(db), [{ kind: 'quantity_differs', broker_qty: 7, our_qty: 5, resolved_at: null }])
-  t.equal(netPosition(broker, contractId), 7, 'nothing changed at the broker')
+  t.equal(netPositionAt(broker), 7, 'nothing changed at the broker')
   t.match(await statusSaying(app, /broker and trades differ/), /the broker holds \+7 MNQZ6 while our open trades hold \+5 \(nothing changed at the broker; new entries in MNQZ6 are refused/)
 
   const next = mnqEntry({ raw: { n: 2 } })
@@ -121,10 +123,10 @@ t.test('a position larger than our trades is told, left alone, and blocks new en
   t.match(refused.reason, /not placed: the broker holds \+7 MNQZ6 while our open trades hold \+5/)
 
   // The trader flattens by hand: the liquidation's fill closes our trade, and the broker and our trades agree again.
-  broker.liquidate(ACCOUNT, contractId)
+  broker.liquidate()
   await eventually(async () => (await db.selectFrom('position_discrepancies').select('resolved_at').where('kind', '=', 'quantity_differs').executeTakeFirst())?.resolved_at != null, 10_000)
   t.match(await tradeOfRecord(db, record.id), { status: 'closed' })
-  await statusSaying(app, /^account DEMO9000$/)
+  await statusSaying(app, new RegExp(`^account ${broker.accountName()}$`))
   t.pass('the status no longer tells a difference once they agree')
 })
 
