@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { eventually, publishAlert } from '../helper.ts'
 import { connectedTrader, settledRecord, tradeOfRecord } from '../trading-helper.ts'
 import { mnqExit, netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
@@ -14,7 +14,7 @@ import { EXIT_PLANS_ON, connectorAway, connectorBack, exitsOf, ordersOf, withTar
 const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
 
 /** The entry of 5 filled and its targets out: every contract with a stop and a target. */
-async function openPairs(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function openPairs(t: Test) {
   const connected = await connectedTrader(t, EXIT_PLANS_ON)
   const entry = withTargets()
   await publishAlert(connected.app, entry)
