@@ -35,7 +35,7 @@ async function ordersOfRecord(orders: Iterable<BrokerOrder>, session: Pick<Broke
 }
 
 /**
- * The record's targets and their stops at the broker, found by their tag (`sig-N.tp1`..`.tp3`, `.sl1`..`.sl3`)
+ * The record's targets and their stops at the broker, found by their tag (`sig-N.tp1`, `.tp2`, ... and `.sl1`, ...: one pair per contract)
  * in the keeper's book and in the broker's order list, not by the stored order id alone: an id is missing
  * after a crash between the send and its store or an unknown outcome, and an order's event may not have
  * reached the book yet. An order is working unless either source says it is done (done is final). The ids
