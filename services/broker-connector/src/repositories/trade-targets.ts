@@ -38,8 +38,8 @@ export async function targetPlanOf(db: Kysely<Database>, recordId: number, userI
 }
 
 /**
- * Claims the targets not claimed before, committed before any is sent: the levels returned are this call's
- * to send; a replayed fill, a reconnect or another instance finds them taken and sends nothing.
+ * Claims the target pairs not claimed before (one row per pair, `level` its number), committed before any is
+ * sent: the numbers returned are this call's to send; a replayed fill, a reconnect or another instance finds them taken and sends nothing.
  */
 export async function claimTargets(db: Kysely<Database>, recordId: number, targets: readonly TargetClaim[]): Promise<number[]> {
   if (targets.length === 0) return []
@@ -63,7 +63,10 @@ export async function pairStopFound(db: Kysely<Database>, recordId: number, leve
 }
 
 export interface ClaimedTarget {
+  /** The pair's number (nearest first). */
   level: number
+  /** The target's price (as text: every pair of one target has the same). */
+  price: string
   quantity: number
   /** Null until stored: a crash between the send and the store, or an unknown outcome. */
   order_id: number | null
@@ -76,7 +79,7 @@ export interface ClaimedTarget {
 /** The record's claimed targets, nearest first, with the order id stored for each (if any). */
 export async function claimedTargetsOf(db: Kysely<Database>, recordId: number): Promise<ClaimedTarget[]> {
   const result = await sql<ClaimedTarget>`
-    SELECT level::int AS level, quantity, order_id::int AS order_id, stop_order_id::int AS stop_order_id, (order_id IS NULL AND outcome IS NOT NULL AND outcome NOT LIKE 'outcome unknown%') AS refused
+    SELECT level::int AS level, price::text AS price, quantity, order_id::int AS order_id, stop_order_id::int AS stop_order_id, (order_id IS NULL AND outcome IS NOT NULL AND outcome NOT LIKE 'outcome unknown%') AS refused
     FROM trade_targets WHERE record_id = ${recordId} ORDER BY level`.execute(db)
   return result.rows
 }

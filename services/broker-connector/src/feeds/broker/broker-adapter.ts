@@ -157,7 +157,7 @@ export interface ClosingOrderRequest {
  * has filled, never before (resting first, it could open a position of its own).
  */
 export interface TargetPairRequest {
-  /** The entry's tag (`sig-N`): the target goes out as `${tag}.tp${level}`, its stop as `${tag}.sl${level}`. */
+  /** The entry's tag (`sig-N`): the target goes out as `${tag}.tp${level}`, its stop as `${tag}.sl${level}` (`level`: the pair's number, one pair per contract). */
   tag: string
   level: number
   contract: BrokerContract

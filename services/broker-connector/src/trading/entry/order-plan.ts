@@ -79,10 +79,11 @@ export const orderTagOf = (recordId: number) => `sig-${recordId}`
  */
 export const remainderTagOf = (entryTag: string, withLegs: boolean) => `${entryTag}.${withLegs ? 'm' : 'ma'}`
 
-/** What a tag of ours names: the record, the order of its bracket, a target's level, a remainder's kind. */
+/** What a tag of ours names: the record, the order of its bracket, a target pair's number, a remainder's kind. */
 export interface ParsedOrderTag {
   recordId: number
   leg: 'entry' | 'stop' | 'target'
+  /** The number of one of several targets' pairs of one contract (1 the nearest; docs/decisions/targets-breakeven.md). */
   level?: number
   /** An order of a limit's rest sent at the market: `.m` with its own legs, `.ma` without (remainderTagOf). */
   remainder?: 'bracket' | 'added'
@@ -90,13 +91,13 @@ export interface ParsedOrderTag {
 
 /**
  * The record a tag belongs to and which order of its bracket it names, or null for any other tag. One of
- * several targets (`.tp1`..`.tp3`, issue 24 item 4) is a target with its `level`; the stop paired with it at
- * the broker (`.sl1`..`.sl3`) a stop with that `level`; an order of the remainder sent at the market (`.m`,
+ * several targets' pairs (`.tp1`, `.tp2`, ..., one per contract, issue 24 item 4) is a target with its pair's number
+ * as `level`; the stop paired with it at the broker (`.sl1`, ...) a stop with that `level`; an order of the remainder sent at the market (`.m`,
  * `.ma`) says `remainder` (never with several targets: such entries are not converted).
  */
 export function parseOrderTag(tag: string | null): ParsedOrderTag | null {
   if (tag === null) return null
-  const match = /^sig-(\d{1,15})(\.ma?)?(?:\.(sl|tp)([1-3])?)?$/.exec(tag)
+  const match = /^sig-(\d{1,15})(\.ma?)?(?:\.(sl|tp)([1-9]\d{0,3})?)?$/.exec(tag)
   if (!match) return null
   const leg: ParsedOrderTag['leg'] = match[3] === 'sl' ? 'stop' : match[3] === undefined ? 'entry' : 'target'
   const parsed: ParsedOrderTag = match[4] === undefined ? { recordId: Number(match[1]), leg } : { recordId: Number(match[1]), leg, level: Number(match[4]) }

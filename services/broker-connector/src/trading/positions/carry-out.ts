@@ -46,7 +46,7 @@ async function othersWorking(db: Kysely<Database>, session: BrokerSession, scope
 
 /**
  * With the broker flat, a trade's legs still working would open a position of their own: cancelled, found
- * by id and by their record's tag (`.sl`, `.tp`, several targets' `.tp1`..`.tp3`) whether or not an id was stored.
+ * by id and by their record's tag (`.sl`, `.tp`, several targets' `.tp1`, `.tp2`, ...) whether or not an id was stored.
  */
 async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]): Promise<void> {
   const working = (await session.listOrders()).filter((order) => !isDone(order.status))

@@ -5,7 +5,7 @@ import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { targetTrades } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
-import { makeRoomForClose } from '../targets/room-for-close.ts'
+import { makeRoomForClose, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
 export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
@@ -43,17 +43,26 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const decided = partialCloseQuantity(size, flatten.close_part)
   if (decided.kind === 'none') return `partial close: ${decided.reason}`
   // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
-  // stop or target may close more than is left. A failure here leaves the close unsent (tried again).
-  await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity)
-  if (!(await markPartSent(db, flatten.id))) return lookForSent(session, tag, new Date())
+  // stop or target may close more than is left. Not carried out (a refusal, a wait, a cut failing half way):
+  // what was cut is put back, and the close may go again. An unknown outcome is only looked for.
+  const cut: CutForClose[] = []
+  let marked = false
   try {
-    const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity: decided.quantity })
-    return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
+    await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
+    marked = await markPartSent(db, flatten.id)
+    if (marked) {
+      const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity: decided.quantity })
+      return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
+    }
   } catch (error) {
-    // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
-    if (error instanceof BrokerError && !outcomeUnknown(error)) await markPartUnsent(db, flatten.id)
+    if (error instanceof BrokerError && !outcomeUnknown(error)) {
+      if (marked) await markPartUnsent(db, flatten.id)
+      await putBackAfterRefusedClose(db, session, flatten.user_id, cut)
+    }
     throw error
   }
+  // Marked already: another run sent it (its cut stands); only looked for.
+  return lookForSent(session, tag, new Date())
 }
 
 /** A closing order marked sent: looked for by its tag, never sent again. */

@@ -1,6 +1,6 @@
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
-import { noteFailure, resizedTarget, type TargetPlanRow } from '../../repositories/trade-targets.ts'
+import { resizedTarget, type TargetPlanRow } from '../../repositories/trade-targets.ts'
 import type { FoundTarget } from './find-targets.ts'
 import type { TargetContext } from './target-context.ts'
 
@@ -38,9 +38,10 @@ async function setPair(context: TargetContext, recordId: number, pair: PairLeft,
  * the broker: each pair's legs for what is left of the pair (a part of one leg shrinks the other: the broker
  * resizes nothing by itself), the pairs cut from the farthest so they never close more than is open, and the
  * whole-position stop set to what no pair covers. Shrinking comes first, growing last, so the stops and the
- * targets never total more than the position.
+ * targets never total more than the position. Returns how many contracts are left with no stop (the
+ * whole-position stop gone and no pair covering them): the trade says so; a caller that can, covers them.
  */
-export async function balanceExits(context: TargetContext, recordId: number, row: TargetPlanRow, pairs: readonly FoundTarget[]): Promise<void> {
+export async function balanceExits(context: TargetContext, recordId: number, row: TargetPlanRow, pairs: readonly FoundTarget[]): Promise<number> {
   const lefts = await Promise.all(pairs.map((pair) => pairLeft(context, row.trade_id, pair)))
   let excess = lefts.reduce((sum, pair) => sum + pair.left, 0) - row.quantity
   const wanted = new Map<PairLeft, number>()
@@ -57,18 +58,19 @@ export async function balanceExits(context: TargetContext, recordId: number, row
     if (targetRest !== left || stopRest !== left) await setPair(context, recordId, pair, left)
   }
   const covered = [...wanted.values()].reduce((sum, left) => sum + left, 0)
-  await setMainStop(context, recordId, row, row.quantity - covered)
+  return setMainStop(context, row, row.quantity - covered)
 }
 
-/** The whole-position stop covers what no pair does: resized, or cancelled at 0; with none left to grow, the trade says so. */
-async function setMainStop(context: TargetContext, recordId: number, row: TargetPlanRow, wanted: number): Promise<void> {
+/** The whole-position stop covers what no pair does: resized, or cancelled at 0; with none left to grow, what it cannot cover is returned. */
+async function setMainStop(context: TargetContext, row: TargetPlanRow, wanted: number): Promise<number> {
   const main = row.stop_order_id
-  if (main === null || !context.isLive(main)) {
-    if (wanted > 0) await noteFailure(context.db, recordId, row.trade_id, `${wanted} contract(s) of the trade have no stop at the broker: the whole-position stop is gone and no target's stop covers them`)
-    return
-  }
+  if (main === null || !context.isLive(main)) return Math.max(wanted, 0)
   const version = (await context.session.orderVersions([main])).get(main)
   const filled = await filledOnTrade(context.db, row.trade_id, main)
   if (wanted <= 0) await cancelQuietly(context.session, main)
   else if (version === undefined || version.quantity - filled !== wanted) await context.session.resizeOrder(main, filled + wanted)
+  return 0
 }
+
+/** What the trade is told of contracts balanceExits left without a stop. */
+export const uncoveredNote = (uncovered: number) => `${uncovered} contract(s) of the trade have no stop at the broker: the whole-position stop is gone and no target's stop covers them`

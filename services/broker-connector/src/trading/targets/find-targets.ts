@@ -10,7 +10,10 @@ interface FoundLeg {
 }
 
 export interface FoundTarget {
+  /** The pair's number (nearest first; one contract each since pairs of one: docs/decisions/targets-breakeven.md). */
   level: number
+  /** The target's price as claimed: every pair of one target has the same. */
+  price: string
   /** The quantity the pair was placed with (or cut to). */
   quantity: number
   /** The target (Limit, `.tpN`); kept as `orderId` for the callers that only cut targets. */
@@ -32,7 +35,7 @@ async function ordersOfRecord(orders: Iterable<BrokerOrder>, session: Pick<Broke
 }
 
 /**
- * The record's targets and their stops at the broker, found by their tag (`sig-N.tp1`..`.tp3`, `.sl1`..`.sl3`)
+ * The record's targets and their stops at the broker, found by their tag (`sig-N.tp1`, `.tp2`, ... and `.sl1`, ...: one pair per contract)
  * in the keeper's book and in the broker's order list, not by the stored order id alone: an id is missing
  * after a crash between the send and its store or an unknown outcome, and an order's event may not have
  * reached the book yet. An order is working unless either source says it is done (done is final). The ids
@@ -51,7 +54,7 @@ export async function findTargets(context: TargetContext, recordId: number): Pro
     // Found by tag after an unknown outcome: stored at once, so every later look has it by id too.
     if (target.order_id !== order.id) await targetSent(context.db, recordId, target.level, { orderId: order.id })
     if (stop !== undefined && target.stop_order_id !== stop.id) await pairStopFound(context.db, recordId, target.level, stop.id)
-    found.push({ level: target.level, quantity: target.quantity, orderId: order.id, working: !isDone(order.status), stop: stop === undefined ? null : { orderId: stop.id, working: !isDone(stop.status) } })
+    found.push({ level: target.level, price: target.price, quantity: target.quantity, orderId: order.id, working: !isDone(order.status), stop: stop === undefined ? null : { orderId: stop.id, working: !isDone(stop.status) } })
   }
   return found
 }
@@ -77,7 +80,7 @@ export async function workingStops(session: Pick<BrokerSession, 'listOrders'>, r
   return stops
 }
 
-/** The first target the trader is sent (the nearest not refused): its fill moves the stop to breakeven. */
-export async function firstTargetLevel(context: TargetContext, recordId: number): Promise<number | null> {
-  return (await claimedTargetsOf(context.db, recordId)).find((target) => !target.refused)?.level ?? null
+/** The price of the first target the trader is sent (the nearest with a pair not refused): a fill of any of its pairs moves the stop to breakeven. */
+export async function firstTargetPrice(context: TargetContext, recordId: number): Promise<string | null> {
+  return (await claimedTargetsOf(context.db, recordId)).find((target) => !target.refused)?.price ?? null
 }

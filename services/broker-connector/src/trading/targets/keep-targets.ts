@@ -6,8 +6,8 @@ import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { TARGETS_NOTE } from '../../repositories/entry-records.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
 import { claimTargets, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
-import { balanceExits } from './balance-exits.ts'
-import { findTargets, firstTargetLevel, workingStops } from './find-targets.ts'
+import { balanceExits, uncoveredNote } from './balance-exits.ts'
+import { findTargets, firstTargetPrice, workingStops } from './find-targets.ts'
 import { stopTheUncovered } from './lone-stop.ts'
 import { tightenStop } from './move-stops.ts'
 import { splitTargets, type SizedTarget } from './split-targets.ts'
@@ -16,9 +16,9 @@ import type { TargetContext } from './target-context.ts'
 const exitSide = (side: 'LONG' | 'SHORT') => (side === 'LONG' ? 'Sell' : 'Buy')
 
 /**
- * After an entry fill (docs/decisions/targets-breakeven.md): once the entry has filled in full, each of the
- * record's targets goes out with its own stop, linked at the broker (OCO), once (claimed before it is sent).
- * For each, the whole-position stop is first shrunk by the pair's quantity (cancelled at 0), then the pair
+ * After an entry fill (docs/decisions/targets-breakeven.md): once the entry has filled in full, each contract
+ * of the record's targets goes out with its own stop, a pair of one contract linked at the broker (OCO), once
+ * (claimed before it is sent). For each, the whole-position stop is first shrunk by the pair's quantity (cancelled at 0), then the pair
  * is sent: the stops and the targets never total more than the position (for the moment of the send, the
  * pair's contracts have no stop: the accepted side). A pair refused grows the stop back. Until then the stop
  * (the OSO's leg) protects what has filled; a target never rests before its contracts are held.
@@ -34,22 +34,43 @@ export async function placeTargetsAfterEntry(context: TargetContext, recordId: n
     return
   }
   const split = splitTargets(plan.targets, row.order_quantity)
-  const targets = trimFarthest(split.targets, row.quantity)
-  const claimed = new Set(await claimTargets(db, recordId, targets))
+  const pairs = pairsOfOne(trimFarthest(split.targets, row.quantity))
+  const claimed = new Set(await claimTargets(db, recordId, pairs.map((pair) => pair.sized)))
   if (claimed.size === 0) return
-  const placed: string[] = []
+  const placed = new Map<number, { count: number; price: string }>()
   const main = row.stop_order_id ?? [...context.orders()].find((order) => order.tag === `${row.order_tag ?? `sig-${recordId}`}.sl`)?.id ?? null
-  for (const target of targets.filter((target) => claimed.has(target.level))) {
-    const price = roundToTick(target.price, spec.tickSize, row.side === 'LONG' ? 'down' : 'up')
-    const failure = await placePair(context, { recordId, row, main, target, price })
-    if (failure === null) placed.push(`TP${target.level} ${target.quantity} at ${price}`)
+  for (const pair of pairs.filter((pair) => claimed.has(pair.sized.level))) {
+    const price = roundToTick(pair.sized.price, spec.tickSize, row.side === 'LONG' ? 'down' : 'up')
+    const failure = await placePair(context, { recordId, row, main, target: pair.sized, price })
+    if (failure === null) placed.set(pair.tp, { count: (placed.get(pair.tp)?.count ?? 0) + 1, price })
     else {
-      await targetSent(db, recordId, target.level, { failure })
-      await noteFailure(db, recordId, row.trade_id, `TP${target.level} was not placed: ${failure}`)
-      context.logger.warn({ userId: context.userId, recordId, level: target.level, reason: failure }, 'a target was not placed')
+      await targetSent(db, recordId, pair.sized.level, { failure })
+      await noteFailure(db, recordId, row.trade_id, `TP${pair.tp} (pair ${pair.sized.level}, contract ${pair.index} of ${pair.count}) was not placed: ${failure}`)
+      context.logger.warn({ userId: context.userId, recordId, level: pair.tp, pair: pair.sized.level, reason: failure }, 'a target was not placed')
     }
   }
-  await noteRecord(db, recordId, `${TARGETS_NOTE}${placed.join(', ') || 'none'}${split.note === null ? '' : ` (${split.note})`}`)
+  const said = [...placed].map(([tp, { count, price }]) => `TP${tp} ${count} at ${price}`)
+  await noteRecord(db, recordId, `${TARGETS_NOTE}${said.join(', ') || 'none'}${split.note === null ? '' : ` (${split.note})`}`)
+}
+
+/** One contract of one target, sent as a pair of its own: `sized.level` is the pair's number across the targets, nearest first. */
+interface PairOfOne {
+  /** The target's level (1 for TP1), as the trader named it. */
+  tp: number
+  /** Which of the target's contracts (1..count). */
+  index: number
+  count: number
+  sized: SizedTarget
+}
+
+/**
+ * Each target split into pairs of ONE contract (docs/decisions/targets-breakeven.md, "Pairs of one
+ * contract"): a leg of one contract is never filled in part, so the broker's OCO (which resizes nothing on a
+ * part) always leaves the stops covering exactly what is held, with or without the connector.
+ */
+function pairsOfOne(targets: readonly SizedTarget[]): PairOfOne[] {
+  let number = 0
+  return targets.flatMap((target) => Array.from({ length: target.quantity }, (_, index) => ({ tp: target.level, index: index + 1, count: target.quantity, sized: { level: ++number, price: target.price, quantity: 1 } })))
 }
 
 interface PairToPlace {
@@ -127,10 +148,12 @@ export async function followTargets(context: TargetContext, recordId: number, fi
   }
   const row = await targetPlanOf(db, recordId, context.userId)
   if (!row || row.status !== 'open') return
-  await balanceExits(context, recordId, row, all)
+  const uncovered = await balanceExits(context, recordId, row, all)
+  if (uncovered > 0) await noteFailure(db, recordId, row.trade_id, uncoveredNote(uncovered))
   const plan = row.exit_plan as ExitPlan
   const filled = all.find((target) => target.orderId === fill.orderId)
-  if (plan.breakeven !== null && filled !== undefined && filled.level === (await firstTargetLevel(context, recordId))) await moveToBreakeven(context, recordId, row, plan.breakeven.offsetTicks)
+  // Any pair of the first target (its contracts are pairs of one) moves the stops; a second finds them moved.
+  if (plan.breakeven !== null && filled !== undefined && filled.price === (await firstTargetPrice(context, recordId))) await moveToBreakeven(context, recordId, row, plan.breakeven.offsetTicks)
 }
 
 /**

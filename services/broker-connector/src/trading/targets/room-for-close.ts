@@ -1,9 +1,10 @@
-import { isDone, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { BrokerError, isDone, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { Database, Kysely } from '@signals/db'
-import { targetPlanOf } from '../../repositories/trade-targets.ts'
-import { balanceExits } from './balance-exits.ts'
-import { findTargets } from './find-targets.ts'
+import { noteFailure, targetPlanOf } from '../../repositories/trade-targets.ts'
+import { balanceExits, uncoveredNote } from './balance-exits.ts'
+import { findTargets, workingStops } from './find-targets.ts'
 import type { TargetContext } from './target-context.ts'
+import { stopTheRest } from './lone-stop.ts'
 
 /** A trade a partial close reaches, oldest first (its fill closes them first in, first out). */
 interface ClosedTrade {
@@ -11,23 +12,35 @@ interface ClosedTrade {
   alert_record_id: number | null
 }
 
-/**
- * Before a partial close of `quantity` is sent: each trade it will reach that has targets paired with their
- * own stops has its exits cut to what will be left (the farthest pair first, both legs; then the
- * whole-position stop), so that once the close fills no stop or target closes more than is held. Until the
- * close fills, those contracts have fewer exits than the position (the accepted side).
- */
-export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSession, userId: string, trades: readonly ClosedTrade[], quantity: number): Promise<void> {
-  const working = new Map((await session.listOrders()).map((order) => [order.id, order]))
-  const context: TargetContext = {
+/** A trade whose exits were cut for a close: what is needed to put them back if the close is refused. */
+export interface CutForClose {
+  recordId: number
+  /** The trade's stop price before the cut (its stops all stand at one price), or null when unknown. */
+  stopPrice: string | null
+}
+
+/** A context over the broker's orders as listed now. Nothing is placed through it that is logged. */
+function listedContext(db: Kysely<Database>, session: BrokerSession, userId: string, listed: readonly BrokerOrder[]): TargetContext {
+  const working = new Map(listed.map((order) => [order.id, order]))
+  return {
     db,
-    // Nothing is placed here (only cut), so nothing is logged.
     logger: { info: () => undefined, warn: () => undefined },
     userId,
     session,
     isLive: (orderId) => { const order = working.get(orderId); return order !== undefined && !isDone(order.status) },
     orders: () => working.values(),
   }
+}
+
+/**
+ * Before a partial close of `quantity` is sent: each trade it will reach that has targets paired with their
+ * own stops has its exits cut to what will be left (the farthest pair first, both legs; then the
+ * whole-position stop), so that once the close fills no stop or target closes more than is held. Until the
+ * close fills, those contracts have fewer exits than the position (the accepted side). Each trade is added
+ * to `cut` before its exits are touched, so a close refused (or a cut failing half way) can put them back.
+ */
+export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSession, userId: string, trades: readonly ClosedTrade[], quantity: number, cut: CutForClose[]): Promise<void> {
+  const context = listedContext(db, session, userId, await session.listOrders())
   let left = quantity
   for (const trade of trades) {
     if (left <= 0) break
@@ -37,6 +50,37 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
     const row = await targetPlanOf(db, trade.alert_record_id, userId)
     if (!row || row.status !== 'open') continue
     const pairs = await findTargets(context, trade.alert_record_id)
-    if (pairs.length > 0) await balanceExits(context, trade.alert_record_id, { ...row, quantity: Number(trade.quantity) - taken }, pairs)
+    if (pairs.length === 0) continue
+    const [stop] = await workingStops(session, trade.alert_record_id, row.stop_order_id, context.orders())
+    cut.push({ recordId: trade.alert_record_id, stopPrice: stop === undefined ? null : ((await session.orderVersions([stop])).get(stop)?.stopPrice ?? null) })
+    await balanceExits(context, trade.alert_record_id, { ...row, quantity: Number(trade.quantity) - taken }, pairs)
+  }
+}
+
+/**
+ * The broker did not carry out a partial close (a refusal, a wait) after its room was made: the trades' exits
+ * are put back to what they hold (docs/decisions/targets-breakeven.md). The whole-position stop grows back
+ * where it still works; the pairs cut are gone (a cancelled order cannot come back), so their contracts get
+ * a stop of their own at the trade's stop price (it becomes the trade's stop; the next attempt cuts it
+ * first). Their targets are not placed again: the record says so. Broker errors here are noted, not thrown:
+ * the close's own refusal is what the request waits on.
+ */
+export async function putBackAfterRefusedClose(db: Kysely<Database>, session: BrokerSession, userId: string, cut: readonly CutForClose[]): Promise<void> {
+  if (cut.length === 0) return
+  const context = listedContext(db, session, userId, await session.listOrders())
+  for (const { recordId, stopPrice } of cut) {
+    const row = await targetPlanOf(db, recordId, userId)
+    if (!row || row.status !== 'open') continue
+    let uncovered: number
+    try {
+      uncovered = await balanceExits(context, recordId, row, await findTargets(context, recordId))
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error
+      await noteFailure(db, recordId, row.trade_id, `the partial close was not carried out and the exits cut for it could not be put back: ${error.message}`)
+      continue
+    }
+    if (uncovered === 0) continue
+    if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `the partial close was not carried out; ${uncoveredNote(uncovered)} (the trade's stop price was unknown)`)
+    else await noteFailure(db, recordId, row.trade_id, `the partial close was not carried out and the targets cut for it are gone${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity: uncovered, stopPrice })}`)
   }
 }

@@ -14,6 +14,7 @@ import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../../shared/serial-queues.ts'
 import { followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
 import type { TargetContext } from '../targets/target-context.ts'
+import { findTargets } from '../targets/find-targets.ts'
 import { hasTargetPairs } from '../../repositories/trade-targets.ts'
 
 interface UserBook {
@@ -285,9 +286,10 @@ export class TradeKeeper {
       try {
         if (closed) {
           for (const id of legs) await cancelQuietly(book.session, id)
-        } else if (!(await hasTargetPairs(this.options.db, trade.alert_record_id))) {
-          // With targets paired with their own stops, the whole-position stop covers only what no pair does:
-          // set with the pairs (targets/balance-exits.ts), never to the whole of what is left.
+        } else if (!(await this.#pairsFound(userId, trade.alert_record_id))) {
+          // With target pairs working (or done) at the broker, the whole-position stop covers only what no pair
+          // does: set with the pairs (targets/balance-exits.ts). Pairs claimed but none found (all refused, or
+          // never sent) leave it as any trade's stop: resized to the whole of what is left.
           const left = Number(trade.quantity) - quantity
           for (const id of legs.filter((id) => id !== fill.orderId)) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
         }
@@ -308,6 +310,13 @@ export class TradeKeeper {
         await noteTrade(this.options.db, trade.id, note)
       }
     }
+  }
+
+  /** True when the record's target pairs are found at the broker (claimed is not enough: a refused pair is not there). */
+  async #pairsFound(userId: string, recordId: number | null): Promise<boolean> {
+    const context = this.#targetContext(userId)
+    if (recordId === null || !context || !(await hasTargetPairs(this.options.db, recordId))) return false
+    return (await findTargets(context, recordId)).length > 0
   }
 
   /** The user's session and its live orders, for carrying out several targets and breakeven (targets/keep-targets.ts). */

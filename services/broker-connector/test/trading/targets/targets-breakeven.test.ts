@@ -15,17 +15,17 @@ t.test('several targets: each TP with its own stop (the whole-position stop shru
   const record = await settledRecord(db, entry.alertId)
   t.equal(record.status, 'placed')
   await openedTrade(db, record.id)
-  await eventually(() => ordersOf(broker, record.id).sl3 !== undefined)
+  await eventually(() => ordersOf(broker, record.id).sl5 !== undefined)
   const placed = ordersOf(broker, record.id)
   t.match(placed, {
     sl: { ordStatus: 'Canceled' },
-    tp1: { orderQty: 2, ordStatus: 'Working', action: 'Sell' },
-    sl1: { orderQty: 2, ordStatus: 'Working', action: 'Sell' },
-    tp2: { orderQty: 2, ordStatus: 'Working' },
-    sl2: { orderQty: 2, ordStatus: 'Working' },
-    tp3: { orderQty: 1, ordStatus: 'Working' },
-    sl3: { orderQty: 1, ordStatus: 'Working' },
-  }, 'each target with its own stop of its quantity; the whole-position stop gave them all its contracts')
+    tp1: { orderQty: 1, ordStatus: 'Working', action: 'Sell' },
+    sl1: { orderQty: 1, ordStatus: 'Working', action: 'Sell' },
+    tp2: { orderQty: 1, ordStatus: 'Working' },
+    sl2: { orderQty: 1, ordStatus: 'Working' },
+    tp5: { orderQty: 1, ordStatus: 'Working' },
+    sl5: { orderQty: 1, ordStatus: 'Working' },
+  }, 'each contract of each target a pair with its own stop; the whole-position stop gave them all its contracts')
   t.notOk('tp' in placed, 'no single target leg')
   await eventually(async () => (await recordOf(db, entry.alertId)).reason !== null)
   t.match((await recordOf(db, entry.alertId)).reason, /targets placed: TP1 2 at 21020\.00, TP2 2 at 21040\.00, TP3 1 at 21080\.00/)
@@ -33,18 +33,18 @@ t.test('several targets: each TP with its own stop (the whole-position stop shru
   broker.setPrice('MNQZ6', '21025')
   await eventually(() => netMnq(broker) === 3)
   await eventually(async () => (await tradeOfRecord(db, record.id))?.quantity === '3.0000')
-  t.equal(ordersOf(broker, record.id).sl1?.ordStatus, 'Canceled', 'TP1 done cancelled its stop at the broker')
-  const { sl2, sl3 } = ordersOf(broker, record.id)
-  await eventually(async () => (await stopPriceOf(app, sl2!.id)) === '21000.5' && (await stopPriceOf(app, sl3!.id)) === '21000.5')
+  t.match(ordersOf(broker, record.id), { sl1: { ordStatus: 'Canceled' }, sl2: { ordStatus: 'Canceled' } }, 'TP1\'s pairs done cancelled their stops at the broker')
+  const left = ['sl3', 'sl4', 'sl5'].map((leg) => ordersOf(broker, record.id)[leg]!)
+  await eventually(async () => (await Promise.all(left.map((stop) => stopPriceOf(app, stop.id)))).every((price) => price === '21000.5'))
   t.pass('the stops of the 3 left are at the entry plus 2 ticks')
-  t.match(ordersOf(broker, record.id), { tp2: { orderQty: 2, ordStatus: 'Working' }, sl2: { orderQty: 2 }, tp3: { orderQty: 1, ordStatus: 'Working' }, sl3: { orderQty: 1 } }, 'the other pairs keep their quantities')
-  const [open, part] = await tradesOf(db, 'u-0')
-  t.match(part, { status: 'closed', quantity: '2.0000', result: 'TP', parent_trade_id: open!.id })
+  t.match(ordersOf(broker, record.id), { tp3: { orderQty: 1, ordStatus: 'Working' }, sl3: { orderQty: 1 }, tp5: { orderQty: 1, ordStatus: 'Working' }, sl5: { orderQty: 1 } }, 'the other pairs keep their contract')
+  const [open, ...parts] = await tradesOf(db, 'u-0')
+  t.match(parts, [{ status: 'closed', quantity: '1.0000', result: 'TP', parent_trade_id: open!.id }, { status: 'closed', quantity: '1.0000', result: 'TP', parent_trade_id: open!.id }], 'each of TP1\'s pairs closed its contract')
 
   // Back down to breakeven: the stop takes the 3 left, the targets left go with it (nothing opens the other way).
   broker.setPrice('MNQZ6', '21000.5')
   await eventually(() => netMnq(broker) === 0)
-  await eventually(() => ordersOf(broker, record.id).tp2?.ordStatus === 'Canceled' && ordersOf(broker, record.id).tp3?.ordStatus === 'Canceled')
+  await eventually(() => ['tp3', 'tp4', 'tp5'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), { status: 'closed', result: 'SL' })
   broker.setPrice('MNQZ6', '21100')
@@ -56,7 +56,7 @@ t.test('the farthest target closes the trade: the stop is cancelled; a redeliver
   const entry = withTargets()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
-  await eventually(() => ordersOf(broker, record.id).sl3 !== undefined)
+  await eventually(() => ordersOf(broker, record.id).sl5 !== undefined)
 
   await publishAlert(app, entry, undefined, `${entry.alertId}-again`)
   await drained(app, 'ALERTS', Durables.entry)
@@ -65,12 +65,12 @@ t.test('the farthest target closes the trade: the stop is cancelled; a redeliver
   broker.dropConnections()
   await eventually(() => app.feeds.session('u-0') !== null && app.feeds.session('u-0') !== before)
   await app.trading.keeper.idle()
-  t.equal(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${record.id}`)).length, 8, 'one entry, one stop, three targets with their stops: nothing doubled')
+  t.equal(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${record.id}`)).length, 12, 'one entry, one stop, five target pairs: nothing doubled')
   t.equal((await db.selectFrom('alerts').select('id').where('alert_id', '=', entry.alertId).execute()).length, 1)
 
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => netMnq(broker) === 0)
-  t.ok(['sl1', 'sl2', 'sl3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'), 'each target done cancelled its stop')
+  t.ok(['sl1', 'sl2', 'sl3', 'sl4', 'sl5'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'), 'each target done cancelled its stop')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   t.match(await tradeOfRecord(db, record.id), { status: 'closed', result: 'TP' })
   t.equal(netMnq(broker), 0)
@@ -81,16 +81,18 @@ t.test('sized differently from the alert: scaled, said on the record; a partial 
   const entry = mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 1 }, { price: 21080, quantity: 1 }], breakeven: null } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
-  await eventually(() => ordersOf(broker, record.id).sl3 !== undefined)
-  t.match(ordersOf(broker, record.id), { sl: { ordStatus: 'Canceled' }, tp1: { orderQty: 3 }, sl1: { orderQty: 3 }, tp2: { orderQty: 1 }, sl2: { orderQty: 1 }, tp3: { orderQty: 1 }, sl3: { orderQty: 1 } }, '2:1:1 of the 5 sized')
+  await eventually(() => ordersOf(broker, record.id).sl5 !== undefined)
+  t.match(ordersOf(broker, record.id), { sl: { ordStatus: 'Canceled' }, sl5: { orderQty: 1 } }, 'one pair per contract')
+  await eventually(async () => /targets placed: TP1 3 at 21020\.00, TP2 1 at 21040\.00, TP3 1 at 21080\.00/.test((await recordOf(db, entry.alertId)).reason ?? ''))
+  t.pass('2:1:1 of the 5 sized')
   await eventually(async () => (await recordOf(db, entry.alertId)).reason !== null)
   t.match((await recordOf(db, entry.alertId)).reason, /targets scaled from 4 to the 5 contracts sized/)
 
   const { mnqExit } = await import('../positions/exit-helper.ts')
   await publishAlert(app, mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } }))
   await eventually(() => netMnq(broker) === 3)
-  await eventually(() => ['tp2', 'sl2', 'tp3', 'sl3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
-  t.match(ordersOf(broker, record.id), { tp1: { orderQty: 3, ordStatus: 'Working' }, sl1: { orderQty: 3, ordStatus: 'Working' } }, 'what is left: TP1 and its stop for the 3 held')
+  await eventually(() => ['tp4', 'sl4', 'tp5', 'sl5'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Canceled'))
+  t.ok(['tp1', 'sl1', 'tp2', 'sl2', 'tp3', 'sl3'].every((leg) => ordersOf(broker, record.id)[leg]?.ordStatus === 'Working'), 'what is left: TP1\'s 3 pairs for the 3 held')
 
   broker.setPrice('MNQZ6', '21100')
   await eventually(() => netMnq(broker) === 0)
@@ -114,15 +116,17 @@ t.test('a short: targets below, TP1 moves the stop down to the entry less the of
   const entry = mnqEntry({ userId: 'u-0', action: 'SHORT', sl: 21050, tp: null, exitPlan: { targets: [{ price: 20980, quantity: null }, { price: 20960, quantity: null }], breakeven: { offsetTicks: 2 } } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
-  await eventually(() => ordersOf(broker, record.id).sl2 !== undefined)
-  t.match(ordersOf(broker, record.id), { sl: { ordStatus: 'Canceled' }, tp1: { orderQty: 3, action: 'Buy' }, sl1: { orderQty: 3, action: 'Buy' }, tp2: { orderQty: 2, action: 'Buy' }, sl2: { orderQty: 2, action: 'Buy' } }, 'equal shares, the nearer one the odd contract')
+  await eventually(() => ordersOf(broker, record.id).sl5 !== undefined)
+  t.match(ordersOf(broker, record.id), { sl: { ordStatus: 'Canceled' }, tp1: { orderQty: 1, action: 'Buy' }, sl1: { orderQty: 1, action: 'Buy' }, tp5: { orderQty: 1, action: 'Buy' }, sl5: { orderQty: 1, action: 'Buy' } })
+  await eventually(async () => /targets placed: TP1 3 at 20980\.00, TP2 2 at 20960\.00/.test((await recordOf(db, entry.alertId)).reason ?? ''))
+  t.pass('equal shares, the nearer one the odd contract')
   t.equal(netMnq(broker), -5)
 
   broker.setPrice('MNQZ6', '20975')
   await eventually(() => netMnq(broker) === -2)
-  const stop = ordersOf(broker, record.id).sl2!
+  const stop = ordersOf(broker, record.id).sl5!
   await eventually(async () => (await stopPriceOf(app, stop.id)) === '20999.5')
-  t.match(ordersOf(broker, record.id), { sl2: { orderQty: 2, ordStatus: 'Working' }, tp2: { orderQty: 2, ordStatus: 'Working' } })
+  t.match(ordersOf(broker, record.id), { sl4: { ordStatus: 'Working' }, tp4: { ordStatus: 'Working' }, sl5: { ordStatus: 'Working' }, tp5: { ordStatus: 'Working' } })
   await eventually(async () => /stop moved to breakeven 20999\.50 after TP1/.test((await recordOf(db, entry.alertId)).reason ?? ''))
 })
 

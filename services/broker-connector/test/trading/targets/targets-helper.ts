@@ -28,14 +28,14 @@ export function exitsOf(broker: Broker, recordId: number): { stops: number; targ
 export const withTargets = (breakeven: ExitPlan['breakeven'] = null, trailingStop: TrailingStop | null = null) =>
   mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 2 }, { price: 21080, quantity: 1 }], breakeven }, ...(trailingStop === null ? {} : { trailingStop }) })
 
-/** A trader with the entry placed, filled, and its three targets out with their stops. */
+/** A trader with the entry placed, filled, and its targets out as pairs of one contract with their stops (TP1: pairs 1-2, TP2: 3-4, TP3: 5). */
 export async function openWithTargets(t: Test, entry = withTargets()) {
   const connected = await connectedTrader(t, EXIT_PLANS_ON)
   await publishAlert(connected.app, entry)
   const record = await settledRecord(connected.db, entry.alertId)
   if (record.status !== 'placed') throw new Error(`entry not placed: ${record.status} ${record.reason}`)
   const trade = await openedTrade(connected.db, record.id)
-  await eventually(() => ['tp1', 'sl1', 'tp2', 'sl2', 'tp3', 'sl3'].every((leg) => ordersOf(connected.broker, record.id)[leg]?.ordStatus === 'Working'))
+  await eventually(() => ['tp1', 'sl1', 'tp2', 'sl2', 'tp3', 'sl3', 'tp4', 'sl4', 'tp5', 'sl5'].every((leg) => ordersOf(connected.broker, record.id)[leg]?.ordStatus === 'Working'))
   return { ...connected, entry, record, trade }
 }
 
