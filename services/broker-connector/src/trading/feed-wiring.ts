@@ -13,7 +13,7 @@ import { startFlattenSweep } from './positions/flatten-sweep.ts'
  * user's feed, and sweeps the flattens due here. The feeds know nothing of trading; this is the one place
  * that ties them, in this direction only.
  */
-export function tradeOnFeeds(app: FastifyInstance, feeds: FeedManager, trading: Trading & { onEvent: Trading['onEvent'] }, killSwitch: KillSwitch, flattenSweepMs: number): void {
+export function tradeOnFeeds(app: FastifyInstance, feeds: FeedManager, trading: Trading, killSwitch: KillSwitch, flattenSweepMs: number): void {
   feeds.addHooks({
     onEvent: (userId, event) => trading.onEvent(userId, event),
     onSessionOpen: (userId, session, venue) => trading.onSessionOpen(userId, session, venue),
