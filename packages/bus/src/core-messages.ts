@@ -73,7 +73,7 @@ export async function requestByContract<Q extends TSchema, R extends TSchema>(
 
 export interface ServedTexts {
   /** Names the responder in its subscription error log. */
-  relay: string
+  answerer: string
   /** The error when a request does not hold to its contract. */
   invalidRequest: string
   /** The warning when answering failed (the sender gets an empty reply and retries). */
@@ -99,7 +99,7 @@ export function serveByContract<Q extends TSchema, R extends TSchema>(
   return bus.nc.subscribe(bus.subject(subject), {
     ...(queue === undefined ? {} : { queue }),
     callback: (error, message) => {
-      if (error) return logger.warn({ err: error }, `${texts.relay} subscription error`)
+      if (error) return logger.warn({ err: error }, `${texts.answerer} subscription error`)
       const respond = async () => {
         const request = decodeChecked(contracts.request, message.data)
         if (request === null) throw new Error(texts.invalidRequest)

@@ -6,7 +6,7 @@ import { Ping, eventually, testBus } from './helper.ts'
 
 const Pong = contract(Type.Object({ version: Type.Literal(1), doubled: Type.Integer() }, { additionalProperties: false }))
 const quiet = { warn: () => undefined }
-const texts = { relay: 'test relay', invalidRequest: 'not a Ping', failed: 'not answered' }
+const texts = { answerer: 'test answerer', invalidRequest: 'not a Ping', failed: 'not answered' }
 
 t.test('a request and its reply both hold to their contracts; the caller gets the typed reply', async (t) => {
   const bus = await testBus(t)

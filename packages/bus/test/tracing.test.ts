@@ -11,7 +11,7 @@ import { Ping, eventually, testBus } from './helper.ts'
 
 const Pong = contract(Type.Object({ version: Type.Literal(1), doubled: Type.Integer() }, { additionalProperties: false }))
 const quiet = { warn: () => undefined }
-const texts = { relay: 'test relay', invalidRequest: 'not a Ping', failed: 'not answered' }
+const texts = { answerer: 'test answerer', invalidRequest: 'not a Ping', failed: 'not answered' }
 const exporter = new InMemorySpanExporter()
 
 const spanNamed = (name: string) => exporter.getFinishedSpans().find((span) => span.name === name) as ReadableSpan

@@ -92,7 +92,7 @@ export const ConfigSchema = Type.Object({
   /** How long an instance waits for the owner of a user's feed to settle forwarded entry records (and flattens). */
   ENTRY_FORWARD_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'wait for the feed owner to settle entries' }),
   /**
-   * How often an instance looks for flattens due (a broker wait over, or a relay that did not reach it) of
+   * How often an instance looks for flattens due (a broker wait over, or a handoff that did not reach it) of
    * users whose sessions it holds, and carries them out.
    */
   FLATTEN_SWEEP_MS: Type.Integer({ minimum: 200, maximum: 600_000, default: 2_000, description: 'pending flatten sweep period' }),

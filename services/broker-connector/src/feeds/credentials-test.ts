@@ -63,17 +63,17 @@ function serveCredentialsTests(bus: Bus, deps: CredentialsTestDeps, logger: Logg
     { request: requestContract, reply: replyContract },
     ({ userId }) => testStoredCredentials(deps, userId),
     logger,
-    { relay: 'credentials test', invalidRequest: 'credentials test request is not CredentialsTestRequestV1', failed: 'credentials test not carried out' },
+    { answerer: 'credentials test', invalidRequest: 'credentials test request is not CredentialsTestRequestV1', failed: 'credentials test not carried out' },
     'credentials-test',
   )
 }
 
-/** The credentials test relay of an instance with feeds (registered beside the feeds plugin, with its keys and broker). */
+/** The credentials test answerer of an instance with feeds (registered beside the feeds plugin, with its keys and broker). */
 export const credentialsTestPlugin = fp(
   async (app: FastifyInstance, options: Omit<CredentialsTestDeps, 'db' | 'cipher'> & { keys: { keyId: string; key: string; previousKeys: string } }) => {
     const cipher = CredentialsCipher.fromConfig(options.keys.keyId, options.keys.key, options.keys.previousKeys)
-    const relay = serveCredentialsTests(app.bus, { ...options, db: app.db, cipher }, app.log)
-    app.addHook('onClose', async () => relay.unsubscribe())
+    const answerer = serveCredentialsTests(app.bus, { ...options, db: app.db, cipher }, app.log)
+    app.addHook('onClose', async () => answerer.unsubscribe())
   },
   { name: 'credentials-test', dependencies: ['db', 'bus'] },
 )

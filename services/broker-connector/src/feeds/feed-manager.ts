@@ -52,6 +52,8 @@ export interface FeedSessionHooks {
    * goes on.
    */
   onSessionStopping?(userId: string, session: BrokerSession): Promise<void>
+  /** The user's feed is no longer held here (stopped, its shard given up, the instance closing): what it told is stale. */
+  onFeedDropped?(userId: string): void
 }
 
 interface UserFeed {
@@ -195,6 +197,7 @@ export class FeedManager {
     clearTimeout(feed.reconnect)
     feed.connection?.close()
     this.#feeds.delete(userId)
+    for (const hooks of this.#hooks) hooks.onFeedDropped?.(userId)
   }
 
   async #start(userId: string, replace: boolean): Promise<void> {

@@ -19,6 +19,7 @@ export function tradeOnFeeds(app: FastifyInstance, feeds: FeedManager, trading: 
     onSessionOpen: (userId, session, venue) => trading.onSessionOpen(userId, session, venue),
     onSessionStopping: (userId, session) => trading.onSessionStopping(userId, session),
     statusNote: (userId) => trading.statusNote(userId),
+    onFeedDropped: (userId) => trading.keeper.sessionClosed(userId),
   })
   const { instanceId } = app.feedOwners
   const holds = (userId: string) => feeds.holds(userId)

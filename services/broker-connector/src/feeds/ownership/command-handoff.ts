@@ -29,7 +29,7 @@ export function serveCommands(
 ): { unsubscribe(): void } {
   const answer = async (command: FeedCommand): Promise<FeedCommandReply> => ({ version: 1, done: await run(command) })
   return serveByContract(bus, connectorSubjects(instanceId).feeds, { request: commandContract, reply: replyContract }, answer, logger, {
-    relay: 'feed command relay',
+    answerer: 'feed command handoff',
     invalidRequest: 'forwarded feed command is not FeedCommandV1',
     failed: 'forwarded feed command failed; the sender retries',
   })

@@ -30,7 +30,7 @@ export interface ViewRouterDeps {
 
 /**
  * Asks the instance holding the user's session what the broker says, as the kill switch is handed on
- * (ownership/kill-relay.ts): read here when this instance holds the user, else asked of the holder on
+ * (trading/handoffs/kill-handoff.ts): read here when this instance holds the user, else asked of the holder on
  * `connector.<instanceId>.broker-view`. Nobody holding the user is `no_session`; a holder that does not
  * answer is `unavailable`.
  */
@@ -56,7 +56,7 @@ export function serveViews(bus: Bus, instanceId: string, holds: (userId: string)
     return { version: 1, ...(await read(request)) }
   }
   return serveByContract(bus, connectorSubjects(instanceId).brokerView, { request: requestContract, reply: replyContract }, answer, logger, {
-    relay: 'broker view relay',
+    answerer: 'broker view handoff',
     invalidRequest: 'broker view request is not BrokerViewRequestV1',
     failed: 'broker view not read',
   })

@@ -52,7 +52,7 @@ export function serveEntries(
     return { version: 1, outcomes }
   }
   return serveByContract(bus, connectorSubjects(instanceId).entries, { request: requestContract, reply: replyContract }, answer, logger, {
-    relay: 'entry relay',
+    answerer: 'entry handoff',
     invalidRequest: 'entry settle request is not EntrySettleRequestV1',
     failed: 'forwarded entry records not settled; the sender retries',
   })

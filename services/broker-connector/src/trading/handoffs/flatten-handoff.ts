@@ -22,7 +22,7 @@ export interface FlattenRouterDeps {
 }
 
 /**
- * Hands flattens to the instance holding each user's feed, as entry records are (entry-relay.ts): users of
+ * Hands flattens to the instance holding each user's feed, as entry records are (entry-handoff.ts): users of
  * shards this instance holds run here; others go to their holder as `FlattenRunRequestV1` on the core
  * subject `connector.<instanceId>.flattens`; users of shards nobody holds wait for the next holder, whose
  * session open runs them. A holder that does not answer is logged: the requests stay and its sweep (or the
@@ -78,7 +78,7 @@ export function serveFlattens(
     outcomes: await Promise.all(userIds.map((userId) => (holds(userId) ? run(userId) : Promise.resolve('not_held' as const)))),
   })
   return serveByContract(bus, connectorSubjects(instanceId).flattens, { request: requestContract, reply: replyContract }, answer, logger, {
-    relay: 'flatten relay',
+    answerer: 'flatten handoff',
     invalidRequest: 'flatten run request is not FlattenRunRequestV1',
     failed: 'forwarded flattens not carried out; they stay pending',
   })

@@ -26,7 +26,7 @@ export interface KillRouterDeps {
 }
 
 /**
- * Hands a kill switch to the instance holding the user's feed, as flattens are (flatten-relay.ts): run here
+ * Hands a kill switch to the instance holding the user's feed, as flattens are (flatten-handoff.ts): run here
  * when this instance holds it, else asked of the holder on `connector.<instanceId>.kills`. Nobody holding
  * the user, or a holder that does not answer, is said so: the durable flattens written with the kill
  * switch are carried out at the next session open or sweep.
@@ -53,7 +53,7 @@ export function serveKills(bus: Bus, instanceId: string, holds: (userId: string)
   const answer = async ({ userId }: { userId: string }): Promise<KillSwitchRunReply> =>
     holds(userId) ? { version: 1, ...(await run(userId)) } : { version: 1, outcome: 'not_held', detail: 'not held here' }
   return serveByContract(bus, connectorSubjects(instanceId).kills, { request: requestContract, reply: replyContract }, answer, logger, {
-    relay: 'kill switch relay',
+    answerer: 'kill switch handoff',
     invalidRequest: 'kill switch request is not KillSwitchRunRequestV1',
     failed: 'forwarded kill switch not carried out',
   })

@@ -34,7 +34,7 @@ function waitAfter(error: BrokerError, attempts: number): { reason: string; wait
 
 /**
  * Carries out flatten requests with the user's broker session, at the instance holding it: when an exit
- * is asked (relayed here), when the session opens (before it is handed out), before live trading stops it,
+ * is asked (handed here), when the session opens (before it is handed out), before live trading stops it,
  * and when a wait is over (the sweep). One user's runs go one after another; only the holder has the
  * session, so no two instances send a user's flatten. A request stays until the broker took it, with why it
  * waits on the trades it concerns.

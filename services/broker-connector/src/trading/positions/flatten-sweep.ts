@@ -4,7 +4,7 @@ import { usersWithDueFlattens } from '../../repositories/flatten-requests.ts'
 import type { FlattenRun } from './flatten-runner.ts'
 
 /**
- * Every `everyMs`, the flattens due (a broker wait over, or one no relay reached) of users whose sessions
+ * Every `everyMs`, the flattens due (a broker wait over, or one no handoff reached) of users whose sessions
  * this instance holds are carried out. One sweep at a time. Returns the stop, which waits for a sweep
  * under way (the instance is closing: its database pool must outlive it).
  */

@@ -158,7 +158,7 @@ export class TradeKeeper {
     )
   }
 
-  /** The user's session ended: what it told is dropped (the next snapshot tells it again). */
+  /** The user's feed is no longer held here: what its session told is dropped (the next snapshot tells it again). */
   sessionClosed(userId: string): void {
     this.#books.delete(userId)
   }
