@@ -119,6 +119,28 @@ t.test('an account that refuses brackets (Position Brackets) gets the entry with
   t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 4, 'the entry twice (refused, then bare), each leg once')
 })
 
+t.test('our legs on an entry filled in parts: placed at its first fill, grown with each next one, never more than is held', async (t) => {
+  const broker = await projectXBroker(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
+  broker.setPrice('MNQZ6', '21000')
+  const { session, events } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  const entry = { tag: 'sig-9', contract, action: 'Sell' as const, quantity: 3, entryType: 'Limit' as const, entryPrice: '21010', stopPrice: '21050', targetPrice: '20900' }
+  const placed = await session.placeBracket(entry)
+  broker.splitNextFill(placed.entryOrderId, 1)
+  broker.setPrice('MNQZ6', '21010')
+  await eventually(() => events.filter((event) => event.type === 'fill').length === 3)
+  const legsOf = () => broker.orders().filter((order) => order.clOrdId === 'sig-9.sl' || order.clOrdId === 'sig-9.tp')
+  await eventually(() => legsOf().every((leg) => leg.orderQty === 3))
+  t.equal(legsOf().length, 2, 'one stop and one target, each placed once')
+  t.same(legsOf().map((leg) => [leg.clOrdId, leg.action, leg.ordStatus, leg.orderQty]).sort(), [['sig-9.sl', 'Buy', 'Working', 3], ['sig-9.tp', 'Buy', 'Working', 3]], 'grown to the three held')
+  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos, -3)
+  broker.setPrice('MNQZ6', '21050')
+  await eventually(() => legsOf().find((leg) => leg.clOrdId === 'sig-9.sl')?.ordStatus === 'Filled')
+  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos ?? 0, 0, 'the stop closed the three, no more')
+  // ProjectX does not link the two: the trade keeper cancels the other leg (trading.test.ts); the adapter leaves it.
+  t.equal(legsOf().find((leg) => leg.clOrdId === 'sig-9.tp')?.ordStatus, 'Working')
+})
+
 t.test('a hub connection cut ends the session (the next starts from a snapshot)', async (t) => {
   const broker = await projectXBroker(t)
   const { lost } = await openSession(t, broker)
