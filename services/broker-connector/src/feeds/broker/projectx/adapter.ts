@@ -3,9 +3,10 @@ import { decimalText } from '../../../shared/decimal-text.ts'
 import type { BrokerAdapter, BrokerEndpoints, BrokerSession, BrokerSnapshot, SessionOptions } from '../broker-adapter.ts'
 import { invokeHub, openHub } from './hub-connection.ts'
 import { loginWithKey, validateToken, type ProjectXLogin } from './login.ts'
-import { num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, isFields } from './mapping.ts'
+import { num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, isFields, withoutRefusedTwins } from './mapping.ts'
 import { LegPrices } from './leg-prices.ts'
 import { MarketQuotes } from './market-quotes.ts'
+import { OwnLegs } from './own-legs.ts'
 import { RateWindow } from './rate-window.ts'
 import { callApi, type RestOptions } from './rest.ts'
 import { savedAccount } from './saved-account.ts'
@@ -36,6 +37,8 @@ export interface ProjectXAdapterOptions {
 export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
   /** One rate window per login (API base and user name), shared by its sessions as ProjectX counts them. */
   readonly #windows = new Map<string, RateWindow>()
+  /** The legs we place ourselves, per account (API base and account id): a reconnect's session carries on with them. */
+  readonly #ownLegs = new Map<string, OwnLegs>()
 
   constructor(private readonly options: ProjectXAdapterOptions = {}) {}
 
@@ -60,7 +63,16 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
       (entryId) => events.entryTagOf(entryId),
       async (orderId, fields) => void (await call('Order/modify', { accountId, orderId, ...fields })),
     )
-    const events = new UserEvents(options.onEvent, this.options.legWaitMs ?? 2_000, (order) => legPrices.seen(order))
+    let ownLegs: OwnLegs | null = null
+    const events = new UserEvents(
+      options.onEvent,
+      this.options.legWaitMs ?? 2_000,
+      (order) => {
+        legPrices.seen(order)
+        ownLegs?.seen(order)
+      },
+      (trade, tag) => ownLegs?.traded(trade, tag),
+    )
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
     let hub: HubConnection | null = null
     const shutDown = () => {
@@ -86,12 +98,25 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     }
     established = true
     accountId = snapshot.account.id
+    ownLegs = this.#ownLegsOf(endpoints, accountId)
+    ownLegs.attach(call, accountId)
+    // Fills made while no session listened: an entry of ours still to be covered is covered now.
+    for (const fill of snapshot.fills) ownLegs.traded({ id: fill.id, size: fill.quantity }, events.entryTagOf(fill.orderId))
     keeper.start()
     events.start(snapshot.account.id)
-    return new ProjectXSession(snapshot, call, events, legPrices, quotes, () => new Date(heardAt), () => {
+    return new ProjectXSession(snapshot, call, events, legPrices, ownLegs, quotes, () => new Date(heardAt), () => {
       ended = true
       shutDown()
     })
+  }
+
+  #ownLegsOf(endpoints: BrokerEndpoints, accountId: number): OwnLegs {
+    const key = `${endpoints.restUrl}\n${accountId}`
+    const known = this.#ownLegs.get(key)
+    if (known) return known
+    const created = new OwnLegs()
+    this.#ownLegs.set(key, created)
+    return created
   }
 
   #window(endpoints: BrokerEndpoints, login: ProjectXLogin): RateWindow {
@@ -126,7 +151,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const balance = list(accounts.accounts).filter(isFields).find((candidate) => candidate.id === account.id)?.balance
     return {
       account,
-      orders: list(orders.orders).map((order) => toBrokerOrder(order, events.entryTagOf)).filter(present),
+      orders: withoutRefusedTwins(list(orders.orders).map((order) => toBrokerOrder(order, events.entryTagOf, events.entryIdOf)).filter(present)),
       fills: list(trades.trades).map(toBrokerFill).filter(present),
       positions: list(positions.positions).map(toBrokerPosition).filter(present),
       cashBalance: decimalText(num(balance)),

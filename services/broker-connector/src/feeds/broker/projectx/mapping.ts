@@ -21,6 +21,15 @@ const ORDER_TYPES: Readonly<Record<number, string>> = { 1: 'Limit', 2: 'Market',
 const LEG_TAG = /^AutoBracket(\d+)-(SL|TP)$/
 
 /**
+ * An entry sent again without brackets after ProjectX refused them on the account (own-legs.ts) carries
+ * `<tag>.own`: the refused order holds `<tag>` (ProjectX keeps a refused order, and its customTag is used).
+ */
+export const OWN_LEGS_SUFFIX = '.own'
+
+/** Our tag as the seam knows it from a customTag: an entry sent again without brackets is its record's entry. */
+export const seamTagOf = (customTag: string): string => (customTag.endsWith(OWN_LEGS_SUFFIX) ? customTag.slice(0, -OWN_LEGS_SUFFIX.length) : customTag)
+
+/**
  * Our tag of an order: its `customTag` (ours is the record's tag, sent as ProjectX's idempotency key), or
  * for a bracket leg ProjectX placed, the entry's tag with `.sl` / `.tp` (the seam's leg tags), when the
  * entry's tag is known (`entryTagOf`). A leg of an order not ours keeps no tag.
@@ -28,20 +37,32 @@ const LEG_TAG = /^AutoBracket(\d+)-(SL|TP)$/
 function tagOf(order: Fields, entryTagOf: (entryId: number) => string | null): string | null {
   const customTag = typeof order.customTag === 'string' && order.customTag !== '' ? order.customTag : null
   const leg = customTag ? LEG_TAG.exec(customTag) : null
-  if (!leg) return customTag
+  if (!leg) return customTag === null ? null : seamTagOf(customTag)
   const entryTag = entryTagOf(Number(leg[1]))
   return entryTag === null ? null : `${entryTag}${leg[2] === 'SL' ? '.sl' : '.tp'}`
 }
 
-/** The entry a leg belongs to: `parentOrderId`, or the id in its `AutoBracket` tag. */
-export function parentOf(order: Fields): number | null {
+/** The entry a leg belongs to: `parentOrderId`, the id in its `AutoBracket` tag, or for a leg we placed (`<tag>.sl|tp`) the entry under that tag (`entryIdOf`). */
+export function parentOf(order: Fields, entryIdOf: (tag: string) => number | null = () => null): number | null {
   const parent = int(order.parentOrderId)
   if (parent !== null) return parent
-  const leg = typeof order.customTag === 'string' ? LEG_TAG.exec(order.customTag) : null
-  return leg ? Number(leg[1]) : null
+  const customTag = typeof order.customTag === 'string' ? order.customTag : ''
+  const leg = LEG_TAG.exec(customTag)
+  if (leg) return Number(leg[1])
+  const own = /^(.+)\.(sl|tp)$/.exec(customTag)
+  return own ? entryIdOf(own[1] as string) : null
 }
 
-export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => string | null): BrokerOrder | null {
+/**
+ * Orders as the seam lists them: the order ProjectX refused for its brackets keeps our tag, and so does the
+ * entry sent again without them; the refused one loses it, so a look-up by tag finds the live entry.
+ */
+export function withoutRefusedTwins(orders: BrokerOrder[]): BrokerOrder[] {
+  const live = new Set(orders.filter((order) => order.status !== 'Rejected' && order.tag !== null).map((order) => order.tag))
+  return orders.map((order) => (order.status === 'Rejected' && live.has(order.tag) ? { ...order, tag: null } : order))
+}
+
+export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => string | null, entryIdOf?: (tag: string) => number | null): BrokerOrder | null {
   if (!isFields(value)) return null
   const id = int(value.id)
   const accountId = int(value.accountId)
@@ -49,7 +70,7 @@ export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => s
   const action = side(value.side)
   const status = int(value.status) === null ? undefined : STATUS[value.status as number]
   if (id === null || accountId === null || contractId === null || !action || !status) return null
-  return { id, accountId, contractId, action, status, tag: tagOf(value, entryTagOf), parentId: parentOf(value), text: null }
+  return { id, accountId, contractId, action, status, tag: tagOf(value, entryTagOf), parentId: parentOf(value, entryIdOf), text: null }
 }
 
 /** An order's type, size and prices, as the trader's view of the account shows them. */

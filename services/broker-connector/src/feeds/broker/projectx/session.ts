@@ -15,8 +15,9 @@ import {
 } from '../broker-adapter.ts'
 import { bracketTicks, tickText } from './bracket-ticks.ts'
 import { contractIdOf, contractNumberOf } from './contract-ids.ts'
-import { int, isFields, num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion, tradeFeeOf } from './mapping.ts'
+import { int, isFields, num, OWN_LEGS_SUFFIX, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion, tradeFeeOf, withoutRefusedTwins } from './mapping.ts'
 import type { LegPrices } from './leg-prices.ts'
+import type { OwnLegs } from './own-legs.ts'
 import type { MarketQuotes } from './market-quotes.ts'
 import type { Answer } from './rest.ts'
 import type { UserEvents } from './user-events.ts'
@@ -27,6 +28,9 @@ export type Call = (endpoint: string, body: object) => Promise<Answer>
 /** OrderType and OrderSide as Order/place takes them. */
 const TYPE = { Limit: 1, Market: 2, StopLimit: 3, Stop: 4 } as const
 const SIDE = { Buy: 0, Sell: 1 } as const
+
+/** ProjectX's refusal of an order's brackets by the account's settings (errorCode 2, "Brackets cannot be used with Position Brackets"). */
+const BRACKETS_REFUSED = /\(error 2\): .*brackets/i
 
 /** How far back the day's orders and fills are read (Order/search and Trade/search need a start). */
 export const LOOKBACK_MS = 24 * 3_600_000
@@ -57,6 +61,7 @@ export class ProjectXSession implements BrokerSession {
     private readonly call: Call,
     private readonly events: UserEvents,
     private readonly legPrices: LegPrices,
+    private readonly ownLegs: OwnLegs,
     private readonly quotes: MarketQuotes,
     private readonly heardAt: () => Date,
     private readonly onClose: () => void,
@@ -106,7 +111,7 @@ export class ProjectXSession implements BrokerSession {
   async listOrders(): Promise<BrokerOrder[]> {
     const orders = await this.#orders()
     this.events.learn(orders)
-    return orders.map((order) => toBrokerOrder(order, this.events.entryTagOf)).filter(present)
+    return withoutRefusedTwins(orders.map((order) => toBrokerOrder(order, this.events.entryTagOf, this.events.entryIdOf)).filter(present))
   }
 
   async listPositions(): Promise<BrokerPosition[]> {
@@ -160,22 +165,39 @@ export class ProjectXSession implements BrokerSession {
    * idempotency key) and the legs as `stopLossBracket` (Stop) / `takeProfitBracket` (Limit) in signed ticks
    * from the entry's price: its limit, its trigger, or for a market entry the market's price now. ProjectX
    * places the legs when the entry fills, so their ids are not known here (the events bring them, tagged
-   * `.sl` / `.tp`).
+   * `.sl` / `.tp`). An account that refuses brackets (Position Brackets) gets the entry without them, and
+   * the legs from us once it fills (own-legs.ts).
    */
   async placeBracket(request: BracketRequest): Promise<PlacedBracket> {
     if (request.timeInForce === 'IOC' || request.timeInForce === 'FOK') throw new BrokerError('rejected', `ProjectX orders take no time in force; ${request.timeInForce} is not offered`)
-    const buy = request.action === 'Buy'
     const body: Record<string, unknown> = { ...this.#tagged(request), type: TYPE[request.entryType] }
     if (request.entryType === 'Limit' || request.entryType === 'StopLimit') body.limitPrice = price(request.entryPrice, 'entry price')
     if (request.entryType === 'Stop' || request.entryType === 'StopLimit') body.stopPrice = price(request.entryStopPrice, 'entry trigger')
+    const buy = request.action === 'Buy'
     const reference = await this.#reference(request)
     const tick = await this.#tickSize(request.contract)
-    body.stopLossBracket = { ticks: bracketTicks('stop', request.stopPrice, reference, tick, buy), type: TYPE.Stop }
-    if (request.targetPrice !== null) body.takeProfitBracket = { ticks: bracketTicks('target', request.targetPrice, reference, tick, buy), type: TYPE.Limit }
+    // Checked for the legs we place too: a level off the tick or on the wrong side is refused before sending.
+    const ticks = { stop: bracketTicks('stop', request.stopPrice, reference, tick, buy), target: request.targetPrice === null ? null : bracketTicks('target', request.targetPrice, reference, tick, buy) }
     this.events.expectLegs(request.tag, request.targetPrice === null ? 1 : 2)
+    if (this.ownLegs.refusesBrackets) return this.#placeWithOwnLegs(request, body)
+    const bracketed: Record<string, unknown> = { ...body, stopLossBracket: { ticks: ticks.stop, type: TYPE.Stop } }
+    if (ticks.target !== null) bracketed.takeProfitBracket = { ticks: ticks.target, type: TYPE.Limit }
     this.legPrices.want(request.tag, { stop: request.stopPrice, target: request.targetPrice })
-    const orderId = await this.#place(body, 'order')
-    return { entryOrderId: orderId, stopOrderId: null, targetOrderId: null }
+    try {
+      return { entryOrderId: await this.#place(bracketed, 'order'), stopOrderId: null, targetOrderId: null }
+    } catch (error) {
+      // Only a refusal that is certain and names the brackets: an unknown outcome is never sent again.
+      if (!(error instanceof BrokerError && error.kind === 'rejected' && BRACKETS_REFUSED.test(error.message))) throw error
+      this.ownLegs.refusesBrackets = true
+      // ProjectX keeps the refused order under our tag, so the entry goes again under `<tag>.own` (mapping.ts).
+      return this.#placeWithOwnLegs(request, { ...body, customTag: `${request.tag}${OWN_LEGS_SUFFIX}` })
+    }
+  }
+
+  /** The entry without brackets; its fills get the stop and target from us (own-legs.ts). */
+  async #placeWithOwnLegs(request: BracketRequest, body: Record<string, unknown>): Promise<PlacedBracket> {
+    this.ownLegs.want(request.tag, { contractId: contractIdText(request.contract.id), side: request.action === 'Buy' ? SIDE.Sell : SIDE.Buy, stop: request.stopPrice, target: request.targetPrice })
+    return { entryOrderId: await this.#place(body, 'order'), stopOrderId: null, targetOrderId: null }
   }
 
   /** The price ProjectX counts the legs' ticks from: the entry's limit, its trigger, or the market. */

@@ -1,6 +1,6 @@
 import { decimalText } from '../../../shared/decimal-text.ts'
 import type { BrokerEvent } from '../broker-adapter.ts'
-import { int, isFields, num, parentOf, toBrokerFill, toBrokerOrder, toBrokerPosition } from './mapping.ts'
+import { int, isFields, num, parentOf, seamTagOf, toBrokerFill, toBrokerOrder, toBrokerPosition } from './mapping.ts'
 
 export type UserHubTarget = 'GatewayUserAccount' | 'GatewayUserOrder' | 'GatewayUserPosition' | 'GatewayUserTrade'
 export const USER_HUB_TARGETS: readonly UserHubTarget[] = ['GatewayUserAccount', 'GatewayUserOrder', 'GatewayUserPosition', 'GatewayUserTrade']
@@ -12,6 +12,8 @@ interface Received {
 
 /** How many entries' tags are remembered (their legs are named after them); the oldest go first. */
 const REMEMBERED_ENTRIES = 20_000
+/** OrderStatus 5: Rejected. */
+const REJECTED = 5
 
 /**
  * The user hub's events of the session's account as BrokerEvents, in the order received, each order with
@@ -23,6 +25,7 @@ const REMEMBERED_ENTRIES = 20_000
 export class UserEvents {
   readonly #queue: Received[] = []
   readonly #entryTags = new Map<number, string>()
+  readonly #entryIds = new Map<string, number>()
   readonly #legsDue = new Map<string, number>()
   readonly #legsDueById = new Map<number, number>()
   readonly #seenOrders = new Set<number>()
@@ -35,6 +38,8 @@ export class UserEvents {
     private readonly holdMs: number,
     /** Sees every order event of the account as the hub sent it (leg-prices.ts). */
     private readonly onOrder: (order: Record<string, unknown>) => void = () => undefined,
+    /** Sees each trade of the account, with its order's tag, before it goes out (own-legs.ts). */
+    private readonly onTrade: (trade: Record<string, unknown>, orderTag: string | null) => void = () => undefined,
   ) {}
 
   /** The entry tagged `tag` is about to be placed with `legs` bracket legs (before the request: its events may come first). */
@@ -48,6 +53,9 @@ export class UserEvents {
   }
 
   entryTagOf = (entryId: number): string | null => this.#entryTags.get(entryId) ?? null
+
+  /** The entry under our tag `tag` (the parent of the legs we place ourselves, `<tag>.sl|tp`). */
+  entryIdOf = (tag: string): number | null => this.#entryIds.get(tag) ?? null
 
   start(accountId: number): void {
     this.#accountId = accountId
@@ -70,16 +78,22 @@ export class UserEvents {
   #learnOrder(order: Record<string, unknown>): void {
     const id = int(order.id)
     if (id === null) return
-    const parent = parentOf(order)
+    const parent = parentOf(order, this.entryIdOf)
     if (parent !== null) {
       const due = this.#legsDueById.get(parent)
       if (due !== undefined && !this.#seenOrders.has(id)) this.#legsDueById.set(parent, due - 1)
       return
     }
-    const tag = typeof order.customTag === 'string' && order.customTag !== '' ? order.customTag : null
-    if (tag === null) return
+    const tag = typeof order.customTag === 'string' && order.customTag !== '' ? seamTagOf(order.customTag) : null
+    // An order ProjectX refused (its brackets, on a Position Brackets account) is no entry whose legs are due.
+    if (tag === null || order.status === REJECTED) return
     this.#entryTags.set(id, tag)
-    if (this.#entryTags.size > REMEMBERED_ENTRIES) this.#entryTags.delete(this.#entryTags.keys().next().value as number)
+    this.#entryIds.set(tag, id)
+    if (this.#entryTags.size > REMEMBERED_ENTRIES) {
+      const [oldest, oldestTag] = this.#entryTags.entries().next().value as [number, string]
+      this.#entryTags.delete(oldest)
+      if (this.#entryIds.get(oldestTag) === oldest) this.#entryIds.delete(oldestTag)
+    }
     const due = this.#legsDue.get(tag)
     if (due !== undefined) {
       this.#legsDue.delete(tag)
@@ -93,6 +107,7 @@ export class UserEvents {
       const head = this.#queue[0] as Received
       if (head.target === 'GatewayUserTrade') {
         const orderId = int(head.data.orderId)
+        if (orderId !== null) this.onTrade(head.data, this.entryTagOf(orderId))
         if (orderId !== null && (this.#legsDueById.get(orderId) ?? 0) > 0 && !this.#released.has(orderId)) {
           this.#sendLegsOf(orderId, accountId)
           if ((this.#legsDueById.get(orderId) ?? 0) > 0) return this.#holdFor(orderId)
@@ -107,7 +122,7 @@ export class UserEvents {
   #sendLegsOf(entryId: number, accountId: number): void {
     for (let i = 1; i < this.#queue.length; i++) {
       const item = this.#queue[i] as Received
-      if (item.target !== 'GatewayUserOrder' || parentOf(item.data) !== entryId) continue
+      if (item.target !== 'GatewayUserOrder' || parentOf(item.data, this.entryIdOf) !== entryId) continue
       this.#queue.splice(i, 1)
       i--
       this.#send(item, accountId)
@@ -135,7 +150,7 @@ export class UserEvents {
     if (target === 'GatewayUserOrder') {
       this.#learnOrder(data)
       this.onOrder(data)
-      const order = toBrokerOrder(data, this.entryTagOf)
+      const order = toBrokerOrder(data, this.entryTagOf, this.entryIdOf)
       if (!order) return
       const created = !this.#seenOrders.has(order.id)
       this.#seenOrders.add(order.id)

@@ -81,19 +81,64 @@ t.test('an entry goes out with its stop and target as a ProjectX bracket; its le
 })
 
 t.test('what the broker refuses comes back with its reason; an off-side stop is refused before it is sent', async (t) => {
-  const broker = await projectXBroker(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
+  const broker = await projectXBroker(t)
   broker.setPrice('MNQZ6', '21000')
   const { session } = await openSession(t, broker)
   const contract = await session.findContract('MNQZ6')
   const entry = { tag: 'sig-7', contract, action: 'Buy' as const, quantity: 1, entryType: 'Limit' as const, entryPrice: '20990', stopPrice: '20950', targetPrice: '21100' }
+  await session.placeBracket(entry)
   const refused = await refusalOf(session.placeBracket(entry))
   t.equal(refused.kind, 'rejected')
-  t.match(refused.message, /Brackets cannot be used with Position Brackets/)
+  t.match(refused.message, /customTag "sig-7" is already used/)
   const offSide = await refusalOf(session.placeBracket({ ...entry, tag: 'sig-8', stopPrice: '21000' }))
   t.match(offSide.message, /the stop 21000 must be below the entry price 20990/)
-  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 1, 'the off-side stop never reached the broker')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 2, 'the off-side stop never reached the broker')
   const unknown = await refusalOf(session.findContract('XYZZ6'))
   t.match(unknown.message, /does not list the contract XYZZ6/)
+})
+
+t.test('an account that refuses brackets (Position Brackets) gets the entry without them, and the stop and target from us on its fill', async (t) => {
+  const broker = await projectXBroker(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
+  broker.setPrice('MNQZ6', '21000')
+  const { session, events } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  const entry = { tag: 'sig-7', contract, action: 'Buy' as const, quantity: 2, entryType: 'Limit' as const, entryPrice: '20990', stopPrice: '20950', targetPrice: '21100' }
+  const placed = await session.placeBracket(entry)
+  t.same(broker.orders().map((order) => [order.clOrdId, order.ordStatus]).sort(), [['sig-7', 'Rejected'], ['sig-7.own', 'Working']], 'refused with brackets, sent again once without them')
+  t.equal((await session.listOrders()).filter((order) => order.tag === 'sig-7').map((order) => order.id).join(), String(placed.entryOrderId), 'the tag finds the entry sent again, not the refused one')
+  const offSide = await refusalOf(session.placeBracket({ ...entry, tag: 'sig-8', stopPrice: '21000' }))
+  t.match(offSide.message, /the stop 21000 must be below the entry price 20990/, 'levels are checked as for a bracket')
+  broker.setPrice('MNQZ6', '20990')
+  await eventually(() => events.some((event) => event.type === 'fill'))
+  const fill = events.findIndex((event) => event.type === 'fill')
+  const legs = events.slice(0, fill).flatMap((event) => (event.type === 'order' && event.order.parentId === placed.entryOrderId ? [event.order.tag] : []))
+  t.same([...new Set(legs)].sort(), ['sig-7.sl', 'sig-7.tp'], 'our legs, tagged after the entry, before its fill')
+  const working = broker.orders().filter((order) => order.ordStatus === 'Working')
+  const versions = await session.orderVersions(working.map((order) => order.id))
+  t.same([...versions.values()].map((leg) => [leg.orderType, leg.price ?? leg.stopPrice, leg.quantity]).sort(), [['Limit', '21100', 2], ['Stop', '20950', 2]], 'at the levels asked, sized to the fill')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 4, 'the entry twice (refused, then bare), each leg once')
+})
+
+t.test('our legs on an entry filled in parts: placed at its first fill, grown with each next one, never more than is held', async (t) => {
+  const broker = await projectXBroker(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
+  broker.setPrice('MNQZ6', '21000')
+  const { session, events } = await openSession(t, broker)
+  const contract = await session.findContract('MNQZ6')
+  const entry = { tag: 'sig-9', contract, action: 'Sell' as const, quantity: 3, entryType: 'Limit' as const, entryPrice: '21010', stopPrice: '21050', targetPrice: '20900' }
+  const placed = await session.placeBracket(entry)
+  broker.splitNextFill(placed.entryOrderId, 1)
+  broker.setPrice('MNQZ6', '21010')
+  await eventually(() => events.filter((event) => event.type === 'fill').length === 3)
+  const legsOf = () => broker.orders().filter((order) => order.clOrdId === 'sig-9.sl' || order.clOrdId === 'sig-9.tp')
+  await eventually(() => legsOf().every((leg) => leg.orderQty === 3))
+  t.equal(legsOf().length, 2, 'one stop and one target, each placed once')
+  t.same(legsOf().map((leg) => [leg.clOrdId, leg.action, leg.ordStatus, leg.orderQty]).sort(), [['sig-9.sl', 'Buy', 'Working', 3], ['sig-9.tp', 'Buy', 'Working', 3]], 'grown to the three held')
+  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos, -3)
+  broker.setPrice('MNQZ6', '21050')
+  await eventually(() => legsOf().find((leg) => leg.clOrdId === 'sig-9.sl')?.ordStatus === 'Filled')
+  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos ?? 0, 0, 'the stop closed the three, no more')
+  // ProjectX does not link the two: the trade keeper cancels the other leg (trading.test.ts); the adapter leaves it.
+  t.equal(legsOf().find((leg) => leg.clOrdId === 'sig-9.tp')?.ordStatus, 'Working')
 })
 
 t.test('a hub connection cut ends the session (the next starts from a snapshot)', async (t) => {

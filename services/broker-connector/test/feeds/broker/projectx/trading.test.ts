@@ -46,15 +46,50 @@ t.test('the stop ProjectX placed closes the trade when it fills, as the stop', a
   t.pass('the target was cancelled with it')
 })
 
-t.test("a refusal by ProjectX reaches the record with the broker's reason", async (t) => {
-  // An account set to Position Brackets refuses an order that carries brackets (ProjectX errorCode 2).
+t.test('an account on Position Brackets: the entry goes out without brackets, and once it fills the connector places the stop and target itself', async (t) => {
+  // ProjectX refuses an order carrying brackets on such an account (errorCode 2, "Brackets cannot be used
+  // with Position Brackets"); the refusal is certain, so the entry is sent once more without them.
   const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
   const entry = mnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
-  t.equal(record.status, 'failed', 'a broker refusal fails the record, as with Tradovate')
-  t.match(record.reason, /Brackets cannot be used with Position Brackets/)
-  t.equal(netMnq(broker), 0, 'nothing traded')
+  t.match(record, { status: 'placed', reason: null })
+  const trade = await openedTrade(db, record.id)
+  t.equal(netMnq(broker), 5)
+  const ours = broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${record.id}`))
+  t.equal(ours.filter((order) => order.ordStatus === 'Filled' && !/\.(sl|tp)$/.test(order.clOrdId ?? '')).length, 1, 'one entry filled: the alert never yields two')
+  await eventually(() => broker.orders().filter((order) => order.ordStatus === 'Working').length === 2)
+  const legs = broker.orders().filter((order) => order.ordStatus === 'Working')
+  const versions = await app.feeds.session('u-0')!.orderVersions(legs.map((leg) => leg.id))
+  t.same(legs.map((leg) => leg.clOrdId).sort(), [`sig-${record.id}.sl`, `sig-${record.id}.tp`], 'tagged as our legs')
+  t.same([...versions.values()].map((leg) => [leg.orderType, leg.price ?? leg.stopPrice, leg.quantity]).sort(), [['Limit', '21100', 5], ['Stop', '20950', 5]], 'sized to what filled, at the alert levels')
+  await eventually(async () => (await db.selectFrom('trades').select('target_order_id').where('id', '=', trade.id).executeTakeFirstOrThrow()).target_order_id !== null)
+  const kept = await db.selectFrom('trades').select(['stop_order_id', 'target_order_id']).where('id', '=', trade.id).executeTakeFirstOrThrow()
+  t.same([kept.stop_order_id, kept.target_order_id].map(Number).sort(), legs.map((leg) => leg.id).sort(), 'the trade knows its legs')
+
+  // A cut connection and a new session send nothing again.
+  const first = app.feeds.session('u-0')
+  broker.dropConnections()
+  await eventually(() => app.feeds.session('u-0') !== null && app.feeds.session('u-0') !== first)
+  t.equal(broker.orders().filter((order) => /\.(sl|tp)$/.test(order.clOrdId ?? '')).length, 2, 'the legs were sent once')
+
+  broker.setPrice('MNQZ6', '20950')
+  await eventually(() => netMnq(broker) === 0)
+  t.match(await closedTrade(db, record.id), { result: 'SL', exit_price: '20950.00000000', pnl: '-500.00' })
+  await eventually(() => broker.orders().every((order) => order.ordStatus !== 'Working'))
+  t.pass('the target was cancelled when the stop filled')
+  t.equal(netMnq(broker), 0, 'flat: never more closed than held')
+
+  // The account is known now: the next entry goes out without brackets at once, under the record's own tag.
+  broker.setPrice('MNQZ6', '21000')
+  const next = mnqEntry()
+  await publishAlert(app, next)
+  const second = await settledRecord(db, next.alertId)
+  t.match(second, { status: 'placed', reason: null })
+  const secondTrade = await openedTrade(db, second.id)
+  t.same(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${second.id}`) && !/\.(sl|tp)$/.test(order.clOrdId ?? '')).map((order) => [order.clOrdId, order.ordStatus]), [[`sig-${second.id}`, 'Filled']], 'one entry, no refused try before it')
+  await eventually(() => broker.orders().filter((order) => order.ordStatus === 'Working' && order.clOrdId?.startsWith(`sig-${second.id}.`)).length === 2)
+  t.equal(netMnq(broker), Number(secondTrade.quantity), 'held what the trade says (sized on the balance after the loss)')
 })
 
 t.test('a cut hub connection is followed by a new session from a fresh snapshot, which trades', async (t) => {
