@@ -144,8 +144,8 @@ t.test('home page: activity, settings, credentials, notifications, administratio
 
   const closed = page.locator('#trades-body tr[data-status="closed"]')
   t.match(await closed.textContent(), /21000\.00 → 20990\.25/, "prices on MNQ's 0.25 tick")
-  t.match(await closed.locator('td').first().textContent(), /\d\d:\d\d:\d\d .+ · \d\d:\d\d CT/, "the trader's time with Chicago's beside")
-  t.match(await page.locator('#alerts-body tr').first().locator('td').first().textContent(), /\d\d:\d\d:\d\d .+ · \d\d:\d\d CT/, 'the alert too')
+  t.match(await closed.locator('td').first().textContent(), /\d\d:\d\d:\d\d .+ · ([A-Z][a-z]{2} \d{1,2}, )?\d\d:\d\d CT/, "the trader's time with Chicago's beside")
+  t.match(await page.locator('#alerts-body tr').first().locator('td').first().textContent(), /\d\d:\d\d:\d\d .+ · ([A-Z][a-z]{2} \d{1,2}, )?\d\d:\d\d CT/, 'the alert too')
 
   await page.setViewportSize(PHONE)
   // One line: the text's boxes all share one top.

@@ -89,7 +89,7 @@ t.test("the trader's webhooks: a malformed one says where it broke, an exit, a d
   t.match(await refused.textContent(), /Refused: Malformed JSON at line 1, column \d+: expected ',' or '}' after a property value/)
   t.match(await page.locator('#intake-body tr[data-outcome="duplicate"]').textContent(), /Exit or result.*Duplicate: this alert was already received/s)
   t.equal(await page.locator('#intake-body tr[data-outcome="accepted"][data-kind="result"]').count(), 1, 'the exit shows, as an exit')
-  t.match(await page.locator('#intake-body tr').first().locator('td').first().textContent(), /\d\d:\d\d:\d\d .+ · \d\d:\d\d CT/, "the trader's time with Chicago's beside")
+  t.match(await page.locator('#intake-body tr').first().locator('td').first().textContent(), /\d\d:\d\d:\d\d .+ · ([A-Z][a-z]{2} \d{1,2}, )?\d\d:\d\d CT/, "the trader's time with Chicago's beside")
 
   await page.selectOption('#intake-show', 'refused')
   await eventually(async () => (await page.locator('#intake-body tr').count()) === 1)

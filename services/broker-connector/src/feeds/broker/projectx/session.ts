@@ -22,6 +22,10 @@ import type { MarketQuotes } from './market-quotes.ts'
 import type { Answer } from './rest.ts'
 import type { UserEvents } from './user-events.ts'
 
+/** Why a resting entry is refused on an account that refuses brackets (docs/decisions/projectx-adapter.md). */
+const OWN_LEGS_MARKET_ONLY =
+  'this ProjectX account refuses brackets on orders (Position Brackets or Auto OCO off): only market entries are taken, with the stop and target placed by the connector at the fill; switch the account to Auto OCO brackets to use resting entries'
+
 /** Calls one ProjectX endpoint with the session's token (rest.ts: refusals, rate limit, unknown outcomes). */
 export type Call = (endpoint: string, body: object) => Promise<Answer>
 
@@ -194,8 +198,13 @@ export class ProjectXSession implements BrokerSession {
     }
   }
 
-  /** The entry without brackets; its fills get the stop and target from us (own-legs.ts). */
+  /**
+   * The entry without brackets; its fills get the stop and target from us (own-legs.ts). Only a market
+   * entry: the legs wait in this process's memory until the fill, and a resting entry that filled after a
+   * restart would hold a position without a stop. Refused, with why, rather than guessed.
+   */
   async #placeWithOwnLegs(request: BracketRequest, body: Record<string, unknown>): Promise<PlacedBracket> {
+    if (request.entryType !== 'Market') throw new BrokerError('rejected', OWN_LEGS_MARKET_ONLY)
     this.ownLegs.want(request.tag, { contractId: contractIdText(request.contract.id), side: request.action === 'Buy' ? SIDE.Sell : SIDE.Buy, stop: request.stopPrice, target: request.targetPrice })
     return { entryOrderId: await this.#place(body, 'order'), stopOrderId: null, targetOrderId: null }
   }

@@ -97,26 +97,29 @@ t.test('what the broker refuses comes back with its reason; an off-side stop is 
   t.match(unknown.message, /does not list the contract XYZZ6/)
 })
 
-t.test('an account that refuses brackets (Position Brackets) gets the entry without them, and the stop and target from us on its fill', async (t) => {
+t.test('an account that refuses brackets (Position Brackets) gets a market entry without them, and the stop and target from us on its fill; a resting entry is refused', async (t) => {
   const broker = await projectXBroker(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
   broker.setPrice('MNQZ6', '21000')
   const { session, events } = await openSession(t, broker)
   const contract = await session.findContract('MNQZ6')
-  const entry = { tag: 'sig-7', contract, action: 'Buy' as const, quantity: 2, entryType: 'Limit' as const, entryPrice: '20990', stopPrice: '20950', targetPrice: '21100' }
+  // A resting entry's legs would wait in memory for a fill that could come after a restart: refused, with why.
+  const resting = { tag: 'sig-6', contract, action: 'Buy' as const, quantity: 2, entryType: 'Limit' as const, entryPrice: '20990', stopPrice: '20950', targetPrice: '21100' }
+  t.match((await refusalOf(session.placeBracket(resting))).message, /only market entries are taken/)
+  t.same(broker.orders().map((order) => [order.clOrdId, order.ordStatus]), [['sig-6', 'Rejected']], 'only the bracketed try, which the account refused')
+  const entry = { tag: 'sig-7', contract, action: 'Buy' as const, quantity: 2, entryType: 'Market' as const, entryPrice: null, stopPrice: '20950', targetPrice: '21100' }
+  const offSide = await refusalOf(session.placeBracket({ ...entry, tag: 'sig-8', stopPrice: '21010' }))
+  t.match(offSide.message, /the stop 21010 must be below/, 'levels are checked as for a bracket')
   const placed = await session.placeBracket(entry)
-  t.same(broker.orders().map((order) => [order.clOrdId, order.ordStatus]).sort(), [['sig-7', 'Rejected'], ['sig-7.own', 'Working']], 'refused with brackets, sent again once without them')
-  t.equal((await session.listOrders()).filter((order) => order.tag === 'sig-7').map((order) => order.id).join(), String(placed.entryOrderId), 'the tag finds the entry sent again, not the refused one')
-  const offSide = await refusalOf(session.placeBracket({ ...entry, tag: 'sig-8', stopPrice: '21000' }))
-  t.match(offSide.message, /the stop 21000 must be below the entry price 20990/, 'levels are checked as for a bracket')
-  broker.setPrice('MNQZ6', '20990')
+  t.same(broker.orders().filter((order) => order.clOrdId === 'sig-7' || order.clOrdId === 'sig-7.own').map((order) => [order.clOrdId, order.ordStatus]), [['sig-7', 'Filled']], 'known to refuse: sent without brackets at once, under its own tag')
+  t.equal((await session.listOrders()).filter((order) => order.tag === 'sig-7').map((order) => order.id).join(), String(placed.entryOrderId), 'the tag finds the entry')
   await eventually(() => events.some((event) => event.type === 'fill'))
   const fill = events.findIndex((event) => event.type === 'fill')
   const legs = events.slice(0, fill).flatMap((event) => (event.type === 'order' && event.order.parentId === placed.entryOrderId ? [event.order.tag] : []))
-  t.same([...new Set(legs)].sort(), ['sig-7.sl', 'sig-7.tp'], 'our legs, tagged after the entry, before its fill')
+  t.same([...new Set(legs)].sort(), ['sig-7.sl', 'sig-7.tp'], 'our legs, tagged after the entry, told before its fill')
   const working = broker.orders().filter((order) => order.ordStatus === 'Working')
   const versions = await session.orderVersions(working.map((order) => order.id))
   t.same([...versions.values()].map((leg) => [leg.orderType, leg.price ?? leg.stopPrice, leg.quantity]).sort(), [['Limit', '21100', 2], ['Stop', '20950', 2]], 'at the levels asked, sized to the fill')
-  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 4, 'the entry twice (refused, then bare), each leg once')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 4, 'the refused resting try, the entry, each leg once')
 })
 
 t.test('our legs on an entry filled in parts: placed at its first fill, grown with each next one, never more than is held', async (t) => {
@@ -124,21 +127,23 @@ t.test('our legs on an entry filled in parts: placed at its first fill, grown wi
   broker.setPrice('MNQZ6', '21000')
   const { session, events } = await openSession(t, broker)
   const contract = await session.findContract('MNQZ6')
-  const entry = { tag: 'sig-9', contract, action: 'Sell' as const, quantity: 3, entryType: 'Limit' as const, entryPrice: '21010', stopPrice: '21050', targetPrice: '20900' }
-  const placed = await session.placeBracket(entry)
-  broker.splitNextFill(placed.entryOrderId, 1)
-  broker.setPrice('MNQZ6', '21010')
-  await eventually(() => events.filter((event) => event.type === 'fill').length === 3)
+  // Learn the account's setting with a first market entry of one contract, closed again by its stop's level below.
+  const first = { tag: 'sig-8', contract, action: 'Sell' as const, quantity: 1, entryType: 'Market' as const, entryPrice: null, stopPrice: '21050', targetPrice: '20900' }
+  await session.placeBracket(first)
+  await eventually(() => events.filter((event) => event.type === 'fill').length === 1)
+  // The market then fills each order one contract per price move (the paper broker's liquidity rule).
+  const liquidity = await fetch(`${broker.apiUrl}/dev/liquidity`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ symbol: 'MNQZ6', lots: 1 }) })
+  t.equal(liquidity.status, 200)
+  const entry = { tag: 'sig-9', contract, action: 'Sell' as const, quantity: 3, entryType: 'Market' as const, entryPrice: null, stopPrice: '21050', targetPrice: '20900' }
+  await session.placeBracket(entry)
+  broker.setPrice('MNQZ6', '21000.25')
+  broker.setPrice('MNQZ6', '21000')
+  await eventually(() => events.filter((event) => event.type === 'fill').length === 4)
   const legsOf = () => broker.orders().filter((order) => order.clOrdId === 'sig-9.sl' || order.clOrdId === 'sig-9.tp')
   await eventually(() => legsOf().every((leg) => leg.orderQty === 3))
   t.equal(legsOf().length, 2, 'one stop and one target, each placed once')
   t.same(legsOf().map((leg) => [leg.clOrdId, leg.action, leg.ordStatus, leg.orderQty]).sort(), [['sig-9.sl', 'Buy', 'Working', 3], ['sig-9.tp', 'Buy', 'Working', 3]], 'grown to the three held')
-  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos, -3)
-  broker.setPrice('MNQZ6', '21050')
-  await eventually(() => legsOf().find((leg) => leg.clOrdId === 'sig-9.sl')?.ordStatus === 'Filled')
-  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos ?? 0, 0, 'the stop closed the three, no more')
-  // ProjectX does not link the two: the trade keeper cancels the other leg (trading.test.ts); the adapter leaves it.
-  t.equal(legsOf().find((leg) => leg.clOrdId === 'sig-9.tp')?.ordStatus, 'Working')
+  t.equal(broker.positions().find((position) => position.accountId === 7000)?.netPos, -4, 'the first entry and these three')
 })
 
 t.test('a hub connection cut ends the session (the next starts from a snapshot)', async (t) => {
