@@ -1,7 +1,8 @@
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
-import { resizedTarget, type TargetPlanRow } from '../../repositories/trade-targets.ts'
-import type { FoundTarget } from './find-targets.ts'
+import { loneStopPlaced, resizedTarget, type TargetPlanRow } from '../../repositories/trade-targets.ts'
+import { heldAtBroker } from './held-at-broker.ts'
+import { wholePositionStops, type FoundTarget } from './find-targets.ts'
 import type { TargetContext } from './target-context.ts'
 
 /** A pair as it stands: what is left of it to close, and the whole quantity each leg has already filled. */
@@ -41,9 +42,12 @@ async function setPair(context: TargetContext, recordId: number, pair: PairLeft,
  * targets never total more than the position. Returns how many contracts are left with no stop (the
  * whole-position stop gone and no pair covering them): the trade says so; a caller that can, covers them.
  */
-export async function balanceExits(context: TargetContext, recordId: number, row: TargetPlanRow, pairs: readonly FoundTarget[]): Promise<number> {
+export async function balanceExits(context: TargetContext, recordId: number, row: TargetPlanRow, pairs: readonly FoundTarget[], held?: number): Promise<number> {
   const lefts = await Promise.all(pairs.map((pair) => pairLeft(context, row.trade_id, pair)))
-  let excess = lefts.reduce((sum, pair) => sum + pair.left, 0) - row.quantity
+  // What the broker holds of the trade now (`held`), not what the database has applied: a pair done at the
+  // broker whose fill is still on its way covers nothing and holds nothing (docs/decisions/targets-breakeven.md).
+  const position = held ?? (await heldAtBroker(context.db, row.trade_id, row.quantity, pairs))
+  let excess = lefts.reduce((sum, pair) => sum + pair.left, 0) - position
   const wanted = new Map<PairLeft, number>()
   for (const pair of [...lefts].reverse()) {
     const cut = Math.min(Math.max(excess, 0), pair.left)
@@ -58,13 +62,19 @@ export async function balanceExits(context: TargetContext, recordId: number, row
     if (targetRest !== left || stopRest !== left) await setPair(context, recordId, pair, left)
   }
   const covered = [...wanted.values()].reduce((sum, left) => sum + left, 0)
-  return setMainStop(context, row, row.quantity - covered)
+  return setMainStop(context, recordId, row, position - covered)
 }
 
-/** The whole-position stop covers what no pair does: resized, or cancelled at 0; with none left to grow, what it cannot cover is returned. */
-async function setMainStop(context: TargetContext, row: TargetPlanRow, wanted: number): Promise<number> {
-  const main = row.stop_order_id
-  if (main === null || !context.isLive(main)) return Math.max(wanted, 0)
+/**
+ * The whole-position stop covers what no pair does: resized, or cancelled at 0; with none left to grow, what
+ * it cannot cover is returned. Every working `.sl` of the record counts (a lone stop whose answer was lost
+ * included): the stored one (or the first found, then stored) is kept, any other cancelled first.
+ */
+async function setMainStop(context: TargetContext, recordId: number, row: TargetPlanRow, wanted: number): Promise<number> {
+  const [main, ...others] = await wholePositionStops(context, recordId, row.stop_order_id)
+  if (main === undefined) return Math.max(wanted, 0)
+  if (main !== row.stop_order_id) await loneStopPlaced(context.db, row.trade_id, main)
+  for (const other of others) await cancelQuietly(context.session, other)
   const version = (await context.session.orderVersions([main])).get(main)
   const filled = await filledOnTrade(context.db, row.trade_id, main)
   if (wanted <= 0) await cancelQuietly(context.session, main)

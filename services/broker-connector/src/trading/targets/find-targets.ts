@@ -21,6 +21,8 @@ export interface FoundTarget {
   working: boolean
   /** Its stop (`.slN`, OCO with the target), or null when none is found. */
   stop: FoundLeg | null
+  /** A leg of the pair is filled at the broker: its contracts are closed there, whether or not the keeper has applied the fill yet. */
+  closedAtBroker: boolean
 }
 
 /** The record's orders by id, from the keeper's book and the broker's list: done in either is done (final). */
@@ -54,7 +56,7 @@ export async function findTargets(context: TargetContext, recordId: number): Pro
     // Found by tag after an unknown outcome: stored at once, so every later look has it by id too.
     if (target.order_id !== order.id) await targetSent(context.db, recordId, target.level, { orderId: order.id })
     if (stop !== undefined && target.stop_order_id !== stop.id) await pairStopFound(context.db, recordId, target.level, stop.id)
-    found.push({ level: target.level, price: target.price, quantity: target.quantity, orderId: order.id, working: !isDone(order.status), stop: stop === undefined ? null : { orderId: stop.id, working: !isDone(stop.status) } })
+    found.push({ level: target.level, price: target.price, quantity: target.quantity, orderId: order.id, working: !isDone(order.status), stop: stop === undefined ? null : { orderId: stop.id, working: !isDone(stop.status) }, closedAtBroker: order.status === 'Filled' || stop?.status === 'Filled' })
   }
   return found
 }
@@ -78,6 +80,17 @@ export async function workingStops(session: Pick<BrokerSession, 'listOrders'>, r
     if (listed !== undefined && !isDone(listed.status)) stops.unshift(stopOrderId)
   }
   return stops
+}
+
+/**
+ * The record's whole-position stops still working: the one stored on the trade and every other `.sl` of the
+ * record (a lone stop whose answer was lost is found only by its tag). The stored one first.
+ */
+export async function wholePositionStops(context: Pick<TargetContext, 'session' | 'orders' | 'isLive'>, recordId: number, stopOrderId: number | null): Promise<number[]> {
+  const byId = await ordersOfRecord(context.orders(), context.session, recordId)
+  const tagged = [...byId.values()].filter((order) => { const tag = parseOrderTag(order.tag); return !isDone(order.status) && tag?.leg === 'stop' && tag.level === undefined && tag.remainder === undefined }).map((order) => order.id)
+  const stored = stopOrderId !== null && (byId.has(stopOrderId) ? !isDone(byId.get(stopOrderId)!.status) : context.isLive(stopOrderId)) ? [stopOrderId] : []
+  return [...stored, ...tagged.filter((id) => id !== stopOrderId)]
 }
 
 /** The price of the first target the trader is sent (the nearest with a pair not refused): a fill of any of its pairs moves the stop to breakeven. */

@@ -85,7 +85,14 @@ interface PairToPlace {
 async function placePair(context: TargetContext, { recordId, row, main, target, price }: PairToPlace): Promise<string | null> {
   const { session, db } = context
   const tag = row.order_tag ?? `sig-${recordId}`
-  const version = main === null ? undefined : (await session.orderVersions([main])).get(main)
+  let version
+  try {
+    version = main === null ? undefined : (await session.orderVersions([main])).get(main)
+  } catch (error) {
+    // Nothing shrunk yet: the stop still covers the pair's contracts; the pair is said not placed, the next sent.
+    if (!(error instanceof BrokerError)) throw error
+    return `the trade's stop could not be read at the broker, so its target and the target's stop were not sent: ${error.message}`
+  }
   if (main === null || version === undefined || version.stopPrice === null || !context.isLive(main)) return `the trade's stop is not known working at the broker, so its target and the target's stop were not sent`
   const filled = await filledOnTrade(db, row.trade_id, main)
   const left = version.quantity - filled - target.quantity

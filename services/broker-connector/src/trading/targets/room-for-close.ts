@@ -3,6 +3,7 @@ import type { Database, Kysely } from '@signals/db'
 import { noteFailure, targetPlanOf } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
 import { findTargets, workingStops } from './find-targets.ts'
+import { heldAtBroker } from './held-at-broker.ts'
 import type { TargetContext } from './target-context.ts'
 import { stopTheRest } from './lone-stop.ts'
 
@@ -44,16 +45,19 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
   let left = quantity
   for (const trade of trades) {
     if (left <= 0) break
-    const taken = Math.min(left, Number(trade.quantity))
+    const recordId = trade.alert_record_id
+    const row = recordId === null ? undefined : await targetPlanOf(db, recordId, userId)
+    const pairs = recordId === null || row?.status !== 'open' ? [] : await findTargets(context, recordId)
+    // What the broker holds of the trade now (its pairs filled there but not yet applied are gone): the close
+    // takes from that, and the exits are cut to what it leaves (the close's fill reaches the trades once the
+    // keeper has applied those fills, first in, first out).
+    const held = row === undefined ? Number(trade.quantity) : await heldAtBroker(db, row.trade_id, Number(trade.quantity), pairs)
+    const taken = Math.min(left, held)
     left -= taken
-    if (trade.alert_record_id === null) continue
-    const row = await targetPlanOf(db, trade.alert_record_id, userId)
-    if (!row || row.status !== 'open') continue
-    const pairs = await findTargets(context, trade.alert_record_id)
-    if (pairs.length === 0) continue
-    const [stop] = await workingStops(session, trade.alert_record_id, row.stop_order_id, context.orders())
-    cut.push({ recordId: trade.alert_record_id, stopPrice: stop === undefined ? null : ((await session.orderVersions([stop])).get(stop)?.stopPrice ?? null) })
-    await balanceExits(context, trade.alert_record_id, { ...row, quantity: Number(trade.quantity) - taken }, pairs)
+    if (recordId === null || row === undefined || pairs.length === 0) continue
+    const [stop] = await workingStops(session, recordId, row.stop_order_id, context.orders())
+    cut.push({ recordId, stopPrice: stop === undefined ? null : ((await session.orderVersions([stop])).get(stop)?.stopPrice ?? null) })
+    await balanceExits(context, recordId, row, pairs, held - taken)
   }
 }
 
