@@ -15,7 +15,7 @@ const STATIC = path.join(gateway, 'web', 'static')
 export const WEB_OUT = path.join(gateway, 'public')
 
 /** The scripts the HTML pages load (`<script type="module" src="NAME.js">`): the bundle's entry points. */
-const ENTRIES = ['app', 'activity', 'notifications', 'console', 'login', 'pending', 'broker', 'webhooks', 'sources']
+const ENTRIES = ['app', 'activity', 'notifications', 'console', 'login', 'pending', 'broker', 'webhooks', 'sources', 'accounts']
 
 export interface WebBuild {
   files: Array<{ name: string; raw: number; gzip: number; brotli: number }>

@@ -3,8 +3,11 @@ import { userActivitySubject } from '@signals/contracts'
 import { publishNotice } from '@signals/bus'
 import { noticeContract, statusNotice } from './notices.ts'
 
-/** The /api prefixes whose successful writes change what the live-trading indicator shows. */
-const STATUS_WRITES = ['/api/trading-settings', '/api/broker-credentials', '/api/risk-engine']
+/**
+ * The /api prefixes whose successful writes change what the live-trading indicator shows (/api/accounts: the
+ * primary's switches are the live-trading setting, and a login linked to it is its credentials).
+ */
+const STATUS_WRITES = ['/api/trading-settings', '/api/broker-credentials', '/api/risk-engine', '/api/accounts']
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**

@@ -4,7 +4,8 @@
 // On the home page the trades and alerts lists are scripted (a SHORT trade with untrimmed decimals, the connector's own
 // shape) so the phone's cards are checked with something in them: "SHORT" on one line, prices on MNQ's tick,
 // times in the trader's zone with Chicago's beside; the console's Approve button is on screen without a
-// sideways swipe. The Signal sources page is swept with a new source's URL and messages shown (issue 22).
+// sideways swipe. The Signal sources page is swept with a new source's URL and messages shown, and the Accounts
+// page with a second account and its risk settings open (issue 22).
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { eventually } from '@signals/test-support'
@@ -214,6 +215,29 @@ t.test('Signal sources page, with a new URL and its messages shown', async (t) =
   await page.locator('#mine-body tr').waitFor()
   t.ok(await page.locator('#fresh').isVisible(), 'the URL and the messages are shown')
   await sweep(t, page, 'sources')
+})
+
+t.test('Accounts page, with a second account and its risk settings shown', async (t) => {
+  const page = admin.page
+  await page.goto(`${publicUrl}/accounts.html`)
+  await page.locator('#accounts-body tr[data-primary="true"]').waitFor()
+  await page.fill('#account-name', 'Every page evaluation')
+  await page.fill('#account-broker-id', 'EVERY-2')
+  await page.selectOption('#cred-broker', 'paper')
+  await page.fill('#cred-username', 'every-page')
+  await page.fill('#cred-password', 'every-page-password')
+  await page.click('#add-account')
+  await page.locator('#add-message[data-kind="success"]').waitFor()
+  // The first login links the primary; a second account under it is the one whose row says it cannot go live.
+  await page.fill('#account-name', 'Every page funded')
+  await page.fill('#account-broker-id', 'EVERY-3')
+  await page.selectOption('#account-login', { index: 1 })
+  await page.click('#add-account')
+  await page.locator('#accounts-body tr', { hasText: 'Every page funded' }).waitFor()
+  await page.getByRole('button', { name: 'Risk settings of Every page funded' }).click()
+  await page.locator('#risk:not([hidden])').waitFor()
+  t.equal(await page.locator('#accounts-body tr').count(), 2, 'the primary and the second account')
+  await sweep(t, page, 'accounts')
 })
 
 t.test('no page complained', async (t) => {

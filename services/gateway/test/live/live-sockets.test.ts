@@ -144,6 +144,17 @@ t.test('a settings save through the gateway is announced as a status notice; a r
   t.match(await tab.next('status'), { userId, kind: 'status' }, 'the save is announced')
 })
 
+t.test("an account write (the primary's switches are the live-trading setting) is announced too (issue 22)", async (t) => {
+  const userId = newUserId()
+  const cookie = await mintSession(app.redis, settings, userId, approved(`${userId}@example.com`))
+  const tab = connect(cookie)
+  t.same(await tab.opened, { open: true })
+  const id = '00000000-0000-4000-8000-000000000001'
+  const change = await app.inject({ method: 'PATCH', url: `/api/accounts/${id}`, headers: { cookie, 'content-type': 'application/json' }, payload: '{"liveTrading":true}' })
+  t.equal(change.statusCode, 200)
+  t.match(await tab.next('status'), { userId, kind: 'status' }, 'the change is announced')
+})
+
 t.test('a socket that answers pings stays open past several heartbeats and still hears notices (issue 25)', async (t) => {
   const userId = newUserId()
   const tab = connect(await mintSession(app.redis, settings, userId, approved(`${userId}@example.com`)))

@@ -20,6 +20,7 @@ import type {
   TestCredentialsResponse,
 } from '../../../settings/src/schemas/broker-credentials.ts'
 import type { SourceBody, SourceResponse, SourcesResponse, SourceWithUrlResponse, SubscriptionsBody } from '../../../settings/src/schemas/signal-sources.ts'
+import type { AccountChangeBody, AccountResponse, AccountsResponse, DeletedAccountResponse, NewAccountBody } from '../../../settings/src/schemas/accounts.ts'
 import type { UsersPage, UserResult } from '../../../admin/src/schemas/users.ts'
 import type { BanBody, BanResult, BansPage, LiftedBan } from '../../../admin/src/schemas/bans.ts'
 import type { AuditPage } from '../../../admin/src/schemas/audit.ts'
@@ -68,6 +69,12 @@ export interface Routes {
   'POST /api/signal-sources/:id/rotate': { params: { id: string }; response: Static<typeof SourceWithUrlResponse> }
   'DELETE /api/signal-sources/:id': { params: { id: string }; response: Static<typeof SourceResponse> }
   'PUT /api/signal-sources/:id/subscriptions': { params: { id: string }; body: SubscriptionsBody; response: Static<typeof SourceResponse> }
+  'GET /api/accounts': { response: Static<typeof AccountsResponse> }
+  'POST /api/accounts': { body: NewAccountBody; response: Static<typeof AccountResponse> }
+  'PATCH /api/accounts/:id': { params: { id: string }; body: AccountChangeBody; response: Static<typeof AccountResponse> }
+  'DELETE /api/accounts/:id': { params: { id: string }; response: Static<typeof DeletedAccountResponse> }
+  'GET /api/accounts/:id/risk-engine/config': { params: { id: string }; response: Static<typeof RiskEngineConfigResponse> }
+  'POST /api/accounts/:id/risk-engine/config': { params: { id: string }; body: RiskConfig; response: Static<typeof RiskEngineConfigResponse> }
   'GET /api/intake': { query: PageQuery & { outcome?: 'accepted' | 'duplicate'; refused?: 'true'; kind?: 'entry' | 'result' | 'test'; raw?: 'true' }; response: Static<typeof MyIntakePage> }
 }
 

@@ -4,57 +4,14 @@
 // so a broker added to the registry needs nothing here. Secrets leave the form once sent and are never shown again.
 import { api, reasonOf } from './api.ts'
 import type { ResponseOf, Routes } from './api-routes.ts'
-import { byId, element, formatTime, say } from './dom.ts'
+import { brokerLabel, clearSecrets, drawBrokers, drawFields, readBrokerFields } from './broker-fields.ts'
+import { byId, formatTime, say } from './dom.ts'
 import { refreshStatus } from './status-card.ts'
 
 type Stored = ResponseOf<'GET /api/broker-credentials'>['credentials']
 type Body = Routes['PUT /api/broker-credentials']['body']
-type Broker = ResponseOf<'GET /api/brokers'>['brokers'][number]
-type Field = Broker['fields'][number]
-
-let brokers: readonly Broker[] = []
 
 const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value
-const fieldId = (field: Field) => `cred-${field.name}`
-const chosen = (): Broker | undefined => brokers.find((broker) => broker.name === value('cred-broker'))
-
-/** One input of the chosen broker's form, with its label and help as the registry gives them. */
-function fieldInput(field: Field): HTMLElement {
-  const box = element('div', undefined, 'broker-field')
-  const input = element('input')
-  input.id = fieldId(field)
-  input.name = field.name
-  input.type = field.secret ? 'password' : 'text'
-  input.required = field.required
-  if (field.maxLength !== null) input.maxLength = field.maxLength
-  // Never filled by the browser from elsewhere: these are the broker's, not this site's, secrets.
-  input.autocomplete = field.secret ? 'new-password' : 'off'
-  // The help beside the label, not in it: the input's name stays short; the help is its description.
-  const label = element('label', field.required ? field.label : `${field.label} (optional)`)
-  label.htmlFor = input.id
-  box.append(label, input)
-  if (field.help !== '') {
-    const help = element('span', field.help, 'help muted')
-    help.id = `${input.id}-help`
-    input.setAttribute('aria-describedby', help.id)
-    box.append(help)
-  }
-  return box
-}
-
-/** Draws the chosen broker's fields, keeping what was typed in a field both brokers have. */
-function drawFields(): void {
-  const box = byId('broker-fields')
-  const typed = new Map([...box.querySelectorAll('input')].map((input) => [input.name, input.value]))
-  box.replaceChildren(...(chosen()?.fields ?? []).map(fieldInput))
-  for (const input of box.querySelectorAll('input')) input.value = typed.get(input.name) ?? ''
-}
-
-function drawBrokers(list: readonly Broker[]): void {
-  brokers = list
-  byId('cred-broker').replaceChildren(...list.map((broker) => Object.assign(element('option', broker.label), { value: broker.name })))
-  drawFields()
-}
 
 function renderCredentials(credentials: Stored | null | undefined): void {
   const summary = byId('credentials-summary')
@@ -63,7 +20,7 @@ function renderCredentials(credentials: Stored | null | undefined): void {
     summary.textContent = 'No broker credentials stored. Live trading needs them.'
     return
   }
-  const broker = brokers.find((known) => known.name === credentials.broker)?.label ?? credentials.broker
+  const broker = brokerLabel(credentials.broker)
   const user = credentials.usernameMasked ? `, user ${credentials.usernameMasked}` : ''
   summary.textContent = `Stored: ${broker} (${credentials.environment}), account ${credentials.accountId}${user}, updated ${formatTime(credentials.updatedAt)}.`
   byId<HTMLSelectElement>('cred-broker').value = credentials.broker
@@ -74,21 +31,9 @@ function renderCredentials(credentials: Stored | null | undefined): void {
 
 /** The body of DESIGN.md decision 13: secrets as typed, other text trimmed, empty optional fields left out. */
 function readCredentials(): Body {
-  const body: Record<string, string> = {
-    broker: value('cred-broker'),
-    environment: value('cred-environment'),
-    accountId: value('cred-account').trim(),
-  }
-  for (const field of chosen()?.fields ?? []) {
-    const typed = field.secret ? value(fieldId(field)) : value(fieldId(field)).trim()
-    if (typed !== '' || field.required) body[field.name] = typed
-  }
+  const body = { broker: value('cred-broker'), environment: value('cred-environment'), accountId: value('cred-account').trim(), ...readBrokerFields() }
   // The select's options are the registry's names; the service checks the rest.
   return body as unknown as Body
-}
-
-function clearSecrets(): void {
-  for (const field of chosen()?.fields ?? []) if (field.secret) byId<HTMLInputElement>(fieldId(field)).value = ''
 }
 
 async function saveCredentials(event: Event): Promise<void> {
