@@ -10,7 +10,8 @@ import { setFlagsFromString } from 'node:v8'
 import { sql, createDb, type Database, type Kysely } from '@signals/db'
 import { closedTradingDays, DEFAULT_RISK_ENGINE_CONFIG, deriveAccountState, type AccountState } from '@signals/risk-engine'
 import { createTestDatabase } from '@signals/test-support'
-import { accountStateOf, loadAccountRows } from '../services/broker-connector/src/trading/entry/account-state.ts'
+import { accountStateOf } from '../services/broker-connector/src/trading/entry/account-state.ts'
+import { loadAccountRows } from '../services/broker-connector/src/repositories/account-rows.ts'
 
 const USERS = 20
 const RUNS = 7

@@ -612,3 +612,11 @@ export type SignalSourceRow = Selectable<SignalSourcesTable>
 export type SignalSourceSubscriptionRow = Selectable<SignalSourceSubscriptionsTable>
 export type BrokerLoginRow = Selectable<BrokerLoginsTable>
 export type BrokerAccountRow = Selectable<BrokerAccountsTable>
+
+/**
+ * Columns of one table as a query reads them: the row type of a statement kept in raw SQL (`sql<RowOf<...>>`),
+ * so a renamed or retyped column breaks the build there as it does in the query builder.
+ */
+export type RowOf<Table extends keyof Database, Column extends keyof Selectable<Database[Table]>> = Pick<Selectable<Database[Table]>, Column>
+/** One column's type as a query reads it. */
+export type ColumnOf<Table extends keyof Database, Column extends keyof Selectable<Database[Table]>> = Selectable<Database[Table]>[Column]

@@ -1,31 +1,22 @@
-import { prepared, sql, type AlertRecordStatus, type Database, type Kysely } from '@signals/db'
+import { prepared, sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
 
-/** What the entry flow reads of a record, with the user's trading settings and risk configuration. */
-export interface EntryRecord {
-  id: number
-  user_id: string
-  alert_id: string
-  status: AlertRecordStatus
-  symbol: string | null
-  root: string | null
-  action: 'LONG' | 'SHORT' | null
-  entry_price: string | null
-  sl: string | null
-  tp: string | null
-  alert_quantity: string | null
-  /** `reverse` or `add` (issue 24), or null: a plain entry. */
-  order_word: 'reverse' | 'add' | null
-  raw_data: unknown
-  received_at: Date
-  send_attempts: number
-  order_tag: string | null
-  order_quantity: number | null
-  contract: string | null
-  refusal_code: string | null
+/**
+ * What the entry flow reads of a record, with the user's trading settings and risk configuration. The
+ * record's own columns are typed from Database; the optional ones (the instruction, the entry order, the
+ * strategy position, the exit plan, the trailing stop, the signal source) are absent where a record is
+ * made without them.
+ */
+export type EntryRecord = RowOf<
+  'alerts',
+  | 'id' | 'alert_id' | 'status' | 'symbol' | 'root' | 'action' | 'entry_price' | 'sl' | 'tp' | 'alert_quantity' | 'order_word' | 'raw_data'
+  | 'received_at' | 'send_attempts' | 'order_tag' | 'order_quantity' | 'contract' | 'refusal_code'
+> & {
+  /** The trader's: the entry flow decides only records that belong to one (a test alert's has none). */
+  user_id: NonNullable<ColumnOf<'alerts', 'user_id'>>
   /** The user's live_trading setting value ({enabled, autoPlaceOrders, ...}), or null. */
   live_trading: { enabled?: unknown; autoPlaceOrders?: unknown } | null
   /** The user's stored risk-engine configuration, or null (defaults apply). */
-  risk_config: unknown
+  risk_config: ColumnOf<'risk_engine_configs', 'config'> | null
   /**
    * Ages on one clock, Postgres' (`now()` of the read): the alert's, from its ingest time but never less
    * than since Postgres recorded it (an ingest clock running ahead cannot make an alert look younger);
@@ -37,21 +28,9 @@ export interface EntryRecord {
   read_at: Date
   /** The risk strategy's `maxContracts` ("Maximum contracts", a JSON number), or null when not set. */
   max_contracts: unknown
-  /** An alert managing what is at the broker (contracts OrderInstruction), or null for an entry. */
-  instruction?: unknown
-  /** The entry order's type, trigger and time in force (contracts EntryOrder), or null. */
-  entry_order?: unknown
-  /** Where the sender's strategy says its position was before the entry (contracts StrategyPosition), or null. */
-  strategy_position?: unknown
-  /** Several targets and breakeven after TP1 (contracts ExitPlan), or null. */
-  exit_plan?: unknown
-  /** The stop trails the market (contracts TrailingStop), or null. */
-  trailing_stop?: unknown
-  /** The signal source the alert came from, or null: the spec route's (issue 22). */
-  source_id?: string | null
   /** True once this record's reversal has asked for its close (its note says so): the account is then the reversal's doing. */
   reversal_asked?: boolean
-}
+} & Partial<RowOf<'alerts', 'instruction' | 'entry_order' | 'strategy_position' | 'exit_plan' | 'trailing_stop' | 'source_id'>>
 
 /** How a reversal's record starts its note while its close is carried out (kept once its entry is placed). */
 export const REVERSAL_NOTE = 'reversal: '

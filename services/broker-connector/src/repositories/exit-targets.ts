@@ -1,4 +1,4 @@
-import { sql, type Database, type Kysely, type Side } from '@signals/db'
+import { sql, type Database, type Kysely, type RowOf, type Side } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
 import { inSourceReach, inSpecRouteReach } from './spec-route-reach.ts'
 
@@ -15,18 +15,12 @@ export interface ExitScope {
   source?: { id: string | null } | undefined
 }
 
-/** Our open trade in the contract that a flatten closes, with its bracket legs. */
-export interface TargetTrade {
-  id: number
-  side: Side
-  quantity: string
-  stop_order_id: number | null
-  target_order_id: number | null
-  /** The record the trade entered by (its several targets carry its tag), or null. */
-  alert_record_id: number | null
-  /** Not yet asked to exit: its entry filled after the exit was written. */
-  late: boolean
-}
+/**
+ * Our open trade in the contract that a flatten closes, with its bracket legs and the record it entered by
+ * (its several targets carry its tag), or null; `late`: not yet asked to exit (its entry filled after the
+ * exit was written).
+ */
+export type TargetTrade = RowOf<'trades', 'id' | 'side' | 'quantity' | 'stop_order_id' | 'target_order_id' | 'alert_record_id'> & { late: boolean }
 
 /** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
 const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`

@@ -1,5 +1,4 @@
-import type { ClosePart } from '@signals/contracts'
-import { sql, type Database, type Kysely, type Side, type TradeResult } from '@signals/db'
+import { sql, type Database, type Kysely, type RowOf, type Side, type TradeResult } from '@signals/db'
 
 /** A flatten to write: close the user's position in a contract (one side, or whichever is held). */
 export interface FlattenRequestInput {
@@ -16,26 +15,15 @@ export interface FlattenRequestInput {
   source?: { id: string | null }
 }
 
-export interface PendingFlatten {
-  id: number
-  user_id: string
-  contract: string
-  broker_contract_id: number | null
-  side: Side | null
-  alert_id: string | null
-  result: TradeResult
-  signal_exit_price: string | null
-  signal_at: Date
-  attempts: number
-  reason: string | null
-  next_attempt_at: Date
-  /** A partial close (issue 24), or null: the whole position. */
-  close_part: ClosePart | null
-  part_sent_at: Date | null
-  /** Reaches one source's trades (`source_id`; null: the spec route's); false: every source's. */
-  source_scoped: boolean
-  source_id: string | null
-}
+/**
+ * A flatten not yet carried out: `close_part` a partial close (issue 24), or null for the whole position;
+ * `source_scoped` reaches one source's trades (`source_id`; null: the spec route's), false every source's.
+ */
+export type PendingFlatten = RowOf<
+  'flatten_requests',
+  | 'id' | 'user_id' | 'contract' | 'broker_contract_id' | 'side' | 'alert_id' | 'result' | 'signal_exit_price' | 'signal_at'
+  | 'attempts' | 'reason' | 'next_attempt_at' | 'close_part' | 'part_sent_at' | 'source_scoped' | 'source_id'
+>
 
 /** What the trader reads while live trading is off (the exit waits for the next session). */
 export const LIVE_TRADING_OFF =
@@ -82,18 +70,26 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
 
 /** The user's flattens not yet carried out, oldest first. */
 export async function pendingFlattens(db: Kysely<Database>, userId: string): Promise<PendingFlatten[]> {
-  const result = await sql<PendingFlatten>`
-    SELECT id::int AS id, user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, attempts, reason,
-           next_attempt_at, close_part, part_sent_at, source_scoped, source_id
-    FROM flatten_requests WHERE user_id = ${userId} AND done_at IS NULL ORDER BY id`.execute(db)
-  return result.rows
+  return db
+    .selectFrom('flatten_requests')
+    .select(['id', 'user_id', 'contract', 'broker_contract_id', 'side', 'alert_id', 'result', 'signal_exit_price', 'signal_at', 'attempts', 'reason'])
+    .select(['next_attempt_at', 'close_part', 'part_sent_at', 'source_scoped', 'source_id'])
+    .where('user_id', '=', userId)
+    .where('done_at', 'is', null)
+    .orderBy('id')
+    .execute()
 }
 
 /** Users with a flatten due now (new, or its wait is over). */
 export async function usersWithDueFlattens(db: Kysely<Database>): Promise<string[]> {
-  const result = await sql<{ user_id: string }>`
-    SELECT DISTINCT user_id FROM flatten_requests WHERE done_at IS NULL AND next_attempt_at <= now()`.execute(db)
-  return result.rows.map((row) => row.user_id)
+  const rows = await db
+    .selectFrom('flatten_requests')
+    .select('user_id')
+    .distinct()
+    .where('done_at', 'is', null)
+    .where('next_attempt_at', '<=', sql<Date>`now()`)
+    .execute()
+  return rows.map((row) => row.user_id)
 }
 
 /** The trades an exit is on its way for say where it stands (a change notifies the trader's page). */

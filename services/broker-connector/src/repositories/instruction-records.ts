@@ -1,4 +1,4 @@
-import { sql, type Database, type Kysely } from '@signals/db'
+import { sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
 import { inSourceReach } from './spec-route-reach.ts'
 
@@ -12,17 +12,12 @@ export async function markInstructionDone(db: Kysely<Database>, id: number, reas
     WHERE id = ${id} AND status IN ('received', 'placing')`.execute(db)
 }
 
-/** An open trade a modify reaches, with the stop its entry was sized with (its record's sl). */
-export interface ModifiableTrade {
-  id: number
-  side: 'LONG' | 'SHORT'
-  root: string | null
-  contract: string | null
-  stop_order_id: number | null
-  target_order_id: number | null
-  sized_stop: string | null
-  /** Its record: the stops paired with its targets carry the record's tag (`.sl1`..`.sl3`). */
-  alert_record_id: number | null
+/**
+ * An open trade a modify reaches, with the stop its entry was sized with (its record's sl); the stops paired
+ * with its targets carry its record's tag (`.sl1`..`.sl3`).
+ */
+export type ModifiableTrade = RowOf<'trades', 'id' | 'side' | 'root' | 'contract' | 'stop_order_id' | 'target_order_id' | 'alert_record_id'> & {
+  sized_stop: ColumnOf<'alerts', 'sl'>
 }
 
 /**

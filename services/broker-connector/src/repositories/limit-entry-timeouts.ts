@@ -1,24 +1,13 @@
-import { sql, type Database, type Kysely } from '@signals/db'
+import { sql, type Database, type Kysely, type RowOf } from '@signals/db'
 
-/** A limit entry's deadline, with what its record says now. */
-export interface DueLimitEntry {
-  record_id: number
-  user_id: string
-  status: string
-  /** `outcome_unknown`: its send may still turn up at the broker. */
-  refusal_code: string | null
-  order_tag: string | null
-  /** When the deadline came. */
-  due_at: Date
-  timeout_seconds: number
-  /** What the deadline does: cancel, or send the unfilled remainder at the market (fixed when the row was written). */
-  on_timeout: 'cancel' | 'market'
-  /** A conversion's cancel was asked: an entry found cancelled then was cancelled by us. */
-  cancel_asked: boolean
-  /** The remainder's market order, once written (before it was sent): looked for by this tag, never sent again. */
-  market_tag: string | null
-  market_quantity: number | null
-}
+/**
+ * A limit entry's deadline (`on_timeout`: cancel, or send the unfilled remainder at the market; `market_tag`:
+ * the remainder's order, once written, looked for by this tag, never sent again), with what its record says
+ * now (`refusal_code` `outcome_unknown`: its send may still turn up at the broker). `cancel_asked`: a
+ * conversion's cancel was asked, so an entry found cancelled then was cancelled by us.
+ */
+export type DueLimitEntry = RowOf<'limit_entry_timeouts', 'record_id' | 'user_id' | 'due_at' | 'timeout_seconds' | 'on_timeout' | 'market_tag' | 'market_quantity'> &
+  RowOf<'alerts', 'status' | 'refusal_code' | 'order_tag'> & { cancel_asked: boolean }
 
 /**
  * The deadlines of limit entries just marked sending, timed from `now`: the alert's `limit_timeout` (on its

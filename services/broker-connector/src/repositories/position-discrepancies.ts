@@ -1,13 +1,12 @@
-import { sql, type Database, type DiscrepancyKind, type Kysely } from '@signals/db'
+import { sql, type ColumnOf, type Database, type DiscrepancyKind, type Kysely, type RowOf } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
 
 /** Our open trades in one contract on the session's account and venue: their signed quantity and ids. */
-export interface ContractBook {
-  broker_contract_id: number
-  contract: string | null
+export type ContractBook = RowOf<'trades', 'contract'> & {
+  broker_contract_id: NonNullable<ColumnOf<'trades', 'broker_contract_id'>>
   /** Signed: longs minus shorts. */
   quantity: number
-  trade_ids: number[]
+  trade_ids: ColumnOf<'trades', 'id'>[]
 }
 
 /**
@@ -54,12 +53,7 @@ export async function closeUnbacked(db: Kysely<Database>, ids: readonly number[]
 }
 
 /** A record named by a tag on a working broker order: its status and its trade's, if any. */
-export interface TaggedRecord {
-  id: number
-  status: string
-  refusal_code: string | null
-  trade_status: 'open' | 'closed' | 'cancelled' | null
-}
+export type TaggedRecord = RowOf<'alerts', 'id' | 'status' | 'refusal_code'> & { trade_status: ColumnOf<'trades', 'status'> | null }
 
 export async function taggedRecords(db: Kysely<Database>, userId: string, recordIds: readonly number[]): Promise<Map<number, TaggedRecord>> {
   if (recordIds.length === 0) return new Map()

@@ -1,12 +1,11 @@
-import { sql, type Database, type Kysely } from '@signals/db'
+import { sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
 import type { BrokerScope, TradeScope } from './broker-trades.ts'
 
 /** An account the risk watchdog looks at: open trades at the broker not yet on their way out. */
-export interface WatchedAccount {
-  user_id: string
+export type WatchedAccount = RowOf<'trades', 'user_id'> & {
   /** Where those trades are: the user's session watches them only when it is of this account and venue. */
   scope: BrokerScope
-  risk_config: unknown
+  risk_config: ColumnOf<'risk_engine_configs', 'config'> | null
 }
 
 /**

@@ -1,23 +1,12 @@
-import { sql, type Database, type Kysely, type Side, type TradeResult } from '@signals/db'
+import { sql, type Database, type Kysely, type RowOf, type Side, type TradeResult } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
 
-/** An open trade a broker fill closes (in full or in part), locked. */
-export interface ExitTrade {
-  id: number
-  user_id: string
-  side: Side
-  quantity: string
-  entry_price: string
-  root: string | null
-  symbol: string
-  status: 'open' | 'closed' | 'cancelled'
-  /** The result an exit alert asked for (the fill of its flatten gives it). */
-  exit_result: TradeResult | null
-  stop_order_id: number | null
-  target_order_id: number | null
-  /** The record that opened it (its several targets follow it), or null. */
-  alert_record_id: number | null
-}
+/**
+ * An open trade a broker fill closes (in full or in part), locked: `exit_result` is the result an exit alert
+ * asked for (the fill of its flatten gives it); `alert_record_id` the record that opened it (its several
+ * targets follow it), or null.
+ */
+export type ExitTrade = RowOf<'trades', (typeof EXIT_TRADE)[number]>
 
 /** One broker fill, as much of it as goes to one trade. */
 export interface ExitFill {
@@ -27,18 +16,16 @@ export interface ExitFill {
   at: string
 }
 
-const EXIT_TRADE = sql`t.id, t.user_id, t.side, t.quantity, t.entry_price, t.root, t.symbol, t.status, t.exit_result, t.stop_order_id, t.target_order_id, t.alert_record_id::int AS alert_record_id`
+const EXIT_TRADE = ['id', 'user_id', 'side', 'quantity', 'entry_price', 'root', 'symbol', 'status', 'exit_result', 'stop_order_id', 'target_order_id', 'alert_record_id'] as const
 
 /** The trade a bracket leg of this record closes, locked (inside a transaction). */
 export async function lockRecordTrade(trx: Kysely<Database>, recordId: number, userId: string): Promise<ExitTrade | undefined> {
-  const result = await sql<ExitTrade>`
-    SELECT ${EXIT_TRADE} FROM trades t WHERE t.alert_record_id = ${recordId} AND t.user_id = ${userId} FOR UPDATE`.execute(trx)
-  return result.rows[0]
+  return trx.selectFrom('trades').select(EXIT_TRADE).where('alert_record_id', '=', recordId).where('user_id', '=', userId).forUpdate().executeTakeFirst()
 }
 
 /** Trades of the fill's account and venue (a trade from before venues were recorded counts as the account's). */
 const inScope = (scope: BrokerScope) =>
-  sql`(t.broker_account_id = ${scope.accountId} OR t.broker_account_id IS NULL) AND (t.broker IS NULL OR (t.broker = ${scope.broker} AND t.environment = ${scope.environment}))`
+  sql<boolean>`(t.broker_account_id = ${scope.accountId} OR t.broker_account_id IS NULL) AND (t.broker IS NULL OR (t.broker = ${scope.broker} AND t.environment = ${scope.environment}))`
 
 /**
  * The open trades a fill without our tag reduces (our liquidation, a trader's own order): the user's trades
@@ -49,13 +36,23 @@ export async function lockOpenTradesOf(
   trx: Kysely<Database>,
   match: { userId: string; scope: BrokerScope; contractId: number; side: Side; at: string },
 ): Promise<ExitTrade[]> {
-  const result = await sql<ExitTrade>`
-    SELECT ${EXIT_TRADE} FROM trades t
-    WHERE t.user_id = ${match.userId} AND t.broker_contract_id = ${match.contractId} AND t.side = ${match.side} AND t.status = 'open'
-      AND ${inScope(match.scope)} AND t.opened_at <= ${match.at}::timestamptz
-    -- Trades an exit asked to close take its fill first (a source's closing order leaves the others open).
-    ORDER BY t.exit_requested_at IS NULL, t.opened_at, t.id FOR UPDATE`.execute(trx)
-  return result.rows
+  return (
+    trx
+      .selectFrom('trades as t')
+      .select(EXIT_TRADE)
+      .where('t.user_id', '=', match.userId)
+      .where('t.broker_contract_id', '=', match.contractId)
+      .where('t.side', '=', match.side)
+      .where('t.status', '=', 'open')
+      .where(inScope(match.scope))
+      .where('t.opened_at', '<=', sql<Date>`${match.at}::timestamptz`)
+      // Trades an exit asked to close take its fill first (a source's closing order leaves the others open).
+      .orderBy(sql`t.exit_requested_at IS NULL`)
+      .orderBy('t.opened_at')
+      .orderBy('t.id')
+      .forUpdate()
+      .execute()
+  )
 }
 
 /**
@@ -71,16 +68,21 @@ export async function allocatedOf(trx: Kysely<Database>, owner: { userId: string
 
 /** A part of the trade already closed by the same order (its earlier fills), locked. */
 async function lockPartOf(trx: Kysely<Database>, tradeId: number, orderId: number) {
-  const result = await sql<{ id: number; quantity: string; exit_price: string; pnl: string }>`
-    SELECT id, quantity, exit_price, pnl FROM trades WHERE parent_trade_id = ${tradeId} AND exit_order_id = ${orderId} AND status = 'closed'
-    FOR UPDATE`.execute(trx)
-  return result.rows[0]
+  return trx
+    .selectFrom('trades')
+    .select(['id', 'quantity', 'exit_price', 'pnl'])
+    .where('parent_trade_id', '=', tradeId)
+    .where('exit_order_id', '=', orderId)
+    .where('status', '=', 'closed')
+    .forUpdate()
+    .executeTakeFirst()
 }
 
 async function recordFill(trx: Kysely<Database>, tradeId: number, userId: string, fill: ExitFill, quantity: number): Promise<void> {
-  await sql`
-    INSERT INTO trade_exit_fills (fill_id, trade_id, user_id, order_id, quantity, price, filled_at)
-    VALUES (${fill.id}, ${tradeId}, ${userId}, ${fill.orderId}, ${quantity}, ${fill.price}::numeric, ${fill.at}::timestamptz)`.execute(trx)
+  await trx
+    .insertInto('trade_exit_fills')
+    .values({ fill_id: fill.id, trade_id: tradeId, user_id: userId, order_id: fill.orderId, quantity, price: fill.price, filled_at: fill.at })
+    .execute()
 }
 
 /**
@@ -90,8 +92,8 @@ async function recordFill(trx: Kysely<Database>, tradeId: number, userId: string
 export async function closeWhole(trx: Kysely<Database>, trade: ExitTrade, fill: ExitFill, result: TradeResult, pnl: string): Promise<void> {
   const part = await lockPartOf(trx, trade.id, fill.orderId)
   if (part) {
-    await sql`UPDATE trade_exit_fills SET trade_id = ${trade.id} WHERE trade_id = ${part.id}`.execute(trx)
-    await sql`DELETE FROM trades WHERE id = ${part.id}`.execute(trx)
+    await trx.updateTable('trade_exit_fills').set({ trade_id: trade.id }).where('trade_id', '=', part.id).execute()
+    await trx.deleteFrom('trades').where('id', '=', part.id).execute()
   }
   const partQuantity = part?.quantity ?? '0'
   const exit = sql`(${partQuantity}::numeric * ${part?.exit_price ?? '0'}::numeric + t.quantity * ${fill.price}::numeric) / (${partQuantity}::numeric + t.quantity)`
@@ -143,5 +145,5 @@ export async function filledOnTrade(db: Kysely<Database>, tradeId: number, order
 
 /** Says on the trade what could not be done at the broker (a leg not resized or not cancelled). */
 export async function noteTrade(db: Kysely<Database>, tradeId: number, note: string): Promise<void> {
-  await sql`UPDATE trades SET exit_note = ${note} WHERE id = ${tradeId}`.execute(db)
+  await db.updateTable('trades').set({ exit_note: note }).where('id', '=', tradeId).execute()
 }

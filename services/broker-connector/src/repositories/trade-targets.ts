@@ -1,4 +1,4 @@
-import { sql, type Database, type Kysely, type Side } from '@signals/db'
+import { sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
 
 /** A target as claimed: its level (1 for TP1), its price as the alert sent it, its contracts. */
 export interface TargetClaim {
@@ -8,23 +8,14 @@ export interface TargetClaim {
 }
 
 /** What carrying out a record's several targets needs: its plan, its order, its trade as it stands. */
-export interface TargetPlanRow {
-  exit_plan: unknown
-  order_quantity: number | null
-  order_tag: string | null
-  trade_id: number
-  side: Side
-  status: 'open' | 'closed' | 'cancelled'
-  /** Open now. */
-  quantity: number
-  /** Entered in all: open now and the parts closed. */
-  entered: number
-  entry_price: string
-  root: string | null
-  contract: string | null
-  broker_contract_id: number | null
-  stop_order_id: number | null
-}
+export type TargetPlanRow = RowOf<'alerts', 'exit_plan' | 'order_quantity' | 'order_tag'> &
+  RowOf<'trades', 'side' | 'status' | 'entry_price' | 'root' | 'contract' | 'broker_contract_id' | 'stop_order_id'> & {
+    trade_id: ColumnOf<'trades', 'id'>
+    /** Open now (whole contracts). */
+    quantity: number
+    /** Entered in all: open now and the parts closed. */
+    entered: number
+  }
 
 /** The record's plan and its trade, or undefined when the record has no exit plan or no trade yet. */
 export async function targetPlanOf(db: Kysely<Database>, recordId: number, userId: string): Promise<TargetPlanRow | undefined> {

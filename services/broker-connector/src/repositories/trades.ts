@@ -1,4 +1,4 @@
-import { sql, type Database, type Kysely, type Side, type TradeResult, type TradeStatus } from '@signals/db'
+import { sql, type Database, type Kysely, type RowOf, type Side, type TradeResult, type TradeStatus } from '@signals/db'
 import { inSourceReach } from './spec-route-reach.ts'
 
 export interface OpenTradeMatch {
@@ -18,19 +18,8 @@ export interface OpenTradeMatch {
   sourceId?: string | null
 }
 
-export interface OpenTrade {
-  id: number
-  user_id: string
-  symbol: string
-  root: string | null
-  side: Side
-  quantity: string
-  entry_price: string
-  /** The broker's contract, when the trade was opened from a broker fill. */
-  broker_contract_id: number | null
-  /** The dated contract (`MNQZ6`), when opened from a broker fill. */
-  contract: string | null
-}
+/** An open trade a result alert closes; `broker_contract_id` and `contract` (`MNQZ6`) when opened from a broker fill. */
+export type OpenTrade = RowOf<'trades', 'id' | 'user_id' | 'symbol' | 'root' | 'side' | 'quantity' | 'entry_price' | 'broker_contract_id' | 'contract'>
 
 export interface TradeClose {
   id: number

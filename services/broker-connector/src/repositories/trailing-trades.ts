@@ -1,17 +1,10 @@
-import { sql, type Database, type Kysely, type Side } from '@signals/db'
+import { sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
 
-/** An open trade whose stop trails the market. */
-export interface TrailingTrade {
-  id: number
-  user_id: string
-  side: Side
-  root: string | null
-  contract: string | null
-  broker_contract_id: number | null
-  stop_order_id: number
-  /** Its record: the stops paired with its targets carry the record's tag (`.sl1`..`.sl3`). */
-  alert_record_id: number
-  trailing_stop: unknown
+/** An open trade whose stop trails the market; the stops paired with its targets carry its record's tag (`.sl1`..`.sl3`). */
+export type TrailingTrade = RowOf<'trades', 'id' | 'user_id' | 'side' | 'root' | 'contract' | 'broker_contract_id'> & {
+  stop_order_id: NonNullable<ColumnOf<'trades', 'stop_order_id'>>
+  alert_record_id: NonNullable<ColumnOf<'trades', 'alert_record_id'>>
+  trailing_stop: ColumnOf<'alerts', 'trailing_stop'>
 }
 
 /** The open trades with a trailing stop and a stop at the broker, of these users (the sessions this instance holds). */

@@ -3,7 +3,7 @@ import { BrokerError, isDone, outcomeUnknown, type BrokerOrder, type BrokerSessi
 import { claimMarketRemainder, type DueLimitEntry } from '../../repositories/limit-entry-timeouts.ts'
 import { loadEntryRecords, type EntryRecord } from '../../repositories/entry-records.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
-import { loadAccountRows } from './account-state.ts'
+import { loadAccountRows } from '../../repositories/account-rows.ts'
 import { remainderTagOf } from './order-plan.ts'
 import type { PlanDeps } from './plan-record.ts'
 import { sizeOrder, SizingMemo } from './size-order.ts'

@@ -1,7 +1,7 @@
 import { add, contractSpec, parseDecimal, toPlain, type Decimal } from '@signals/instruments'
 import { closingAction, positionOpenPnl } from '@signals/risk-engine'
 import type { BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { HeldContract } from '../entry/account-state.ts'
+import type { HeldContract } from '../../repositories/account-rows.ts'
 
 /** The open pnl of the broker's positions, or why it is not known (a clause without a full stop). */
 export type MarkedOpenPnl = { kind: 'known'; openPnl: string; positions: number } | { kind: 'unknown'; reason: string }

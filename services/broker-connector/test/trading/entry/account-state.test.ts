@@ -3,7 +3,8 @@ import { parseDecimal, toPlain, tradingDayOf } from '@signals/instruments'
 import { closedTradingDays, DEFAULT_RISK_ENGINE_CONFIG, deriveAccountState } from '@signals/risk-engine'
 import { createDb, sql } from '@signals/db'
 import { createTestDatabase } from '@signals/test-support'
-import { accountStateOf, loadAccountRows } from '../../../src/trading/entry/account-state.ts'
+import { accountStateOf } from '../../../src/trading/entry/account-state.ts'
+import { loadAccountRows } from '../../../src/repositories/account-rows.ts'
 import { seedUsers } from '../../helper.ts'
 
 async function testDb(t: Test) {

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { sql } from '@signals/db'
 import { eventually, makeAlert, publishAlert } from '../../helper.ts'
-import { lockAccounts, unlockAccounts } from '../../../src/trading/entry/record-lock.ts'
+import { lockAccounts, unlockAccounts } from '../../../src/repositories/entry-locks.ts'
 import { recordOf, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { watchedTrader } from './watchdog-helper.ts'
 
