@@ -211,7 +211,8 @@ for (const [failing, name] of [[0, 'risk settings were'], [1, 'risk strategy was
     t.equal(await page.getAttribute('#settings-message', 'data-kind'), 'error')
     // All or nothing: what the earlier calls saved is written back, latest first.
     const undo = SAVE_STEPS.slice(0, failing).reverse()
-    t.same(describe(backend.calls), [...SAVE_STEPS.slice(0, failing + 1), ...undo], 'nothing after the failed call but the undo of the earlier ones, and no status refetch')
+    // The activity card's own read of the configuration (for its chart) can land in this window on a slow machine: not part of the sequence.
+    t.same(describe(backend.calls).filter((call) => call !== 'GET /api/risk-engine/config'), [...SAVE_STEPS.slice(0, failing + 1), ...undo], 'nothing after the failed call but the undo of the earlier ones, and no status refetch')
     t.equal(await page.isEnabled('#save-settings'), true, 'Save can be tried again')
   })
 }
