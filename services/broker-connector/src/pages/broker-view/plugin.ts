@@ -53,7 +53,7 @@ const brokerViewRoutes: FastifyPluginAsyncTypebox<BrokerViewPluginOptions> = asy
   }
   const deps = { bus: app.bus, owners, instanceId: options.feeds ? instanceId : null, timeoutMs: options.timeoutMs, readHere, logger: app.log }
   if (options.feeds) {
-    const handoff = serveViews(app.bus, instanceId, (userId) => app.feedLeases.holds(owners.shardOf(userId)), readHere, app.log)
+    const handoff = serveViews(app.bus, instanceId, (userId) => app.feeds.holds(userId), readHere, app.log)
     app.addHook('onClose', async () => handoff.unsubscribe())
   }
   const stateOf = (read: ViewRead) => (read.outcome === 'read' ? (read.stale ? ('stale' as const) : ('live' as const)) : read.outcome)
