@@ -89,17 +89,30 @@ export async function loadAccountRows(
 
 function openTrades(userIds: readonly string[], deciding: readonly number[], working: readonly number[]) {
   return sql`
-    SELECT user_id, root, symbol, side, quantity, entry_price FROM trades
-    WHERE user_id = ANY(${userIds}::text[]) AND status = 'open'
+    SELECT t.user_id, t.root, t.symbol, t.side,
+      -- An entry filled in part whose order (or its rest sent at the market) still works counts as the whole
+      -- order: the position may still grow to it. The record's quantity bounds the rest (limit-to-market).
+      CASE WHEN t.alert_record_id = ANY(${working}::bigint[]) THEN GREATEST(t.quantity, COALESCE(a.order_quantity, 0)) ELSE t.quantity END,
+      t.entry_price
+    FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
+    WHERE t.user_id = ANY(${userIds}::text[]) AND t.status = 'open'
       -- The trade of a record being decided is its own (a limit's part filled, its rest re-sized at the market).
-      AND (alert_record_id IS NULL OR NOT (alert_record_id = ANY(${deciding}::bigint[])))
+      AND (t.alert_record_id IS NULL OR NOT (t.alert_record_id = ANY(${deciding}::bigint[])))
     UNION ALL
-    SELECT a.user_id, a.root, a.symbol, a.action, a.order_quantity::numeric, COALESCE(a.entry_price, 0) FROM alerts a
+    SELECT a.user_id, a.root, a.symbol, a.action, COALESCE(l.market_quantity, a.order_quantity)::numeric, COALESCE(a.entry_price, 0)
+    FROM alerts a LEFT JOIN limit_entry_timeouts l ON l.record_id = a.id
     WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
-      AND a.send_attempts > 0 AND (COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[]))
+      AND a.send_attempts > 0
       AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)
-      -- A limit entry cancelled at its limit_timeout unfilled is no longer working.
-      AND NOT EXISTS (SELECT 1 FROM limit_entry_timeouts l WHERE l.record_id = a.id AND l.cancelled)`
+      AND CASE
+        -- A limit's rest sent at the market: from its claim (written before it goes out) until ten minutes after
+        -- its pass is done, as an entry from its sending, or while the broker lists it working.
+        WHEN l.market_tag IS NOT NULL THEN l.done_at IS NULL OR l.done_at > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[])
+        -- A limit entry cancelled at its limit_timeout unfilled is no longer working.
+        WHEN l.cancelled THEN false
+        -- Sent lately, or still working at the broker.
+        ELSE COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[])
+      END`
 }
 
 /**

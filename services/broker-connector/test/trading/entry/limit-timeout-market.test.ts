@@ -5,6 +5,7 @@ import { eventually, publishAlert, type App } from '../../helper.ts'
 import { entryOrders } from '../../broker-controls.ts'
 import { connect, liveTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { clockedTradingApp } from '../risk/clocked-timer-helper.ts'
+import { loadAccountRows } from '../../../src/repositories/account-rows.ts'
 
 /**
  * `limit_timeout` with the market (issue 24, item 6; docs/decisions/limit-entry-timeout.md): a limit entry
@@ -138,6 +139,10 @@ t.test('a rest written to go at the market but never confirmed is looked for by 
   const done = await onePass(at(dueAt, 2 * 24 * 60 * 60_000))
   t.match(done, { recordId: record.id, outcome: /its market order \(sig-\d+\.m\) was sent but never confirmed.*it is not sent again/ })
   t.equal(ordersTagged(`sig-${record.id}.m`).length, 0, 'never sent')
+  // Sent for all we know: it counts as open for ten minutes after the pass gave it up, as an entry after its sending.
+  t.match((await loadAccountRows(db, ['u-0'], [], new Map())).openTrades.get('u-0'), [{ quantity: '1' }])
+  await sql`UPDATE limit_entry_timeouts SET done_at = now() - interval '11 minutes' WHERE record_id = ${record.id}`.execute(db)
+  t.same((await loadAccountRows(db, ['u-0'], [], new Map())).openTrades.get('u-0') ?? [], [], 'then no longer')
 })
 
 t.test('a pass that cancelled the entry and stopped before writing the rest: the next pass sends the rest once', async (t) => {
@@ -150,4 +155,18 @@ t.test('a pass that cancelled the entry and stopped before writing the rest: the
   t.equal(ordersTagged(`sig-${record.id}.m`).length, 1)
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'open')
   await closeAtTarget(record.id, '21100')
+})
+
+t.test('a rest sent at the market and not filled yet counts as an open trade of its quantity', async (t) => {
+  const { record } = await placedLimit(20995, 20945, 21100, 'market')
+  const entry = entryOrders(broker, `sig-${record.id}`)[0]
+  if (!entry) throw new Error('no entry at the broker')
+  await cancelAtBroker(entry.id)
+  // As a pass leaves it once the market order went out, before its fill opened the record's trade.
+  await sql`UPDATE limit_entry_timeouts SET cancel_asked_at = now(), market_tag = ${`sig-${record.id}.m`}, market_quantity = 4, claimed_at = now(), done_at = now(), cancelled = true WHERE record_id = ${record.id}`.execute(db)
+  await sql`UPDATE alerts SET placed_at = now() - interval '1 hour', received_at = now() - interval '1 hour' WHERE id = ${record.id}`.execute(db)
+  const rows = await loadAccountRows(db, ['u-0'], [], new Map())
+  t.match(rows.openTrades.get('u-0'), [{ root: 'MNQ', side: 'LONG', quantity: '4' }], 'the rest at the market counts, at its own quantity')
+  await sql`UPDATE limit_entry_timeouts SET claimed_at = now() - interval '1 hour', done_at = now() - interval '1 hour' WHERE record_id = ${record.id}`.execute(db)
+  t.same((await loadAccountRows(db, ['u-0'], [], new Map())).openTrades.get('u-0') ?? [], [], 'an hour after it went out without a fill or a working order, it no longer counts')
 })

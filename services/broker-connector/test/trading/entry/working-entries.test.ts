@@ -3,7 +3,7 @@ import { sql } from '@signals/db'
 import type { OrderInstruction } from '@signals/contracts'
 import { eventually, makeAlert, publishAlert } from '../../helper.ts'
 import { entryOrders } from '../../broker-controls.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradingApp } from '../../trading-helper.ts'
+import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
 
 /**
  * An entry order still working at the broker counts as an open trade however long ago it was placed (a GTC
@@ -42,4 +42,33 @@ t.test('a limit entry working for hours still counts toward the maximum of open 
   const third = makeAlert({ userId: 'u-0', symbol: 'ES1!', root: 'ES', action: 'LONG', entryPrice: 6000, sl: 5990, tp: 6020 })
   await publishAlert(app, third)
   t.match(await settledRecord(db, third.alertId), { status: 'placed', reason: null }, 'placed: nothing else is open or working')
+})
+
+/**
+ * A limit entry filled in part counts as its whole order while the rest still works: the account's limits
+ * see what the order may still add to the position, not only the part filled. Found at stop 32: the open
+ * trade counted only its fills, so an `add` was sized against 2 of a position that could reach 5.
+ */
+t.test('a limit entry filled in part counts as its whole order while the rest works: an add is held to the cap', async (t) => {
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  const { app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000' })
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: { limits: { maxOpenTrades: 10, maxContractsPerOrder: 5 }, positionChanges: { pyramiding: 'allow' } } })
+  await connect(app, 'u-0')
+
+  const limit = mnqEntry({ userId: 'u-0', entryPrice: 20950, sl: 20900, tp: 21100, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: 'GTC' } })
+  await publishAlert(app, limit)
+  const record = await settledRecord(db, limit.alertId)
+  t.match(record, { status: 'placed', order_quantity: 5 }, '50 points x $2 x 5 = the $500 a trade may risk')
+  broker.setLiquidity('MNQZ6', 2)
+  broker.setPrice('MNQZ6', '20950')
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.quantity === '2.0000')
+  t.match(entryOrders(broker, `sig-${record.id}`)[0], { ordStatus: 'Working' }, 'the rest of the limit still works')
+  broker.setLiquidity('MNQZ6', null)
+
+  const add = mnqEntry({ userId: 'u-0', action: null, orderWord: 'add', entryPrice: 20950, sl: 20900, tp: 21100 })
+  await publishAlert(app, add)
+  t.match(await settledRecord(db, add.alertId), { status: 'refused', refusal_code: 'pyramid_limit' }, 'the limit may still fill to 5: nothing more fits the cap of 5')
+  const added = broker.orders().filter((order) => order.clOrdId !== null && !order.clOrdId.startsWith(`sig-${record.id}`) && !order.clOrdId.includes('.'))
+  t.same(added, [], 'no order added beside the working limit')
 })
