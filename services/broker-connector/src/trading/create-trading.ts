@@ -4,7 +4,7 @@ import type { Logger } from '../shared/logger.ts'
 import type { Config } from '../config.ts'
 import { LiveEntryFlow, type EntryFlow, type EntryRouter, type RecordRef } from './entry/entry-flow.ts'
 import type { RecordOutcome } from './entry/settle-records.ts'
-import type { SessionSource } from './entry/plan-record.ts'
+import type { PlanDeps, SessionSource } from './entry/plan-record.ts'
 import { openDiscrepancyIn } from '../repositories/position-discrepancies.ts'
 import { tradesAwaitingExitFill } from '../repositories/flatten-requests.ts'
 import { FlattenRunner } from './positions/flatten-runner.ts'
@@ -47,6 +47,8 @@ export interface Trading {
   reconciler: PositionReconciler
   /** The timer of the reconciliation (every `POSITION_RECONCILE_MS`). */
   reconcileTimer: SweepTimer
+  /** Why entries in the contract wait (the broker and our trades differ, or nothing was compared yet), else null. */
+  positionDifference: NonNullable<PlanDeps['positionDifference']>
   /** The feed status's sentence for the user (events set aside, differences with the broker), or null. */
   statusNote(userId: string): string | null
 }
@@ -100,6 +102,8 @@ export function createTrading(
   const haltedEntries = new HaltedEntries({ db, logger, sessions })
   const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills) })
+  // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
+  const positionDifference = async (userId: string, scope: BrokerScope, contractId: number) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED)
   const live = new LiveEntryFlow({
     db,
     sessions,
@@ -120,8 +124,7 @@ export function createTrading(
     platformMaxContracts: config.MAX_CONTRACTS_PER_ORDER,
     marketPriceMaxAgeMs: config.MARKET_PRICE_MAX_AGE_MS,
     sessionClock: clock,
-    // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
-    positionDifference: async (userId, scope, contractId) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED),
+    positionDifference,
     observer,
     flattens,
   }, router)
@@ -141,6 +144,7 @@ export function createTrading(
     sweep: makeEntryFlow ? null : new SweepTimer(() => live.sweep(receivedAfterMs), config.ENTRY_SWEEP_INTERVAL_MS, logger),
     reconciler,
     reconcileTimer: new SweepTimer(() => reconciler.reconcileAll(), config.POSITION_RECONCILE_MS, logger, 'reconciliation of positions'),
+    positionDifference,
     statusNote(userId) {
       const notes = [keeper.statusNote(userId), reconciler.statusNote(userId)].filter((note) => note !== null)
       return notes.length === 0 ? null : notes.join('; ')

@@ -127,6 +127,8 @@ export const tradingPlugin = fp(
       realizedPnlOf: (userId: string, session: Parameters<typeof trading.keeper.cashBalanceOf>[1]) => trading.keeper.realizedPnlOf(userId, session),
       platformMaxContracts: options.config.MAX_CONTRACTS_PER_ORDER,
       marketPriceMaxAgeMs: options.config.MARKET_PRICE_MAX_AGE_MS,
+      workingEntryRecords: (userId: string) => trading.keeper.workingEntryRecords(userId),
+      positionDifference: trading.positionDifference,
     }
     const limitTimeouts = options.feeds ? new LimitTimeouts({ db: app.db, sessions, logger: app.log, clock: flattenDeps.clock, sizing: remainderSizing }, options.config.LIMIT_TIMEOUT_CHECK_MS) : null
     // Trailing stops follow the market from the quotes of the sessions held here (docs/decisions/targets-breakeven.md).

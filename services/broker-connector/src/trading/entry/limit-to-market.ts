@@ -9,7 +9,7 @@ import type { PlanDeps } from './plan-record.ts'
 import { sizeOrder, SizingMemo } from './size-order.ts'
 
 /** What re-sizing the remainder needs of the entry flow's deps (the same sizing, the same limits). */
-export type RemainderSizing = Pick<PlanDeps, 'cashBalanceOf' | 'realizedPnlOf' | 'platformMaxContracts' | 'marketPriceMaxAgeMs'> & {
+export type RemainderSizing = Pick<PlanDeps, 'cashBalanceOf' | 'realizedPnlOf' | 'platformMaxContracts' | 'marketPriceMaxAgeMs' | 'workingEntryRecords' | 'positionDifference'> & {
   scopeOf(session: BrokerSession): BrokerScope
 }
 
@@ -73,7 +73,10 @@ export async function remainderSentBefore(session: BrokerSession, due: DueLimitE
 async function resize(deps: RemainderDeps, session: BrokerSession, record: EntryRecord & { symbol: string }) {
   const { sizing } = deps
   const now = new Date()
-  const accounts = await loadAccountRows(deps.db, [record.user_id], [record.id], new Map([[record.user_id, sizing.scopeOf(session)]]), deps.clock())
+  const scope = sizing.scopeOf(session)
+  // As a new entry now: the account's other working entries count, and a position the broker and our trades disagree on waits.
+  const accounts = await loadAccountRows(deps.db, [record.user_id], [record.id], new Map([[record.user_id, scope]]), deps.clock(), sizing.workingEntryRecords?.(record.user_id) ?? [])
+  const { positionDifference } = sizing
   // As a market entry of the quantity first sized (never more), its own word, order type and timeout dropped.
   const asMarket: EntryRecord & { symbol: string } = { ...record, entry_order: null, raw_data: null, order_word: null, alert_quantity: String(record.order_quantity) }
   return sizeOrder(
@@ -86,6 +89,7 @@ async function resize(deps: RemainderDeps, session: BrokerSession, record: Entry
       now,
       platformMaxContracts: sizing.platformMaxContracts,
       marketPriceMaxAgeMs: sizing.marketPriceMaxAgeMs,
+      ...(positionDifference ? { positionDifference: (contract: { id: number }) => positionDifference(record.user_id, scope, contract.id) } : {}),
     },
     asMarket,
   ).then((sized) => (sized.kind === 'close_first' ? { kind: 'refuse' as const, reason: `the account holds a ${sized.closes} position in ${sized.contract.name} the other way` } : sized))

@@ -170,3 +170,20 @@ t.test('a rest sent at the market and not filled yet counts as an open trade of 
   await sql`UPDATE limit_entry_timeouts SET claimed_at = now() - interval '1 hour', done_at = now() - interval '1 hour' WHERE record_id = ${record.id}`.execute(db)
   t.same((await loadAccountRows(db, ['u-0'], [], new Map())).openTrades.get('u-0') ?? [], [], 'an hour after it went out without a fill or a working order, it no longer counts')
 })
+
+t.test('the broker and our trades disagree in the contract: the rest is cancelled and not sent, the record says why', async (t) => {
+  const { record, dueAt } = await placedLimit(20995, 20945, 21100, 'market')
+  const entry = entryOrders(broker, `sig-${record.id}`)[0]
+  if (!entry) throw new Error('no entry at the broker')
+  const session = app.feeds.session('u-0')
+  if (!session) throw new Error('no session for u-0')
+  const scope = app.trading.scopeOf(session)
+  // As the reconciler leaves it when the broker holds contracts none of our trades accounts for.
+  const reason = `the broker holds +2 contract ${entry.contractId} and none of our open trades is in it`
+  await db.insertInto('position_discrepancies').values({ user_id: 'u-0', broker: scope.broker, environment: scope.environment, broker_account_id: scope.accountId, broker_contract_id: entry.contractId, contract: 'MNQZ6', kind: 'untracked_position', broker_qty: 2, our_qty: 0, action: 'left as it is', reason, found_at: new Date(), last_seen_at: new Date() }).execute()
+  t.teardown(() => sql`UPDATE position_discrepancies SET resolved_at = now() WHERE user_id = 'u-0'`.execute(db))
+  const done = await onePass(at(dueAt, 0))
+  t.match(done, { recordId: record.id, outcome: /the rest was cancelled and not sent at the market: .*the broker holds \+2 contract/ })
+  await eventually(() => entryOrders(broker, `sig-${record.id}`)[0]?.ordStatus === 'Canceled')
+  t.equal(ordersTagged(`sig-${record.id}.m`).length, 0, 'nothing sent at the market')
+})
