@@ -145,6 +145,8 @@ export interface AlertsTable {
   refusal_code: string | null
   /** The quantity the alert itself carried, if any. */
   alert_quantity: NullableDecimal
+  /** The subscription's multiplier of `alert_quantity` when it sizes the source's entries so (issue 22); null: the account's risk mode. */
+  size_multiplier: NullableDecimal
   /** An entry that changes the open position (`reverse`, `add`; issue 24), or null. */
   order_word: ColumnType<OrderWord | null, OrderWord | null | undefined, OrderWord | null>
   /** Contracts ordered (sized by the risk engine). */

@@ -1,5 +1,7 @@
 import { antiMartingaleContracts } from './anti-martingale.ts'
 import type { RiskEngineConfig } from './config.ts'
+import { floorDivide, multiply } from '@signals/instruments'
+import { decimal, plain } from './money.ts'
 import { refuse, type Refusal } from './refusal.ts'
 import type { AccountState, EntryIntent } from './sizing-types.ts'
 
@@ -7,6 +9,8 @@ import type { AccountState, EntryIntent } from './sizing-types.ts'
 export type ModeQuantity = { kind: 'risk' } | { kind: 'contracts'; quantity: number; heldByBudget: boolean; note: string | null }
 
 export function modeQuantity(config: RiskEngineConfig, account: AccountState, alert: EntryIntent): ModeQuantity | Refusal {
+  // A subscription's multiplier replaces the mode's size; the budget at the stop and the caps still hold it.
+  if (alert.quantityMultiplier !== undefined && alert.quantityMultiplier !== null) return multipliedQuantity(alert.quantity, alert.quantityMultiplier)
   const { mode, fixedContracts } = config.riskMode
   switch (mode) {
     case 'fixed_fraction':
@@ -27,4 +31,14 @@ function alertQuantity(cap: number, quantity: number | null): ModeQuantity | Ref
   }
   if (quantity <= cap) return { kind: 'contracts', quantity, heldByBudget: true, note: null }
   return { kind: 'contracts', quantity: cap, heldByBudget: true, note: `The alert asked for ${quantity} contracts; riskMode.fixedContracts caps it at ${cap}.` }
+}
+
+function multipliedQuantity(quantity: number | null, multiplier: string): ModeQuantity | Refusal {
+  if (quantity === null) return refuse('no_quantity', `The alert sent no quantity, and your subscription to its source sizes entries as a multiplier (${multiplier}) of it.`)
+  const product = multiply(decimal(quantity), decimal(multiplier))
+  const contracts = Number(floorDivide(product, decimal(1)))
+  const sum = `${quantity} x ${plain(decimal(multiplier))} = ${plain(product)}`
+  if (contracts < 1) return refuse('invalid_quantity', `The alert's quantity times your subscription's multiplier, ${sum}: less than one contract.`)
+  const whole = plain(product) === String(contracts) ? '' : `, ${contracts} whole`
+  return { kind: 'contracts', quantity: contracts, heldByBudget: true, note: `Sized by the source's multiplier: ${sum} contract(s)${whole}.` }
 }

@@ -49,8 +49,13 @@ export interface EntryIntent {
   entryPrice: string | null
   stopPrice: string | null
   targetPrice: string | null
-  /** The quantity the alert carried, for the `alert_quantity` mode. */
+  /** The quantity the alert carried, for the `alert_quantity` mode (and a subscription's multiplier). */
   quantity: number | null
+  /**
+   * A signal-source subscription's size rule `multiplier` (issue 22): the entry is sized as the alert's
+   * quantity times it, whole contracts, in place of the account's risk mode; the limits still hold.
+   */
+  quantityMultiplier?: string | null
   /**
    * A stop or stop-limit entry's trigger (it is sized as a limit, at `entryPrice`): the market must not have
    * passed it, or the order would fill at once beyond the price it was sized at.

@@ -60,6 +60,18 @@ t.test('alert_quantity: the alert quantity, capped by fixedContracts and the ris
   t.match(sizeEntry(input({ config, alert: alertWith({ quantity: 0 }) })), { kind: 'refuse', code: 'invalid_quantity' })
 })
 
+t.test("a subscription's multiplier: the alert's quantity times it, whole contracts, in place of the mode, held by the budget and the caps", async (t) => {
+  // The account's mode (fixed_fraction) does not decide the size; the multiplier does.
+  t.same(sizeEntry(input({ contract: MNQ, alert: alertWith({ quantity: 2, quantityMultiplier: '1.5' }) })), { kind: 'size', quantity: 3, budget: '500.00', riskAtStop: '60.00', note: "Sized by the source's multiplier: 2 x 1.5 = 3 contract(s)." })
+  t.match(sizeEntry(input({ contract: MNQ, alert: alertWith({ quantity: 3, quantityMultiplier: '1.5' }) })), { kind: 'size', quantity: 4, note: "Sized by the source's multiplier: 3 x 1.5 = 4.5 contract(s), 4 whole." })
+  // The per-order cap (5) and the budget (NQ: 2 fit) still hold.
+  t.match(sizeEntry(input({ contract: MNQ, alert: alertWith({ quantity: 4, quantityMultiplier: '2' }) })), { kind: 'size', quantity: 5 })
+  t.match(sizeEntry(input({ alert: alertWith({ quantity: 2, quantityMultiplier: '2' }) })), { kind: 'size', quantity: 2, note: /4 contracts would risk more than the budget of \$500\.00/ })
+  t.match(sizeEntry(input({ alert: alertWith({ quantity: 3, quantityMultiplier: '0.25' }) })), { kind: 'refuse', code: 'invalid_quantity', reason: /3 x 0\.25 = 0\.75: less than one contract/ })
+  t.match(sizeEntry(input({ alert: alertWith({ quantity: null, quantityMultiplier: '2' }) })), { kind: 'refuse', code: 'no_quantity' })
+  t.match(sizeEntry(input({ alert: alertWith({ quantity: null, quantityMultiplier: null }) })), { kind: 'size', quantity: 2 }, 'no multiplier: the account mode')
+})
+
 t.test('the daily loss limit: soft refuses entries, hard also flattens and halts', async (t) => {
   const soft = sizeEntry(input({ account: accountWith({ balance: '49000', todayRealizedPnl: '-1000' }) }))
   t.same(soft, { kind: 'refuse', code: 'daily_loss_limit', reason: "Today's loss of $1,000.00 reached the daily loss limit of $1,000.00: no new entries this session.", flatten: false })

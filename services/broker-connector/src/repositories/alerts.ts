@@ -63,7 +63,7 @@ export interface EntryAlertRecords {
  * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
  * targeted; never a trader who opted out of the spec's route (the default operator source). Approved,
  * unbanned users only (DESIGN decision 19): an account that cannot use the API gets no records. A signal source's alert goes to the source's subscribers (its owner alone for a trader's source)
- * and keeps its source on each record (`source_id`). The alert's own quantity is kept on each record (`alert_quantity`). Records already
+ * and keeps its source on each record (`source_id`). The alert's own quantity is kept on each record (`alert_quantity`), with the subscription's multiplier of it when it sizes so (`size_multiplier`). Records already
  * written for this alert (a redelivery, another instance) are skipped by the unique key; RETURNING gives
  * only the rows this call created. Rows go in user order, so two instances writing the same alert take
  * the unique-key locks in the same order and never deadlock.
@@ -83,6 +83,8 @@ export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAl
   // The spec's route is the default operator source: every live trader but those who opted out of it
   // (an anti-join on the opt-out's primary key; the statement stays one set-based INSERT ... SELECT).
   const optedIn = alert.sourceId === undefined ? sql`AND NOT EXISTS (SELECT 1 FROM default_source_opt_outs o WHERE o.user_id = s.user_id)` : sql``
+  // A subscription sizing by a multiplier of the alert's quantity writes it on the record (the spec's route: none).
+  const multiplier = alert.sourceId === undefined ? sql`NULL::numeric` : sql`CASE WHEN sub.size_rule = 'multiplier' THEN sub.multiplier END`
   const recipients =
     alert.sourceId === undefined
       ? sql`FROM trading_settings s`
@@ -91,17 +93,17 @@ export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAl
     JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
   const result = await sql<{ id: number | null; user_id: string | null; kind: 'created' | 'unsettled' | 'conflicted' }>`${prepared}
     WITH recipients AS MATERIALIZED (
-      SELECT s.user_id
+      SELECT s.user_id, ${multiplier} AS size_multiplier
       ${recipients}
       JOIN users u ON u.user_id = s.user_id AND u.approved
       WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner} ${optedIn}
         AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
     ), created AS (
       INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
-                          received_at, alert_quantity, order_word, entry_order, instruction, strategy_position, source_id, exit_plan, trailing_stop)
+                          received_at, alert_quantity, size_multiplier, order_word, entry_order, instruction, strategy_position, source_id, exit_plan, trailing_stop)
       SELECT ${c.alertId}, r.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
              ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
-             ${c.quantity}::numeric, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid, ${c.exitPlan}::jsonb, ${c.trailingStop}::jsonb
+             ${c.quantity}::numeric, r.size_multiplier, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid, ${c.exitPlan}::jsonb, ${c.trailingStop}::jsonb
       FROM recipients r
       ORDER BY r.user_id
       ON CONFLICT (alert_id, user_id) DO NOTHING

@@ -30,7 +30,7 @@ export type EntryRecord = RowOf<
   max_contracts: unknown
   /** True once this record's reversal has asked for its close (its note says so): the account is then the reversal's doing. */
   reversal_asked?: boolean
-} & Partial<RowOf<'alerts', 'instruction' | 'entry_order' | 'strategy_position' | 'exit_plan' | 'trailing_stop' | 'source_id'>>
+} & Partial<RowOf<'alerts', 'instruction' | 'entry_order' | 'strategy_position' | 'exit_plan' | 'trailing_stop' | 'source_id' | 'size_multiplier'>>
 
 /** How a reversal's record starts its note while its close is carried out (kept once its entry is placed). */
 export const REVERSAL_NOTE = 'reversal: '
@@ -46,7 +46,7 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
   if (ids.length === 0) return []
   const result = await sql<EntryRecord>`
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity, a.order_word,
-           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position, a.exit_plan, a.trailing_stop, a.source_id,
+           a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position, a.exit_plan, a.trailing_stop, a.source_id, a.size_multiplier,
            COALESCE(a.reason LIKE ${`${REVERSAL_NOTE}%`}, false) AS reversal_asked,
            s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,

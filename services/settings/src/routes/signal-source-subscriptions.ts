@@ -7,7 +7,7 @@ import { DEFAULT_SOURCE_ID, defaultSourceView } from '../signal-sources/default-
 import { sourceViewOf } from '../signal-sources/source-view.ts'
 import { isMissingUser } from './options.ts'
 
-const MULTIPLIER_NOT_YET = "sizeRule multiplier is not available yet: a source's entries are sized by your account's risk settings; subscribe with sizeRule account"
+const DEFAULT_SOURCE_SIZED_BY_ACCOUNT = "the default source (the spec's /webhook/alert) sizes every entry by your account's risk settings: subscribe to it with sizeRule account"
 
 const tags = ['signal sources']
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody }
@@ -35,16 +35,17 @@ export const signalSourceSubscriptionRoutes: FastifyPluginAsyncTypebox = async (
       const isDefault = request.params.id === DEFAULT_SOURCE_ID
       const source = isDefault ? undefined : await findSubscribableSource(app.db, userId, request.params.id)
       if (!isDefault && !source) throw notFound('Signal source not found')
-      // Never stored where the entry flow would not apply it: records are sized by the account's risk settings.
-      if (item?.sizeRule === 'multiplier') throw badRequest(MULTIPLIER_NOT_YET)
       if (source === undefined) {
+        // The spec's route keeps its sizing: the account's risk settings (its opt-out is the only choice kept).
+        if (item?.sizeRule === 'multiplier') throw badRequest(DEFAULT_SOURCE_SIZED_BY_ACCOUNT)
         await setDefaultSubscription(app.db, userId, item !== undefined).catch((error: unknown) => {
           throw isMissingUser(error) ? notFound('User not found') : error
         })
         request.log.info({ userId, subscribed: item !== undefined }, 'default source subscription changed')
         return { success: true as const, source: defaultSourceView(item !== undefined) }
       }
-      const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: null }
+      // The multiplier is written on each record the source makes for this trader, and sizes it (within the account's limits).
+      const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: item.sizeRule === 'multiplier' ? item.multiplier : null }
       await replaceSubscription(app.db, source.id, userId, rule)
       return { success: true as const, source: sourceViewOf(source, rule) }
     },

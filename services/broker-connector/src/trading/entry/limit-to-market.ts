@@ -78,7 +78,7 @@ async function resize(deps: RemainderDeps, session: BrokerSession, record: Entry
   const accounts = await loadAccountRows(deps.db, [record.user_id], [record.id], new Map([[record.user_id, scope]]), deps.clock(), sizing.workingEntryRecords?.(record.user_id) ?? [])
   const { positionDifference } = sizing
   // As a market entry of the quantity first sized (never more), its own word, order type and timeout dropped.
-  const asMarket: EntryRecord & { symbol: string } = { ...record, entry_order: null, raw_data: null, order_word: null, alert_quantity: String(record.order_quantity) }
+  const asMarket: EntryRecord & { symbol: string } = { ...record, entry_order: null, raw_data: null, order_word: null, alert_quantity: String(record.order_quantity), size_multiplier: null }
   return sizeOrder(
     {
       accounts,

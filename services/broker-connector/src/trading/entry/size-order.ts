@@ -143,6 +143,7 @@ export async function sizeOrder(deps: SizingDeps, record: EntryRecord & { symbol
       stopPrice: prices.stopPrice,
       targetPrice: prices.targetPrice,
       quantity: record.alert_quantity === null ? null : Number(record.alert_quantity),
+      quantityMultiplier: record.size_multiplier ?? null,
       stopTrigger: entryOrder?.entryStopPrice ?? null,
     },
     contract: { root: dated.root, pointValue: spec.pointValue, tickSize: spec.tickSize },
