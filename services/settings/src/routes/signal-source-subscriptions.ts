@@ -47,7 +47,7 @@ export const signalSourceSubscriptionRoutes: FastifyPluginAsyncTypebox = async (
       // The multiplier is written on each record the source makes for this trader, and sizes it (within the account's limits).
       const rule = item === undefined ? null : { sizeRule: item.sizeRule, multiplier: item.sizeRule === 'multiplier' ? item.multiplier : null }
       await replaceSubscription(app.db, source.id, userId, rule)
-      return { success: true as const, source: sourceViewOf(source, rule) }
+      return { success: true as const, source: sourceViewOf(source, rule && { ...rule, multiplier: rule.multiplier === null ? null : String(rule.multiplier) }) }
     },
   )
 }
