@@ -86,6 +86,10 @@ function reversalCloser(db: Kysely<Database>, flattens: FlattenRunner, logger: L
 const outcomeGraceMs = (config: Pick<Config, 'ENTRY_OUTCOME_GRACE_MS' | 'BROKER_REQUEST_TIMEOUT_MS' | 'ENTRY_MAX_AGE_MS'>) =>
   Math.max(config.ENTRY_OUTCOME_GRACE_MS, config.ENTRY_MAX_AGE_MS, 2 * config.BROKER_REQUEST_TIMEOUT_MS)
 
+/** Never placed on positions nobody compared with the broker's: a session whose passes all failed waits. */
+const positionDifferenceOf = (db: Kysely<Database>, reconciler: PositionReconciler) => async (userId: string, scope: BrokerScope, contractId: number) =>
+  reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED
+
 export function createTrading(
   db: Kysely<Database>,
   config: TradingConfig,
@@ -102,8 +106,7 @@ export function createTrading(
   const haltedEntries = new HaltedEntries({ db, logger, sessions })
   const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills) })
-  // Never placed on positions nobody compared with the broker's: a session whose passes all failed waits.
-  const positionDifference = async (userId: string, scope: BrokerScope, contractId: number) => (reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED)
+  const positionDifference = positionDifferenceOf(db, reconciler)
   const live = new LiveEntryFlow({
     db,
     sessions,
