@@ -160,19 +160,21 @@ export function createTrading(
       // Last: the exits and records above have settled what they can, so what differs now is a difference.
       await reconciler.sessionOpened({ userId, session, scope })
     },
-    async onSessionStopping(userId, session) {
-      // The exits are sent, then their fills awaited (the session is about to close), within one bound.
-      const until = Date.now() + STOP_FLATTEN_WAIT_MS
-      let timer: NodeJS.Timeout | undefined
-      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_FLATTEN_WAIT_MS)))
-      const sendThenSettle = async () => {
-        await flattens.run(userId, { session, force: true })
-        while (Date.now() < until && (await tradesAwaitingExitFill(db, userId)) > 0) {
-          await keeper.idle()
-          await new Promise((resolve) => setTimeout(resolve, 50))
-        }
-      }
-      await Promise.race([sendThenSettle(), bounded]).finally(() => clearTimeout(timer))
-    },
+    onSessionStopping: (userId, session) => exitsBeforeStopping({ db, flattens, keeper }, userId, session),
   }
+}
+
+/** The exits are sent, then their fills awaited (the session is about to close), within one bound. */
+async function exitsBeforeStopping({ db, flattens, keeper }: { db: Kysely<Database>; flattens: FlattenRunner; keeper: TradeKeeper }, userId: string, session: BrokerSession): Promise<void> {
+  const until = Date.now() + STOP_FLATTEN_WAIT_MS
+  let timer: NodeJS.Timeout | undefined
+  const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_FLATTEN_WAIT_MS)))
+  const sendThenSettle = async () => {
+    await flattens.run(userId, { session, force: true })
+    while (Date.now() < until && (await tradesAwaitingExitFill(db, userId)) > 0) {
+      await keeper.idle()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  await Promise.race([sendThenSettle(), bounded]).finally(() => clearTimeout(timer))
 }
