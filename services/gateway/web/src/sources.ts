@@ -112,10 +112,44 @@ const OPERATOR: Column<Source>[] = [
   { label: 'Action', value: subscribeButton },
 ]
 
+function saveSizeRule(source: Source, multiplier: string | null): Promise<void> {
+  const body = { subscriptions: [multiplier === null ? { sizeRule: 'account' as const } : { sizeRule: 'multiplier' as const, multiplier: Number(multiplier) }] }
+  const done = multiplier === null ? `${source.name}'s entries are sized by your risk settings.` : `${source.name}'s entries are sized as the alert's quantity × ${multiplier}, within your risk limits.`
+  return act(done, `The size rule of ${source.name} was not saved`, () => api('PUT /api/signal-sources/:id/subscriptions', { params: { id: source.id }, body }))
+}
+
+/**
+ * The size rule's editor: the account's risk settings, or the alert's quantity times a multiplier (always held
+ * by the account's limits). The default source (the spec's route) is always sized by the risk settings.
+ */
+function sizeRuleEditor(source: Source): Node {
+  if (source.isDefault) return element('span', 'Always by your risk settings', 'muted small')
+  const current = source.subscriptions[0]
+  const form = element('form', undefined, 'row-actions')
+  const rule = element('select')
+  rule.setAttribute('aria-label', `Size rule of ${source.name}`)
+  rule.append(new Option('By my risk settings', 'account'), new Option("The alert's quantity ×", 'multiplier'))
+  rule.value = current?.sizeRule ?? 'account'
+  const factor = element('input')
+  Object.assign(factor, { type: 'number', min: '0.01', max: '100', step: '0.01', required: true, value: String(current?.multiplier ?? 1) })
+  factor.setAttribute('aria-label', `Multiplier of ${source.name}`)
+  factor.hidden = rule.value !== 'multiplier'
+  rule.addEventListener('change', () => (factor.hidden = rule.value !== 'multiplier'))
+  const save = element('button', 'Save', 'button small')
+  save.setAttribute('aria-label', `Save the size rule of ${source.name}`)
+  form.append(rule, factor, save)
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    void saveSizeRule(source, rule.value === 'multiplier' ? factor.value : null)
+  })
+  return form
+}
+
 const SUBSCRIPTIONS: Column<Source>[] = [
   { label: 'Source', value: (source) => source.name },
   { label: 'From', value: (source) => (source.kind === 'trader' ? 'You' : 'The operator') },
   { label: 'Size', value: (source) => source.subscriptions.map(sizeRuleText).join('; ') },
+  { label: 'Change the size', value: sizeRuleEditor },
 ]
 
 function fill(name: string, columns: Column<Source>[], sources: Source[]): void {
