@@ -119,5 +119,9 @@ t.test('tracing across the platform', async (t) => {
     const { parentOf, idOf } = await traceOf(t, admin, ['gateway: POST /api/admin/*', 'admin: POST /api/admin/intake/:id/replay', 'ingest: POST /webhook/alert'], async () => replayed)
     t.equal(parentOf('ingest: POST /webhook/alert'), idOf('admin: POST /api/admin/intake/:id/replay'), "the replayed webhook continues the admin's request (traceparent)")
     t.equal(parentOf('admin: POST /api/admin/intake/:id/replay'), idOf('gateway: POST /api/admin/*'))
+    // The refused webhook's own trace is linked from the replay: its ingest span, kept with the intake entry.
+    const original = exporter.getFinishedSpans().find((span) => describe(span) === 'ingest: POST /webhook/alert' && span.attributes['request.id'] === refused.headers.get('x-request-id'))
+    t.ok(original, "the refused webhook's ingest span")
+    t.same(admin.links.map((link) => [link.context.traceId, link.context.spanId]), [[original?.spanContext().traceId, original?.spanContext().spanId]], "the replay links the refused webhook's trace")
   })
 })

@@ -45,6 +45,8 @@ export const IntakeLogEntryV1 = Type.Object(
     authenticated: Type.Optional(Type.Boolean()),
     /** rawBody is the start of a longer body (a refused request keeps a bounded part). */
     bodyTruncated: Type.Optional(Type.Boolean()),
+    /** The webhook request span's W3C traceparent, while tracing was on (issue 21): a replay links its trace. */
+    traceparent: Type.Optional(Type.String({ pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' })),
   },
   { additionalProperties: false },
 )

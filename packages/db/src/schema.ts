@@ -313,6 +313,8 @@ export interface IntakeLogTable {
   authenticated: ColumnType<boolean, boolean | undefined, boolean>
   /** raw_body holds only the first INGEST_REFUSED_BODY_BYTES of a refused request: never replayed. */
   body_truncated: ColumnType<boolean, boolean | undefined, boolean>
+  /** The webhook request span's W3C traceparent at ingest while tracing was on: a replay links it. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface AdminAuditLogTable {

@@ -52,3 +52,14 @@ export function traceHeadersOf(request: FastifyRequest): Record<string, string> 
   const traceparent = request.span === null ? undefined : traceparentOf(request.span)
   return traceparent === undefined ? {} : { [TRACEPARENT]: traceparent }
 }
+
+/** This request's W3C traceparent while tracing is on, to keep with what it wrote (undefined otherwise). */
+export function traceparentOfRequest(request: FastifyRequest): string | undefined {
+  return request.span === null ? undefined : traceparentOf(request.span)
+}
+
+/** Links a trace kept earlier (its W3C traceparent) to this request's span: what the request acts on came from there. */
+export function linkTrace(request: FastifyRequest, traceparent: string | null, label: string): void {
+  const linked = traceparent === null ? undefined : trace.getSpanContext(contextFromTraceparent(traceparent))
+  if (linked !== undefined) request.span?.addLink({ context: linked, attributes: { 'signals.link': label } })
+}

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody, redactSecretText } from '@signals/contracts'
-import { beforeIdOf, conflict, nextCursorOf, notFound, traceHeadersOf } from '@signals/http-kit'
+import { beforeIdOf, conflict, linkTrace, nextCursorOf, notFound, traceHeadersOf } from '@signals/http-kit'
 import type { IntakeLogEntry } from '@signals/db'
 import { findIntake, listIntake } from '../repositories/intake.ts'
 import { recordAudit } from '../repositories/audit.ts'
@@ -70,6 +70,8 @@ export const intakeRoutes: FastifyPluginAsyncTypebox<{ ingest: IngestTarget }> =
       if (entry === undefined) throw notFound(`No intake entry ${request.params.id}`)
       const refusal = whyNotReplayable(entry)
       if (refusal !== null) throw conflict(refusal)
+      // The replay's trace is the admin's request; the refused webhook's own trace is linked to it.
+      linkTrace(request, entry.traceparent, 'replayed webhook')
       const { statusCode, answer } = await sendToIngest(options.ingest, entry, traceHeadersOf(request))
       await recordAudit(app.db, { actorUserId: request.identity.userId, action: 'replay', target: entry.intake_id, reason: `ingest answered ${statusCode}` })
       request.log.info({ intakeId: entry.intake_id, statusCode }, 'intake entry replayed')

@@ -25,15 +25,17 @@ async function insertRows(db: Kysely<Database>, entries: readonly IntakeLogEntry
       user_id: storableTextOrNull(entry.userId ?? null),
       authenticated: entry.authenticated ?? false,
       body_truncated: entry.bodyTruncated ?? false,
+      traceparent: entry.traceparent ?? null,
     })),
   )
   const result = await sql`${prepared}
     INSERT INTO intake_log (intake_id, received_at, source, content_type, remote_address, raw_body, outcome, status_code, reason,
-                            alert_id, kind, user_id, authenticated, body_truncated)
+                            alert_id, kind, user_id, authenticated, body_truncated, traceparent)
     SELECT intake_id, received_at, source, content_type, remote_address, raw_body, outcome, status_code, reason,
-           alert_id, kind, user_id, authenticated, body_truncated
+           alert_id, kind, user_id, authenticated, body_truncated, traceparent
     FROM jsonb_to_recordset(${rows}::jsonb) AS e(intake_id text, received_at timestamptz, source text, content_type text, remote_address text,
-         raw_body text, outcome text, status_code int, reason text, alert_id text, kind text, user_id text, authenticated boolean, body_truncated boolean)
+         raw_body text, outcome text, status_code int, reason text, alert_id text, kind text, user_id text, authenticated boolean, body_truncated boolean,
+         traceparent text)
     ON CONFLICT (intake_id) DO NOTHING`.execute(db)
   return Number(result.numAffectedRows ?? 0n)
 }

@@ -8,6 +8,7 @@ import { nowIso } from '../intake/received-at.ts'
 import { sourceTextOf } from '../intake/source.ts'
 import { bodyWithin } from '../intake/body-within.ts'
 import { userNamedUnread } from '../intake/user-named-unread.ts'
+import { traceparentOfRequest } from '@signals/http-kit'
 import { Refusal } from '../refusal.ts'
 import type { SecretRedactor } from '../webhook-secret.ts'
 
@@ -58,6 +59,7 @@ export const intakeLogPlugin = fp(
         webhooksByOutcome[outcome] ??= webhooks.labels({ outcome })
         webhooksByOutcome[outcome].inc()
         // A refusal is metadata: its body is cut (after redaction, which needs the whole text).
+        const traceparent = traceparentOfRequest(request)
         const body = bodyWithin(intake.redactor.text(text), KEPT_WHOLE.has(outcome) ? Infinity : options.refusedBodyBytes)
         intakeLog.record({
           version: 1,
@@ -76,6 +78,8 @@ export const intakeLogPlugin = fp(
           userId: intake.userId ?? (REFUSED_UNREAD.has(outcome) ? userNamedUnread(text, request.query)?.slice(0, 255) : undefined) ?? null,
           authenticated: intake.authenticated,
           bodyTruncated: body.truncated,
+          // Only while tracing is on: a replay of this request links its trace.
+          ...(traceparent === undefined ? {} : { traceparent }),
         })
       } finally {
         done()
