@@ -45,6 +45,8 @@ export class UserState {
   readonly #positionSeq = new Map<string, number>()
   #balance: number | null = null
   #seq = 0
+  /** The session's requests that change the account, sent and not answered yet. */
+  #inFlight = 0
   readonly #due: Due[] = []
   readonly #waiters = new Set<() => void>()
 
@@ -74,13 +76,26 @@ export class UserState {
     this.#check()
   }
 
-  /** The state's event count now: a request sent now is seen through by an event counted after it. */
-  mark(): number {
+  /**
+   * A request that may change the account is sent: reads wait for its answer (then for what the hub must
+   * show of it). Returns the state's event count now: an event counted after it may be the request's.
+   */
+  sending(): number {
+    this.#inFlight++
     return this.#seq
   }
 
-  /** One of the session's requests answered (`answer`), or with its outcome unknown (null): what the hub must show of it. */
-  wrote(endpoint: string, body: Fields, answer: Fields | null, since: number): void {
+  /**
+   * The request sent at `since` answered (`answer`), refused (`refused`: it changed nothing) or with its
+   * outcome unknown (null): what the hub must show of it before a read answers from the state.
+   */
+  wrote(endpoint: string, body: Fields, answer: Fields | null | 'refused', since: number): void {
+    this.#inFlight--
+    if (answer !== 'refused') this.#expect(endpoint, body, answer, since)
+    this.#check()
+  }
+
+  #expect(endpoint: string, body: Fields, answer: Fields | null, since: number): void {
     const orderId = int(body.orderId)
     if (endpoint === 'Order/place') {
       const placed = answer === null ? null : int(answer.orderId)
@@ -91,7 +106,6 @@ export class UserState {
     } else if ((endpoint === 'Position/closeContract' || endpoint === 'Position/partialCloseContract') && typeof body.contractId === 'string') {
       this.#due.push({ kind: 'position', contractId: body.contractId, since })
     }
-    this.#check()
   }
 
   /**
@@ -101,8 +115,7 @@ export class UserState {
   async settled(): Promise<null | readonly Due[] | 'unseeded'> {
     if (!this.seeded) return 'unseeded'
     this.#check()
-    if (this.#due.length === 0) return null
-    const pending = [...this.#due]
+    if (this.#settled()) return null
     const met = await new Promise<boolean>((resolve) => {
       const done = () => {
         clearTimeout(timer)
@@ -115,10 +128,11 @@ export class UserState {
       }, this.waitMs)
       this.#waiters.add(done)
     })
-    return met ? null : pending.filter((due) => this.#due.includes(due))
+    // The caller's REST read is made after every one still waited for: it answers for them all.
+    return met ? null : [...this.#due]
   }
 
-  /** A REST read made after these were waited for answered for them: they are waited for no more. */
+  /** A REST read made after these were noted answered for them: they are waited for no more. */
   covered(dues: readonly Due[] | 'unseeded'): void {
     if (dues === 'unseeded') return
     for (const due of dues) {
@@ -194,11 +208,18 @@ export class UserState {
     return kept !== undefined && kept.seq > due.since && (!due.done || DONE_STATUSES.has(kept.record.status))
   }
 
+  #settled(): boolean {
+    return this.#inFlight === 0 && this.#due.length === 0
+  }
+
   #check(): void {
     for (let i = this.#due.length - 1; i >= 0; i--) if (this.#met(this.#due[i] as Due)) this.#due.splice(i, 1)
-    if (this.#due.length === 0) for (const waiter of [...this.#waiters]) waiter()
+    if (this.#settled()) for (const waiter of [...this.#waiters]) waiter()
   }
 }
+
+/** The requests that change the account (orders, positions): a read waits for them, and for the hub to show them. */
+const CHANGES = new Set(['Order/place', 'Order/cancel', 'Order/modify', 'Position/closeContract', 'Position/partialCloseContract'])
 
 /**
  * The session's REST calls, each request that changes the account noted in the state (what the hub must
@@ -206,13 +227,14 @@ export class UserState {
  */
 export function tracked(call: (endpoint: string, body: object) => Promise<Answer>, state: UserState): (endpoint: string, body: object) => Promise<Answer> {
   return async (endpoint, body) => {
-    const since = state.mark()
+    if (!CHANGES.has(endpoint)) return call(endpoint, body)
+    const since = state.sending()
     try {
       const answer = await call(endpoint, body)
       state.wrote(endpoint, body as Fields, answer, since)
       return answer
     } catch (error) {
-      if (error instanceof BrokerError && outcomeUnknown(error)) state.wrote(endpoint, body as Fields, null, since)
+      state.wrote(endpoint, body as Fields, error instanceof BrokerError && outcomeUnknown(error) ? null : 'refused', since)
       throw error
     }
   }
