@@ -65,6 +65,8 @@ export class ProjectXSession implements BrokerSession {
   readonly #ticks = new Map<number, string>()
   /** Contract names by id (a contract's name never changes). */
   readonly #names = new Map<number, string>()
+  /** The contracts found, by dated name. */
+  readonly #contracts = new Map<string, Promise<BrokerContract>>()
 
   constructor(
     readonly snapshot: BrokerSnapshot,
@@ -82,8 +84,21 @@ export class ProjectXSession implements BrokerSession {
     return this.snapshot.account.id
   }
 
-  /** `Contract/search` by the dated name (`MNQZ6`): the contract whose `name` is exactly it, or a refusal. */
-  async findContract(name: string): Promise<BrokerContract> {
+  /**
+   * `Contract/search` by the dated name (`MNQZ6`): the contract whose `name` is exactly it, or a refusal.
+   * Asked once per name and session (a dated contract's id does not change; a failure is asked again).
+   */
+  findContract(name: string): Promise<BrokerContract> {
+    const key = name.trim().toUpperCase()
+    const known = this.#contracts.get(key)
+    if (known) return known
+    const asked = this.#searchContract(name)
+    this.#contracts.set(key, asked)
+    asked.catch(() => this.#contracts.delete(key))
+    return asked
+  }
+
+  async #searchContract(name: string): Promise<BrokerContract> {
     const answer = await this.call('Contract/search', { searchText: name, live: false })
     const found = list(answer.contracts).filter(isFields).find((contract) => typeof contract.name === 'string' && contract.name.toUpperCase() === name.trim().toUpperCase())
     if (!found || typeof found.id !== 'string') throw new BrokerError('rejected', `ProjectX does not list the contract ${name}`)

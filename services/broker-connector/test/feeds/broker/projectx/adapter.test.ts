@@ -192,8 +192,9 @@ t.test("ProjectX's rate limit is kept on our side, and a 429 is waited out", asy
   const broker = await projectXBroker(t, { rateLimit: { limit: 8, windowMs: 1_000 } })
   // Our window as the broker's: requests wait for a slot, none is answered 429.
   const { session } = await openSession(t, broker, loginOf(), { rateLimit: { limit: 8, windowMs: 1_000 } })
-  const found = await Promise.all(Array.from({ length: 12 }, () => session.findContract('MNQZ6')))
-  t.same(new Set(found.map((contract) => contract.name)), new Set(['MNQZ6']), 'every request answered')
+  // Twelve searches for contracts ProjectX does not list (a refusal is not kept, so each is a request).
+  const refusals = await Promise.all(Array.from({ length: 12 }, (_, i) => refusalOf(session.findContract(`XY${i}Z6`))))
+  t.same(new Set(refusals.map((refusal) => refusal.kind)), new Set(['rejected']), 'every request answered')
   broker.interfere('Contract/search', { kind: 'rate_limit' })
   t.equal((await session.findContract('MNQZ6')).name, 'MNQZ6', 'a 429 (not carried out) is waited out and sent again')
   t.equal(broker.requests.filter((request) => request.endpoint === 'Contract/search').length, 12 + 2, 'the twelve, the 429 and its resend')

@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { BrokerEvent, BrokerSession } from '../../../../src/feeds/broker/broker-adapter.ts'
+import { UserState } from '../../../../src/feeds/broker/projectx/user-state.ts'
 import { eventually, openSession, projectXBroker } from './helper.ts'
 
 // Issue 23, item 4: the ProjectX session keeps the account's positions, orders and fills from the user
@@ -109,4 +110,37 @@ t.test('a read right after our own request sees what it did, however late the hu
   t.equal(whole.status, 200)
   await session.liquidatePosition(contract.id)
   t.same(await session.listPositions(), [], 'flat right after the flatten')
+})
+
+const CONTRACT = 'CON.F.US.MNQ.Z26'
+const NOW = new Date().toISOString()
+const orderRecord = (id: number, status: number) => ({ id, accountId: 7000, contractId: CONTRACT, creationTimestamp: NOW, status, type: 1, side: 0, size: 1, customTag: null })
+const tradeRecord = (id: number, orderId: number) => ({ id, accountId: 7000, contractId: CONTRACT, creationTimestamp: NOW, price: 21000, fees: 0, side: 0, size: 1, voided: false, orderId })
+
+t.test('the state: not answered before its seed; events received meanwhile applied on it in order; a fill ahead of its order waits for it', async (t) => {
+  const state = new UserState(200)
+  t.equal(await state.settled(), 'unseeded', 'before the seed, a read goes to REST')
+  state.receive('GatewayUserOrder', orderRecord(1, 1))
+  state.receive('GatewayUserOrder', orderRecord(1, 2))
+  state.receive('GatewayUserPosition', { accountId: 7000, contractId: CONTRACT, type: 1, size: 1, averagePrice: 21000 })
+  state.receive('GatewayUserOrder', { ...orderRecord(9, 1), accountId: 7001 })
+  state.seed(7000, { orders: [orderRecord(1, 1)], trades: [], positions: [], balance: 50000 })
+  t.equal(await state.settled(), null, 'seeded, nothing waited for')
+  t.same(state.orders(0).map((order) => [order.id, order.status]), [[1, 2]], 'the order as the last event left it, not as the seed read it; another account\'s left out')
+  t.same(state.positions().map((position) => position.size), [1], 'the position the event opened')
+
+  state.receive('GatewayUserTrade', tradeRecord(50, 2))
+  const waiting = state.settled()
+  state.receive('GatewayUserOrder', orderRecord(2, 2))
+  t.equal(await waiting, null, "a read after a fill of an order not held waits for the order's event")
+  t.same(state.trades(0).map((trade) => trade.orderId), [2])
+
+  // A cancel whose outcome is unknown and which the hub never shows: one read waits, then reads REST and covers it.
+  state.wrote('Order/cancel', { orderId: 1 }, null, state.sending())
+  const pending = await state.settled()
+  t.ok(Array.isArray(pending) && pending.length === 1, 'not shown within the wait: the read asks REST')
+  state.covered(pending as Exclude<typeof pending, null>)
+  t.equal(await state.settled(), null, 'that REST read answered for it: the next read is from the state')
+  state.receive('GatewayUserPosition', { accountId: 7000, contractId: CONTRACT, type: 1, size: 0, averagePrice: 0 })
+  t.same(state.positions(), [], 'a position event of size 0 closes it')
 })
