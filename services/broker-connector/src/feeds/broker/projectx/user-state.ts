@@ -77,8 +77,8 @@ export class UserState {
   }
 
   /**
-   * A request that may change the account is sent: reads wait for its answer (then for what the hub must
-   * show of it). Returns the state's event count now: an event counted after it may be the request's.
+   * A request that may change the account is sent: reads wait for its answer (at most `waitMs`), then for
+   * what the hub must show of it. Returns the state's event count now: an event counted after it may be the request's.
    */
   sending(): number {
     this.#inFlight++
@@ -128,8 +128,10 @@ export class UserState {
       }, this.waitMs)
       this.#waiters.add(done)
     })
-    // The caller's REST read is made after every one still waited for: it answers for them all.
-    return met ? null : [...this.#due]
+    // Only requests still on their way: their outcome is not known at the broker either, a REST read would
+    // race them as this one does, so the state answers (a slow broker is not asked for more). Else the caller's
+    // REST read is made after every one the hub has not shown yet: it answers for them all.
+    return met || this.#due.length === 0 ? null : [...this.#due]
   }
 
   /** A REST read made after these were noted answered for them: they are waited for no more. */
