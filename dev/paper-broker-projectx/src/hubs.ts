@@ -16,23 +16,42 @@ const KINDS = { Orders: 'GatewayUserOrder', Positions: 'GatewayUserPosition', Tr
  */
 export class UserHub {
   readonly #subscriptions = new Map<Client, Set<string>>()
+  /** The clients of each topic (`<target>:<accountId>`; account events by each account of the login): one look-up per event. */
+  readonly #clients = new Map<string, Set<Client>>()
 
   hub(): Hub<ProjectXLogin> {
     const methods: Record<string, (client: Client, args: unknown[]) => unknown> = {
-      SubscribeAccounts: (client) => void this.#topics(client).add('GatewayUserAccount'),
-      UnsubscribeAccounts: (client) => void this.#topics(client).delete('GatewayUserAccount'),
+      SubscribeAccounts: (client) => this.#follow(client, 'GatewayUserAccount', client.session.accounts.map((account) => `GatewayUserAccount:${account.accountId}`)),
+      UnsubscribeAccounts: (client) => this.#unfollow(client, 'GatewayUserAccount', client.session.accounts.map((account) => `GatewayUserAccount:${account.accountId}`)),
     }
     for (const [kind, target] of Object.entries(KINDS)) {
-      methods[`Subscribe${kind}`] = (client, [accountId]) => void this.#topics(client).add(`${target}:${this.#accountId(client, accountId)}`)
-      methods[`Unsubscribe${kind}`] = (client, [accountId]) => void this.#topics(client).delete(`${target}:${this.#accountId(client, accountId)}`)
+      methods[`Subscribe${kind}`] = (client, [accountId]) => {
+        const topic = `${target}:${this.#accountId(client, accountId)}`
+        this.#follow(client, topic, [topic])
+      }
+      methods[`Unsubscribe${kind}`] = (client, [accountId]) => {
+        const topic = `${target}:${this.#accountId(client, accountId)}`
+        this.#unfollow(client, topic, [topic])
+      }
     }
-    return { methods, disconnected: (client) => this.#subscriptions.delete(client) }
+    return {
+      methods,
+      disconnected: (client) => {
+        for (const clients of this.#clients.values()) clients.delete(client)
+        this.#subscriptions.delete(client)
+      },
+    }
   }
 
-  #topics(client: Client): Set<string> {
+  #follow(client: Client, topic: string, keys: readonly string[]): void {
     const topics = this.#subscriptions.get(client) ?? new Set<string>()
-    this.#subscriptions.set(client, topics)
-    return topics
+    this.#subscriptions.set(client, topics.add(topic))
+    for (const key of keys) this.#clients.set(key, (this.#clients.get(key) ?? new Set<Client>()).add(client))
+  }
+
+  #unfollow(client: Client, topic: string, keys: readonly string[]): void {
+    this.#subscriptions.get(client)?.delete(topic)
+    for (const key of keys) this.#clients.get(key)?.delete(client)
   }
 
   #accountId(client: Client, accountId: unknown): number {
@@ -46,14 +65,11 @@ export class UserHub {
     return [...new Set([...this.#subscriptions.keys()].map((client) => client.session.userName))]
   }
 
-  /** Sends each event to the clients subscribed to it (account events to every subscribed login holding the account). */
+  /** Sends each event to the clients subscribed to it (account events to every subscribed login holding the account), in order. */
   deliver(events: readonly UserEvent[]): void {
-    if (events.length === 0) return
-    for (const [client, topics] of this.#subscriptions) {
-      for (const event of events) {
-        const subscribed = event.target === 'GatewayUserAccount' ? topics.has(event.target) && accountOf(client.session, event.accountId) !== undefined : topics.has(`${event.target}:${event.accountId}`)
-        if (subscribed) client.send(event.target, event.data)
-      }
+    for (const event of events) {
+      const clients = this.#clients.get(`${event.target}:${event.accountId}`)
+      if (clients) for (const client of clients) client.send(event.target, event.data)
     }
   }
 }

@@ -7,7 +7,43 @@ import { RateLimiter, type RateLimit } from './rate-limit.ts'
 import { handleRest, type RestContext, type SeenRequest } from './rest.ts'
 import { SignalRServer } from './signalr.ts'
 import { SessionTokens } from './tokens.ts'
-import type { ProjectXAccount } from './wire.ts'
+import type { ProjectXAccount, UserEvent } from './wire.ts'
+
+/** Batches of user-hub events sent at once, or each `ms` after it was made, in their order (`delayUserHub`). */
+class DelayedDelivery {
+  #ms = 0
+  readonly #queue: { due: number; events: UserEvent[] }[] = []
+  #timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly deliver: (events: UserEvent[]) => void) {}
+
+  delay(ms: number): void {
+    this.#ms = Math.max(0, ms)
+  }
+
+  send(events: UserEvent[]): void {
+    if (events.length === 0) return
+    if (this.#ms === 0 && this.#queue.length === 0) return this.deliver(events)
+    this.#queue.push({ due: Date.now() + this.#ms, events })
+    this.#schedule()
+  }
+
+  #schedule(): void {
+    const head = this.#queue[0]
+    if (head === undefined || this.#timer !== undefined) return
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      // Never ahead of an earlier batch: a later one with a shorter delay waits for it.
+      while (this.#queue.length > 0 && (this.#queue[0] as { due: number }).due <= Date.now()) this.deliver((this.#queue.shift() as { events: UserEvent[] }).events)
+      if (this.#queue.length > 0) this.#schedule()
+    }, Math.max(0, head.due - Date.now()))
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer)
+    this.#queue.length = 0
+  }
+}
 
 export interface ProjectXPaperBrokerOptions {
   host?: string
@@ -69,6 +105,11 @@ export interface ProjectXPaperBroker {
   placeManualOrder(accountId: number, order: { symbol: string; side: 0 | 1; size: number }): number
   /** Flattens an account's position in a contract (engine id) by hand, as its trader would on the platform. */
   liquidate(accountId: number, contractId: number): void
+  /**
+   * The user hub's events go out `ms` after what made them (a hub slower than the REST answers, as a
+   * broker's event bus can be), still in their order; 0 sends them at once again.
+   */
+  delayUserHub(ms: number): void
   /** Cuts every hub connection without a close message; clients reconnect. */
   dropConnections(): void
   close(): Promise<void>
@@ -123,9 +164,10 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     return userName === null ? null : (logins.get(userName) ?? null)
   }
   const signalr = new SignalRServer({ '/hubs/user': userHub.hub(), '/hubs/market': marketHub.hub() }, authorize, options.keepAliveMs ?? 15_000)
+  const userEvents = new DelayedDelivery((events: UserEvent[]) => userHub.deliver(events))
   /** After every request and price: the engine's events to the user hub, changed prices to the market hub. */
   const publish = () => {
-    userHub.deliver(book.apply(market.drainEvents()))
+    userEvents.send(book.apply(market.drainEvents()))
     marketHub.flush(market.drainQuoteChanges())
   }
   const server = createServer((request, response) => {
@@ -164,8 +206,10 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     release: (endpoint) => controls.release(endpoint),
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
     ...handTrading(market, publish),
+    delayUserHub: (ms) => userEvents.delay(ms),
     dropConnections: () => signalr.drop(),
     async close() {
+      userEvents.stop()
       marketHub.stop()
       await signalr.close()
       server.closeAllConnections()

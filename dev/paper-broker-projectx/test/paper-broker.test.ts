@@ -218,3 +218,23 @@ t.test('test controls: an order carried out behind a 5xx is found by its tag, a 
   t.match(positions.body.positions, [{ type: 2, size: 2 }], 'a hand-placed sell opens a short')
   t.match(broker.orders().find((placed) => placed.id === manual), { clOrdId: null, ordStatus: 'Filled' })
 })
+
+t.test('delayUserHub: the user hub sends its events later than the REST answer, in their order', async (t) => {
+  const broker = await startProjectXPaperBroker({ accounts: [demo], now })
+  t.teardown(() => broker.close())
+  const base = broker.apiUrl
+  const token = await login(base)
+  const hub = await connectHub(broker.userHubUrl, token, ['GatewayUserOrder', 'GatewayUserTrade'])
+  t.teardown(() => hub.connection.stop())
+  for (const method of ['SubscribeOrders', 'SubscribeTrades']) await hub.connection.invoke(method, 7000)
+  broker.setPrice('MNQZ6', '21000')
+  broker.delayUserHub(300)
+  const first = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 2, side: 0, size: 1, customTag: 'slow-1' }, token)
+  broker.delayUserHub(0)
+  const second = await api(base, '/api/Order/place', { accountId: 7000, contractId: MNQ, type: 2, side: 1, size: 1, customTag: 'slow-2' }, token)
+  t.match(second.body, { success: true }, 'both answered')
+  t.same(hub.received, [], 'no event yet when the answers came: the first batch is held, and the second waits behind it')
+  const trade = await hub.next<{ orderId: number }>('GatewayUserTrade')
+  t.equal(trade.orderId, first.body.orderId, 'the first order\'s fill comes first')
+  t.equal((await hub.next<{ orderId: number }>('GatewayUserTrade')).orderId, second.body.orderId)
+})

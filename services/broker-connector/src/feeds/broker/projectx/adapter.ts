@@ -12,7 +12,8 @@ import { callApi, type RestOptions } from './rest.ts'
 import { savedAccount } from './saved-account.ts'
 import { LOOKBACK_MS, ProjectXSession, type Call } from './session.ts'
 import { TokenKeeper } from './token-keeper.ts'
-import { USER_HUB_TARGETS, UserEvents } from './user-events.ts'
+import { USER_HUB_TARGETS, UserEvents, userRecordOf } from './user-events.ts'
+import { tracked, UserState } from './user-state.ts'
 
 export interface ProjectXAdapterOptions {
   /** ProjectX's rate limit per login (200 requests per 60 s). */
@@ -27,6 +28,11 @@ export interface ProjectXAdapterOptions {
   legWaitMs?: number
   /** How long a new quote subscription waits for its first quote. Default 2 s. */
   firstQuoteWaitMs?: number
+  /**
+   * How long a read waits for the user hub to show what the session's own last requests did before it reads
+   * REST instead (user-state.ts). Default 1 s.
+   */
+  hubWaitMs?: number
 }
 
 /**
@@ -57,7 +63,9 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
       if (established) options.onLost(reason)
     }
     const keeper = new TokenKeeper(token, (current) => validateToken(rest, current), this.options.renewBeforeMs ?? 3_600_000, lose)
-    const call: Call = (endpoint, body) => callApi(rest, endpoint, body, keeper.token)
+    const state = new UserState(this.options.hubWaitMs ?? 1_000)
+    // Every request that changes the account is noted in the state: a read after it waits for the hub to show it.
+    const call: Call = tracked((endpoint, body) => callApi(rest, endpoint, body, keeper.token), state)
     let accountId = 0
     const legPrices = new LegPrices(
       (entryId) => events.entryTagOf(entryId),
@@ -85,12 +93,14 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     for (const target of USER_HUB_TARGETS) {
       hub.on(target, (...args: unknown[]) => {
         heardAt = Date.now()
+        const record = userRecordOf(args.at(-1))
+        if (record !== null) state.receive(target, record)
         events.receive(target, args.at(-1))
       })
     }
     let snapshot: BrokerSnapshot
     try {
-      snapshot = await this.#synchronise(call, hub, events, login.account)
+      snapshot = await this.#synchronise(call, hub, events, state, login.account)
     } catch (error) {
       ended = true
       shutDown()
@@ -104,7 +114,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     for (const fill of snapshot.fills) ownLegs.traded({ id: fill.id, size: fill.quantity }, events.entryTagOf(fill.orderId))
     keeper.start()
     events.start(snapshot.account.id)
-    return new ProjectXSession(snapshot, call, events, legPrices, ownLegs, quotes, () => new Date(heardAt), () => {
+    return new ProjectXSession(snapshot, call, events, state, legPrices, ownLegs, quotes, () => new Date(heardAt), () => {
       ended = true
       shutDown()
     })
@@ -133,9 +143,10 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
   /**
    * The saved account from `Account/search`, the user hub subscribed for it (events held until the
    * snapshot is taken, so nothing falls between the two), then its orders and trades of the last day, its
-   * open positions and its balance.
+   * open positions and its balance: the snapshot, and the seed of the session's state (user-state.ts), which
+   * the events received meanwhile are applied on.
    */
-  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, wanted: string): Promise<BrokerSnapshot> {
+  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, state: UserState, wanted: string): Promise<BrokerSnapshot> {
     const accounts = await call('Account/search', { onlyActiveAccounts: false })
     const account = savedAccount(accounts, wanted)
     await invokeHub(hub, 'SubscribeAccounts')
@@ -149,6 +160,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
     events.learn(list(orders.orders))
     const balance = list(accounts.accounts).filter(isFields).find((candidate) => candidate.id === account.id)?.balance
+    state.seed(account.id, { orders: list(orders.orders), trades: list(trades.trades), positions: list(positions.positions), balance: num(balance) })
     return {
       account,
       orders: withoutRefusedTwins(list(orders.orders).map((order) => toBrokerOrder(order, events.entryTagOf, events.entryIdOf)).filter(present)),

@@ -21,6 +21,7 @@ import type { OwnLegs } from './own-legs.ts'
 import type { MarketQuotes } from './market-quotes.ts'
 import type { Answer } from './rest.ts'
 import type { UserEvents } from './user-events.ts'
+import type { UserState } from './user-state.ts'
 
 /** Why a resting entry is refused on an account that refuses brackets (docs/decisions/projectx-adapter.md). */
 const OWN_LEGS_MARKET_ONLY =
@@ -55,15 +56,23 @@ function contractIdText(contractNumber: number): string {
   return id
 }
 
-/** A synchronised ProjectX session: REST for requests, the user hub (UserEvents) for what happens. */
+/**
+ * A synchronised ProjectX session: REST for requests, the user hub (UserEvents) for what happens, and the
+ * account's orders, fills, positions and balance read from the hub-kept state (UserState) rather than REST.
+ */
 export class ProjectXSession implements BrokerSession {
   /** Tick sizes of the contracts looked up (`Contract/search`), for the bracket legs' tick distances. */
   readonly #ticks = new Map<number, string>()
+  /** Contract names by id (a contract's name never changes). */
+  readonly #names = new Map<number, string>()
+  /** The contracts found, by dated name. */
+  readonly #contracts = new Map<string, Promise<BrokerContract>>()
 
   constructor(
     readonly snapshot: BrokerSnapshot,
     private readonly call: Call,
     private readonly events: UserEvents,
+    private readonly state: UserState,
     private readonly legPrices: LegPrices,
     private readonly ownLegs: OwnLegs,
     private readonly quotes: MarketQuotes,
@@ -75,14 +84,28 @@ export class ProjectXSession implements BrokerSession {
     return this.snapshot.account.id
   }
 
-  /** `Contract/search` by the dated name (`MNQZ6`): the contract whose `name` is exactly it, or a refusal. */
-  async findContract(name: string): Promise<BrokerContract> {
+  /**
+   * `Contract/search` by the dated name (`MNQZ6`): the contract whose `name` is exactly it, or a refusal.
+   * Asked once per name and session (a dated contract's id does not change; a failure is asked again).
+   */
+  findContract(name: string): Promise<BrokerContract> {
+    const key = name.trim().toUpperCase()
+    const known = this.#contracts.get(key)
+    if (known) return known
+    const asked = this.#searchContract(name)
+    this.#contracts.set(key, asked)
+    asked.catch(() => this.#contracts.delete(key))
+    return asked
+  }
+
+  async #searchContract(name: string): Promise<BrokerContract> {
     const answer = await this.call('Contract/search', { searchText: name, live: false })
     const found = list(answer.contracts).filter(isFields).find((contract) => typeof contract.name === 'string' && contract.name.toUpperCase() === name.trim().toUpperCase())
     if (!found || typeof found.id !== 'string') throw new BrokerError('rejected', `ProjectX does not list the contract ${name}`)
     const id = contractNumberOf(found.id)
     const tick = num(found.tickSize)
     if (tick !== null && tick > 0) this.#ticks.set(id, tickText(tick))
+    this.#names.set(id, found.name as string)
     return { id, name: found.name as string }
   }
 
@@ -96,7 +119,24 @@ export class ProjectXSession implements BrokerSession {
     return this.#ticks.get(contract.id) as string
   }
 
-  async cashBalance(): Promise<string | null> {
+  /**
+   * A read of the account: from the hub-kept state once it has shown what this session's own requests did
+   * (waited for a moment), else from REST (the state not seeded yet, or the hub slower than the wait).
+   */
+  async #read<T>(fromState: () => T, fromRest: () => Promise<T>): Promise<T> {
+    const pending = await this.state.settled()
+    if (pending === null) return fromState()
+    const answer = await fromRest()
+    this.state.covered(pending)
+    return answer
+  }
+
+  /** The balance the user hub's account events last gave (the snapshot's at first). */
+  cashBalance(): Promise<string | null> {
+    return this.#read(() => decimalText(this.state.balance()), () => this.#restBalance())
+  }
+
+  async #restBalance(): Promise<string | null> {
     const answer = await this.call('Account/search', { onlyActiveAccounts: false })
     const account = list(answer.accounts).filter(isFields).find((candidate) => candidate.id === this.#accountId)
     const balance = account ? num(account.balance) : null
@@ -107,9 +147,20 @@ export class ProjectXSession implements BrokerSession {
     return this.quotes.price(contract, action)
   }
 
-  async #orders(): Promise<Record<string, unknown>[]> {
-    const answer = await this.call('Order/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
-    return list(answer.orders).filter(isFields)
+  /** The day's orders (`Order/search` over the last 24 h) and any older one still working. */
+  #orders(): Promise<Record<string, unknown>[]> {
+    return this.#read(() => this.state.orders(Date.now() - LOOKBACK_MS), async () => {
+      const answer = await this.call('Order/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
+      return list(answer.orders).filter(isFields)
+    })
+  }
+
+  /** The day's trades (`Trade/search` over the last 24 h), voided ones included. */
+  #trades(): Promise<unknown[]> {
+    return this.#read(() => this.state.trades(Date.now() - LOOKBACK_MS), async () => {
+      const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
+      return list(answer.trades)
+    })
   }
 
   async listOrders(): Promise<BrokerOrder[]> {
@@ -119,22 +170,26 @@ export class ProjectXSession implements BrokerSession {
   }
 
   async listPositions(): Promise<BrokerPosition[]> {
+    const positions = await this.#read(() => this.state.positions(), () => this.#restPositions())
+    return positions.map(toBrokerPosition).filter(present)
+  }
+
+  /** `Position/searchOpen`: what a flatten checks against, asked of the broker itself. */
+  async #restPositions(): Promise<unknown[]> {
     const answer = await this.call('Position/searchOpen', { accountId: this.#accountId })
-    return list(answer.positions).map(toBrokerPosition).filter(present)
+    return list(answer.positions)
   }
 
   async listFills(): Promise<BrokerFill[]> {
-    const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
-    return list(answer.trades).map(toBrokerFill).filter(present)
+    return (await this.#trades()).map(toBrokerFill).filter(present)
   }
 
-  /** ProjectX puts each trade's fees on the trade itself (`fees`), read from the same search as the fills. */
+  /** ProjectX puts each trade's fees on the trade itself (`fees`), read with the fills. */
   async fillFees(fillIds: readonly number[]): Promise<Map<number, string>> {
     const wanted = new Set(fillIds)
     const fees = new Map<number, string>()
     if (wanted.size === 0) return fees
-    const answer = await this.call('Trade/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
-    for (const trade of list(answer.trades)) {
+    for (const trade of await this.#trades()) {
       const fee = tradeFeeOf(trade)
       if (fee !== null && wanted.has(fee.id)) fees.set(fee.id, fee.amount)
     }
@@ -153,11 +208,15 @@ export class ProjectXSession implements BrokerSession {
   }
 
   async contractName(contractId: number): Promise<string | null> {
+    const known = this.#names.get(contractId)
+    if (known !== undefined) return known
     const id = contractIdOf(contractId)
     if (id === null) return null
     try {
       const answer = await this.call('Contract/searchById', { contractId: id })
-      return isFields(answer.contract) && typeof answer.contract.name === 'string' ? answer.contract.name : null
+      const name = isFields(answer.contract) && typeof answer.contract.name === 'string' ? answer.contract.name : null
+      if (name !== null) this.#names.set(contractId, name)
+      return name
     } catch (error) {
       if (error instanceof BrokerError && error.kind === 'rejected') return null
       throw error
@@ -269,7 +328,8 @@ export class ProjectXSession implements BrokerSession {
    */
   async liquidatePosition(contractId: number): Promise<void> {
     const contract = contractIdText(contractId)
-    const positions = await this.listPositions()
+    // Asked of the broker, not the state: a position the hub has not shown yet is still closed.
+    const positions = (await this.#restPositions()).map(toBrokerPosition).filter(present)
     if (positions.some((position) => position.contractId === contractId && position.netPos !== 0)) {
       try {
         await this.call('Position/closeContract', { accountId: this.#accountId, contractId: contract })

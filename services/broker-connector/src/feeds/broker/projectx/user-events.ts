@@ -5,6 +5,12 @@ import { int, isFields, num, parentOf, seamTagOf, toBrokerFill, toBrokerOrder, t
 export type UserHubTarget = 'GatewayUserAccount' | 'GatewayUserOrder' | 'GatewayUserPosition' | 'GatewayUserTrade'
 export const USER_HUB_TARGETS: readonly UserHubTarget[] = ['GatewayUserAccount', 'GatewayUserOrder', 'GatewayUserPosition', 'GatewayUserTrade']
 
+/** The record a user-hub event carries: ProjectX's hub sends the record itself; some deployments wrap it as `{action, data}`. */
+export function userRecordOf(payload: unknown): Record<string, unknown> | null {
+  const data = isFields(payload) && isFields(payload.data) && 'action' in payload ? payload.data : payload
+  return isFields(data) ? data : null
+}
+
 interface Received {
   target: UserHubTarget
   data: Record<string, unknown>
@@ -63,9 +69,8 @@ export class UserEvents {
   }
 
   receive(target: UserHubTarget, payload: unknown): void {
-    // ProjectX's hub sends the record itself; some deployments wrap it as `{action, data}`.
-    const data = isFields(payload) && isFields(payload.data) && 'action' in payload ? payload.data : payload
-    if (!isFields(data)) return
+    const data = userRecordOf(payload)
+    if (data === null) return
     this.#queue.push({ target, data })
     this.#drain()
   }

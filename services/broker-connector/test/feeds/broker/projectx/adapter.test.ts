@@ -184,7 +184,7 @@ t.test('the token is validated before it expires, so the session outlives its fi
   const { session, lost } = await openSession(t, broker, loginOf(), { renewBeforeMs: 1_000 })
   await eventually(() => broker.requests.filter((request) => request.endpoint === 'Auth/validate').length >= 2, 5_000)
   // Past the first token's life: a request with it would be HTTP 401 (credentials_refused).
-  t.equal(await session.cashBalance(), '50000', 'requests go on with the new token')
+  t.equal((await session.findContract('MNQZ6')).name, 'MNQZ6', 'requests go on with the new token')
   t.same(lost, [], 'the session was not lost')
 })
 
@@ -192,9 +192,10 @@ t.test("ProjectX's rate limit is kept on our side, and a 429 is waited out", asy
   const broker = await projectXBroker(t, { rateLimit: { limit: 8, windowMs: 1_000 } })
   // Our window as the broker's: requests wait for a slot, none is answered 429.
   const { session } = await openSession(t, broker, loginOf(), { rateLimit: { limit: 8, windowMs: 1_000 } })
-  const balances = await Promise.all(Array.from({ length: 12 }, () => session.cashBalance()))
-  t.same(new Set(balances), new Set(['50000']), 'every request answered')
-  broker.interfere('Account/search', { kind: 'rate_limit' })
-  t.equal(await session.cashBalance(), '50000', 'a 429 (not carried out) is waited out and sent again')
-  t.equal(broker.requests.filter((request) => request.endpoint === 'Account/search').length, 12 + 1 + 2, 'the snapshot, the twelve, the 429 and its resend')
+  // Twelve searches for contracts ProjectX does not list (a refusal is not kept, so each is a request).
+  const refusals = await Promise.all(Array.from({ length: 12 }, (_, i) => refusalOf(session.findContract(`XY${i}Z6`))))
+  t.same(new Set(refusals.map((refusal) => refusal.kind)), new Set(['rejected']), 'every request answered')
+  broker.interfere('Contract/search', { kind: 'rate_limit' })
+  t.equal((await session.findContract('MNQZ6')).name, 'MNQZ6', 'a 429 (not carried out) is waited out and sent again')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Contract/search').length, 12 + 2, 'the twelve, the 429 and its resend')
 })
