@@ -12,10 +12,10 @@ import { allocateExitFill, type Allocation, type LegFill } from './exit-allocati
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../../shared/serial-queues.ts'
-import { followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
+import { checkStops, followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
 import type { TargetContext } from '../targets/target-context.ts'
 import { findTargets } from '../targets/find-targets.ts'
-import { hasTargetPairs } from '../../repositories/trade-targets.ts'
+import { hasTargetPairs, openTradesWithPairs } from '../../repositories/trade-targets.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -161,6 +161,21 @@ export class TradeKeeper {
   /** The user's feed is no longer held here: what its session told is dropped (the next snapshot tells it again). */
   sessionClosed(userId: string): void {
     this.#books.delete(userId)
+  }
+
+  /**
+   * The stops of the user's open trades with target pairs added up against what the broker holds, and a gap
+   * covered (targets/cover-gaps.ts): the reconciliation's pass asks, so a gap no fill shows (a crash between
+   * a stop's cancel and a pair's send, a partial close filled only in part) lasts one pass at most. Run
+   * behind the user's other events, never inside the keeper's own sends.
+   */
+  coverGaps(userId: string): Promise<void> {
+    return this.#serial(userId, async () => {
+      const context = this.#targetContext(userId)
+      const book = this.#books.get(userId)
+      if (!context || !book) return
+      for (const recordId of await openTradesWithPairs(this.options.db, userId, book.scope)) await checkStops(context, recordId)
+    })
   }
 
   /** Waits for every event handed over so far (tests, shutdown). */
