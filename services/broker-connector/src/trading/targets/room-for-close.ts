@@ -56,7 +56,7 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
  * first). Their targets are not placed again: the record says so. Broker errors here are noted, not thrown:
  * the close's own refusal is what the request waits on.
  */
-export async function putBackAfterRefusedClose(db: Kysely<Database>, session: BrokerSession, userId: string, cut: readonly CutForClose[], why = 'was not carried out'): Promise<void> {
+export async function putBackAfterRefusedClose(db: Kysely<Database>, session: BrokerSession, userId: string, cut: readonly CutForClose[], why = 'the partial close was not carried out'): Promise<void> {
   if (cut.length === 0) return
   const context = listedContext(db, session, userId, await session.listOrders())
   for (const { recordId, stopPrice } of cut) {
@@ -67,12 +67,12 @@ export async function putBackAfterRefusedClose(db: Kysely<Database>, session: Br
       uncovered = await balanceExits(context, recordId, row, await findTargets(context, recordId))
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
-      await noteFailure(db, recordId, row.trade_id, `the partial close ${why} and the exits cut for it could not be put back: ${error.message}`)
+      await noteFailure(db, recordId, row.trade_id, `${why} and the exits cut for it could not be put back: ${error.message}`)
       continue
     }
     if (uncovered === 0) continue
-    if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `the partial close ${why}; ${uncoveredNote(uncovered)} (the trade's stop price was unknown)`)
-    else await noteFailure(db, recordId, row.trade_id, `the partial close ${why} and the targets cut for it are gone${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity: uncovered, stopPrice })}`)
+    if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `${why}; ${uncoveredNote(uncovered)} (the trade's stop price was unknown)`)
+    else await noteFailure(db, recordId, row.trade_id, `${why} and the targets cut for it are gone${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity: uncovered, stopPrice })}`)
   }
 }
 
@@ -100,6 +100,6 @@ export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerS
     const versions = await session.orderVersions(stops)
     cut.push({ recordId, stopPrice: stops.map((stop) => versions.get(stop)?.stopPrice ?? null).find((price) => price !== null) ?? null })
   }
-  await putBackAfterRefusedClose(db, session, userId, cut, 'was never confirmed')
+  await putBackAfterRefusedClose(db, session, userId, cut, 'the partial close was never confirmed')
   return cut.length === 0 ? '' : '; the broker still holds the position, so what was cut for it was put back'
 }
