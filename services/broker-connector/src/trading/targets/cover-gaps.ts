@@ -13,10 +13,10 @@ import { listedContext, type TargetContext } from './target-context.ts'
  * rather than lost: past it, a crash between the whole-position stop's cancel and the pair's send is taken as
  * such, and its contracts are covered.
  */
-export const PAIR_IN_FLIGHT_MS = 30_000
+const PAIR_IN_FLIGHT_MS = 30_000
 
 /** What a check of one trade found and did, in words (tests, logs), or null when its stops add up. */
-export type GapOutcome = string | null
+type GapOutcome = string | null
 
 const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { quantity: number }>, filled: ReadonlyMap<number, number>) =>
   Math.max((versions.get(order.id)?.quantity ?? 0) - (filled.get(order.id) ?? 0), 0)

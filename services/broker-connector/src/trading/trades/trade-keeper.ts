@@ -139,6 +139,11 @@ export class TradeKeeper {
       book.orders.set(event.order.id, event.order)
       // Queued behind the fills already received, so a done order is dropped only after they are applied.
       if (done) void this.#serial(userId, async () => this.#prune(book, event.order.id))
+      // A partial close done (filled, or its rest cancelled): what it did not close gets its stops back now,
+      // not only at the next reconciliation's pass (targets/cover-gaps.ts).
+      if (done && event.order.tag?.startsWith('pc-')) {
+        void this.coverGaps(userId).catch((error: unknown) => this.options.logger.warn({ userId, orderId: event.order.id, err: error }, 'stops not checked after a partial close (checked on the next pass)'))
+      }
       return
     }
     if (event.type === 'cashBalance') {

@@ -76,12 +76,15 @@ t.test('a partial close filled only in part: the unfilled part gets its stop bac
   t.equal(exitsOf(broker, record.id).stops, 3, 'while the rest may still fill: the stops cover what will be left')
   await app.trading.reconciler.reconcileAll()
   t.equal(exitsOf(broker, record.id).stops, 3, 'a pass adds nothing while it may still fill')
-  // The rest is cancelled (the trader, or the broker at the session's end): 1 contract was not closed.
+  await eventually(async () => (await requestOf(db, exit.alertId))?.done_at != null)
+  // The rest is cancelled (the trader, or the broker at the session's end): 1 contract was not closed. The
+  // keeper sees the close done and checks the stops at once (no pass needed).
   await app.feeds.session('u-0')!.cancelOrder(close!.id)
-  await eventually(() => broker.orders().find((order) => order.id === close!.id)?.ordStatus === 'Canceled')
+  await eventually(() => exitsOf(broker, record.id).stops === 4)
+  t.equal(exitsOf(broker, record.id).stops, 4, 'the stops cover the 4 held')
   await app.trading.keeper.idle()
   await app.trading.reconciler.reconcileAll()
-  t.equal(exitsOf(broker, record.id).stops, 4, 'the stops cover the 4 held')
+  t.equal(exitsOf(broker, record.id).stops, 4, 'a pass places nothing more')
   broker.setLiquidity('MNQZ6', null)
   broker.setPrice('MNQZ6', '20940')
   t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
