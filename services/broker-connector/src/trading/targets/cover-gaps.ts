@@ -3,7 +3,7 @@ import { isDone, type BrokerOrder } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { stopCoverage } from '../positions/stop-coverage.ts'
 import { claimStopGap, exitOnItsWay, hasTargetPairs, noteFailure, pairsInFlight, targetPlanOf, type TargetPlanRow } from '../../repositories/trade-targets.ts'
-import { findTargets } from './find-targets.ts'
+import { findTargets, tradeStopPrice } from './find-targets.ts'
 import { heldAtBroker } from './held-at-broker.ts'
 import { sendLoneStop } from './lone-stop.ts'
 import { listedContext, type TargetContext } from './target-context.ts'
@@ -36,7 +36,7 @@ const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { quantit
  *   the exits before its order leaves, and puts back what it does not close itself);
  * - each gap is claimed (committed) before its stop is sent, keyed by what was seen, so two runs seeing the
  *   same gap place one stop; an unknown outcome is found by its tag (`.sl`) by the next look and counted.
- * The stop, at the trade's stop price (as its working stops have it, else as its last stop had it), becomes
+ * The stop, at the trade's stop price (as its working stops have it, else the tightest its done stops had), becomes
  * the trade's stop; the next balance of the exits (a fill, a partial close) sets it to what no pair covers.
  * Callers run it behind the keeper's other work for the user, so it never falls inside the keeper's own sends.
  */
@@ -53,9 +53,7 @@ export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' |
   const inContract = listed.filter((order) => order.contractId === row.broker_contract_id && order.action === closing)
   const working = inContract.filter((order) => !isDone(order.status))
   const ofRecord = (order: BrokerOrder) => order.id === row.stop_order_id || (parseOrderTag(order.tag)?.recordId === recordId && parseOrderTag(order.tag)?.leg === 'stop')
-  // The record's stops done already are read only for their price (the trade's stop price as it last stood).
-  const pastStops = inContract.filter((order) => isDone(order.status) && ofRecord(order)).sort((a, b) => b.id - a.id)
-  const [versions, fills, positions] = await Promise.all([session.orderVersions([...working, ...pastStops].map((order) => order.id)), session.listFills(), session.listPositions()])
+  const [versions, fills, positions] = await Promise.all([session.orderVersions(working.map((order) => order.id)), session.listFills(), session.listPositions()])
   const filled = new Map<number, number>()
   for (const fill of fills) filled.set(fill.orderId, (filled.get(fill.orderId) ?? 0) + fill.quantity)
   const recordStops = working.filter(ofRecord)
@@ -66,7 +64,7 @@ export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' |
   const closesOnTheirWay = working.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
   const gap = Math.min(held - covered, onSide - accountStops - closesOnTheirWay)
   if (gap <= 0) return null
-  const stopPrice = priceOf(recordStops, versions) ?? priceOf(pastStops, versions)
+  const stopPrice = await tradeStopPrice(session, inContract, row, recordId)
   const tag = row.order_tag ?? `sig-${recordId}`
   const told = `${gap} contract(s) of the trade had no stop at the broker (its stops closed ${covered} of the ${held} held)`
   if (stopPrice === null) return note(base, recordId, row, `${told}, and no stop price of the trade is known to place one at`)
@@ -76,15 +74,6 @@ export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' |
   if (sent.kind === 'placed') return note(base, recordId, row, `${told}: a stop for ${gap} contract(s) was placed at ${stopPrice} (order ${sent.orderId})`)
   if (sent.kind === 'unknown') return note(base, recordId, row, `${told}: a stop for ${gap} contract(s) was sent but its outcome is unknown (check the broker for ${tag}.sl): ${sent.message}`)
   return note(base, recordId, row, `${told}, and a stop for them was refused (${sent.kind === 'refused' ? sent.message : 'no lone stop on this connection'}): they have NO stop at the broker`)
-}
-
-/** The stop price the first of these stops has at the broker, or null. */
-function priceOf(stops: readonly BrokerOrder[], versions: ReadonlyMap<number, { stopPrice: string | null }>): string | null {
-  for (const stop of stops) {
-    const price = versions.get(stop.id)?.stopPrice
-    if (price != null) return price
-  }
-  return null
 }
 
 async function note(base: Pick<TargetContext, 'db'>, recordId: number, row: TargetPlanRow, text: string): Promise<string> {

@@ -2,7 +2,7 @@ import { BrokerError, type BrokerSession } from '../../feeds/broker/broker-adapt
 import type { Database, Kysely } from '@signals/db'
 import { noteFailure, targetPlanOf } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
-import { findTargets, workingStops } from './find-targets.ts'
+import { findTargets, tradeStopPrice, workingStops } from './find-targets.ts'
 import { heldAtBroker } from './held-at-broker.ts'
 import { listedContext } from './target-context.ts'
 import { stopTheRest } from './lone-stop.ts'
@@ -79,27 +79,26 @@ export async function putBackAfterRefusedClose(db: Kysely<Database>, session: Br
 /**
  * A partial close whose outcome stayed unknown was given up (`lookForSent`: never listed by the broker under
  * its tag): its cut is put back as a refused close's is, but only when the broker's position shows the close
- * did not happen, i.e. it still holds at least what our trades on that side hold (a close filled there whose
+ * did not happen, i.e. it still holds at least what all our trades on that side hold (`ours`: a source's exit
+ * closes its own trades, the position holds every source's; a close filled there whose
  * fill the keeper has not applied would show a smaller position: then nothing is put back, as putting back
  * could close more than is held; the trade's stops are checked by the next pass once the fill is applied).
  * Each trade's stop price is read from its stops still working. Returns what the request's outcome adds.
  */
-export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerSession, userId: string, exit: { onSide: number; trades: readonly ClosedTrade[] }): Promise<string> {
-  const { onSide } = exit
+export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerSession, userId: string, exit: { onSide: number; ours: number; trades: readonly ClosedTrade[]; what: string }): Promise<string> {
+  const { onSide, ours } = exit
   const trades = exit.trades.filter((trade) => trade.alert_record_id !== null)
   if (trades.length === 0) return ''
-  const ours = exit.trades.reduce((sum, trade) => sum + Number(trade.quantity), 0)
   if (onSide < ours) return `; the broker holds ${onSide} of the ${ours} contract(s) of these trades, so what was cut for it is not put back`
-  const context = listedContext(db, session, userId, await session.listOrders())
+  const listed = await session.listOrders()
   const cut: CutForClose[] = []
   for (const trade of trades) {
     const recordId = trade.alert_record_id!
     const row = await targetPlanOf(db, recordId, userId)
     if (row?.status !== 'open') continue
-    const stops = await workingStops(session, recordId, row.stop_order_id, context.orders())
-    const versions = await session.orderVersions(stops)
-    cut.push({ recordId, stopPrice: stops.map((stop) => versions.get(stop)?.stopPrice ?? null).find((price) => price !== null) ?? null })
+    // Every stop of it may have been cut for the close: the price its stops had.
+    cut.push({ recordId, stopPrice: await tradeStopPrice(session, listed, row, recordId) })
   }
-  await putBackAfterRefusedClose(db, session, userId, cut, 'the partial close was never confirmed')
+  await putBackAfterRefusedClose(db, session, userId, cut, `${exit.what} was never confirmed`)
   return cut.length === 0 ? '' : '; the broker still holds the position, so what was cut for it was put back'
 }
