@@ -67,9 +67,10 @@ export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' |
   const stopPrice = await tradeStopPrice(session, inContract, row, recordId)
   const tag = row.order_tag ?? `sig-${recordId}`
   const told = `${gap} contract(s) of the trade had no stop at the broker (its stops closed ${covered} of the ${held} held)`
-  if (stopPrice === null) return note(base, recordId, row, `${told}, and no stop price of the trade is known to place one at`)
   const key = `held ${held}; stops ${recordStops.map((order) => order.id).sort((a, b) => a - b).join(',')}`
+  // Claimed first: one run acts on (or tells of) a gap, once.
   if (!(await claimStopGap(db, row.trade_id, key, gap))) return null
+  if (stopPrice === null) return note(base, recordId, row, `${told}, and no stop price of the trade is known to place one at`)
   const sent = await sendLoneStop(context, { row, tag, quantity: gap, stopPrice })
   if (sent.kind === 'placed') return note(base, recordId, row, `${told}: a stop for ${gap} contract(s) was placed at ${stopPrice} (order ${sent.orderId})`)
   if (sent.kind === 'unknown') return note(base, recordId, row, `${told}: a stop for ${gap} contract(s) was sent but its outcome is unknown (check the broker for ${tag}.sl): ${sent.message}`)
