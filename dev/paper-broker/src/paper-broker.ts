@@ -111,6 +111,12 @@ export interface PaperBroker {
   quoteSubscriptions(): string[][]
   /** Test control: `command` events sent before their order (default), in a later frame, or never. */
   commandEvents(delivery: 'first' | 'late' | 'withheld'): void
+  /**
+   * Test control: `true` keeps the market's events (orders, fills, positions) from the sockets, queued, while
+   * answers and quotes still go; `false` sends what was kept, in order. Holds a fill apart from the client's
+   * reaction to it.
+   */
+  holdEvents(hold: boolean): void
   fills(): Fill[]
   positions(): Position[]
   cashBalance(accountId: number): CashBalance | null
@@ -204,6 +210,10 @@ export async function startPaperBroker(options: PaperBrokerOptions): Promise<Pap
     quoteSubscriptions: () => quotes.subscriptions(),
     commandEvents(delivery) {
       live.commandEvents = delivery
+    },
+    holdEvents(hold) {
+      live.eventsHeld = hold
+      if (!hold) live.broadcast()
     },
     fills: () => market.fills(),
     positions: () => market.positions(),

@@ -52,9 +52,17 @@ export class PaperSockets {
    */
   commandEvents: 'first' | 'late' | 'withheld' = 'first'
 
+  /**
+   * A test control: while true, the market's events (orders, fills, positions) stay queued and are sent, in
+   * order, by the first broadcast after it is false again; answers and quotes still go. Holds a fill apart
+   * from what a client does on seeing it, as a slow event delivery would.
+   */
+  eventsHeld = false
+
   /** Sends the market's queued events, one frame per account, to its synchronised sockets; then the quotes. */
   broadcast(): void {
     this.context.quotes.flush(this.context.market.drainQuoteChanges())
+    if (this.eventsHeld) return
     const byAccount = new Map<number, { events: unknown[]; commands: unknown[] }>()
     for (const { accountId, event } of this.context.market.drainEvents()) {
       const batch = byAccount.get(accountId) ?? { events: [], commands: [] }

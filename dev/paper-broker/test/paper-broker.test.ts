@@ -165,6 +165,35 @@ t.test('order tags over the wire: no clOrdId on an Order, the New command has it
   t.ok(later.orderId > placed.oso1Id)
 })
 
+t.test('holdEvents: the market events are kept from the sockets while held (answers still go), then sent in order', async (t) => {
+  const broker = await startPaperBroker({ accounts: [account], heartbeatMs: 1_000 })
+  t.teardown(() => broker.close())
+  broker.setPrice('MNQZ6', '21000')
+  const token = (await (await tokenRequest(broker.restUrl, { name: 'trader', password: 'pw-123456' })).json()) as { accessToken: string }
+  const { socket, next, frames } = await open(broker.wsUrl)
+  t.teardown(() => socket.close())
+  await next((f) => f === 'o')
+  let id = 0
+  const ask = async (endpoint: string, body: unknown) => {
+    const i = ++id
+    socket.send(formatRequest(endpoint, i, body === null ? '' : JSON.stringify(body)))
+    const frame = await next((f) => f.startsWith('a') && messages(f).some((m) => 'i' in m && m.i === i))
+    return messages(frame).find((m) => 'i' in m && m.i === i) as { s: number; d: unknown }
+  }
+  socket.send(formatRequest('authorize', ++id, token.accessToken))
+  await next((f) => f.startsWith('a'))
+  await ask('user/syncrequest', { users: [7] })
+  broker.holdEvents(true)
+  const placed = (await ask('order/placeorder', { accountSpec: 'DEMO70', accountId: 70, clOrdId: 'x-1', action: 'Buy', symbol: 'MNQZ6', orderQty: 1, orderType: 'Market', isAutomated: true })).d as { orderId: number }
+  t.ok(placed.orderId > 0, 'answered while the events are held')
+  await ask('order/list', null)
+  t.notOk(frames.some((f) => f.includes('"props"')), 'no event reached the socket')
+  t.equal(broker.positions().find((position) => position.accountId === 70)?.netPos, 1, 'the order filled at the broker all the same')
+  broker.holdEvents(false)
+  const kinds = messages(await next((f) => f.startsWith('a') && f.includes('"props"'))).map((m) => (m as { d: { entityType: string } }).d.entityType)
+  t.ok(kinds.includes('fill') && kinds.includes('position'), 'released: the kept events come, the fill among them')
+})
+
 t.test('a login with several accounts: the snapshot lists each, orders go to either, events of both reach its sockets', async (t) => {
   const other = { ...account, accountId: 71, accountName: 'DEMO71' }
   const closed = { ...account, accountId: 72, accountName: 'DEMO72', active: false }

@@ -9,6 +9,9 @@ import { ExitPlanV1, TrailingStopV1 } from './exit-plan.ts'
 export const Side = Type.Union([Type.Literal('LONG'), Type.Literal('SHORT')])
 export type Side = Static<typeof Side>
 
+/** The order action that closes a position of this side (its stops, targets and closing orders): a long is closed by selling. */
+export const exitSideOf = (side: Side): 'Sell' | 'Buy' => (side === 'LONG' ? 'Sell' : 'Buy')
+
 /** What a result alert says happened. `Exit` is stored on the trade as `Session End`. */
 export const AlertResult = Type.Union([Type.Literal('TP'), Type.Literal('SL'), Type.Literal('Exit')])
 export type AlertResult = Static<typeof AlertResult>

@@ -490,6 +490,16 @@ export interface TradeTargetsTable {
   outcome: string | null
 }
 
+/** A gap between a trade's stops and what the broker holds of it, claimed before its stop is sent (sent once per gap). */
+export interface StopGapClaimsTable {
+  trade_id: number
+  /** What was seen: the quantity held and the trade's working stops at the broker. */
+  gap_key: string
+  /** The contracts the stop was sent for. */
+  quantity: number
+  claimed_at: Timestamp
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -592,6 +602,7 @@ export interface Database {
   broker_accounts: BrokerAccountsTable
   account_risk_configs: AccountRiskConfigsTable
   trade_targets: TradeTargetsTable
+  stop_gap_claims: StopGapClaimsTable
 }
 
 export type User = Selectable<UsersTable>

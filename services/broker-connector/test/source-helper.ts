@@ -9,8 +9,8 @@ export async function operatorSource(db: Kysely<Database>): Promise<string> {
 }
 
 /** u-0 with an operator source, two contracts an entry, adding to a position and reversals allowed. */
-export async function traderWithSource(t: Parameters<typeof connectedTrader>[0]) {
-  const connected = await connectedTrader(t)
+export async function traderWithSource(t: Parameters<typeof connectedTrader>[0], options?: Parameters<typeof connectedTrader>[1]) {
+  const connected = await connectedTrader(t, options)
   const house = await operatorSource(connected.db)
   const riskConfig = { riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { reversals: 'allow', pyramiding: 'allow' } }
   await connected.db.insertInto('risk_engine_configs').values({ user_id: 'u-0', config: JSON.stringify(riskConfig) }).execute()

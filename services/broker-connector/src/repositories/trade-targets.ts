@@ -1,4 +1,5 @@
 import { sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
+import type { BrokerScope } from './broker-trades.ts'
 
 /** A target as claimed: its level (1 for TP1), its price as the alert sent it, its contracts. */
 export interface TargetClaim {
@@ -109,4 +110,41 @@ export async function claimLoneStop(db: Kysely<Database>, tradeId: number): Prom
 /** The lone stop the broker took becomes the trade's stop (the whole-position stop, as the OSO's was). */
 export async function loneStopPlaced(db: Kysely<Database>, tradeId: number, orderId: number): Promise<void> {
   await sql`UPDATE trades SET stop_order_id = ${orderId} WHERE id = ${tradeId}`.execute(db)
+}
+
+/**
+ * True while a pair of the record was claimed less than `graceMs` ago and the broker's answer is not stored
+ * (being sent now, or by another instance): its contracts may be without a stop for that moment only, and a
+ * stop placed for them could close more than is held once the pair is working.
+ */
+export async function pairsInFlight(db: Kysely<Database>, recordId: number, graceMs: number): Promise<boolean> {
+  const result = await sql<{ found: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM trade_targets WHERE record_id = ${recordId} AND order_id IS NULL AND outcome IS NULL
+                   AND sent_at > now() - ${graceMs} * interval '1 millisecond') AS found`.execute(db)
+  return result.rows[0]?.found === true
+}
+
+/** True while an exit of the user's position in the contract is on its way (a flatten or a partial close not done yet). */
+export async function exitOnItsWay(db: Kysely<Database>, userId: string, contract: string): Promise<boolean> {
+  const result = await sql<{ found: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM flatten_requests WHERE user_id = ${userId} AND contract = ${contract} AND done_at IS NULL) AS found`.execute(db)
+  return result.rows[0]?.found === true
+}
+
+/** Claims one gap of the trade's stops (committed before its stop is sent): true for the one call that may send it. */
+export async function claimStopGap(db: Kysely<Database>, tradeId: number, gapKey: string, quantity: number): Promise<boolean> {
+  const result = await sql`
+    INSERT INTO stop_gap_claims (trade_id, gap_key, quantity, claimed_at) VALUES (${tradeId}, ${gapKey}, ${quantity}, now())
+    ON CONFLICT (trade_id, gap_key) DO NOTHING RETURNING trade_id`.execute(db)
+  return result.rows.length === 1
+}
+
+/** The user's open trades whose records have target pairs claimed, on the session's account: the ones whose stops are checked against the broker. */
+export async function openTradesWithPairs(db: Kysely<Database>, userId: string, scope: BrokerScope): Promise<number[]> {
+  const result = await sql<{ record_id: number }>`
+    SELECT t.alert_record_id::int AS record_id FROM trades t
+    WHERE t.user_id = ${userId} AND t.status = 'open' AND t.broker_account_id = ${scope.accountId} AND t.broker = ${scope.broker} AND t.environment = ${scope.environment} AND t.alert_record_id IS NOT NULL
+      AND EXISTS (SELECT 1 FROM trade_targets g WHERE g.record_id = t.alert_record_id)
+    ORDER BY t.id`.execute(db)
+  return result.rows.map((row) => row.record_id)
 }

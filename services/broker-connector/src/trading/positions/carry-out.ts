@@ -4,7 +4,7 @@ import { parseOrderTag } from '../entry/order-plan.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { mayHaveWorkingEntries, noteEntriesCancelled, otherSourcesQuantity, recordsEnteredBy, requestLateExits, targetTrades, type ExitScope, type TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
-import { carryOutPartialClose, lookForSent, partialCloseTagOf } from './partial-close.ts'
+import { carryOutPartialClose, lookForSentClose } from './partial-close.ts'
 import { cancelQuietly } from './cancel-quietly.ts'
 import { closeSourceTrades } from './source-close.ts'
 
@@ -69,11 +69,12 @@ async function cancelLegs(session: BrokerSession, trades: readonly TargetTrade[]
  */
 export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten): Promise<string> {
   if (flatten.close_part) return carryOutPartialClose(db, session, account, { ...flatten, close_part: flatten.close_part })
-  // A source's exit sent as a closing order of its trades' quantity (below): looked for, never sent again.
-  if (flatten.part_sent_at !== null) return lookForSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
   const contractId = flatten.broker_contract_id ?? (await session.findContract(flatten.contract)).id
   const source = flatten.source_scoped ? { id: flatten.source_id } : undefined
   const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at, source }
+  // A source's exit sent as a closing order of its trades' quantity (below): looked for, never sent again;
+  // given up, what was cut for it is put back where the broker still holds the position.
+  if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])

@@ -1,11 +1,12 @@
+import { exitSideOf } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import { partialCloseQuantity } from '@signals/risk-engine'
 import { BrokerError, isDone, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
-import { targetTrades } from '../../repositories/exit-targets.ts'
+import { targetTrades, type ExitScope } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
-import { makeRoomForClose, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
+import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
 export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
@@ -24,9 +25,9 @@ const SENT_GRACE_MS = 60_000
  */
 export async function carryOutPartialClose(db: Kysely<Database>, session: BrokerSession, account: BrokerScope, flatten: PendingFlatten & { close_part: NonNullable<PendingFlatten['close_part']> }): Promise<string> {
   const tag = partialCloseTagOf(flatten.id)
-  if (flatten.part_sent_at !== null) return lookForSent(session, tag, flatten.part_sent_at)
   const contract = flatten.broker_contract_id === null ? await session.findContract(flatten.contract) : { id: flatten.broker_contract_id, name: flatten.contract }
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
+  if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   const [positions, trades, orders] = await Promise.all([session.listPositions(), targetTrades(db, scope), session.listOrders()])
   // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
   // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
@@ -51,7 +52,7 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
     await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
     marked = await markPartSent(db, flatten.id)
     if (marked) {
-      const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity: decided.quantity })
+      const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: decided.quantity })
       return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
     }
   } catch (error) {
@@ -67,10 +68,36 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
 
 /** A closing order marked sent: looked for by its tag, never sent again. */
 export async function lookForSent(session: BrokerSession, tag: string, sentAt: Date): Promise<string> {
+  return (await findSent(session, tag, sentAt)).text
+}
+
+/** What became of a closing order marked sent: found (in words), or given up once not listed for SENT_GRACE_MS (`givenUp`). */
+async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean }> {
   const sent = (await session.listOrders()).find((order) => order.tag === tag)
-  if (sent) return `partial close sent to the broker (order ${sent.id}, ${sent.status})`
+  if (sent) return { text: `partial close sent to the broker (order ${sent.id}, ${sent.status})`, givenUp: false }
   if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {
     throw new BrokerError('unavailable', `the partial close's order (${tag}) is not listed by the broker yet; it is looked for again and never sent twice`)
   }
-  return `partial close: outcome unknown, check the broker for an order tagged ${tag}; it was never confirmed and is not sent again`
+  return { text: `partial close: outcome unknown, check the broker for an order tagged ${tag}; it was never confirmed and is not sent again`, givenUp: true }
+}
+
+/**
+ * A closing order marked sent (a partial close, a source's exit) looked for by its tag; once given up, what
+ * was cut for it is put back where the broker's position shows it did not happen (`scope`: the trades it
+ * closes).
+ */
+export async function lookForSentClose(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten & { part_sent_at: Date }, scope: ExitScope): Promise<string> {
+  const sent = await findSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
+  return sent.givenUp ? sent.text + (await putBackGivenUp(db, session, flatten, scope)) : sent.text
+}
+
+/** A given-up close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */
+async function putBackGivenUp(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten, scope: ExitScope): Promise<string> {
+  const netPos = (await session.listPositions()).find((position) => position.contractId === scope.contractId)?.netPos ?? 0
+  const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
+  if (held === null || (flatten.side !== null && held !== flatten.side)) return ''
+  const trades = (await targetTrades(db, scope)).filter((trade) => trade.side === held)
+  // Against every trade of ours on that side (a source's exit closes its own, the position holds all of them).
+  const ours = scope.source === undefined ? trades : (await targetTrades(db, { ...scope, source: undefined })).filter((trade) => trade.side === held)
+  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, what: scope.source === undefined ? 'the partial close' : "the source's exit" })
 }

@@ -101,6 +101,7 @@ export class PositionReconciler {
         const repairs = [...(this.#repairs.get(userId) ?? []), ...found.filter((item) => item.resolved).map(sentence)]
         this.#repairs.set(userId, repairs.slice(-REPAIRS_SHOWN))
         this.#reconciled.add(userId)
+        await this.deps.coverStopGaps?.(userId)
       } catch (error) {
         // Issue 20, item 5: one failure is logged and left to the next pass, never a session that cannot open.
         if (error instanceof BrokerError) this.deps.logger.warn({ userId, kind: error.kind, reason: error.message }, 'positions not reconciled with the broker; tried again on the next pass')

@@ -30,6 +30,11 @@ export interface ReconcileDeps {
    * Without it, at once.
    */
   stopsSuspected?: Map<string, string>
+  /**
+   * After a pass: the stops of the user's trades with target pairs checked against the broker and a gap
+   * covered (the trade keeper, behind its other work for the user; targets/cover-gaps.ts).
+   */
+  coverStopGaps?(userId: string): Promise<void>
 }
 
 /** One user's session to reconcile: whose, and where its broker ids live. */

@@ -1,8 +1,10 @@
+import { exitSideOf } from '@signals/contracts'
 import type { Database, Kysely, Side } from '@signals/db'
 import { BrokerError, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
+import { makeRoomForClose, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
 import { lookForSent, partialCloseTagOf } from './partial-close.ts'
 
 /**
@@ -10,7 +12,10 @@ import { lookForSent, partialCloseTagOf } from './partial-close.ts'
  * (issue 22 item 4, docs/decisions/signal-sources.md): a Market closing order of the exit's trades' quantity
  * (at most the position), under our partial-close tag, marked before it leaves so a crash or a redelivery
  * never sends it twice. Its fill goes to the trades asked to exit first (exit-allocation), and their legs
- * are cancelled by the trade keeper; the other trades keep their quantity and bracket.
+ * are cancelled by the trade keeper; the other trades keep their quantity and bracket. A trade of the exit
+ * with target pairs has them cut first (makeRoomForClose, as a partial close does): between the close's fill
+ * and the keeper's cancel, its stops would otherwise close the other trades' contracts. Not carried out (a
+ * refusal, a wait): what was cut is put back; an unknown outcome is only looked for.
  */
 export async function closeSourceTrades(
   db: Kysely<Database>,
@@ -22,13 +27,23 @@ export async function closeSourceTrades(
   const ours = exit.trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
   const quantity = Math.min(Math.abs(exit.netPos), ours)
   if (quantity === 0) return `nothing of this source's ${held} trades is left to close in ${contract.name}`
-  if (!(await markPartSent(db, flatten.id))) return lookForSent(session, tag, new Date())
+  const cut: CutForClose[] = []
+  let marked = false
   try {
-    const { orderId } = await session.placeClosingOrder({ tag, contract, action: held === 'LONG' ? 'Sell' : 'Buy', quantity })
-    return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
+    await makeRoomForClose(db, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
+    marked = await markPartSent(db, flatten.id)
+    if (marked) {
+      const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity })
+      return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
+    }
   } catch (error) {
     // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
-    if (error instanceof BrokerError && !outcomeUnknown(error)) await markPartUnsent(db, flatten.id)
+    if (error instanceof BrokerError && !outcomeUnknown(error)) {
+      if (marked) await markPartUnsent(db, flatten.id)
+      await putBackAfterRefusedClose(db, session, flatten.user_id, cut, "the source's exit was not carried out")
+    }
     throw error
   }
+  // Marked already: another run sent it (its cut stands); only looked for.
+  return lookForSent(session, tag, new Date())
 }

@@ -1,3 +1,5 @@
+import type { Side } from '@signals/db'
+import { compare, parseDecimal } from '@signals/instruments'
 import { isDone, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { claimedTargetsOf, pairStopFound, targetSent } from '../../repositories/trade-targets.ts'
@@ -96,4 +98,23 @@ export async function wholePositionStops(context: Pick<TargetContext, 'session' 
 /** The price of the first target the trader is sent (the nearest with a pair not refused): a fill of any of its pairs moves the stop to breakeven. */
 export async function firstTargetPrice(context: TargetContext, recordId: number): Promise<string | null> {
   return (await claimedTargetsOf(context.db, recordId)).find((target) => !target.refused)?.price ?? null
+}
+
+/**
+ * The trade's stop price as it stands: the first of its working stops (they all stand at one price), else,
+ * every stop of it done (cut for a close, cancelled for a pair), the tightest any of them had (its stops only
+ * ever move tighter: breakeven, the trail), as the broker's versions of done orders still tell; null when
+ * the broker lists none of them. `listed`: the broker's orders, done ones included.
+ */
+export async function tradeStopPrice(session: Pick<BrokerSession, 'orderVersions'>, listed: readonly BrokerOrder[], row: { side: Side; stop_order_id: number | null }, recordId: number): Promise<string | null> {
+  const stops = listed.filter((order) => order.id === row.stop_order_id || (parseOrderTag(order.tag)?.recordId === recordId && parseOrderTag(order.tag)?.leg === 'stop'))
+  if (stops.length === 0) return null
+  const versions = await session.orderVersions(stops.map((order) => order.id))
+  const priced = (orders: readonly BrokerOrder[]) => orders.flatMap((order) => { const price = versions.get(order.id)?.stopPrice; return price == null ? [] : [price] })
+  const working = priced(stops.filter((order) => !isDone(order.status)))
+  if (working.length > 0) return working[0]!
+  const done = priced(stops.filter((order) => isDone(order.status)))
+  if (done.length === 0) return null
+  // Tighter: higher for a long's stop, lower for a short's.
+  return done.reduce((best, price) => (compare(parseDecimal(price), parseDecimal(best)) * (row.side === 'LONG' ? 1 : -1) > 0 ? price : best))
 }

@@ -1,4 +1,4 @@
-import type { ExitPlan } from '@signals/contracts'
+import { exitSideOf, type ExitPlan } from '@signals/contracts'
 import { contractSpec, parseDecimal, toFixed } from '@signals/instruments'
 import { BrokerError, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import { roundToTick } from '../entry/order-plan.ts'
@@ -7,13 +7,12 @@ import { TARGETS_NOTE } from '../../repositories/entry-records.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
 import { claimTargets, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
+import { coverStopGaps } from './cover-gaps.ts'
 import { findTargets, firstTargetPrice, workingStops } from './find-targets.ts'
 import { stopTheUncovered } from './lone-stop.ts'
 import { tightenStop } from './move-stops.ts'
 import { splitTargets, type SizedTarget } from './split-targets.ts'
 import type { TargetContext } from './target-context.ts'
-
-const exitSide = (side: 'LONG' | 'SHORT') => (side === 'LONG' ? 'Sell' : 'Buy')
 
 /**
  * After an entry fill (docs/decisions/targets-breakeven.md): once the entry has filled in full, each contract
@@ -36,7 +35,11 @@ export async function placeTargetsAfterEntry(context: TargetContext, recordId: n
   const split = splitTargets(plan.targets, row.order_quantity)
   const pairs = pairsOfOne(trimFarthest(split.targets, row.quantity))
   const claimed = new Set(await claimTargets(db, recordId, pairs.map((pair) => pair.sized)))
-  if (claimed.size === 0) return
+  // Claimed before (a replayed fill, the session opened again after a crash): only the stops are checked.
+  if (claimed.size === 0) {
+    await checkStops(context, recordId)
+    return
+  }
   const placed = new Map<number, { count: number; price: string }>()
   const main = row.stop_order_id ?? [...context.orders()].find((order) => order.tag === `${row.order_tag ?? `sig-${recordId}`}.sl`)?.id ?? null
   for (const pair of pairs.filter((pair) => claimed.has(pair.sized.level))) {
@@ -51,6 +54,26 @@ export async function placeTargetsAfterEntry(context: TargetContext, recordId: n
   }
   const said = [...placed].map(([tp, { count, price }]) => `TP${tp} ${count} at ${price}`)
   await noteRecord(db, recordId, `${TARGETS_NOTE}${said.join(', ') || 'none'}${split.note === null ? '' : ` (${split.note})`}`)
+  // A shrink whose answer was lost but carried out, or a pair whose answer was lost and never placed, leaves
+  // contracts without a stop that no refusal path saw: the stops are added up against the broker's position.
+  await checkStops(context, recordId)
+}
+
+/**
+ * The trade's stops checked against what the broker holds and a gap covered (cover-gaps.ts); a broker that
+ * fails is logged and left to the next check (the reconciliation's pass), never thrown into the fill's path.
+ * Returns whether a gap was found and acted on.
+ */
+export async function checkStops(context: TargetContext, recordId: number): Promise<boolean> {
+  try {
+    const done = await coverStopGaps(context, recordId)
+    if (done !== null) context.logger.warn({ userId: context.userId, recordId, outcome: done }, 'a trade\'s stops did not add up to its position')
+    return done !== null
+  } catch (error) {
+    if (!(error instanceof BrokerError)) throw error
+    context.logger.warn({ userId: context.userId, recordId, reason: error.message }, 'the trade\'s stops could not be checked against the broker; checked again on the next pass')
+    return false
+  }
 }
 
 /** One contract of one target, sent as a pair of its own: `sized.level` is the pair's number across the targets, nearest first. */
@@ -105,7 +128,7 @@ async function placePair(context: TargetContext, { recordId, row, main, target, 
     return `the trade's stop could not be shrunk first, so the pair was not sent: ${error.message}`
   }
   try {
-    const { targetOrderId, stopOrderId } = await session.placeTargetPair!({ tag, level: target.level, contract: { id: row.broker_contract_id!, name: row.contract! }, action: exitSide(row.side), quantity: target.quantity, price, stopPrice: version.stopPrice })
+    const { targetOrderId, stopOrderId } = await session.placeTargetPair!({ tag, level: target.level, contract: { id: row.broker_contract_id!, name: row.contract! }, action: exitSideOf(row.side), quantity: target.quantity, price, stopPrice: version.stopPrice })
     await targetSent(db, recordId, target.level, { orderId: targetOrderId, stopOrderId })
     return null
   } catch (error) {
@@ -156,7 +179,8 @@ export async function followTargets(context: TargetContext, recordId: number, fi
   const row = await targetPlanOf(db, recordId, context.userId)
   if (!row || row.status !== 'open') return
   const uncovered = await balanceExits(context, recordId, row, all)
-  if (uncovered > 0) await noteFailure(db, recordId, row.trade_id, uncoveredNote(uncovered))
+  // Covered where it may be (nothing on its way that would make a stop close more than is held); else said.
+  if (uncovered > 0 && !(await checkStops(context, recordId))) await noteFailure(db, recordId, row.trade_id, uncoveredNote(uncovered))
   const plan = row.exit_plan as ExitPlan
   const filled = all.find((target) => target.orderId === fill.orderId)
   // Any pair of the first target (its contracts are pairs of one) moves the stops; a second finds them moved.

@@ -1,10 +1,10 @@
-import { BrokerError, isDone, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { BrokerError, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { Database, Kysely } from '@signals/db'
 import { noteFailure, targetPlanOf } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
-import { findTargets, workingStops } from './find-targets.ts'
+import { findTargets, tradeStopPrice, workingStops } from './find-targets.ts'
 import { heldAtBroker } from './held-at-broker.ts'
-import type { TargetContext } from './target-context.ts'
+import { listedContext } from './target-context.ts'
 import { stopTheRest } from './lone-stop.ts'
 
 /** A trade a partial close reaches, oldest first (its fill closes them first in, first out). */
@@ -18,19 +18,6 @@ export interface CutForClose {
   recordId: number
   /** The trade's stop price before the cut (its stops all stand at one price), or null when unknown. */
   stopPrice: string | null
-}
-
-/** A context over the broker's orders as listed now. Nothing is placed through it that is logged. */
-function listedContext(db: Kysely<Database>, session: BrokerSession, userId: string, listed: readonly BrokerOrder[]): TargetContext {
-  const working = new Map(listed.map((order) => [order.id, order]))
-  return {
-    db,
-    logger: { info: () => undefined, warn: () => undefined },
-    userId,
-    session,
-    isLive: (orderId) => { const order = working.get(orderId); return order !== undefined && !isDone(order.status) },
-    orders: () => working.values(),
-  }
 }
 
 /**
@@ -69,7 +56,7 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
  * first). Their targets are not placed again: the record says so. Broker errors here are noted, not thrown:
  * the close's own refusal is what the request waits on.
  */
-export async function putBackAfterRefusedClose(db: Kysely<Database>, session: BrokerSession, userId: string, cut: readonly CutForClose[]): Promise<void> {
+export async function putBackAfterRefusedClose(db: Kysely<Database>, session: BrokerSession, userId: string, cut: readonly CutForClose[], why = 'the partial close was not carried out'): Promise<void> {
   if (cut.length === 0) return
   const context = listedContext(db, session, userId, await session.listOrders())
   for (const { recordId, stopPrice } of cut) {
@@ -80,11 +67,38 @@ export async function putBackAfterRefusedClose(db: Kysely<Database>, session: Br
       uncovered = await balanceExits(context, recordId, row, await findTargets(context, recordId))
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
-      await noteFailure(db, recordId, row.trade_id, `the partial close was not carried out and the exits cut for it could not be put back: ${error.message}`)
+      await noteFailure(db, recordId, row.trade_id, `${why} and the exits cut for it could not be put back: ${error.message}`)
       continue
     }
     if (uncovered === 0) continue
-    if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `the partial close was not carried out; ${uncoveredNote(uncovered)} (the trade's stop price was unknown)`)
-    else await noteFailure(db, recordId, row.trade_id, `the partial close was not carried out and the targets cut for it are gone${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity: uncovered, stopPrice })}`)
+    if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `${why}; ${uncoveredNote(uncovered)} (the trade's stop price was unknown)`)
+    else await noteFailure(db, recordId, row.trade_id, `${why} and the targets cut for it are gone${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity: uncovered, stopPrice })}`)
   }
+}
+
+/**
+ * A partial close whose outcome stayed unknown was given up (`lookForSent`: never listed by the broker under
+ * its tag): its cut is put back as a refused close's is, but only when the broker's position shows the close
+ * did not happen, i.e. it still holds at least what all our trades on that side hold (`ours`: a source's exit
+ * closes its own trades, the position holds every source's; a close filled there whose
+ * fill the keeper has not applied would show a smaller position: then nothing is put back, as putting back
+ * could close more than is held; the trade's stops are checked by the next pass once the fill is applied).
+ * Each trade's stop price is read from its stops still working. Returns what the request's outcome adds.
+ */
+export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerSession, userId: string, exit: { onSide: number; ours: number; trades: readonly ClosedTrade[]; what: string }): Promise<string> {
+  const { onSide, ours } = exit
+  const trades = exit.trades.filter((trade) => trade.alert_record_id !== null)
+  if (trades.length === 0) return ''
+  if (onSide < ours) return `; the broker holds ${onSide} of the ${ours} contract(s) of these trades, so what was cut for it is not put back`
+  const listed = await session.listOrders()
+  const cut: CutForClose[] = []
+  for (const trade of trades) {
+    const recordId = trade.alert_record_id!
+    const row = await targetPlanOf(db, recordId, userId)
+    if (row?.status !== 'open') continue
+    // Every stop of it may have been cut for the close: the price its stops had.
+    cut.push({ recordId, stopPrice: await tradeStopPrice(session, listed, row, recordId) })
+  }
+  await putBackAfterRefusedClose(db, session, userId, cut, `${exit.what} was never confirmed`)
+  return cut.length === 0 ? '' : '; the broker still holds the position, so what was cut for it was put back'
 }

@@ -12,10 +12,10 @@ import { allocateExitFill, type Allocation, type LegFill } from './exit-allocati
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../../shared/serial-queues.ts'
-import { followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
+import { checkStops, followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
 import type { TargetContext } from '../targets/target-context.ts'
 import { findTargets } from '../targets/find-targets.ts'
-import { hasTargetPairs } from '../../repositories/trade-targets.ts'
+import { hasTargetPairs, openTradesWithPairs } from '../../repositories/trade-targets.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -139,6 +139,11 @@ export class TradeKeeper {
       book.orders.set(event.order.id, event.order)
       // Queued behind the fills already received, so a done order is dropped only after they are applied.
       if (done) void this.#serial(userId, async () => this.#prune(book, event.order.id))
+      // A partial close done (filled, or its rest cancelled): what it did not close gets its stops back now,
+      // not only at the next reconciliation's pass (targets/cover-gaps.ts).
+      if (done && event.order.tag?.startsWith('pc-')) {
+        void this.coverGaps(userId).catch((error: unknown) => this.options.logger.warn({ userId, orderId: event.order.id, err: error }, 'stops not checked after a partial close (checked on the next pass)'))
+      }
       return
     }
     if (event.type === 'cashBalance') {
@@ -161,6 +166,21 @@ export class TradeKeeper {
   /** The user's feed is no longer held here: what its session told is dropped (the next snapshot tells it again). */
   sessionClosed(userId: string): void {
     this.#books.delete(userId)
+  }
+
+  /**
+   * The stops of the user's open trades with target pairs added up against what the broker holds, and a gap
+   * covered (targets/cover-gaps.ts): the reconciliation's pass asks, so a gap no fill shows (a crash between
+   * a stop's cancel and a pair's send, a partial close filled only in part) lasts one pass at most. Run
+   * behind the user's other events, never inside the keeper's own sends.
+   */
+  coverGaps(userId: string): Promise<void> {
+    return this.#serial(userId, async () => {
+      const context = this.#targetContext(userId)
+      const book = this.#books.get(userId)
+      if (!context || !book) return
+      for (const recordId of await openTradesWithPairs(this.options.db, userId, book.scope)) await checkStops(context, recordId)
+    })
   }
 
   /** Waits for every event handed over so far (tests, shutdown). */

@@ -1,0 +1,83 @@
+import { exitSideOf } from '@signals/contracts'
+import { isDone, type BrokerOrder } from '../../feeds/broker/broker-adapter.ts'
+import { parseOrderTag } from '../entry/order-plan.ts'
+import { stopCoverage } from '../positions/stop-coverage.ts'
+import { claimStopGap, exitOnItsWay, hasTargetPairs, noteFailure, pairsInFlight, targetPlanOf, type TargetPlanRow } from '../../repositories/trade-targets.ts'
+import { findTargets, tradeStopPrice } from './find-targets.ts'
+import { heldAtBroker } from './held-at-broker.ts'
+import { sendLoneStop } from './lone-stop.ts'
+import { listedContext, type TargetContext } from './target-context.ts'
+
+/**
+ * How long a pair claimed without a stored answer counts as being sent (by this run or another instance's)
+ * rather than lost: past it, a crash between the whole-position stop's cancel and the pair's send is taken as
+ * such, and its contracts are covered.
+ */
+const PAIR_IN_FLIGHT_MS = 30_000
+
+/** What a check of one trade found and did, in words (tests, logs), or null when its stops add up. */
+type GapOutcome = string | null
+
+const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { quantity: number }>, filled: ReadonlyMap<number, number>) =>
+  Math.max((versions.get(order.id)?.quantity ?? 0) - (filled.get(order.id) ?? 0), 0)
+
+/**
+ * The stops of a trade with target pairs checked against what the broker holds of it, and a gap covered
+ * (docs/decisions/targets-breakeven.md, "Stops that do not add up"): a shrink of the whole-position stop whose
+ * answer was lost but which the broker carried out, a crash between its cancel and the last pair's send, a
+ * pair whose answer was lost and which was never placed, a partial close filled only in part. Everything is
+ * read from the broker now (its working orders, their versions and fills, its position), never the keeper's
+ * book. A stop is placed for the gap only where it cannot close more than is held:
+ * - the gap is what the broker holds of the trade (`heldAtBroker`) less what the trade's working stops still
+ *   close, and never more than the account's position in the contract less every working stop on its closing
+ *   side and every working Market order closing it (a close on its way);
+ * - nothing is done while a pair of the trade may be on its way (claimed less than PAIR_IN_FLIGHT_MS ago, no
+ *   answer stored) or an exit of the position is (a flatten or a partial close not done: a partial close cuts
+ *   the exits before its order leaves, and puts back what it does not close itself);
+ * - each gap is claimed (committed) before its stop is sent, keyed by what was seen, so two runs seeing the
+ *   same gap place one stop; an unknown outcome is found by its tag (`.sl`) by the next look and counted.
+ * The stop, at the trade's stop price (as its working stops have it, else the tightest its done stops had), becomes
+ * the trade's stop; the next balance of the exits (a fill, a partial close) sets it to what no pair covers.
+ * Callers run it behind the keeper's other work for the user, so it never falls inside the keeper's own sends.
+ */
+export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' | 'userId'>, recordId: number): Promise<GapOutcome> {
+  const { db, session, userId } = base
+  const row = await targetPlanOf(db, recordId, userId)
+  if (!row || row.status !== 'open' || row.contract === null || row.broker_contract_id === null || !session.placeStopOrder) return null
+  if (!(await hasTargetPairs(db, recordId)) || (await pairsInFlight(db, recordId, PAIR_IN_FLIGHT_MS)) || (await exitOnItsWay(db, userId, row.contract))) return null
+  const listed = await session.listOrders()
+  const context = listedContext(db, session, userId, listed)
+  const pairs = await findTargets(context, recordId)
+  const held = await heldAtBroker(db, row.trade_id, row.quantity, pairs)
+  const closing = exitSideOf(row.side)
+  const inContract = listed.filter((order) => order.contractId === row.broker_contract_id && order.action === closing)
+  const working = inContract.filter((order) => !isDone(order.status))
+  const ofRecord = (order: BrokerOrder) => order.id === row.stop_order_id || (parseOrderTag(order.tag)?.recordId === recordId && parseOrderTag(order.tag)?.leg === 'stop')
+  const [versions, fills, positions] = await Promise.all([session.orderVersions(working.map((order) => order.id)), session.listFills(), session.listPositions()])
+  const filled = new Map<number, number>()
+  for (const fill of fills) filled.set(fill.orderId, (filled.get(fill.orderId) ?? 0) + fill.quantity)
+  const recordStops = working.filter(ofRecord)
+  const covered = recordStops.reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
+  const netPos = positions.find((position) => position.contractId === row.broker_contract_id)?.netPos ?? 0
+  const onSide = row.side === 'LONG' ? Math.max(netPos, 0) : Math.max(-netPos, 0)
+  const accountStops = onSide === 0 ? 0 : stopCoverage({ contractId: row.broker_contract_id, netPos }, working, versions, fills).stopQuantity
+  const closesOnTheirWay = working.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
+  const gap = Math.min(held - covered, onSide - accountStops - closesOnTheirWay)
+  if (gap <= 0) return null
+  const stopPrice = await tradeStopPrice(session, inContract, row, recordId)
+  const tag = row.order_tag ?? `sig-${recordId}`
+  const told = `${gap} contract(s) of the trade had no stop at the broker (its stops closed ${covered} of the ${held} held)`
+  const key = `held ${held}; stops ${recordStops.map((order) => order.id).sort((a, b) => a - b).join(',')}`
+  // Claimed first: one run acts on (or tells of) a gap, once.
+  if (!(await claimStopGap(db, row.trade_id, key, gap))) return null
+  if (stopPrice === null) return note(base, recordId, row, `${told}, and no stop price of the trade is known to place one at`)
+  const sent = await sendLoneStop(context, { row, tag, quantity: gap, stopPrice })
+  if (sent.kind === 'placed') return note(base, recordId, row, `${told}: a stop for ${gap} contract(s) was placed at ${stopPrice} (order ${sent.orderId})`)
+  if (sent.kind === 'unknown') return note(base, recordId, row, `${told}: a stop for ${gap} contract(s) was sent but its outcome is unknown (check the broker for ${tag}.sl): ${sent.message}`)
+  return note(base, recordId, row, `${told}, and a stop for them was refused (${sent.kind === 'refused' ? sent.message : 'no lone stop on this connection'}): they have NO stop at the broker`)
+}
+
+async function note(base: Pick<TargetContext, 'db'>, recordId: number, row: TargetPlanRow, text: string): Promise<string> {
+  await noteFailure(base.db, recordId, row.trade_id, text)
+  return text
+}
