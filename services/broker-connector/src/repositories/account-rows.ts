@@ -92,7 +92,8 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
     SELECT t.user_id, t.root, t.symbol, t.side,
       -- An entry filled in part whose order (or its rest sent at the market) still works counts as the whole
       -- order: the position may still grow to it. The record's quantity bounds the rest (limit-to-market).
-      CASE WHEN t.alert_record_id = ANY(${working}::bigint[]) THEN GREATEST(t.quantity, COALESCE(a.order_quantity, 0)) ELSE t.quantity END,
+      CASE WHEN t.alert_record_id = ANY(${working}::bigint[]) OR EXISTS (${restOnItsWay(sql`t.alert_record_id`)})
+        THEN GREATEST(t.quantity, COALESCE(a.order_quantity, 0)) ELSE t.quantity END,
       t.entry_price
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ANY(${userIds}::text[]) AND t.status = 'open'
@@ -108,11 +109,22 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
         -- A limit's rest sent at the market: from its claim (written before it goes out) until ten minutes after
         -- its pass is done, as an entry from its sending, or while the broker lists it working.
         WHEN l.market_tag IS NOT NULL THEN l.done_at IS NULL OR l.done_at > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[])
+        -- A conversion under way (its cancel asked, its rest not claimed yet) may still send the rest.
+        WHEN l.cancel_asked_at IS NOT NULL AND l.done_at IS NULL THEN true
         -- A limit entry cancelled at its limit_timeout unfilled is no longer working.
         WHEN l.cancelled THEN false
         -- Sent lately, or still working at the broker.
         ELSE COALESCE(a.placed_at, a.received_at) > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[])
       END`
+}
+
+/**
+ * A limit's rest that may still fill: its conversion under way (the cancel asked, the pass not done) or the rest
+ * claimed to go at the market (`market_tag`) and done within ten minutes.
+ */
+function restOnItsWay(recordId: ReturnType<typeof sql>) {
+  return sql`SELECT 1 FROM limit_entry_timeouts l WHERE l.record_id = ${recordId}
+    AND ((l.cancel_asked_at IS NOT NULL AND l.done_at IS NULL) OR (l.market_tag IS NOT NULL AND (l.done_at IS NULL OR l.done_at > now() - interval '10 minutes')))`
 }
 
 /**

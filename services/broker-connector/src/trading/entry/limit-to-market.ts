@@ -4,6 +4,7 @@ import { claimMarketRemainder, type DueLimitEntry } from '../../repositories/lim
 import { loadEntryRecords, type EntryRecord } from '../../repositories/entry-records.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { loadAccountRows } from '../../repositories/account-rows.ts'
+import { withAccountLock } from '../../repositories/entry-locks.ts'
 import { remainderTagOf } from './order-plan.ts'
 import type { PlanDeps } from './plan-record.ts'
 import { sizeOrder, SizingMemo } from './size-order.ts'
@@ -41,16 +42,23 @@ export async function sendRemainderAtMarket(deps: RemainderDeps, session: Broker
   if (record.exit_plan != null || record.trailing_stop != null) return notSent('an entry with several targets or a trailing stop is not turned into a market order')
   const legs = (await session.listOrders()).filter((leg) => leg.parentId === entry.id && !isDone(leg.status)).length
   if (filled > 0 && legs < 2) return notSent('the part filled has no working stop and target at the broker to cover it')
-  const sized = await resize(deps, session, record as EntryRecord & { symbol: string })
-  if (sized.kind === 'refuse') return notSent(sized.reason)
-  const quantity = Math.min(rest, sized.request.quantity - filled)
-  if (quantity < 1) return notSent(`at the market price the account's limits allow ${sized.request.quantity} contract(s) in all, and ${filled} already filled`)
   const tag = remainderTagOf(due.order_tag ?? entry.tag ?? '', filled === 0)
-  // Written before it goes out: a crash, or an unknown outcome, is looked for by this tag, never sent again.
-  if (!(await claimMarketRemainder(deps.db, due.record_id, tag, quantity))) return null
+  // Sized and claimed in turn with the account's entry decisions (its lock): a decision either sees the claim
+  // (an open trade of its quantity) or was marked before the rest was sized, never both passing the limits alone.
+  const claimed = await withAccountLock(deps.db, record.user_id, async (connection) => {
+    const sized = await resize({ ...deps, db: connection }, session, record as EntryRecord & { symbol: string })
+    if (sized.kind === 'refuse') return { refused: sized.reason }
+    const quantity = Math.min(rest, sized.request.quantity - filled)
+    if (quantity < 1) return { refused: `at the market price the account's limits allow ${sized.request.quantity} contract(s) in all, and ${filled} already filled` }
+    // Written before it goes out: a crash, or an unknown outcome, is looked for by this tag, never sent again.
+    return (await claimMarketRemainder(connection, due.record_id, tag, quantity)) ? { request: sized.request, quantity } : null
+  })
+  if (claimed === null) return null
+  if ('refused' in claimed) return notSent(claimed.refused)
+  const { request, quantity } = claimed
   try {
-    if (filled === 0) await session.placeBracket({ ...sized.request, tag, quantity })
-    else await session.placeClosingOrder({ tag, contract: sized.request.contract, action: sized.request.action, quantity })
+    if (filled === 0) await session.placeBracket({ ...request, tag, quantity })
+    else await session.placeClosingOrder({ tag, contract: request.contract, action: request.action, quantity })
   } catch (error) {
     if (!(error instanceof BrokerError)) throw error
     // Looked for by its tag on later passes (remainderSentBefore).

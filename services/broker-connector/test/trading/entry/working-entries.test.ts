@@ -3,6 +3,7 @@ import { sql } from '@signals/db'
 import type { OrderInstruction } from '@signals/contracts'
 import { eventually, makeAlert, publishAlert } from '../../helper.ts'
 import { entryOrders } from '../../broker-controls.ts'
+import { loadAccountRows } from '../../../src/repositories/account-rows.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
 
 /**
@@ -71,4 +72,32 @@ t.test('a limit entry filled in part counts as its whole order while the rest wo
   t.match(await settledRecord(db, add.alertId), { status: 'refused', refusal_code: 'pyramid_limit' }, 'the limit may still fill to 5: nothing more fits the cap of 5')
   const added = broker.orders().filter((order) => order.clOrdId !== null && !order.clOrdId.startsWith(`sig-${record.id}`) && !order.clOrdId.includes('.'))
   t.same(added, [], 'no order added beside the working limit')
+})
+
+// Found by the stop-32 review: from the claim of a `.ma` rest (a limit filled in part) until it reaches the book.
+t.test('a limit filled in part whose rest is claimed to go at the market counts as its whole order while the rest may still fill', async (t) => {
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  const { app, db, config } = await tradingApp(t, broker, { RISK_WATCHDOG_MS: '600000' })
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: { limits: { maxOpenTrades: 10, maxContractsPerOrder: 5 } } })
+  await connect(app, 'u-0')
+  const limit = mnqEntry({ userId: 'u-0', entryPrice: 20950, sl: 20900, tp: 21100, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: 'GTC' } })
+  await publishAlert(app, limit)
+  const record = await settledRecord(db, limit.alertId)
+  t.match(record, { status: 'placed', order_quantity: 5 })
+  broker.setLiquidity('MNQZ6', 2)
+  broker.setPrice('MNQZ6', '20950')
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.quantity === '2.0000')
+  broker.setLiquidity('MNQZ6', null)
+  broker.setPrice('MNQZ6', '21000')
+  const entry = entryOrders(broker, `sig-${record.id}`)[0]
+  const session = app.feeds.session('u-0')
+  if (!entry || !session) throw new Error('no entry or no session')
+  await session.cancelOrder(entry.id)
+  await eventually(() => broker.orders().find((order) => order.id === entry.id)?.ordStatus === 'Canceled')
+  // As sendRemainderAtMarket leaves it after claimMarketRemainder, before (or with an unknown outcome of) placeClosingOrder.
+  await sql`INSERT INTO limit_entry_timeouts (record_id, user_id, due_at, timeout_seconds, on_timeout) VALUES (${record.id}, 'u-0', now(), 30, 'market')`.execute(db)
+  await sql`UPDATE limit_entry_timeouts SET cancel_asked_at = now(), market_tag = ${`sig-${record.id}.ma`}, market_quantity = 3, claimed_at = now(), done_at = NULL WHERE record_id = ${record.id}`.execute(db)
+  const rows = await loadAccountRows(db, ['u-0'], [], new Map())
+  t.match(rows.openTrades.get('u-0'), [{ root: 'MNQ', quantity: /^5/ }], 'the 2 filled and the 3 on their way')
 })
