@@ -47,14 +47,14 @@ export async function sendRemainderAtMarket(deps: RemainderDeps, session: Broker
   // (an open trade of its quantity) or was marked before the rest was sized, never both passing the limits alone.
   const claimed = await withAccountLock(deps.db, record.user_id, async (connection) => {
     const sized = await resize({ ...deps, db: connection }, session, record as EntryRecord & { symbol: string })
-    if (sized.kind === 'refuse') return { refused: sized.reason }
+    if (sized.kind === 'refuse') return { kind: 'refused' as const, reason: sized.reason }
     const quantity = Math.min(rest, sized.request.quantity - filled)
-    if (quantity < 1) return { refused: `at the market price the account's limits allow ${sized.request.quantity} contract(s) in all, and ${filled} already filled` }
+    if (quantity < 1) return { kind: 'refused' as const, reason: `at the market price the account's limits allow ${sized.request.quantity} contract(s) in all, and ${filled} already filled` }
     // Written before it goes out: a crash, or an unknown outcome, is looked for by this tag, never sent again.
-    return (await claimMarketRemainder(connection, due.record_id, tag, quantity)) ? { request: sized.request, quantity } : null
+    return (await claimMarketRemainder(connection, due.record_id, tag, quantity)) ? { kind: 'claimed' as const, request: sized.request, quantity } : null
   })
   if (claimed === null) return null
-  if ('refused' in claimed) return notSent(claimed.refused)
+  if (claimed.kind === 'refused') return notSent(claimed.reason)
   const { request, quantity } = claimed
   try {
     if (filled === 0) await session.placeBracket({ ...request, tag, quantity })
