@@ -65,7 +65,8 @@ const trade = (fields: Record<string, unknown>) => ({
   closedAt: null,
   alertRecordId: null,
   contract: 'MNQZ6',
-  accountId: '9000',
+  accountId: '3f0c9a52-6a43-4d0e-9b1e-2f4a8c1d7e60',
+  brokerAccountId: '9000',
   entryOrderId: null,
   stopOrderId: null,
   targetOrderId: null,
@@ -86,6 +87,7 @@ const ALERTS = [
   {
     id: '7',
     alertId: 'a7',
+    accountId: '3f0c9a52-6a43-4d0e-9b1e-2f4a8c1d7e60',
     symbol: 'MNQ1!',
     root: 'MNQ',
     action: 'SHORT',
