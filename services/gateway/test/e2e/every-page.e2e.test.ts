@@ -15,7 +15,11 @@ import { mkdirSync } from 'node:fs'
 
 const ADMIN_EMAIL = 'e2e-every-page-admin@example.com'
 const NEWCOMER_EMAIL = 'e2e-every-page-newcomer@example.com'
-const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, { adminEmail: ADMIN_EMAIL })
+// The Accounts page's new login is tried at the broker before it is stored: the paper broker knows it.
+const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, {
+  adminEmail: ADMIN_EMAIL,
+  brokerAccounts: [{ name: 'every-page', password: 'every-page-password', userId: 100, accountId: 1, accountName: 'EVERY-2' }],
+})
 mkdirSync(ARTIFACTS, { recursive: true })
 
 // (Strings: these tests are type-checked without the DOM library.)
