@@ -89,6 +89,7 @@ t.test("every trader's records and trades get the trader's primary account; a te
   t.same(indexes.map((row) => row.indexname), ['alerts_account_recent_idx', 'trades_account_recent_idx'])
 
   t.error((await migrateTo(url, await migrationBefore(MIGRATION))).error, 'the migration undoes')
+  t.equal((await client.query("SELECT count(*) FROM pg_trigger WHERE tgname = 'broker_account_unlink_records'")).rows[0].count, '0', 'its trigger too')
   const columns = await client.query("SELECT count(*) FROM information_schema.columns WHERE table_name IN ('alerts', 'trades') AND column_name = 'account_id'")
   t.equal(columns.rows[0].count, '0')
   t.equal((await client.query('SELECT count(*) FROM alerts')).rows[0].count, '3', 'and keeps every row')
@@ -106,8 +107,10 @@ t.test('a removed account leaves its records and trades with the trader, without
   t.same((await client.query("SELECT user_id, account_id FROM alerts WHERE alert_id = 'a2'")).rows, [{ user_id: 'ada', account_id: null }])
   t.same((await client.query('SELECT user_id, account_id FROM trades WHERE alert_record_id = $1', [record.rows[0].id])).rows, [{ user_id: 'ada', account_id: null }])
   await t.rejects(
-    client.query("INSERT INTO alerts (alert_id, user_id, account_id, raw_data) VALUES ('a3', 'ada', gen_random_uuid(), '{}')"),
+    client.query("INSERT INTO trades (user_id, account_id, symbol, side, quantity, entry_price) VALUES ('ada', gen_random_uuid(), 'MNQ1!', 'LONG', 1, 21000)"),
     { code: '23503' },
-    'an account that does not exist is refused',
+    'a trade on an account that does not exist is refused (a foreign key; records have none: the fan-out takes their ids from broker_accounts)',
   )
+  await client.query("DELETE FROM users WHERE user_id = 'ada'")
+  t.equal((await client.query("SELECT count(*) FROM alerts WHERE user_id = 'ada'")).rows[0].count, '0', "a deleted trader's records go with them, the unlinking trigger beside the cascade")
 })
