@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { BrokerEnvironment, BrokerName } from './words.ts'
 
 /**
  * Core request `connector.<instanceId>.kills`: the kill switch of one user, handed to the connector instance
@@ -28,11 +29,37 @@ export const KillSwitchRunReplyV1 = Type.Object(
 )
 export type KillSwitchRunReply = Static<typeof KillSwitchRunReplyV1>
 
-/** Core request `connector.credentials-test` (any connector instance answers): try the user's stored broker login. */
+const Base64 = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9+/]+={0,2}$' })
+
+/**
+ * A broker login not stored yet (`POST /api/accounts` with a new login, issue 22), sealed by the settings
+ * service for the user and the account it names, exactly as it would be stored: the secret crosses the bus
+ * sealed, and the connector opens it with its own keys.
+ */
+export const SealedLoginV1 = Type.Object(
+  {
+    broker: BrokerName,
+    environment: BrokerEnvironment,
+    /** The broker account id the secret is sealed for (its binding), and the account the session opens. */
+    accountId: Type.String({ minLength: 1, maxLength: 255 }),
+    keyId: Type.String({ minLength: 1, maxLength: 32 }),
+    iv: Base64(24),
+    tag: Base64(32),
+    ciphertext: Base64(16_384),
+  },
+  { additionalProperties: false },
+)
+export type SealedLogin = Static<typeof SealedLoginV1>
+
+/**
+ * Core request `connector.credentials-test` (any connector instance answers): try the user's stored broker
+ * login, or the sealed login given (one not stored yet).
+ */
 export const CredentialsTestRequestV1 = Type.Object(
   {
     version: Type.Literal(1),
     userId: Type.String({ minLength: 1, maxLength: 255 }),
+    login: Type.Optional(SealedLoginV1),
   },
   { additionalProperties: false },
 )

@@ -123,6 +123,8 @@ export interface AlertsTable {
   user_id: string | null
   /** The user_id the payload named (DESIGN decision 6). */
   owner_user_id: string | null
+  /** The trader's broker account the record is for (their primary while only the primary trades); null for a test alert, or once the account was removed. */
+  account_id: ColumnType<string | null, string | null | undefined, string | null>
   /** The signal source the alert came through; null for the spec's `POST /webhook/alert` (issue 22). */
   source_id: ColumnType<string | null, string | null | undefined, string | null>
   symbol: string | null
@@ -183,6 +185,8 @@ export interface AlertsTable {
 export interface TradesTable {
   id: Generated<number>
   user_id: string
+  /** The trader's broker account it was traded on (its alert record's); null once the account was removed. */
+  account_id: ColumnType<string | null, string | null | undefined, string | null>
   /** The alert record that opened it, when an alert did. */
   alert_record_id: number | null
   symbol: string

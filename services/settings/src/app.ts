@@ -46,7 +46,7 @@ export async function buildApp(config: Config, options: { loggerStream?: NodeJS.
   await app.register(riskEnginePresetRoutes)
   await app.register(brokerCredentialsRoutes, { ...routeOptions, cipher, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   await app.register(brokersRoutes)
-  await app.register(accountRoutes, { ...routeOptions, cipher })
+  await app.register(accountRoutes, { ...routeOptions, cipher, feedStatus, feedDownGraceMs: config.FEED_DOWN_GRACE_MS, credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   await app.register(brokerCredentialsTestRoutes, { credentialsTestTimeoutMs: config.CREDENTIALS_TEST_TIMEOUT_MS })
   const sender = { telegramApiUrl: config.NOTIFY_TELEGRAM_API_URL, timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS }
   const targets = { discordWebhookPrefix: config.NOTIFY_DISCORD_WEBHOOK_PREFIX, allowHttpWebhooks: config.NOTIFY_ALLOW_HTTP_WEBHOOKS }

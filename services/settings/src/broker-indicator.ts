@@ -1,6 +1,6 @@
 import { statusIndicator, type StatusIndicator } from './status-indicator.ts'
 import type { BrokerConnection } from './feed/feed-status-reader.ts'
-import type { FeedHealth } from './feed/feed-health.ts'
+import { feedHealth, type FeedHealth } from './feed/feed-health.ts'
 
 /**
  * The spec's indicator, and then what the broker connector reported (issue 25, item 4): a feed in `error`
@@ -9,7 +9,7 @@ import type { FeedHealth } from './feed/feed-health.ts'
  * the broker refuses. `reason` says why in the broker's words. A feed with no report (not_started, unknown)
  * leaves the spec's table as it is: the connector has said nothing to go on (decisions/settings.md).
  */
-export function brokerIndicator(
+function brokerIndicator(
   flags: { liveTradingEnabled: boolean; autoPlaceOrdersEnabled: boolean; hasCredentials: boolean },
   connection: BrokerConnection,
   health: FeedHealth,
@@ -25,4 +25,19 @@ export function brokerIndicator(
   }
   if (connection.state === 'connecting') return { indicator: 'yellow', reason: 'Connecting to the broker.' }
   return { indicator: table, reason: table === 'yellow' ? 'Auto-place is off: alerts are recorded but no order is placed.' : null }
+}
+
+/**
+ * The live-trading status of a trader's broker connection, as `GET /api/live-trading-status` reports it and
+ * `GET /api/accounts` reports it for the primary account: the indicator, why, and the connection's health.
+ */
+export function liveIndicatorOf(
+  flags: { liveTradingEnabled: boolean; autoPlaceOrdersEnabled: boolean; hasCredentials: boolean },
+  connection: BrokerConnection,
+  now: Date,
+  graceMs: number,
+) {
+  const health = feedHealth(connection, flags.liveTradingEnabled, now, graceMs)
+  const { indicator, reason } = brokerIndicator(flags, connection, health)
+  return { indicator, indicatorReason: reason, brokerConnection: { connected: connection.state === 'connected', ...connection, ...health } }
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import type { Test } from 'tap'
 import { loadConfig } from '@signals/config'
-import { Streams } from '@signals/contracts'
+import { CREDENTIALS_TEST_SUBJECT, Streams, type CredentialsTestReply, type CredentialsTestRequest } from '@signals/contracts'
 import { signIdentitiesOnInject, unsignedIdentity, createTestDatabase, testNamespace, deleteNamespaceStreams } from '@signals/test-support'
 import { buildApp } from '../src/app.ts'
 import { ConfigSchema, type Config } from '../src/config.ts'
@@ -13,6 +13,8 @@ export interface BuildOptions {
 }
 
 /** Builds the settings app against real services (its own database and bus namespace) and tears it down. */
+type App = Awaited<ReturnType<typeof buildApp>>
+
 export async function build(t: Test, options: BuildOptions = {}) {
   const database = await createTestDatabase()
   t.teardown(() => database.drop())
@@ -68,4 +70,27 @@ export async function build(t: Test, options: BuildOptions = {}) {
   }
 
   return { app, config, database, namespace, headersFor, createUser, feedMessages, logLines }
+}
+
+const ACCEPTED: CredentialsTestReply = { version: 1, ok: true, kind: null, detail: 'The broker accepted the login.' }
+
+/**
+ * Stands in for the broker connectors' login test (core request `connector.credentials-test`, on the real
+ * bus): answers each request with `answer(request)`, by default the broker's acceptance. The connector's own
+ * side, against the paper broker, is tested in services/broker-connector. Returns the requests seen.
+ */
+export function answerLoginTests(t: Test, app: App, answer: (request: CredentialsTestRequest) => CredentialsTestReply = () => ACCEPTED): CredentialsTestRequest[] {
+  const seen: CredentialsTestRequest[] = []
+  const encoder = new TextEncoder()
+  const decoder = new TextDecoder()
+  const responder = app.bus.nc.subscribe(app.bus.subject(CREDENTIALS_TEST_SUBJECT), {
+    queue: 'credentials-test',
+    callback: (_error, message) => {
+      const request = JSON.parse(decoder.decode(message.data)) as CredentialsTestRequest
+      seen.push(request)
+      message.respond(encoder.encode(JSON.stringify(answer(request))))
+    },
+  })
+  t.teardown(() => responder.unsubscribe())
+  return seen
 }

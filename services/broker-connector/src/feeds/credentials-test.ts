@@ -1,4 +1,12 @@
-import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, CredentialsTestRequestV1, contract, type CredentialsTestReply } from '@signals/contracts'
+import {
+  CREDENTIALS_TEST_SUBJECT,
+  CredentialsTestReplyV1,
+  CredentialsTestRequestV1,
+  contract,
+  type CredentialsTestReply,
+  type CredentialsTestRequest,
+  type SealedLogin,
+} from '@signals/contracts'
 import { serveByContract, type Bus } from '@signals/bus'
 import type { Database, Kysely } from '@signals/db'
 import fp from 'fastify-plugin'
@@ -8,7 +16,7 @@ import { BrokerError, type BrokerEndpointsTable } from './broker/broker-adapter.
 import type { BrokerAdapters } from './broker/adapters.ts'
 import type { Logger } from '../shared/logger.ts'
 import { FeedError } from './feed-error.ts'
-import { feedLoginOf } from './feed-login.ts'
+import { feedLoginOf, loginOfRow } from './feed-login.ts'
 
 const requestContract = contract(CredentialsTestRequestV1)
 const replyContract = contract(CredentialsTestReplyV1)
@@ -31,16 +39,24 @@ function refusal(error: BrokerError): CredentialsTestReply {
   return failed(error.kind, `The broker could not be reached or did not let the login through now: ${error.message}`)
 }
 
+/** A login sealed for storing (issue 22: `POST /api/accounts`), as the row it would be stored as: bound to the asking user. */
+function sealedRowOf(userId: string, login: SealedLogin) {
+  return {
+    user_id: userId, broker: login.broker, environment: login.environment, account_id: login.accountId, key_id: login.keyId,
+    secret_iv: Buffer.from(login.iv, 'base64'), secret_tag: Buffer.from(login.tag, 'base64'), secret_ciphertext: Buffer.from(login.ciphertext, 'base64'),
+  }
+}
+
 /**
- * Tries the user's stored broker login as the feed would (access token, real-time socket, account), then
+ * Tries the user's stored broker login (or the sealed login the request carries, not stored yet) as the feed would (access token, real-time socket, account), then
  * closes the session at once. Nothing is traded and no feed state changes.
  */
-async function testStoredCredentials(deps: CredentialsTestDeps, userId: string): Promise<CredentialsTestReply> {
+async function testCredentials(deps: CredentialsTestDeps, { userId, login: sealed }: CredentialsTestRequest): Promise<CredentialsTestReply> {
   let login
   try {
-    login = await feedLoginOf(deps.db, deps.cipher, deps.endpoints, userId)
+    login = sealed ? loginOfRow(deps.cipher, deps.endpoints, sealedRowOf(userId, sealed)) : await feedLoginOf(deps.db, deps.cipher, deps.endpoints, userId)
   } catch (error) {
-    if (error instanceof FeedError) return failed('unreadable', `The stored credentials could not be used: ${error.message}`)
+    if (error instanceof FeedError) return failed('unreadable', `The ${sealed ? 'given' : 'stored'} credentials could not be used: ${error.message}`)
     throw error
   }
   if (!login) return failed('no_credentials', 'No broker credentials are stored.')
@@ -61,7 +77,7 @@ function serveCredentialsTests(bus: Bus, deps: CredentialsTestDeps, logger: Logg
     bus,
     CREDENTIALS_TEST_SUBJECT,
     { request: requestContract, reply: replyContract },
-    ({ userId }) => testStoredCredentials(deps, userId),
+    (request) => testCredentials(deps, request),
     logger,
     { answerer: 'credentials test', invalidRequest: 'credentials test request is not CredentialsTestRequestV1', failed: 'credentials test not carried out' },
     'credentials-test',

@@ -1,6 +1,6 @@
 import type { Database, Kysely } from '@signals/db'
-import { openedCredentialsOf } from '@signals/contracts'
-import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
+import { openedCredentialsOf, type BrokerEnvironment, type BrokerName } from '@signals/contracts'
+import { openCredentialsRow, type CredentialsCipher, type SealedCredentialsRow } from '@signals/secrets'
 import type { BrokerEndpoints, BrokerEndpointsTable, BrokerLogin, BrokerVenue } from './broker/broker-adapter.ts'
 import { FeedError } from './feed-error.ts'
 import { findBrokerCredentials } from '../repositories/feeds.ts'
@@ -19,7 +19,11 @@ export interface FeedLogin {
  */
 export async function feedLoginOf(db: Kysely<Database>, cipher: CredentialsCipher, endpoints: BrokerEndpointsTable, userId: string): Promise<FeedLogin | null> {
   const row = await findBrokerCredentials(db, userId)
-  if (!row) return null
+  return row ? loginOfRow(cipher, endpoints, row) : null
+}
+
+/** A sealed credentials row (stored, or sealed for storing) opened into a login of its broker; throws `FeedError`. */
+export function loginOfRow(cipher: CredentialsCipher, endpoints: BrokerEndpointsTable, row: SealedCredentialsRow & { broker: BrokerName; environment: BrokerEnvironment }): FeedLogin {
   let secret: Record<string, unknown>
   try {
     secret = openCredentialsRow(cipher, row)

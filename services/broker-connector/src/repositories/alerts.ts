@@ -91,17 +91,22 @@ export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAl
       : sql`FROM signal_source_subscriptions sub
     JOIN signal_sources src ON src.id = sub.source_id AND src.revoked_at IS NULL AND (src.owner_user_id IS NULL OR src.owner_user_id = sub.user_id)
     JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
+  // Each recipient's record names the account it is for (issue 22 item 1): the trader's primary, the only one
+  // that trades until the connector is keyed by account. A left join: who gets a record is decided as before
+  // (every user has a primary, from a trigger on users). Stage 3's fan-out per subscribed live account
+  // changes this join (and the unique key to the account); the rest of the statement stays.
   const result = await sql<{ id: number | null; user_id: string | null; kind: 'created' | 'unsettled' | 'conflicted' }>`${prepared}
     WITH recipients AS MATERIALIZED (
-      SELECT s.user_id, ${multiplier} AS size_multiplier
+      SELECT s.user_id, acc.id AS account_id, ${multiplier} AS size_multiplier
       ${recipients}
       JOIN users u ON u.user_id = s.user_id AND u.approved
+      LEFT JOIN broker_accounts acc ON acc.user_id = s.user_id AND acc.is_primary
       WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner} ${optedIn}
         AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
     ), created AS (
-      INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
+      INSERT INTO alerts (alert_id, user_id, account_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,
                           received_at, alert_quantity, size_multiplier, order_word, entry_order, instruction, strategy_position, source_id, exit_plan, trailing_stop)
-      SELECT ${c.alertId}, r.user_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
+      SELECT ${c.alertId}, r.user_id, r.account_id, ${c.owner}, ${c.symbol}, ${c.root}, ${c.action}, ${c.entryPrice}::numeric, ${c.sl}::numeric,
              ${c.tp}::numeric, ${c.indicator}, ${c.leverage}::numeric, ${c.rawData}::jsonb, ${c.receivedAt}::timestamptz,
              ${c.quantity}::numeric, r.size_multiplier, ${c.orderWord}, ${c.entryOrder}::jsonb, ${c.instruction}::jsonb, ${c.strategyPosition}::jsonb, ${c.sourceId}::uuid, ${c.exitPlan}::jsonb, ${c.trailingStop}::jsonb
       FROM recipients r
@@ -140,14 +145,16 @@ export interface AlertPage {
   limit: number
   /** Only records older than this id (the previous page's cursor). */
   beforeId?: number
+  /** Only records of this broker account of the user's. */
+  accountId?: string
 }
 
-/** The user's own live records, newest first. */
+/** The user's own live records, newest first, optionally of one of their accounts. */
 export async function listUserAlerts(db: Kysely<Database>, page: AlertPage) {
   let query = db
     .selectFrom('alerts')
     .select([
-      'id', 'alert_id', 'owner_user_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
+      'id', 'alert_id', 'account_id', 'owner_user_id', 'symbol', 'root', 'action', 'entry_price', 'sl', 'tp', 'indicator', 'leverage', 'raw_data',
       'status', 'received_at', 'created_at', 'reason', 'refusal_code', 'alert_quantity', 'order_quantity', 'order_tag', 'contract',
       'entry_order_id', 'stop_order_id', 'target_order_id', 'placed_at',
     ])
@@ -155,5 +162,6 @@ export async function listUserAlerts(db: Kysely<Database>, page: AlertPage) {
     .orderBy('id', 'desc')
     .limit(page.limit)
   if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId)
+  if (page.accountId !== undefined) query = query.where('account_id', '=', page.accountId)
   return query.execute()
 }

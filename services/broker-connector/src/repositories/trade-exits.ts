@@ -107,7 +107,7 @@ export async function closeWhole(trx: Kysely<Database>, trade: ExitTrade, fill: 
 
 /**
  * Closes `quantity` of the trade at the fill: a closed part (a trade of its own, `parent_trade_id` the
- * trade; the same order's later fills join it at the weighted price), and the trade keeps the rest open.
+ * trade, on its account; the same order's later fills join it at the weighted price), and the trade keeps the rest open.
  */
 export async function closePart(trx: Kysely<Database>, trade: ExitTrade, fill: ExitFill, quantity: number, result: TradeResult, pnl: string): Promise<void> {
   const part = await lockPartOf(trx, trade.id, fill.orderId)
@@ -121,10 +121,10 @@ export async function closePart(trx: Kysely<Database>, trade: ExitTrade, fill: E
     partId = part.id
   } else {
     const inserted = await sql<{ id: number }>`
-      INSERT INTO trades (user_id, symbol, root, side, quantity, entry_price, exit_price, status, result, pnl, close_alert_id, opened_at, closed_at,
+      INSERT INTO trades (user_id, account_id, symbol, root, side, quantity, entry_price, exit_price, status, result, pnl, close_alert_id, opened_at, closed_at,
                           contract, broker_contract_id, broker_account_id, broker_exit_price, broker_exit_fill_id, exit_requested_at, exit_result,
                           signal_exit_price, parent_trade_id, exit_order_id)
-      SELECT user_id, symbol, root, side, ${quantity}, entry_price, ${fill.price}::numeric, 'closed', ${result}, ${pnl}::numeric, close_alert_id,
+      SELECT user_id, account_id, symbol, root, side, ${quantity}, entry_price, ${fill.price}::numeric, 'closed', ${result}, ${pnl}::numeric, close_alert_id,
              opened_at, ${fill.at}::timestamptz, contract, broker_contract_id, broker_account_id, ${fill.price}::numeric, ${fill.id},
              exit_requested_at, exit_result, signal_exit_price, id, ${fill.orderId}
       FROM trades WHERE id = ${trade.id}

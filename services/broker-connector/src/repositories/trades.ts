@@ -133,14 +133,16 @@ export interface TradePage {
   limit: number
   beforeId?: number
   status?: TradeStatus
+  /** Only trades of this broker account of the user's. */
+  accountId?: string
 }
 
-/** The user's own trades, newest first, optionally of one status. */
+/** The user's own trades, newest first, optionally of one status and one of their accounts. */
 export async function listUserTrades(db: Kysely<Database>, page: TradePage) {
   let query = db
     .selectFrom('trades')
     .select([
-      'id', 'symbol', 'root', 'side', 'quantity', 'entry_price', 'exit_price', 'status', 'result', 'pnl', 'close_alert_id',
+      'id', 'account_id', 'symbol', 'root', 'side', 'quantity', 'entry_price', 'exit_price', 'status', 'result', 'pnl', 'close_alert_id',
       'opened_at', 'closed_at', 'alert_record_id', 'contract', 'broker_account_id', 'entry_order_id', 'stop_order_id',
       'target_order_id', 'broker_exit_price', 'signal_exit_price', 'exit_requested_at', 'exit_note', 'parent_trade_id',
       'close_reason',
@@ -150,5 +152,6 @@ export async function listUserTrades(db: Kysely<Database>, page: TradePage) {
     .limit(page.limit)
   if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId)
   if (page.status !== undefined) query = query.where('status', '=', page.status)
+  if (page.accountId !== undefined) query = query.where('account_id', '=', page.accountId)
   return query.execute()
 }

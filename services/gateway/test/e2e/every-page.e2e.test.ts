@@ -15,7 +15,11 @@ import { mkdirSync } from 'node:fs'
 
 const ADMIN_EMAIL = 'e2e-every-page-admin@example.com'
 const NEWCOMER_EMAIL = 'e2e-every-page-newcomer@example.com'
-const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, { adminEmail: ADMIN_EMAIL })
+// The Accounts page's new login is tried at the broker before it is stored: the paper broker knows it.
+const { publicUrl, complaints, newBrowser, signIn } = await startPlatform(t, {
+  adminEmail: ADMIN_EMAIL,
+  brokerAccounts: [{ name: 'every-page', password: 'every-page-password', userId: 100, accountId: 1, accountName: 'EVERY-2' }],
+})
 mkdirSync(ARTIFACTS, { recursive: true })
 
 // (Strings: these tests are type-checked without the DOM library.)
@@ -65,7 +69,8 @@ const trade = (fields: Record<string, unknown>) => ({
   closedAt: null,
   alertRecordId: null,
   contract: 'MNQZ6',
-  accountId: '9000',
+  accountId: '3f0c9a52-6a43-4d0e-9b1e-2f4a8c1d7e60',
+  brokerAccountId: '9000',
   entryOrderId: null,
   stopOrderId: null,
   targetOrderId: null,
@@ -86,6 +91,7 @@ const ALERTS = [
   {
     id: '7',
     alertId: 'a7',
+    accountId: '3f0c9a52-6a43-4d0e-9b1e-2f4a8c1d7e60',
     symbol: 'MNQ1!',
     root: 'MNQ',
     action: 'SHORT',

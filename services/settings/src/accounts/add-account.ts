@@ -9,14 +9,15 @@ import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import type { NewAccountBody } from '../schemas/accounts.ts'
 import { accountAlreadyLinked } from './account-refusals.ts'
 
-interface SealedLogin {
+/** A new login, checked against its broker's schema and sealed for the account it names, not stored yet. */
+export interface SealedLogin {
   broker: BrokerName
   environment: 'demo' | 'live'
   sealed: SealedSecret
 }
 
 /** The new login's credentials checked against its broker's own schema and sealed for the account they name. */
-function sealNewLogin(cipher: CredentialsCipher, userId: string, body: NewAccountBody): SealedLogin | null {
+export function sealNewLogin(cipher: CredentialsCipher, userId: string, body: NewAccountBody): SealedLogin | null {
   if ((body.loginId === undefined) === (body.login === undefined)) {
     throw badRequest('Invalid account: give exactly one of loginId (one of your logins) and login (a new one)')
   }
@@ -31,11 +32,11 @@ function sealNewLogin(cipher: CredentialsCipher, userId: string, body: NewAccoun
 /**
  * Adds an account. A trader whose primary account has no broker login yet links the primary with it (the
  * credentials are saved as `PUT /api/broker-credentials` saves them, so the connector sees them); otherwise
- * an additional account, switched off, under the named login or a new one. Answers the account's id and the
- * primary's feed command (restart when its live trading is on), if any.
+ * an additional account, switched off, under the named login or a new one (`login`: `sealNewLogin`'s, already
+ * tried at the broker). Answers the account's id and the primary's feed command (restart when its live
+ * trading is on), if any.
  */
-export async function addAccount(db: Kysely<Database>, cipher: CredentialsCipher, userId: string, body: NewAccountBody): Promise<{ id: string; command: FeedCommandRow | null }> {
-  const login = sealNewLogin(cipher, userId, body)
+export async function addAccount(db: Kysely<Database>, userId: string, body: NewAccountBody, login: SealedLogin | null): Promise<{ id: string; command: FeedCommandRow | null }> {
   const name = body.name.trim()
   return db.transaction().execute(async (trx) => {
     const primary = await findPrimaryAccount(trx, userId)

@@ -1,4 +1,4 @@
-import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, CredentialsTestRequestV1, contract, type CredentialsTestReply, type CredentialsTestRequest } from '@signals/contracts'
+import { CREDENTIALS_TEST_SUBJECT, CredentialsTestReplyV1, CredentialsTestRequestV1, contract, type CredentialsTestReply, type CredentialsTestRequest, type SealedLogin } from '@signals/contracts'
 import { requestByContract, type Bus, type BusLogger } from '@signals/bus'
 
 const requestContract = contract(CredentialsTestRequestV1)
@@ -9,11 +9,11 @@ export type CredentialsTestResult = Omit<CredentialsTestReply, 'version'> & { te
 
 /**
  * Asks a broker connector (core request `connector.credentials-test`, any instance) to try the user's stored
- * login against the broker and answer in the broker's words. The secrets never travel: the connector opens
- * the stored row with its own keys.
+ * login (or `login`, one sealed for storing and not stored yet) against the broker and answer in the broker's
+ * words. The secrets never travel open: the connector opens the stored row, or the sealed login, with its own keys.
  */
-export async function testCredentials(bus: Bus, userId: string, options: { timeoutMs: number; logger: BusLogger }): Promise<CredentialsTestResult> {
-  const request: CredentialsTestRequest = { version: 1, userId }
+export async function testCredentials(bus: Bus, userId: string, options: { timeoutMs: number; logger: BusLogger; login?: SealedLogin }): Promise<CredentialsTestResult> {
+  const request: CredentialsTestRequest = options.login ? { version: 1, userId, login: options.login } : { version: 1, userId }
   try {
     const reply = await requestByContract(bus, CREDENTIALS_TEST_SUBJECT, requestContract, request, replyContract, options.timeoutMs)
     if (reply) return { ok: reply.ok, kind: reply.kind, detail: reply.detail, testedAt: new Date().toISOString() }

@@ -7,9 +7,8 @@ import { findCredentials } from '../repositories/broker-credentials.ts'
 import { countOpenTrades } from '../repositories/trades.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
 import { statusIndicator } from '../status-indicator.ts'
-import { brokerIndicator } from '../broker-indicator.ts'
+import { liveIndicatorOf } from '../broker-indicator.ts'
 import type { FeedStatusReader } from '../feed/feed-status-reader.ts'
-import { feedHealth } from '../feed/feed-health.ts'
 import { LiveTradingStatusResponse } from '../schemas/live-trading-status.ts'
 import { settingsResponse } from './trading-settings.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
@@ -37,8 +36,7 @@ export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
       const live = settings.live_trading.value as { enabled: boolean; autoPlaceOrders: boolean }
       const credentials = credentialsRow ? summarizeCredentials(credentialsRow, options.cipher) : null
       const flags = { liveTradingEnabled: live.enabled, autoPlaceOrdersEnabled: live.autoPlaceOrders, hasCredentials: credentials !== null }
-      const health = feedHealth(connection, live.enabled, new Date(), options.feedDownGraceMs)
-      const { indicator, reason } = brokerIndicator(flags, connection, health)
+      const { indicator, indicatorReason, brokerConnection } = liveIndicatorOf(flags, connection, new Date(), options.feedDownGraceMs)
       return {
         success: true as const,
         status: {
@@ -48,8 +46,8 @@ export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
           accountId: credentials?.accountId ?? null,
           credentialsUpdatedAt: credentials?.updatedAt ?? null,
           indicator,
-          indicatorReason: reason,
-          brokerConnection: { connected: connection.state === 'connected', ...connection, ...health },
+          indicatorReason,
+          brokerConnection,
         },
         settings: settingsResponse(settings),
         credentials,

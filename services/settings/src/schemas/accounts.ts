@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox'
 import { BROKER_NAMES, BrokerEnvironment, BrokerName, LiteralUnion } from '@signals/contracts'
 import { credentialsFields } from './broker-credentials.ts'
 import { FeedCommandOutcome } from './trading-settings.ts'
+import { BrokerConnection, Indicator } from './live-trading-status.ts'
 
 // Several broker accounts per trader (issue 22 items 1 and 2, docs/decisions/accounts.md).
 const prefix = { 'x-error-prefix': 'Invalid account' }
@@ -61,7 +62,25 @@ export const AccountView = Type.Object(
 )
 export type AccountView = Static<typeof AccountView>
 
-export const AccountsResponse = Type.Object({ success: Type.Literal(true), accounts: Type.Array(AccountView) })
+/**
+ * How an account stands (stage 3a, docs/decisions/accounts.md): the primary's is the spec's live-trading
+ * status (`GET /api/live-trading-status`: the four-state indicator and the broker connection's health, from
+ * the same reading); an additional account does not trade yet and says so.
+ */
+export const AccountStatus = Type.Object(
+  {
+    trading: Type.Boolean({ description: 'false: this account does not trade yet (an additional account, until the broker connection trades by account)' }),
+    indicator: Indicator,
+    indicatorReason: Type.Union([Type.String(), Type.Null()], { description: 'why the indicator is not green (or why the account does not trade); null when green, or gray with live trading off' }),
+    brokerConnection: Type.Union([BrokerConnection, Type.Null()], { description: "the broker connection's health (null for an account that does not trade yet)" }),
+  },
+  { additionalProperties: false },
+)
+export type AccountStatus = Static<typeof AccountStatus>
+
+const ListedAccount = Type.Object({ ...AccountView.properties, status: AccountStatus }, { additionalProperties: false })
+
+export const AccountsResponse = Type.Object({ success: Type.Literal(true), accounts: Type.Array(ListedAccount) })
 
 export const AccountResponse = Type.Object({
   success: Type.Literal(true),

@@ -5,7 +5,7 @@ import { CredentialsSummary } from './broker-credentials.ts'
 
 const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
 
-const BrokerConnection = Type.Object(
+export const BrokerConnection = Type.Object(
   {
     connected: Type.Boolean({ description: 'true only while the broker connector reports the feed connected' }),
     state: LiteralUnion(['connecting', 'connected', 'stopped', 'error', 'not_started', 'unknown'] as const, {
@@ -24,6 +24,11 @@ const BrokerConnection = Type.Object(
   { additionalProperties: false },
 )
 
+export const Indicator = Type.Union([Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('gray')], {
+  description:
+    "green fully configured; yellow auto-place off, or the broker connection failing within FEED_DOWN_GRACE_MS; red credentials missing (wins over yellow), or the broker refusing the login or the feed down past the grace; gray live trading off",
+})
+
 /** The spec's GET /api/live-trading-status, plus status.indicator and status.brokerConnection. */
 export const LiveTradingStatusResponse = Type.Object({
   success: Type.Literal(true),
@@ -36,10 +41,7 @@ export const LiveTradingStatusResponse = Type.Object({
       liveTradesCount: Type.Integer({ minimum: 0, description: "the user's open trades" }),
       accountId: Type.Union([Type.String(), Type.Null()]),
       credentialsUpdatedAt: NullableTimestamp,
-      indicator: Type.Union([Type.Literal('green'), Type.Literal('yellow'), Type.Literal('red'), Type.Literal('gray')], {
-        description:
-          "green fully configured; yellow auto-place off, or the broker connection failing within FEED_DOWN_GRACE_MS; red credentials missing (wins over yellow), or the broker refusing the login or the feed down past the grace; gray live trading off",
-      }),
+      indicator: Indicator,
       indicatorReason: Type.Union([Type.String(), Type.Null()], { description: "why the indicator is not green, in the broker's words when the broker is why; null when green or gray" }),
       brokerConnection: BrokerConnection,
     },

@@ -1,8 +1,10 @@
 import t from 'tap'
+import { openBucket } from '@signals/bus'
+import { Buckets, feedStatusKey } from '@signals/contracts'
 import { DEFAULT_RISK_ENGINE_CONFIG } from '@signals/risk-engine'
 import { openCredentialsRow } from '@signals/secrets'
 import { credentialsCipherFrom } from '../../src/config.ts'
-import { build } from '../helper.ts'
+import { answerLoginTests, build } from '../helper.ts'
 
 // Issue 22 items 1 and 2 (docs/decisions/accounts.md): several accounts per trader; the spec's single-account
 // routes address the primary, whose rows the connector still reads per user.
@@ -10,6 +12,7 @@ const paperLogin = { broker: 'paper', environment: 'demo', username: 'eval.trade
 
 t.test('the first account links the primary (the connector sees it as credentials); more go under a login, switched off', async (t) => {
   const { app, config, createUser } = await build(t)
+  answerLoginTests(t, app)
   const headers = await createUser('ada')
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => app.inject({ method, url, headers, payload })
 
@@ -57,6 +60,7 @@ t.test('the first account links the primary (the connector sees it as credential
 
 t.test("switches: the primary's are the spec's live_trading setting; an additional account cannot go live yet", async (t) => {
   const { app, createUser } = await build(t)
+  answerLoginTests(t, app)
   const headers = await createUser('bo')
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => app.inject({ method, url, headers, payload })
   const primary = (await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })).json().account
@@ -98,6 +102,7 @@ t.test("switches: the primary's are the spec's live_trading setting; an addition
 
 t.test("a trader sees and changes only their own accounts: another's answers 404", async (t) => {
   const { app, createUser } = await build(t)
+  answerLoginTests(t, app)
   const owner = await createUser('cy')
   const other = await createUser('di')
   const primary = (await app.inject({ method: 'POST', url: '/api/accounts', headers: owner, payload: { name: 'Main', brokerAccountId: 'P-1', login: paperLogin } })).json().account
@@ -123,6 +128,7 @@ t.test("a trader sees and changes only their own accounts: another's answers 404
 
 t.test("each account has its own risk configuration; the primary's is the spec's /api/risk-engine/config", async (t) => {
   const { app, createUser } = await build(t)
+  answerLoginTests(t, app)
   const headers = await createUser('ed')
   const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers, payload })
   const primary = (await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })).json().account
@@ -144,4 +150,94 @@ t.test("each account has its own risk configuration; the primary's is the spec's
   const bad = await call('POST', `/api/accounts/${extra.id}/risk-engine/config`, { ...large, limits: { ...large.limits, maxOpenTrades: -1 } })
   t.equal(bad.statusCode, 400)
   t.match((await call('GET', `/api/accounts/${extra.id}/risk-engine/config`)).json(), { config: { limits: { maxOpenTrades: 1 } } }, 'a refused save changes nothing')
+})
+
+t.test("GET /api/accounts: the primary's status is the live-trading status's; an additional account says it does not trade yet", async (t) => {
+  const { app, createUser } = await build(t, { overrides: { FEED_DOWN_GRACE_MS: '60000' } })
+  answerLoginTests(t, app)
+  const headers = await createUser('cy')
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers, payload })
+  const both = async () => {
+    const [accounts, status] = await Promise.all([call('GET', '/api/accounts'), call('GET', '/api/live-trading-status')])
+    t.equal(accounts.statusCode, 200, accounts.body)
+    const { indicator, indicatorReason, brokerConnection } = status.json().status
+    return { accounts: accounts.json().accounts as { isPrimary: boolean; status: Record<string, unknown> }[], spec: { trading: true, indicator, indicatorReason, brokerConnection } }
+  }
+
+  const fresh = await both()
+  t.same(fresh.accounts[0]?.status, fresh.spec, 'a new trader: the same status as the spec route')
+  t.match(fresh.accounts[0]?.status, { trading: true, indicator: 'gray', brokerConnection: { state: 'not_started', health: 'off' } })
+
+  const primary = (await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })).json().account
+  await call('POST', '/api/accounts', { name: 'Eval', brokerAccountId: 'P-2', loginId: primary.loginId })
+  await call('POST', '/api/trading-settings', { settingKey: 'live_trading', settingValue: { enabled: true, autoPlaceOrders: true } })
+  const kv = await openBucket(app.bus, Buckets.feedStatus)
+  const now = new Date().toISOString()
+  await kv.put(feedStatusKey('cy'), JSON.stringify({ version: 1, userId: 'cy', state: 'connected', detail: null, updatedAt: now, lastHeardAt: now, instanceId: 'i-1' }))
+  const green = await both()
+  t.same(green.accounts[0]?.status, green.spec)
+  t.match(green.accounts[0]?.status, { trading: true, indicator: 'green', indicatorReason: null, brokerConnection: { connected: true, state: 'connected', up: true, health: 'green' } }, 'live, auto-place, credentials, the feed up')
+  t.same(green.accounts[1]?.status, {
+    trading: false, indicator: 'gray', brokerConnection: null,
+    indicatorReason: 'Not trading yet: only your primary account trades until the broker connection trades by account.',
+  }, 'the additional account does not trade yet, and says so')
+
+  await kv.put(feedStatusKey('cy'), JSON.stringify({ version: 1, userId: 'cy', state: 'error', detail: 'Incorrect username or password', updatedAt: now, instanceId: 'i-1' }))
+  const failing = await both()
+  t.same(failing.accounts[0]?.status, failing.spec)
+  t.match(failing.accounts[0]?.status, { indicator: 'yellow', indicatorReason: /The broker connection failed: Incorrect username or password/, brokerConnection: { state: 'error', up: false } })
+})
+
+t.test('POST /api/accounts tries a new login at the broker first: a refusal 400, a broker that cannot be asked 503, nothing stored', async (t) => {
+  const { app, createUser } = await build(t)
+  let reply: { ok: boolean; kind: string | null; detail: string } = { ok: false, kind: 'credentials_refused', detail: 'The broker refused the login: Incorrect username or password' }
+  const seen = answerLoginTests(t, app, () => ({ version: 1, ...reply }))
+  const headers = await createUser('di')
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers, payload })
+  const stored = async () => ({
+    logins: (await app.db.selectFrom('broker_logins').select('id').where('user_id', '=', 'di').execute()).length,
+    credentials: (await app.db.selectFrom('broker_credentials').select('user_id').where('user_id', '=', 'di').execute()).length,
+    accounts: (await call('GET', '/api/accounts')).json().accounts.length,
+  })
+
+  const refused = await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })
+  t.equal(refused.statusCode, 400)
+  t.match(refused.json(), { success: false, error: 'Invalid account: The broker refused the login: Incorrect username or password', code: 'credentials_refused', test: { ok: false, kind: 'credentials_refused', testedAt: String } })
+  t.same(await stored(), { logins: 0, credentials: 0, accounts: 1 }, 'a refused login is not stored, the primary stays unlinked')
+  t.match(seen, [{ version: 1, userId: 'di', login: { broker: 'paper', environment: 'demo', accountId: 'P-1', keyId: String, iv: String, tag: String, ciphertext: String } }], 'the login crosses the bus sealed')
+  t.notMatch(JSON.stringify(seen), /pw-unique-8812|eval\.trader/, 'never its user name or password in the clear')
+
+  reply = { ok: false, kind: 'account_not_found', detail: 'The broker accepted the login but not the account: no account "P-1"' }
+  const account = await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })
+  t.equal(account.statusCode, 400)
+  t.match(account.json(), { code: 'account_not_found', error: /^Invalid account: The broker accepted the login but not the account/ })
+
+  reply = { ok: false, kind: 'unavailable', detail: 'The broker could not be reached or did not let the login through now: timed out' }
+  const down = await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })
+  t.equal(down.statusCode, 503)
+  t.match(down.json(), { success: false, code: 'login_not_tried', error: /^The login could not be tried at the broker now, so the account was not added: .*timed out/ })
+  t.same(await stored(), { logins: 0, credentials: 0, accounts: 1 }, 'nor one that could not be tried')
+
+  reply = { ok: true, kind: null, detail: 'The broker accepted the login: account P-1.' }
+  const linked = await call('POST', '/api/accounts', { name: 'Main', brokerAccountId: 'P-1', login: paperLogin })
+  t.equal(linked.statusCode, 200, linked.body)
+  t.same(await stored(), { logins: 1, credentials: 1, accounts: 1 }, 'an accepted login links the primary')
+  const asked = seen.length
+  const second = await call('POST', '/api/accounts', { name: 'Eval', brokerAccountId: 'P-2', loginId: linked.json().account.loginId })
+  t.equal(second.statusCode, 200)
+  t.equal(seen.length, asked, 'an existing login is not tried again')
+
+  reply = { ok: false, kind: 'credentials_refused', detail: 'The broker refused the login: Incorrect username or password' }
+  const extra = await call('POST', '/api/accounts', { name: 'Other', brokerAccountId: 'X-1', login: { ...paperLogin, username: 'other.login' } })
+  t.equal(extra.statusCode, 400, 'an additional account under a new login is tried too')
+  t.same(await stored(), { logins: 1, credentials: 1, accounts: 2 })
+})
+
+t.test('POST /api/accounts with a new login when no broker connector answers: 503, nothing stored', async (t) => {
+  const { app, createUser } = await build(t, { overrides: { CREDENTIALS_TEST_TIMEOUT_MS: '500' } })
+  const headers = await createUser('ed')
+  const response = await app.inject({ method: 'POST', url: '/api/accounts', headers, payload: { name: 'Main', brokerAccountId: 'P-1', login: paperLogin } })
+  t.equal(response.statusCode, 503)
+  t.match(response.json(), { success: false, code: 'login_not_tried', test: { kind: 'no_answer' }, error: /no broker connector answered/ })
+  t.equal((await app.db.selectFrom('broker_logins').select('id').execute()).length, 0)
 })

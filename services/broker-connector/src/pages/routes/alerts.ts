@@ -4,11 +4,13 @@ import { listUserAlerts } from '../../repositories/alerts.ts'
 import { rawDataFor } from './alert-raw-data.ts'
 import { AlertsPage, AlertsQuery } from '../schemas/alerts.ts'
 import { isoOrNull, nextCursorOf } from '@signals/http-kit'
+import { ownAccountFilter } from './account-filter.ts'
 
 const idText = (id: number | null) => (id === null ? null : String(id))
 
 /**
- * `GET /api/alerts`: the caller's own alert records, newest first. Test alerts belong to no trader. A fan-out
+ * `GET /api/alerts`: the caller's own alert records, newest first, optionally of one of their accounts
+ * (`?accountId=`). Test alerts belong to no trader. A fan-out
  * recipient's rawData is the normalized alert; the sender's body stays with the sender (alert-raw-data.ts).
  */
 export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,21 +25,26 @@ export const alertRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: AlertsPage,
           400: ErrorBody,
           401: ErrorBody,
+          404: ErrorBody,
         },
       },
     },
     async (request) => {
       const { limit, before } = request.query
+      const userId = request.identity.userId
+      const accountId = await ownAccountFilter(app.db, userId, request.query.accountId)
       const rows = await listUserAlerts(app.db, {
-        userId: request.identity.userId,
+        userId,
         limit,
         beforeId: before === undefined ? undefined : Number(before),
+        accountId,
       })
       return {
         success: true as const,
         alerts: rows.map((row) => ({
           id: String(row.id),
           alertId: row.alert_id,
+          accountId: row.account_id,
           symbol: row.symbol,
           root: row.root,
           action: row.action,

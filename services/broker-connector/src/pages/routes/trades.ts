@@ -3,10 +3,11 @@ import { ErrorBody } from '@signals/contracts'
 import { listUserTrades } from '../../repositories/trades.ts'
 import { TradesPage, TradesQuery } from '../schemas/trades.ts'
 import { isoOrNull, nextCursorOf } from '@signals/http-kit'
+import { ownAccountFilter } from './account-filter.ts'
 
 const idText = (id: number | null) => (id === null ? null : String(id))
 
-/** `GET /api/trades`: the caller's own trades, newest first, optionally of one status. */
+/** `GET /api/trades`: the caller's own trades, newest first, optionally of one status and one of their accounts. */
 export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/trades',
@@ -19,16 +20,20 @@ export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: TradesPage,
           400: ErrorBody,
           401: ErrorBody,
+          404: ErrorBody,
         },
       },
     },
     async (request) => {
       const { limit, before, status } = request.query
+      const userId = request.identity.userId
+      const accountId = await ownAccountFilter(app.db, userId, request.query.accountId)
       const rows = await listUserTrades(app.db, {
-        userId: request.identity.userId,
+        userId,
         limit,
         beforeId: before === undefined ? undefined : Number(before),
         status,
+        accountId,
       })
       return {
         success: true as const,
@@ -48,7 +53,8 @@ export const tradeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           closedAt: isoOrNull(row.closed_at),
           alertRecordId: idText(row.alert_record_id),
           contract: row.contract,
-          accountId: idText(row.broker_account_id),
+          accountId: row.account_id,
+          brokerAccountId: idText(row.broker_account_id),
           entryOrderId: idText(row.entry_order_id),
           stopOrderId: idText(row.stop_order_id),
           targetOrderId: idText(row.target_order_id),

@@ -8,6 +8,9 @@ const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the br
 const AlertRecordBody = Type.Object({
   id: Type.String({ description: 'record id' }),
   alertId: Type.String({ description: 'the alert this record was made from (one record per alert and user)' }),
+  accountId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: 'the broker account the record is for (an id of `GET /api/accounts`: your primary while only it trades); null once that account was removed',
+  }),
   symbol: Type.Union([Type.String(), Type.Null()]),
   root: Type.Union([Type.String(), Type.Null()], { description: 'contract root (NQ for NQ1!)' }),
   action: Type.Union([Side, Type.Null()]),
@@ -35,5 +38,8 @@ const AlertRecordBody = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 })
 
-export const AlertsQuery = Type.Object(PageQuery, { additionalProperties: false })
+/** `?accountId=`: one of your accounts (`GET /api/accounts`); another's, or none, answers 404. */
+export const AccountFilter = Type.Optional(Type.String({ format: 'uuid', description: 'only this account of yours (an id of `GET /api/accounts`); 404 when it is not one of yours' }))
+
+export const AlertsQuery = Type.Object({ ...PageQuery, accountId: AccountFilter }, { additionalProperties: false })
 export const AlertsPage = Type.Object({ success: Type.Literal(true), alerts: Type.Array(AlertRecordBody), nextCursor: NextCursor })

@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { Side, TradeResult, TradeStatus } from '@signals/contracts'
 import { NextCursor, PageQuery } from '@signals/http-kit'
+import { AccountFilter } from './alerts.ts'
 
 const Decimal = Type.String({ description: 'exact decimal text' })
 const BrokerId = Type.Union([Type.String(), Type.Null()], { description: "the broker's id" })
@@ -22,7 +23,10 @@ const TradeBody = Type.Object({
   closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   alertRecordId: Type.Union([Type.String(), Type.Null()], { description: 'the alert record whose order opened it' }),
   contract: Type.Union([Type.String(), Type.Null()], { description: 'the dated contract traded (MNQZ6)' }),
-  accountId: BrokerId,
+  accountId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: 'the broker account it was traded on (an id of `GET /api/accounts`); null once that account was removed',
+  }),
+  brokerAccountId: Type.Union([Type.String(), Type.Null()], { description: "the broker's own id of that account (Tradovate's account number), null for a trade no broker fill opened" }),
   entryOrderId: BrokerId,
   stopOrderId: BrokerId,
   targetOrderId: BrokerId,
@@ -36,7 +40,7 @@ const TradeBody = Type.Object({
   closeReason: Type.Union([Type.String(), Type.Null()], { description: 'why the platform closed it when no signal did (the risk watchdog: hard daily loss limit or drawdown floor)' }),
 })
 
-export const TradesQuery = Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus) }, { additionalProperties: false })
+export const TradesQuery = Type.Object({ ...PageQuery, status: Type.Optional(TradeStatus), accountId: AccountFilter }, { additionalProperties: false })
 export const TradesPage = Type.Object({ success: Type.Literal(true), trades: Type.Array(TradeBody), nextCursor: NextCursor })
 
 const DiscrepancyBody = Type.Object({

@@ -39,6 +39,8 @@ forEachBroker(t, 'an entry becomes a bracket of the computed size, a trade from 
     contract: 'MNQZ6', broker: broker.brokerName, entry_order_id: record.entry_order_id,
   })
   t.equal(String(opened?.broker_account_id), String(broker.accountId()), 'on the saved account')
+  const primary = await db.selectFrom('broker_accounts').select('id').where('user_id', '=', 'u-0').where('is_primary', '=', true).executeTakeFirstOrThrow()
+  t.equal(opened?.account_id, primary.id, "the trade is on the trader's primary account, its record's (issue 22, stage 3a)")
 
   broker.setPrice('MNQZ6', '21101')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
@@ -49,9 +51,9 @@ forEachBroker(t, 'an entry becomes a bracket of the computed size, a trade from 
   t.pass('the stop went with the target')
 
   const listed = await app.inject({ method: 'GET', url: '/api/alerts', headers: identityHeaders(config, 'u-0') })
-  t.match(listed.json(), { alerts: [{ status: 'placed', orderQuantity: 5, contract: 'MNQZ6', reason: null, entryOrderId: String(record.entry_order_id) }] })
+  t.match(listed.json(), { alerts: [{ accountId: primary.id, status: 'placed', orderQuantity: 5, contract: 'MNQZ6', reason: null, entryOrderId: String(record.entry_order_id) }] })
   const trades = await app.inject({ method: 'GET', url: '/api/trades', headers: identityHeaders(config, 'u-0') })
-  t.match(trades.json(), { trades: [{ result: 'TP', pnl: '1005.00', alertRecordId: String(record.id), contract: 'MNQZ6', accountId: String(broker.accountId()), brokerExitPrice: '21100.50000000' }] })
+  t.match(trades.json(), { trades: [{ result: 'TP', pnl: '1005.00', alertRecordId: String(record.id), contract: 'MNQZ6', accountId: primary.id, brokerAccountId: String(broker.accountId()), brokerExitPrice: '21100.50000000' }] })
 })
 
 forEachBroker(t, 'a short through its stop closes SL at the stop fill with exact pnl', async (t, kind) => {
