@@ -5,17 +5,37 @@
 // 1,343 modules (TypeBox's are 683) and each costs Node memory of its own (a module record, its source, its
 // scope); bundled, a service's V8 heap at rest is 7-14 MiB smaller (docs/decisions/memory.md,
 // `pnpm bench memory`).
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { build } from 'esbuild'
+import { build, type Plugin } from 'esbuild'
 
 /**
  * Left to node_modules: packages that find files beside their own code at run time (a bundle has no
  * `__dirname`), and optional native add-ons that are not installed.
  * - pino, thread-stream, pino-pretty: a transport (pretty logs) runs in a worker loaded from pino's folder.
- * - @fastify/swagger-ui: serves its static files from its folder.
+ * (@fastify/swagger-ui, which serves its static files from its folder, is bundled and finds that folder
+ * where it is installed: `swaggerUiFolder` below.)
  */
-const external = ['pino', 'thread-stream', 'pino-pretty', '@fastify/swagger-ui', 'pg-native', 'bufferutil', 'utf-8-validate']
+const external = ['pino', 'thread-stream', 'pino-pretty', 'pg-native', 'bufferutil', 'utf-8-validate']
+
+/**
+ * @fastify/swagger-ui (the gateway's `/docs`) reads its logo and serves Swagger UI's files from its own
+ * folder (`__dirname`), so it was left to node_modules; loaded from there it brought its own @fastify/static,
+ * glob and yaml file by file, about 130 modules, each a module record, a scope and a source of its own in
+ * V8's heap (docs/decisions/memory.md). Bundled, its `__dirname` is the folder Node resolves the package to
+ * from the service's dist/ (the service depends on it, so it is installed beside it in the image too).
+ */
+const swaggerUiFolder: Plugin = {
+  name: 'swagger-ui-folder',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]@fastify[\\/]swagger-ui[\\/](index|lib[\\/]routes)\.js$/ }, (args) => {
+      const inLib = /[\\/]lib[\\/]routes\.js$/.test(args.path)
+      const folder = `require('node:path').join(require('node:path').dirname(require.resolve('@fastify/swagger-ui'))${inLib ? ", 'lib'" : ''})`
+      const source = readFileSync(args.path, 'utf8').replaceAll('__dirname', '__swaggerUiDir')
+      return { contents: `const __swaggerUiDir = ${folder};\n${source}`, loader: 'js' }
+    })
+  },
+}
 
 /**
  * V8 flags the entry sets before anything else runs (NODE_OPTIONS refuses them): bytecode and baseline code
@@ -25,6 +45,38 @@ const external = ['pino', 'thread-stream', 'pino-pretty', '@fastify/swagger-ui',
  * service at rest (docs/decisions/memory.md). Functions on a hot path keep theirs.
  */
 const V8_FLAGS = "import { setFlagsFromString as __v8Flags } from 'node:v8'; __v8Flags('--bytecode-old-age=1'); __v8Flags('--flush-baseline-code');\n"
+
+/**
+ * `undici` as @fastify/reply-from (the gateway's proxy) uses it: its dispatchers, their request API and the
+ * global dispatcher, the parts of undici's index that reply-from reads (`Pool`, `Client`, `Agent`,
+ * `BalancedPool`, `ProxyAgent`, `Dispatcher`, `getGlobalDispatcher`), set up as that index sets them up.
+ * The index also loads undici's fetch, WebSocket, EventSource, cache and mocks (half its 737 KB in the
+ * bundle), and its cookie module reads `globalThis.Headers` at load, which makes Node load its own copy of
+ * undici (0.73 MB of source, 2.6 MiB of heap in a bare process) for a proxy that never calls them
+ * (docs/decisions/memory.md). The same files of the same undici, resolved from reply-from's folder.
+ */
+const UNDICI_DISPATCHERS = `'use strict'
+const Dispatcher = require('undici/lib/dispatcher/dispatcher')
+Object.assign(Dispatcher.prototype, require('undici/lib/api'))
+module.exports = {
+  Dispatcher,
+  Client: require('undici/lib/dispatcher/client'),
+  Pool: require('undici/lib/dispatcher/pool'),
+  BalancedPool: require('undici/lib/dispatcher/balanced-pool'),
+  Agent: require('undici/lib/dispatcher/agent'),
+  ProxyAgent: require('undici/lib/dispatcher/proxy-agent'),
+  getGlobalDispatcher: require('undici/lib/global').getGlobalDispatcher,
+}
+`
+const undiciDispatchersOnly: Plugin = {
+  name: 'undici-dispatchers-only',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.includes('/@fastify/reply-from/') ? { path: args.importer, namespace: 'undici-dispatchers' } : undefined,
+    )
+    esbuild.onLoad({ filter: /.*/, namespace: 'undici-dispatchers' }, (args) => ({ contents: UNDICI_DISPATCHERS, loader: 'js', resolveDir: path.dirname(args.path) }))
+  },
+}
 
 const result = await build({
   entryPoints: { main: 'src/main.ts' },
@@ -37,6 +89,7 @@ const result = await build({
   target: 'node24',
   format: 'esm',
   external,
+  plugins: [undiciDispatchersOnly, swaggerUiFolder],
   // Bundled CommonJS code calls `require` for Node's modules and the external packages (in every chunk).
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   // Blanks and syntax minified, names left as written, so stack traces read without esbuild's keepNames: that

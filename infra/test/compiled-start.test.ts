@@ -1,10 +1,11 @@
 import t from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { deleteNamespaceStreams, eventually, testNamespace, TEST_NATS_URL } from '@signals/test-support'
+import { deleteNamespaceStreams, eventually, testNamespace, TEST_NATS_URL, TEST_REDIS_URL } from '@signals/test-support'
 
 // The production build (issue 21 items 2 and 3): a service built by `pnpm build` is one bundled module,
 // dist/main.js, plus dist/chunks/ for what only a dynamic import reaches (docs/decisions/memory.md), that
@@ -55,5 +56,84 @@ t.test('ingest built to dist/ starts with plain node and answers /health', async
     { timeoutMs: 30_000, what: 'the compiled ingest to answer /health' },
   )
   t.match(health, { status: 'ok', service: 'ingest' }, '/health answers from the compiled service')
+  t.notMatch(output, /tsx|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED/, 'nothing on the way loaded TypeScript')
+})
+
+// The gateway's bundle replaces two dependencies' ways of loading (scripts/bundle-service.ts,
+// docs/decisions/memory.md): @fastify/reply-from gets undici's dispatchers without undici's index, and
+// @fastify/swagger-ui is bundled and serves Swagger UI's files from the folder it is installed in. Both are
+// shown from the build: a webhook reaches its upstream through the proxy, and /docs serves its page and files.
+t.test('the gateway built to dist/ proxies through undici and serves Swagger UI from its installed folder', async (t) => {
+  const build = spawnSync('pnpm', ['--filter', '@signals/gateway...', '--workspace-concurrency=2', 'run', 'build'], { cwd: root, encoding: 'utf8', timeout: 180_000 })
+  t.equal(build.status, 0, `the gateway and its packages compile${build.status === 0 ? '' : `: ${build.stdout}${build.stderr}`}`)
+
+  // The upstream (ingest's address): answers every request with what it received.
+  const seen: { method?: string; url?: string; body: string }[] = []
+  const upstream = createHttpServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    request.on('end', () => {
+      seen.push({ method: request.method, url: request.url, body })
+      response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ upstream: true }))
+    })
+  })
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`
+  const nowhere = `http://127.0.0.1:${await freePort()}`
+
+  const port = await freePort()
+  const namespace = testNamespace()
+  const child = spawn(process.execPath, ['--no-experimental-strip-types', '--conditions=compiled', 'services/gateway/dist/main.js'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'development',
+      GATEWAY_PORT: String(port),
+      REDIS_URL: TEST_REDIS_URL,
+      NATS_URL: TEST_NATS_URL,
+      BUS_NAMESPACE: namespace,
+      SESSION_SECRET: 'compiled-start-session-secret-0123456789',
+      INTERNAL_AUTH_SECRET: 'compiled-start-internal-secret-0123456789',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      INGEST_URL: upstreamUrl,
+      AUTH_URL: nowhere,
+      SETTINGS_URL: nowhere,
+      ADMIN_URL: nowhere,
+      BROKER_CONNECTOR_URL: nowhere,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  t.teardown(async () => {
+    child.kill('SIGTERM')
+    upstream.close()
+    await deleteNamespaceStreams(namespace)
+  })
+  const base = `http://127.0.0.1:${port}`
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the gateway exited ${child.exitCode}: ${output}`)
+      const response = await fetch(`${base}/health`).catch(() => undefined)
+      return response?.ok === true
+    },
+    { timeoutMs: 30_000, what: 'the compiled gateway to answer /health' },
+  )
+
+  const webhook = await fetch(`${base}/webhook/alert/some-token`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'BUY MES' })
+  t.equal(webhook.status, 202, 'the upstream answer comes back through the proxy')
+  t.same(await webhook.json(), { upstream: true })
+  t.match(seen, [{ method: 'POST', url: '/webhook/alert/some-token', body: 'BUY MES' }], 'the upstream received the request as sent')
+
+  const page = await fetch(`${base}/docs`)
+  t.equal(page.status, 200, '/docs answers')
+  t.match(await page.text(), /swagger-ui/i, 'with Swagger UI\'s page')
+  const logo = await fetch(`${base}/docs/static/logo.svg`)
+  t.equal(logo.status, 200, 'Swagger UI\'s logo is served from its installed folder')
+  t.match(logo.headers.get('content-type'), /image\/svg\+xml/)
+  const script = await fetch(`${base}/docs/static/swagger-ui-bundle.js`)
+  t.equal(script.status, 200, 'and so is its script')
+  t.ok((await script.arrayBuffer()).byteLength > 100_000, 'whole')
   t.notMatch(output, /tsx|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED/, 'nothing on the way loaded TypeScript')
 })

@@ -10,6 +10,7 @@ import { schemaErrorFormatter } from './validation/schema-error-formatter.ts'
 import { serverTimeoutOptions, type ServerTimeouts } from './server-timeouts.ts'
 import { limitConnectionsPerAddress } from './connection-limit.ts'
 import { createValidatorCompiler } from './validation/validator-compiler.ts'
+import { serializerAtFirstUse } from './validation/serializer-compiler.ts'
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts'
 import { tracingPlugin } from './plugins/tracing.ts'
 
@@ -58,6 +59,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
     forceCloseConnections: 'idle',
     schemaErrorFormatter,
     genReqId: requestIdOf,
+    schemaController: { compilersFactory: { buildSerializer: serializerAtFirstUse() } },
     ...(options.timeouts ? serverTimeoutOptions(options.timeouts) : {}),
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -48,7 +48,6 @@ export async function buildApp(config: Config, options: GatewayAppOptions = {}) 
   await app.register(authProxy, {
     authUrl: config.AUTH_URL,
     publicUrl: config.PUBLIC_URL,
-    redisUrl: config.REDIS_URL,
     limit: config.AUTH_RATE_LIMIT,
     meLimit: config.AUTH_ME_RATE_LIMIT,
     rateLimitNamespace: options.rateLimitNamespace ?? 'auth-rate-limit:',

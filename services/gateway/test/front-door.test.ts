@@ -1,4 +1,5 @@
 import t from 'tap'
+import { createServer, connect, type Socket } from 'node:net'
 import { createRedisClient, writeUserStatus } from '@signals/sessions'
 import { TEST_REDIS_URL } from '@signals/test-support'
 import { subjectFor } from '@signals/dev-oidc-provider'
@@ -40,6 +41,38 @@ t.test('/auth/* is rate limited per client; an unreachable service answers 503 "
   t.ok(limited.headers['retry-after'])
   const other = await app.inject({ method: 'GET', url: '/auth/google', remoteAddress: '10.1.2.3' })
   t.equal(other.statusCode, 503, 'another client is counted on its own')
+})
+
+t.test('when Redis cannot count, sign-in is not limited: the limiter lets requests through at once', async (t) => {
+  // Redis through a forwarder the test cuts: the gateway's connection to it is lost mid-run.
+  const sockets = new Set<Socket>()
+  const redisUrl = new URL(TEST_REDIS_URL)
+  const target = { port: Number(redisUrl.port || 6379), host: redisUrl.hostname }
+  const forwarder = createServer((client) => {
+    const upstream = connect(target.port, target.host)
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => undefined)
+      socket.on('close', () => sockets.delete(socket))
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => forwarder.close())
+  const { port } = forwarder.address() as { port: number }
+  redisUrl.hostname = '127.0.0.1'
+  redisUrl.port = String(port)
+  const { app } = await build(t, { AUTH_RATE_LIMIT: '1', AUTH_URL: 'http://127.0.0.1:9', REDIS_URL: redisUrl.toString() })
+  t.equal((await app.inject({ method: 'GET', url: '/auth/google' })).statusCode, 503, 'counted while Redis is there')
+  t.equal((await app.inject({ method: 'GET', url: '/auth/google' })).statusCode, 429, 'and limited')
+  forwarder.close()
+  for (const socket of sockets) socket.destroy()
+  for (let i = 0; i < 3; i++) {
+    const started = Date.now()
+    const response = await app.inject({ method: 'GET', url: '/auth/google', remoteAddress: '10.9.8.7' })
+    t.equal(response.statusCode, 503, `sign-in ${i + 1} reaches auth (down here) though over the limit`)
+    t.ok(Date.now() - started < 1_500, 'without waiting for Redis')
+  }
 })
 
 t.test('/auth/me is not a sign-in attempt: it has its own, generous budget (issue 25)', async (t) => {

@@ -33,8 +33,12 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const strict = createAjv(false)
   const coercing = createAjv(true)
   return ({ schema, httpPart }) => {
-    const validate: ValidateFunction = (httpPart === 'body' ? strict : coercing).compile(schema as object)
+    // Compiled at the route's first request, not at registration: most routes of a service are called
+    // seldom, and a compiled validator (generated source, its function, ajv's cache entry) is kept for the
+    // process's life (docs/decisions/memory.md). Same validator, built once.
+    let validate: ValidateFunction | undefined
     const withRoot = (data: unknown) => {
+      validate ??= (httpPart === 'body' ? strict : coercing).compile(schema as object)
       const valid = validate(data)
       withRoot.errors = valid ? null : (validate.errors ?? []).map((error) => Object.assign(error, { [ROOT_SCHEMA]: schema }))
       return valid

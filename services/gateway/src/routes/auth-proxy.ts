@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
-import { Redis } from 'ioredis'
 import { HttpError } from '@signals/http-kit'
+import type { RedisClient } from '@signals/sessions'
 import { proxyPrefix, withoutClientControlled } from './proxy.ts'
 import { isBrowserNavigation, rateLimitedPage } from './rate-limited-page.ts'
 
 export interface AuthProxyOptions {
   authUrl: string
   publicUrl: string
-  redisUrl: string
   /** Sign-in requests (every /auth path but /auth/me) per minute per client address. */
   limit: number
   /** `/auth/me` requests per minute per client address (pages read who is signed in; not a sign-in). */
@@ -32,23 +31,28 @@ class TooManyRequests extends HttpError {
 
 const isWhoAmI = (request: FastifyRequest) => request.url.split('?', 1)[0] === '/auth/me'
 
-/** An ioredis client for the limiter that fails fast (no offline queue), ready before the first request. */
-async function limiterConnection(scope: FastifyInstance, redisUrl: string): Promise<Redis> {
-  const limiterRedis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
-  limiterRedis.on('error', () => undefined)
-  // Count from the first request: without an offline queue, commands sent before the connection is up fail
-  // (and the limiter lets them through). Do not hold start-up for long if Redis is slow to answer.
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 5_000)
-    limiterRedis.once('ready', () => {
-      clearTimeout(timer)
-      resolve()
-    })
+type Reply = (error: Error | null, result?: unknown) => void
+
+/**
+ * The limiter counts in the app's Redis connection (`app.redis`, node-redis: no offline queue, so while Redis
+ * is away a count fails at once and `skipOnError` lets the request through). @fastify/rate-limit's Redis store
+ * is written for an ioredis client: it defines its two Lua scripts as commands (`defineCommand`) and calls
+ * them with a callback. This is that shape over node-redis's EVAL, so the gateway loads one Redis client
+ * library instead of two (ioredis held about 1.5 MiB of V8 heap at rest; docs/decisions/memory.md).
+ */
+function limiterRedis(client: Pick<RedisClient, 'eval'>) {
+  const commands: Record<string, (key: string, ...rest: unknown[]) => void> = {}
+  return Object.assign(commands, {
+    defineCommand(name: string, { lua }: { numberOfKeys: number; lua: string }) {
+      commands[name] = (key, ...rest) => {
+        const reply = rest.pop() as Reply
+        client.eval(lua, { keys: [key], arguments: rest.map(String) }).then(
+          (result) => reply(null, result),
+          (error: unknown) => reply(error instanceof Error ? error : new Error(String(error))),
+        )
+      }
+    },
   })
-  scope.addHook('onClose', async () => {
-    limiterRedis.disconnect()
-  })
-  return limiterRedis
 }
 
 /**
@@ -62,7 +66,7 @@ export const authProxy: FastifyPluginAsyncTypebox<AuthProxyOptions> = async (sco
   await scope.register(rateLimit, {
     global: false,
     timeWindow: 60_000,
-    redis: await limiterConnection(scope, options.redisUrl),
+    redis: limiterRedis(scope.redis) as never,
     nameSpace: options.rateLimitNamespace,
     // Sign-in must not depend on the limiter: when Redis cannot count, the request goes through.
     skipOnError: true,
