@@ -85,8 +85,9 @@ async function resize(deps: RemainderDeps, session: BrokerSession, record: Entry
   // As a new entry now: the account's other working entries count, and a position the broker and our trades disagree on waits.
   const accounts = await loadAccountRows(deps.db, [record.user_id], [record.id], new Map([[record.user_id, scope]]), deps.clock(), sizing.workingEntryRecords?.(record.user_id) ?? [])
   const { positionDifference } = sizing
-  // As a market entry of the quantity first sized (never more), its own word, order type and timeout dropped.
-  const asMarket: EntryRecord & { symbol: string } = { ...record, entry_order: null, raw_data: null, order_word: null, alert_quantity: String(record.order_quantity), size_multiplier: null }
+  // As a market entry of the quantity first sized (never more), its own word, order type and timeout dropped;
+  // a record sized by its subscription's multiplier keeps that rule, applied once (x 1 of what it was sized to).
+  const asMarket: EntryRecord & { symbol: string } = { ...record, entry_order: null, raw_data: null, order_word: null, alert_quantity: String(record.order_quantity), size_multiplier: record.size_multiplier == null ? null : '1' }
   return sizeOrder(
     {
       accounts,
