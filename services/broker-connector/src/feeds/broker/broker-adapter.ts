@@ -277,6 +277,17 @@ export interface SessionOptions {
   timeoutMs?: number
 }
 
+/**
+ * How a read of orders or positions is answered. `fresh`: asked of the broker itself now, for a decision that
+ * sizes or sends orders against what it holds (a partial close, a source's exit, the kill switch). Without
+ * it a session may answer from the state it keeps from the broker's events (ProjectX: the user hub's state,
+ * which lags the broker by the hub's delay; a trade made on the platform is not in it until the hub tells it).
+ * Tradovate's reads are always the broker's REST answer: the option changes nothing there.
+ */
+export interface ReadOptions {
+  fresh?: boolean
+}
+
 /** One user's authorized, synchronised real-time session. */
 export interface BrokerSession {
   readonly snapshot: BrokerSnapshot
@@ -292,9 +303,9 @@ export interface BrokerSession {
    */
   marketPrice(contract: BrokerContract, action: OrderSide): Promise<MarketPrice>
   /** The account's orders as the broker holds them now (for reconciliation by tag). */
-  listOrders(): Promise<BrokerOrder[]>
+  listOrders(options?: ReadOptions): Promise<BrokerOrder[]>
   /** The account's positions now (Tradovate `position/list`): what a flatten and a reconciliation check against. */
-  listPositions(): Promise<BrokerPosition[]>
+  listPositions(options?: ReadOptions): Promise<BrokerPosition[]>
   /** The account's fills the broker lists now (`fill/list`, the day's), only those of the account's own orders. */
   listFills(): Promise<BrokerFill[]>
   /** The latest version of each of these orders (`orderVersion/deps`), for the trader's view of the account. */

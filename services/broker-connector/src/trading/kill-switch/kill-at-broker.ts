@@ -38,11 +38,11 @@ export async function killAtBroker(
     }
   }
   let cancelled = 0
-  const working = (await session.listOrders()).filter((order) => order.accountId === accountId && !isDone(order.status))
+  const working = (await session.listOrders({ fresh: true })).filter((order) => order.accountId === accountId && !isDone(order.status))
   for (const order of working) if (await attempt(`order ${order.id} not cancelled`, () => cancelQuietly(session, order.id))) cancelled++
 
   let flattened = 0
-  const open = (await session.listPositions()).filter((position) => position.accountId === accountId && position.netPos !== 0 && !ours.has(position.contractId))
+  const open = (await session.listPositions({ fresh: true })).filter((position) => position.accountId === accountId && position.netPos !== 0 && !ours.has(position.contractId))
   for (const position of open) {
     const liquidated = await attempt(`position in contract ${position.contractId} not flattened`, async () => {
       await session.liquidatePosition(position.contractId)

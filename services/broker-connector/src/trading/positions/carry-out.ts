@@ -77,7 +77,7 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
-  const [positions, trades] = await Promise.all([session.listPositions(), targetTrades(db, scope)])
+  const [positions, trades] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope)])
   await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
   const netPos = positions.find((position) => position.contractId === contractId)?.netPos ?? 0
   const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null

@@ -28,7 +28,7 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const contract = flatten.broker_contract_id === null ? await session.findContract(flatten.contract) : { id: flatten.broker_contract_id, name: flatten.contract }
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
-  const [positions, trades, orders] = await Promise.all([session.listPositions(), targetTrades(db, scope), session.listOrders()])
+  const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope), session.listOrders({ fresh: true })])
   // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
   // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
   // sell more than is held. This one waits until the broker is done with it.
@@ -73,7 +73,7 @@ export async function lookForSent(session: BrokerSession, tag: string, sentAt: D
 
 /** What became of a closing order marked sent: found (in words), or given up once not listed for SENT_GRACE_MS (`givenUp`). */
 async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean }> {
-  const sent = (await session.listOrders()).find((order) => order.tag === tag)
+  const sent = (await session.listOrders({ fresh: true })).find((order) => order.tag === tag)
   if (sent) return { text: `partial close sent to the broker (order ${sent.id}, ${sent.status})`, givenUp: false }
   if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {
     throw new BrokerError('unavailable', `the partial close's order (${tag}) is not listed by the broker yet; it is looked for again and never sent twice`)
@@ -93,7 +93,7 @@ export async function lookForSentClose(db: Kysely<Database>, session: BrokerSess
 
 /** A given-up close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */
 async function putBackGivenUp(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten, scope: ExitScope): Promise<string> {
-  const netPos = (await session.listPositions()).find((position) => position.contractId === scope.contractId)?.netPos ?? 0
+  const netPos = (await session.listPositions({ fresh: true })).find((position) => position.contractId === scope.contractId)?.netPos ?? 0
   const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
   if (held === null || (flatten.side !== null && held !== flatten.side)) return ''
   const trades = (await targetTrades(db, scope)).filter((trade) => trade.side === held)

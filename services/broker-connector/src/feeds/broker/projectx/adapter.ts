@@ -10,7 +10,7 @@ import { OwnLegs } from './own-legs.ts'
 import { RateWindow } from './rate-window.ts'
 import { callApi, type RestOptions } from './rest.ts'
 import { savedAccount } from './saved-account.ts'
-import { LOOKBACK_MS, ProjectXSession, type Call } from './session.ts'
+import { LOOKBACK_MS, ProjectXSession, restOrders, type Call } from './session.ts'
 import { TokenKeeper } from './token-keeper.ts'
 import { USER_HUB_TARGETS, UserEvents, userRecordOf } from './user-events.ts'
 import { tracked, UserState } from './user-state.ts'
@@ -142,8 +142,9 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
 
   /**
    * The saved account from `Account/search`, the user hub subscribed for it (events held until the
-   * snapshot is taken, so nothing falls between the two), then its orders and trades of the last day, its
-   * open positions and its balance: the snapshot, and the seed of the session's state (user-state.ts), which
+   * snapshot is taken, so nothing falls between the two), then its orders of the last day and those still
+   * working, its trades of the last day, its open positions and its balance (read again after subscribing):
+   * the snapshot, and the seed of the session's state (user-state.ts), which
    * the events received meanwhile are applied on.
    */
   async #synchronise(call: Call, hub: HubConnection, events: UserEvents, state: UserState, wanted: string): Promise<BrokerSnapshot> {
@@ -152,21 +153,25 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     await invokeHub(hub, 'SubscribeAccounts')
     for (const method of ['SubscribeOrders', 'SubscribePositions', 'SubscribeTrades']) await invokeHub(hub, method, account.id)
     const since = new Date(Date.now() - LOOKBACK_MS).toISOString()
-    const [orders, trades, positions] = await Promise.all([
-      call('Order/search', { accountId: account.id, startTimestamp: since }),
+    // The balance is read again here, after SubscribeAccounts: a change between the first Account/search and
+    // the subscription is in this answer, one after it in the account events applied on the seed.
+    const [orders, trades, positions, afterSubscribing] = await Promise.all([
+      restOrders(call, account.id),
       call('Trade/search', { accountId: account.id, startTimestamp: since }),
       call('Position/searchOpen', { accountId: account.id }),
+      call('Account/search', { onlyActiveAccounts: false }),
     ])
     const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
-    events.learn(list(orders.orders))
-    const balance = list(accounts.accounts).filter(isFields).find((candidate) => candidate.id === account.id)?.balance
-    state.seed(account.id, { orders: list(orders.orders), trades: list(trades.trades), positions: list(positions.positions), balance: num(balance) })
+    events.learn(orders)
+    const balance = list(afterSubscribing.accounts).filter(isFields).find((candidate) => candidate.id === account.id)?.balance
+    state.seed(account.id, { orders, trades: list(trades.trades), positions: list(positions.positions), balance: num(balance) })
     return {
       account,
-      orders: withoutRefusedTwins(list(orders.orders).map((order) => toBrokerOrder(order, events.entryTagOf, events.entryIdOf)).filter(present)),
+      orders: withoutRefusedTwins(orders.map((order) => toBrokerOrder(order, events.entryTagOf, events.entryIdOf)).filter(present)),
       fills: list(trades.trades).map(toBrokerFill).filter(present),
       positions: list(positions.positions).map(toBrokerPosition).filter(present),
-      cashBalance: decimalText(num(balance)),
+      // The state's: the seed's balance, or an account event's received since the subscription.
+      cashBalance: decimalText(state.balance()),
       realizedPnl: null,
     }
   }

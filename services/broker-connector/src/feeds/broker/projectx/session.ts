@@ -12,6 +12,7 @@ import {
   type ClosingOrderRequest,
   type MarketPrice,
   type PlacedBracket,
+  type ReadOptions,
 } from '../broker-adapter.ts'
 import { bracketTicks, tickText } from './bracket-ticks.ts'
 import { contractIdOf, contractNumberOf } from './contract-ids.ts'
@@ -41,6 +42,20 @@ const BRACKETS_REFUSED = /\(error 2\): .*brackets/i
 export const LOOKBACK_MS = 24 * 3_600_000
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+
+/**
+ * The account's orders over REST: `Order/search` over the last 24 h, and `Order/searchOpen` for a working
+ * order older than that (a GTC leg), which the search by start time leaves out.
+ */
+export async function restOrders(call: Call, accountId: number): Promise<unknown[]> {
+  const [day, open] = await Promise.all([
+    call('Order/search', { accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() }),
+    call('Order/searchOpen', { accountId }),
+  ])
+  const orders = list(day.orders)
+  const seen = new Set(orders.map((order) => (isFields(order) ? int(order.id) : null)))
+  return [...orders, ...list(open.orders).filter((order) => isFields(order) && !seen.has(int(order.id)))]
+}
 
 /** A price the caller gave as tick-rounded decimal text, as the JSON number ProjectX takes. */
 function price(value: string | null | undefined, what: string): number {
@@ -121,14 +136,12 @@ export class ProjectXSession implements BrokerSession {
 
   /**
    * A read of the account: from the hub-kept state once it has shown what this session's own requests did
-   * (waited for a moment), else from REST (the state not seeded yet, or the hub slower than the wait).
+   * (waited for a moment), else from REST (the state not seeded yet, or the hub slower than the wait: then
+   * every read is REST until the hub shows what was waited for, user-state.ts). `fresh`: REST always.
    */
-  async #read<T>(fromState: () => T, fromRest: () => Promise<T>): Promise<T> {
-    const pending = await this.state.settled()
-    if (pending === null) return fromState()
-    const answer = await fromRest()
-    this.state.covered(pending)
-    return answer
+  async #read<T>(fromState: () => T, fromRest: () => Promise<T>, options: ReadOptions = {}): Promise<T> {
+    if (options.fresh !== true && (await this.state.settled())) return fromState()
+    return fromRest()
   }
 
   /** The balance the user hub's account events last gave (the snapshot's at first). */
@@ -147,12 +160,9 @@ export class ProjectXSession implements BrokerSession {
     return this.quotes.price(contract, action)
   }
 
-  /** The day's orders (`Order/search` over the last 24 h) and any older one still working. */
-  #orders(): Promise<Record<string, unknown>[]> {
-    return this.#read(() => this.state.orders(Date.now() - LOOKBACK_MS), async () => {
-      const answer = await this.call('Order/search', { accountId: this.#accountId, startTimestamp: new Date(Date.now() - LOOKBACK_MS).toISOString() })
-      return list(answer.orders).filter(isFields)
-    })
+  /** The day's orders and any older one still working (a GTC leg). */
+  #orders(options: ReadOptions = {}): Promise<Record<string, unknown>[]> {
+    return this.#read(() => this.state.orders(Date.now() - LOOKBACK_MS), async () => (await restOrders(this.call, this.#accountId)).filter(isFields), options)
   }
 
   /** The day's trades (`Trade/search` over the last 24 h), voided ones included. */
@@ -163,14 +173,14 @@ export class ProjectXSession implements BrokerSession {
     })
   }
 
-  async listOrders(): Promise<BrokerOrder[]> {
-    const orders = await this.#orders()
+  async listOrders(options: ReadOptions = {}): Promise<BrokerOrder[]> {
+    const orders = await this.#orders(options)
     this.events.learn(orders)
     return withoutRefusedTwins(orders.map((order) => toBrokerOrder(order, this.events.entryTagOf, this.events.entryIdOf)).filter(present))
   }
 
-  async listPositions(): Promise<BrokerPosition[]> {
-    const positions = await this.#read(() => this.state.positions(), () => this.#restPositions())
+  async listPositions(options: ReadOptions = {}): Promise<BrokerPosition[]> {
+    const positions = await this.#read(() => this.state.positions(), () => this.#restPositions(), options)
     return positions.map(toBrokerPosition).filter(present)
   }
 

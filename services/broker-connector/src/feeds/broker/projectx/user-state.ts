@@ -48,9 +48,18 @@ export class UserState {
   /** The session's requests that change the account, sent and not answered yet. */
   #inFlight = 0
   readonly #due: Due[] = []
+  /** The dues the hub did not show within `waitMs`, with when: reads go to REST, without waiting, until it shows them. */
+  readonly #overdue = new Map<Due, number>()
   readonly #waiters = new Set<() => void>()
 
-  constructor(private readonly waitMs: number) {}
+  /**
+   * `waitMs`: how long a read waits for the hub to show the session's requests. `lagLimitMs`: how long a due
+   * the hub has not shown keeps reads on REST (an unknown outcome that never reached the broker is never shown).
+   */
+  constructor(
+    private readonly waitMs: number,
+    private readonly lagLimitMs = 60_000,
+  ) {}
 
   get seeded(): boolean {
     return this.#accountId !== null
@@ -109,13 +118,16 @@ export class UserState {
   }
 
   /**
-   * Resolves with null once a read may answer from the state, or with what the hub has not shown yet after
-   * `waitMs` (or `unseeded`): the caller then reads REST and hands those back to `covered`.
+   * Resolves with true once a read may answer from the state, or false (the caller reads REST) while the hub
+   * has not shown what it must after `waitMs`, or the state is not seeded. A due the hub missed keeps reads
+   * on REST, without another wait, until the hub shows it (at most `lagLimitMs`): the state lags the broker
+   * that long, and a read after a REST one must not go back in time.
    */
-  async settled(): Promise<null | readonly Due[] | 'unseeded'> {
-    if (!this.seeded) return 'unseeded'
+  async settled(): Promise<boolean> {
+    if (!this.seeded) return false
     this.#check()
-    if (this.#settled()) return null
+    if (this.#settled()) return true
+    if (!this.#waiting()) return false
     const met = await new Promise<boolean>((resolve) => {
       const done = () => {
         clearTimeout(timer)
@@ -131,17 +143,9 @@ export class UserState {
     // Only requests still on their way: their outcome is not known at the broker either, a REST read would
     // race them as this one does, so the state answers (a slow broker is not asked for more). Else the caller's
     // REST read is made after every one the hub has not shown yet: it answers for them all.
-    return met || this.#due.length === 0 ? null : [...this.#due]
-  }
-
-  /** A REST read made after these were noted answered for them: they are waited for no more. */
-  covered(dues: readonly Due[] | 'unseeded'): void {
-    if (dues === 'unseeded') return
-    for (const due of dues) {
-      const at = this.#due.indexOf(due)
-      if (at >= 0) this.#due.splice(at, 1)
-    }
-    this.#check()
+    if (this.#due.length === 0) return true
+    if (!met) for (const due of this.#due) if (!this.#overdue.has(due)) this.#overdue.set(due, Date.now())
+    return false
   }
 
   /** The orders created since `since` (ms), and older ones still working (a GTC leg). */
@@ -214,9 +218,22 @@ export class UserState {
     return this.#inFlight === 0 && this.#due.length === 0
   }
 
+  /** A request on its way, or a due not waited out yet: a read waits (at most `waitMs`). */
+  #waiting(): boolean {
+    return this.#inFlight > 0 || this.#due.some((due) => !this.#overdue.has(due))
+  }
+
   #check(): void {
-    for (let i = this.#due.length - 1; i >= 0; i--) if (this.#met(this.#due[i] as Due)) this.#due.splice(i, 1)
-    if (this.#settled()) for (const waiter of [...this.#waiters]) waiter()
+    const now = Date.now()
+    for (let i = this.#due.length - 1; i >= 0; i--) {
+      const due = this.#due[i] as Due
+      const overdueAt = this.#overdue.get(due)
+      if (this.#met(due) || (overdueAt !== undefined && now - overdueAt >= this.lagLimitMs)) {
+        this.#due.splice(i, 1)
+        this.#overdue.delete(due)
+      }
+    }
+    if (!this.#waiting()) for (const waiter of [...this.#waiters]) waiter()
   }
 }
 
