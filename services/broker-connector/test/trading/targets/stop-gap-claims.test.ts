@@ -101,3 +101,25 @@ t.test('a gap stop whose outcome stays unknown and which the broker never placed
   broker.setPrice('MNQZ6', '20940')
   t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
 })
+
+t.test('a gap stop placed with its answer lost, then the trader closes the whole position at the broker: no leg of the trade is left working', async (t) => {
+  const connected = await connectedTrader(t, EXIT_PLANS_ON)
+  const { broker, app, db } = connected
+  // The first pair's shrink is carried out with its answer lost (the pair is not sent); the gap's stop is then
+  // placed with its answer lost too: it is working at the broker under `.sl`, its id stored nowhere.
+  broker.interfere('order/modifyorder', { kind: 'server_error', carriedOut: true }, 1)
+  broker.interfere('order/placeorder', { kind: 'server_error', carriedOut: true }, 1)
+  const entry = withTargets()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  await settledPairs(connected, entry.alertId)
+  t.same(exitsOf(broker, record.id), { stops: 5, targets: 4 }, 'the gap is covered by a stop whose answer was lost')
+  broker.placeManualOrder('trader0', { symbol: 'MNQZ6', action: 'Sell', qty: 5 })
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
+  await app.trading.keeper.idle()
+  t.equal(netMnq(broker), 0, 'flat after the trader closed')
+  t.same(exitsOf(broker, record.id), { stops: 0, targets: 0 }, 'no leg of the closed trade is left working')
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price reached before any reconciliation: still flat, never short')
+})
