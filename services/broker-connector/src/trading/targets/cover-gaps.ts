@@ -3,6 +3,7 @@ import { isDone, type BrokerOrder } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { stopCoverage } from '../positions/stop-coverage.ts'
 import { claimStopGap, exitOnItsWay, releaseStopGap, hasTargetPairs, noteFailure, pairsInFlight, targetPlanOf, type TargetPlanRow } from '../../repositories/trade-targets.ts'
+import { tryExitLock } from '../../repositories/exit-locks.ts'
 import { findTargets, tradeStopPrice } from './find-targets.ts'
 import { heldAtBroker } from './held-at-broker.ts'
 import { sendLoneStop } from './lone-stop.ts'
@@ -45,12 +46,23 @@ const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { quantit
  *   working. A claim holding the check back is noted on the trade and the record.
  * The stop, at the trade's stop price (as its working stops have it, else the tightest its done stops had), becomes
  * the trade's stop; the next balance of the exits (a fill, a partial close) sets it to what no pair covers.
- * Callers run it behind the keeper's other work for the user, so it never falls inside the keeper's own sends.
+ * Callers run it behind the keeper's other work for the user, so it never falls inside the keeper's own sends;
+ * it holds the user's exit lock for the contract (repositories/exit-locks.ts) from its look for an exit on its
+ * way to its stop's send, as the flatten runner does from a close's cut to its send, and skips while a close holds it.
  */
 export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' | 'userId'>, recordId: number): Promise<GapOutcome> {
   const { db, session, userId } = base
   const row = await targetPlanOf(db, recordId, userId)
   if (!row || row.status !== 'open' || row.contract === null || row.broker_contract_id === null || !session.placeStopOrder) return null
+  // Exclusive with a close's cut and send (the flatten runner's, outside the keeper's queue): a check reading
+  // the broker between the two would take the cut for a gap. Held elsewhere: a close is being carried out,
+  // and its order's end (or the next pass) asks for a check.
+  const run = await tryExitLock(db, userId, row.contract, () => checkTrade(base, recordId, { ...row, contract: row.contract!, broker_contract_id: row.broker_contract_id! }))
+  return run.locked ? run.value : null
+}
+
+async function checkTrade(base: Pick<TargetContext, 'db' | 'session' | 'userId'>, recordId: number, row: TargetPlanRow & { contract: string; broker_contract_id: number }): Promise<GapOutcome> {
+  const { db, session, userId } = base
   if (!(await hasTargetPairs(db, recordId)) || (await pairsInFlight(db, recordId, PAIR_IN_FLIGHT_MS)) || (await exitOnItsWay(db, userId, row.contract))) return null
   const listed = await session.listOrders()
   const context = listedContext(db, session, userId, listed)
