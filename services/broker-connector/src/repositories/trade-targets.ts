@@ -131,12 +131,30 @@ export async function exitOnItsWay(db: Kysely<Database>, userId: string, contrac
   return result.rows[0]?.found === true
 }
 
-/** Claims one gap of the trade's stops (committed before its stop is sent): true for the one call that may send it. */
-export async function claimStopGap(db: Kysely<Database>, tradeId: number, gapKey: string, quantity: number): Promise<boolean> {
-  const result = await sql`
-    INSERT INTO stop_gap_claims (trade_id, gap_key, quantity, claimed_at) VALUES (${tradeId}, ${gapKey}, ${quantity}, now())
-    ON CONFLICT (trade_id, gap_key) DO NOTHING RETURNING trade_id`.execute(db)
-  return result.rows.length === 1
+/** A gap's claim: taken by this call, or held by another (since `claimedAt`). */
+export type GapClaim = { taken: true } | { taken: false; claimedAt: Date }
+
+/**
+ * Claims one gap of the trade's stops (committed before its stop is sent): taken for the one call that may send
+ * it. A claim older than `staleMs` is taken again (its stop never reached the broker: the caller's key says no
+ * stop placed since is working), in one statement, so of two runs at once one takes it.
+ */
+export async function claimStopGap(db: Kysely<Database>, tradeId: number, gapKey: string, quantity: number, staleMs: number): Promise<GapClaim> {
+  const result = await sql<{ taken: boolean; claimed_at: Date }>`
+    WITH taken AS (
+      INSERT INTO stop_gap_claims (trade_id, gap_key, quantity, claimed_at) VALUES (${tradeId}, ${gapKey}, ${quantity}, now())
+      ON CONFLICT (trade_id, gap_key) DO UPDATE SET quantity = EXCLUDED.quantity, claimed_at = EXCLUDED.claimed_at
+        WHERE stop_gap_claims.claimed_at < now() - ${staleMs} * interval '1 millisecond'
+      RETURNING trade_id)
+    SELECT EXISTS (SELECT 1 FROM taken) AS taken,
+           (SELECT claimed_at FROM stop_gap_claims WHERE trade_id = ${tradeId} AND gap_key = ${gapKey}) AS claimed_at`.execute(db)
+  const row = result.rows[0]
+  return row?.taken === true ? { taken: true } : { taken: false, claimedAt: row?.claimed_at ?? new Date() }
+}
+
+/** Lets a gap's claim go (its stop was refused, or never sent): the next check may claim the gap again. */
+export async function releaseStopGap(db: Kysely<Database>, tradeId: number, gapKey: string): Promise<void> {
+  await sql`DELETE FROM stop_gap_claims WHERE trade_id = ${tradeId} AND gap_key = ${gapKey}`.execute(db)
 }
 
 /** The user's open trades whose records have target pairs claimed, on the session's account: the ones whose stops are checked against the broker. */

@@ -7,6 +7,7 @@ import { targetTrades, type ExitScope } from '../../repositories/exit-targets.ts
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
 import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
+import { withExitLock } from './exit-lock.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
 export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
@@ -28,42 +29,45 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const contract = flatten.broker_contract_id === null ? await session.findContract(flatten.contract) : { id: flatten.broker_contract_id, name: flatten.contract }
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
-  const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope), session.listOrders({ fresh: true })])
-  // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
-  // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
-  // sell more than is held. This one waits until the broker is done with it.
-  const earlier = orders.find((order) => order.contractId === contract.id && order.tag?.startsWith('pc-') && order.tag !== tag && !isDone(order.status))
-  if (earlier) throw new BrokerError('unavailable', `an earlier partial close (order ${earlier.id}) is still working in ${flatten.contract}; this one waits for it`)
-  const netPos = positions.find((position) => position.contractId === contract.id)?.netPos ?? 0
-  const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
-  if (held === null) return `partial close: nothing closed, the broker holds no ${flatten.contract} position`
-  if (flatten.side !== null && held !== flatten.side) return `partial close: nothing closed, the broker holds a ${held} ${flatten.contract} position and the alert closes part of the ${flatten.side} side`
-  const ours = trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
-  if (ours === 0) return `partial close: nothing closed, the ${held} ${flatten.contract} position at the broker is not these signals'`
-  const size = Math.min(Math.abs(netPos), ours)
-  const decided = partialCloseQuantity(size, flatten.close_part)
-  if (decided.kind === 'none') return `partial close: ${decided.reason}`
-  // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
-  // stop or target may close more than is left. Not carried out (a refusal, a wait, a cut failing half way):
-  // what was cut is put back, and the close may go again. An unknown outcome is only looked for.
-  const cut: CutForClose[] = []
-  let marked = false
-  try {
-    await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
-    marked = await markPartSent(db, flatten.id)
-    if (marked) {
-      const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: decided.quantity })
-      return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
+  // Its reads, cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
+  return withExitLock(db, flatten.user_id, flatten.contract, 'the partial close', async () => {
+    const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope), session.listOrders({ fresh: true })])
+    // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
+    // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
+    // sell more than is held. This one waits until the broker is done with it.
+    const earlier = orders.find((order) => order.contractId === contract.id && order.tag?.startsWith('pc-') && order.tag !== tag && !isDone(order.status))
+    if (earlier) throw new BrokerError('unavailable', `an earlier partial close (order ${earlier.id}) is still working in ${flatten.contract}; this one waits for it`)
+    const netPos = positions.find((position) => position.contractId === contract.id)?.netPos ?? 0
+    const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
+    if (held === null) return `partial close: nothing closed, the broker holds no ${flatten.contract} position`
+    if (flatten.side !== null && held !== flatten.side) return `partial close: nothing closed, the broker holds a ${held} ${flatten.contract} position and the alert closes part of the ${flatten.side} side`
+    const ours = trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
+    if (ours === 0) return `partial close: nothing closed, the ${held} ${flatten.contract} position at the broker is not these signals'`
+    const size = Math.min(Math.abs(netPos), ours)
+    const decided = partialCloseQuantity(size, flatten.close_part)
+    if (decided.kind === 'none') return `partial close: ${decided.reason}`
+    // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
+    // stop or target may close more than is left. Not carried out (a refusal, a wait, a cut failing half way):
+    // what was cut is put back, and the close may go again. An unknown outcome is only looked for.
+    const cut: CutForClose[] = []
+    let marked = false
+    try {
+      await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
+      marked = await markPartSent(db, flatten.id)
+      if (marked) {
+        const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: decided.quantity })
+        return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
+      }
+    } catch (error) {
+      if (error instanceof BrokerError && !outcomeUnknown(error)) {
+        if (marked) await markPartUnsent(db, flatten.id)
+        await putBackAfterRefusedClose(db, session, flatten.user_id, cut)
+      }
+      throw error
     }
-  } catch (error) {
-    if (error instanceof BrokerError && !outcomeUnknown(error)) {
-      if (marked) await markPartUnsent(db, flatten.id)
-      await putBackAfterRefusedClose(db, session, flatten.user_id, cut)
-    }
-    throw error
-  }
-  // Marked already: another run sent it (its cut stands); only looked for.
-  return lookForSent(session, tag, new Date())
+    // Marked already: another run sent it (its cut stands); only looked for.
+    return lookForSent(session, tag, new Date())
+  })
 }
 
 /** A closing order marked sent: looked for by its tag, never sent again. */

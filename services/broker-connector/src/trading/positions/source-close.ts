@@ -5,6 +5,7 @@ import type { TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
 import { makeRoomForClose, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
+import { withExitLock } from './exit-lock.ts'
 import { lookForSent, partialCloseTagOf } from './partial-close.ts'
 
 /**
@@ -27,23 +28,26 @@ export async function closeSourceTrades(
   const ours = exit.trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
   const quantity = Math.min(Math.abs(exit.netPos), ours)
   if (quantity === 0) return `nothing of this source's ${held} trades is left to close in ${contract.name}`
-  const cut: CutForClose[] = []
-  let marked = false
-  try {
-    await makeRoomForClose(db, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
-    marked = await markPartSent(db, flatten.id)
-    if (marked) {
-      const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity })
-      return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
+  // Its cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
+  return withExitLock(db, flatten.user_id, contract.name, "the source's exit", async () => {
+    const cut: CutForClose[] = []
+    let marked = false
+    try {
+      await makeRoomForClose(db, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
+      marked = await markPartSent(db, flatten.id)
+      if (marked) {
+        const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity })
+        return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
+      }
+    } catch (error) {
+      // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
+      if (error instanceof BrokerError && !outcomeUnknown(error)) {
+        if (marked) await markPartUnsent(db, flatten.id)
+        await putBackAfterRefusedClose(db, session, flatten.user_id, cut, "the source's exit was not carried out")
+      }
+      throw error
     }
-  } catch (error) {
-    // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
-    if (error instanceof BrokerError && !outcomeUnknown(error)) {
-      if (marked) await markPartUnsent(db, flatten.id)
-      await putBackAfterRefusedClose(db, session, flatten.user_id, cut, "the source's exit was not carried out")
-    }
-    throw error
-  }
-  // Marked already: another run sent it (its cut stands); only looked for.
-  return lookForSent(session, tag, new Date())
+    // Marked already: another run sent it (its cut stands); only looked for.
+    return lookForSent(session, tag, new Date())
+  })
 }

@@ -1,11 +1,11 @@
 import { exitSideOf, type ExitPlan } from '@signals/contracts'
 import { contractSpec, parseDecimal, toFixed } from '@signals/instruments'
-import { BrokerError, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import { roundToTick } from '../entry/order-plan.ts'
+import { BrokerError, isDone, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { parseOrderTag, roundToTick } from '../entry/order-plan.ts'
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { TARGETS_NOTE } from '../../repositories/entry-records.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
-import { claimTargets, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
+import { claimTargets, hasTargetPairs, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
 import { coverStopGaps } from './cover-gaps.ts'
 import { findTargets, firstTargetPrice, workingStops } from './find-targets.ts'
@@ -165,17 +165,19 @@ function trimFarthest(targets: readonly SizedTarget[], open: number): SizedTarge
 
 /**
  * After a closing fill reached the record's trade: closed in full, every leg of every pair still working is
- * cancelled (it would open a position); closed in part, the exits are put back in balance (balance-exits.ts);
+ * cancelled (it would open a position), and so is every other working leg of the record found by its tag in
+ * the broker's list (a lone or gap stop whose answer was lost is stored nowhere); closed in part, the exits are put back in balance (balance-exits.ts);
  * TP1's fill moves every stop of the trade to breakeven when asked.
  */
 export async function followTargets(context: TargetContext, recordId: number, fill: { orderId: number }, closed: boolean): Promise<void> {
   const { db, session } = context
   const all = await findTargets(context, recordId)
-  if (all.length === 0) return
   if (closed) {
     for (const pair of all) for (const leg of [{ orderId: pair.orderId, working: pair.working }, ...(pair.stop ? [pair.stop] : [])]) if (leg.working) await cancelQuietly(session, leg.orderId)
+    if (all.length > 0 || (await hasTargetPairs(db, recordId))) await cancelRecordLegs(session, recordId)
     return
   }
+  if (all.length === 0) return
   const row = await targetPlanOf(db, recordId, context.userId)
   if (!row || row.status !== 'open') return
   const uncovered = await balanceExits(context, recordId, row, all)
@@ -185,6 +187,14 @@ export async function followTargets(context: TargetContext, recordId: number, fi
   const filled = all.find((target) => target.orderId === fill.orderId)
   // Any pair of the first target (its contracts are pairs of one) moves the stops; a second finds them moved.
   if (plan.breakeven !== null && filled !== undefined && filled.price === (await firstTargetPrice(context, recordId))) await moveToBreakeven(context, recordId, row, plan.breakeven.offsetTicks)
+}
+
+/** Every working leg of the record (`.sl`, `.slN`, `.tpN`, ...; never an entry), found by its tag in the broker's list, cancelled. */
+async function cancelRecordLegs(session: BrokerSession, recordId: number): Promise<void> {
+  for (const order of await session.listOrders()) {
+    const tag = parseOrderTag(order.tag)
+    if (!isDone(order.status) && tag !== null && tag.recordId === recordId && tag.leg !== 'entry') await cancelQuietly(session, order.id)
+  }
 }
 
 /**

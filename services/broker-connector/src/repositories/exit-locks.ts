@@ -1,0 +1,51 @@
+import { sql, type Database, type Kysely } from '@signals/db'
+
+/**
+ * One lock per user and contract for the exits of the position (docs/decisions/targets-breakeven.md, "Stops
+ * that do not add up"): the stops check holds it from its look for an exit on its way to its stop's send, the
+ * flatten runner from a partial close's (or a source's exit's) reads and cut to its send, so a check never reads
+ * the broker between a close's cut and its order. Session advisory locks on a connection of their own (as
+ * entry-locks.ts): they outlive the commits made meanwhile, and Postgres lets them go when the holder's
+ * connection dies.
+ */
+const exitKey = (userId: string, contract: string) => sql`hashtextextended(${`exits:${userId}:${contract}`}, 0)`
+
+type Locked<T> = { locked: true; value: T } | { locked: false }
+
+/** Runs `work` holding the lock when it is free now; else runs nothing (`locked: false`). */
+export async function tryExitLock<T>(db: Kysely<Database>, userId: string, contract: string, work: () => Promise<T>): Promise<Locked<T>> {
+  return db.connection().execute(async (connection) => {
+    const { rows } = await sql<{ got: boolean }>`SELECT pg_try_advisory_lock(${exitKey(userId, contract)}) AS got`.execute(connection)
+    if (rows[0]?.got !== true) return { locked: false }
+    try {
+      return { locked: true, value: await work() }
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${exitKey(userId, contract)})`.execute(connection)
+    }
+  })
+}
+
+/**
+ * Runs `work` holding the lock, waiting for it at most `waitMs` (its holder, a stops check, lasts a few broker
+ * requests); not got by then, runs nothing (`locked: false`). The wait holds a pool connection: one per user
+ * at most (the flatten runner carries out one request of a user at a time).
+ */
+export async function waitExitLock<T>(db: Kysely<Database>, userId: string, contract: string, waitMs: number, work: () => Promise<T>): Promise<Locked<T>> {
+  return db.connection().execute(async (connection) => {
+    await sql`SELECT set_config('lock_timeout', ${`${Math.max(Math.round(waitMs), 1)}ms`}, false)`.execute(connection)
+    try {
+      await sql`SELECT pg_advisory_lock(${exitKey(userId, contract)})`.execute(connection)
+    } catch (error) {
+      // 55P03 lock_not_available: the wait ran out.
+      if ((error as { code?: unknown }).code === '55P03') return { locked: false }
+      throw error
+    } finally {
+      await sql`RESET lock_timeout`.execute(connection)
+    }
+    try {
+      return { locked: true, value: await work() }
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${exitKey(userId, contract)})`.execute(connection)
+    }
+  })
+}
