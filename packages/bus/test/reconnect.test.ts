@@ -33,5 +33,6 @@ t.test('with the server down, publish fails fast; after it returns, publish and 
   await bus.publish('alerts.entry', Ping, { version: 1, n: 3 }, { messageId: 'after' })
   await eventually(() => received.includes(3), 15_000)
   t.ok(await bus.ping())
-  t.same(received.filter((n) => n !== 2), [1, 3], 'the stream kept its messages across the restart (file storage)')
+  // At least once: an ack gathered but not yet written when the server stopped is a redelivery of 1, as a crash would be.
+  t.same([...new Set(received)], [1, 3], 'the stream kept its messages across the restart (file storage), and the refused publish is not among them')
 })
