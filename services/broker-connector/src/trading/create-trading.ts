@@ -105,7 +105,7 @@ export function createTrading(
   const scopeOf = (session: BrokerSession) => scopes.of(session)
   const haltedEntries = new HaltedEntries({ db, logger, sessions })
   const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
-  const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, fills) => keeper.applyListedFills(userId, fills), coverStopGaps: (userId) => keeper.coverGaps(userId) })
+  const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, session, fills) => keeper.applyListedFills(userId, session, fills), coverStopGaps: (userId) => keeper.coverGaps(userId) })
   const positionDifference = positionDifferenceOf(db, reconciler)
   const live = new LiveEntryFlow({
     db,

@@ -43,6 +43,25 @@ const REGRESSIONS: readonly { seed: number; path: string; what: string; scenario
       ],
     },
   },
+  {
+    seed: 2078019056,
+    path: '0',
+    what: 'an instance restarted while its reconciliation pass waited on the broker: the pass compared the broker with trades its listed fills never reached and recorded a difference (fixed: a pass whose session the keeper no longer keeps compares nothing)',
+    scenario: {
+      instances: 2,
+      commands: [
+        { kind: 'entry', root: 'MNQ', side: 'SHORT', order: 'market', copies: 1, fault: 'drop_after' },
+        { kind: 'liquidity', root: 'MNQ', lots: 2 },
+        { kind: 'restart', instance: 0 },
+        { kind: 'price', root: 'MNQ', steps: 7 },
+        { kind: 'entry', root: 'MNQ', side: 'LONG', order: 'limit', copies: 1, fault: 'slow' },
+        { kind: 'fault', endpoint: 'order/placeOSO', fault: 'drop_before' },
+        { kind: 'entry', root: 'MES', side: 'LONG', order: 'limit', copies: 1, fault: 'drop_after' },
+        { kind: 'wait', ms: 8 },
+        { kind: 'release' },
+      ],
+    },
+  },
 ]
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 4)

@@ -97,6 +97,7 @@ export class PositionReconciler {
     const work = async () => {
       try {
         const found = await reconcilePositions({ ...this.deps, stopsSuspected: this.#stopsSuspected }, held)
+        if (found === null) return
         this.#standing.set(userId, found.filter((item) => !item.resolved).map(sentence))
         const repairs = [...(this.#repairs.get(userId) ?? []), ...found.filter((item) => item.resolved).map(sentence)]
         this.#repairs.set(userId, repairs.slice(-REPAIRS_SHOWN))

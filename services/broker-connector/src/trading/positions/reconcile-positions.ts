@@ -22,8 +22,11 @@ import { stopCoverage } from './stop-coverage.ts'
 export interface ReconcileDeps {
   db: Kysely<Database>
   logger: Logger
-  /** Applies the fills the broker lists that the session has not applied (the trade keeper). */
-  applyListedFills(userId: string, fills: Awaited<ReturnType<BrokerSession['listFills']>>): Promise<void>
+  /**
+   * Applies the fills the broker lists that the session has not applied (the trade keeper); false when the
+   * keeper no longer keeps this session (its feed dropped here during the pass): nothing applied.
+   */
+  applyListedFills(userId: string, session: BrokerSession, fills: Awaited<ReturnType<BrokerSession['listFills']>>): Promise<boolean>
   /**
    * Stops found not matching a position on the last pass, by user, account and contract: told only when the
    * next pass finds them not matching still (a fill the keeper has not followed yet is not a difference).
@@ -50,17 +53,19 @@ const netOf = (positions: readonly BrokerPosition[], contractId: number) => posi
 /**
  * Compares the broker's positions and working orders with our open trades and records for one session's
  * account, contract by contract, repairs what has a clear rule and returns every difference found, with
- * what was done and why (docs/decisions/broker-connector.md, "Reconciliation with the broker"). The broker's positions are
+ * what was done and why (docs/decisions/broker-connector.md, "Reconciliation with the broker"); null, having
+ * compared nothing, when the session's feed was dropped here meanwhile. The broker's positions are
  * read before and after our side (the fills it lists applied first, then our trades read): a contract
  * whose position moved meanwhile is left to the next pass, so a fill on its way is never taken for a
  * difference. Broker failures are thrown (the pass is tried again on the next open or timer tick).
  */
-export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession): Promise<Discrepancy[]> {
+export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession): Promise<Discrepancy[] | null> {
   const { db } = deps
   const { userId, session, scope } = held
   const before = await session.listPositions()
   const fills = await session.listFills()
-  await deps.applyListedFills(userId, fills)
+  // A session no longer kept here: the fills listed reach our trades through its next holder, not now.
+  if (!(await deps.applyListedFills(userId, session, fills))) return null
   const books = await openTradeBooks(db, userId, scope)
   const listed = (await session.listOrders()).filter((order) => !isDone(order.status))
   const after = await session.listPositions()

@@ -77,15 +77,18 @@ export class TradeKeeper {
 
   /**
    * Fills the broker lists now (a reconciliation's `fill/list`) that this session has not applied yet (a
-   * fill whose event never came): applied in order behind the user's other events; resolves when done.
+   * fill whose event never came): applied in order behind the user's other events. Resolves true when
+   * done; false, applying nothing, when the keeper no longer keeps this session (its feed was dropped here
+   * meanwhile): our trades may then lag what was listed, and nothing may be compared with them.
    */
-  applyListedFills(userId: string, fills: readonly BrokerFill[]): Promise<void> {
+  async applyListedFills(userId: string, session: BrokerSession, fills: readonly BrokerFill[]): Promise<boolean> {
     const book = this.#books.get(userId)
-    if (!book) return Promise.resolve()
+    if (book?.session !== session) return false
     const unseen = fills.filter((fill) => !book.seenFills.has(fill.id)).sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
-    return this.#serial(userId, async () => {
+    await this.#serial(userId, async () => {
       for (const fill of unseen) await this.#applyOrSetAside(userId, book, fill)
     })
+    return this.#books.get(userId) === book
   }
 
   /**

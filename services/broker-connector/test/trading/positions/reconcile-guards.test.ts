@@ -1,6 +1,8 @@
 import t from 'tap'
 import { sql } from '@signals/db'
-import { eventually } from '../../helper.ts'
+import { eventually, publishAlert } from '../../helper.ts'
+import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { netMnq, openedTrade } from './exit-helper.ts'
 import { discrepancies, netPosition, reconcilingTrader } from './reconcile-helper.ts'
 
 // Review of the reconciliation (issue 20, item 2): it must never act on what may be ours. Before these
@@ -40,4 +42,28 @@ t.test('a trade without an account id is never ended by a reconciliation (it may
   await eventually(async () => (await discrepancies(db)).filter((row) => row.kind === 'untracked_position' && row.resolved_at !== null).length >= 1, 10_000)
   t.match(await db.selectFrom('trades').select(['status', 'exit_note']).where('id', '=', id).executeTakeFirstOrThrow(), { status: 'open', exit_note: null }, 'still open')
   t.notOk((await discrepancies(db)).some((row) => row.kind === 'broker_flat'), 'not ended as broker-flat')
+})
+
+t.test('a pass under way when the feed is dropped here ends nothing and records no difference: the fills it listed were not applied', async (t) => {
+  // The order-path model found it: an instance closing (or giving up its shard) drops the keeper's book
+  // while a pass waits on the broker; the pass then compared the broker with trades its fills never reached.
+  const { broker, app, db } = await connectedTrader(t, { overrides: { POSITION_RECONCILE_MS: '600000' } })
+  const entry = mnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  broker.holdEvents(true)
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop filled at the broker; the keeper has not seen it')
+  const seen = () => broker.requests.filter((request) => request.endpoint === 'fill/list').length
+  const before = seen()
+  broker.interfere('fill/list', { kind: 'late' }, 1)
+  const pass = app.trading.reconciler.reconcileAll()
+  await eventually(() => seen() > before)
+  app.trading.keeper.sessionClosed('u-0')
+  broker.release('fill/list')
+  await pass
+  t.match(await tradeOfRecord(db, record.id), { status: 'open', exit_note: null }, 'the trade is not ended without its exit price and PnL')
+  t.same(await discrepancies(db), [], 'no difference recorded')
+  broker.holdEvents(false)
 })
