@@ -80,6 +80,8 @@ export class FeedManager {
   readonly #lastHeard = new Map<string, string>()
   /** The state last written for each user whose feed this instance holds (for the feeds metric). */
   readonly #states = new Map<string, FeedStatus['state']>()
+  /** Sessions being opened here, by user: logged in, the session-open hooks under way, not handed out yet. */
+  readonly #opening = new Map<string, number>()
   #closed = false
 
   readonly #adapters: BrokerAdapters
@@ -97,6 +99,14 @@ export class FeedManager {
   /** The user's open, reconciled session, or null while none is. */
   session(userId: string): BrokerSession | null {
     return this.#feeds.get(userId)?.connection ?? null
+  }
+
+  /**
+   * Whether a session of the user is being opened here now (not handed out yet): what needs a session may
+   * wait for it rather than conclude there is none. Bounded by the connect time-out and the hooks' work.
+   */
+  opening(userId: string): boolean {
+    return this.#opening.has(userId)
   }
 
   /**
@@ -242,6 +252,17 @@ export class FeedManager {
 
   /** Opens the broker session; a refused login stops here, any other failure is tried again after its wait. */
   async #open(userId: string, feed: UserFeed, login: FeedLogin, current: () => boolean): Promise<void> {
+    this.#opening.set(userId, (this.#opening.get(userId) ?? 0) + 1)
+    try {
+      await this.#openSession(userId, feed, login, current)
+    } finally {
+      const left = (this.#opening.get(userId) ?? 1) - 1
+      if (left > 0) this.#opening.set(userId, left)
+      else this.#opening.delete(userId)
+    }
+  }
+
+  async #openSession(userId: string, feed: UserFeed, login: FeedLogin, current: () => boolean): Promise<void> {
     let session: BrokerSession | null = null
     let lost = false
     try {

@@ -79,7 +79,7 @@ export const tradingPlugin = fp(
     // Sessions live in the feed manager; an instance without feeds has none (its entries go to the holder).
     if (options.feeds && !app.hasDecorator('feeds')) throw new Error('the feeds plugin is registered before trading')
     const feeds = options.feeds ? app.feeds : null
-    const sessions = { session: (userId: string) => feeds?.session(userId) ?? null }
+    const sessions = { session: (userId: string) => feeds?.session(userId) ?? null, opening: (userId: string) => feeds?.opening(userId) ?? false }
     const { owners, instanceId } = app.feedOwners
     const router = entryRouter(app.bus, owners, options.feeds ? instanceId : null, options.config.ENTRY_FORWARD_TIMEOUT_MS)
     // Metrics of the orders, and (tracing on) each order's fills put in the trace of its alert.

@@ -13,6 +13,8 @@ import { exitPlanRefusal, exitPlansOff } from '../targets/exit-plan-support.ts'
 /** Where a user's broker session is found (the feed manager). */
 export interface SessionSource {
   session(userId: string): BrokerSession | null
+  /** Whether a session of the user is being opened here (not handed out yet); absent: never. */
+  opening?(userId: string): boolean
 }
 
 export interface PlanDeps {
@@ -187,6 +189,9 @@ async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<
 async function reconcileSent(context: PlanContext, record: EntryRecord): Promise<Plan> {
   const tag = record.order_tag ?? orderTagOf(record.id)
   const session = context.sessions.session(record.user_id)
+  // A session being opened here is handed out in a moment: the order is looked for with it then, never
+  // concluded absent for want of a session (its open's own look may have run before the order arrived).
+  if (!session && record.status === 'placing' && context.sessions.opening?.(record.user_id) === true) return { kind: 'waiting', id: record.id, note: null }
   let unchecked = session ? null : 'there was no connected broker session to check'
   if (session) {
     try {

@@ -2,7 +2,8 @@ import t, { type Test } from 'tap'
 import { Durables } from '../../../src/intake/plugin.ts'
 import { buildInstance, drained, eventually, publishAlert } from '../../helper.ts'
 import { brokerControl, entryOrders, seen } from '../../broker-controls.ts'
-import { connect, liveTrader, mnqEntry, paperBroker, recordOf, settledRecord, tradingApp } from '../../trading-helper.ts'
+import { connect, feedCommand, liveTrader, mnqEntry, paperBroker, recordOf, settledRecord, tradingApp } from '../../trading-helper.ts'
+import type { LiveEntryFlow } from '../../../src/trading/entry/entry-flow.ts'
 
 // Issue 20, point 3: after an unknown outcome (time-out, 5xx, socket drop) nothing is sent again for the
 // record; it is settled by the broker's events or its order list, or fails "outcome unknown: check the
@@ -132,5 +133,44 @@ t.test('an order carried out after its record failed "outcome unknown" and the c
   t.equal(entryOrders(broker, `sig-${failed.id}`).length, 1, 'the order is at the broker')
   await eventually(async () => (await recordOf(db, alert.alertId)).status === 'placed', 10_000).catch(() => undefined)
   t.match(await recordOf(db, alert.alertId), { status: 'placed', send_attempts: 1, entry_order_id: entryOrders(broker, `sig-${failed.id}`)[0]?.id, reason: null }, 'placed, from the order\'s events')
+  t.equal(seen(broker, 'order/placeOSO'), 1, 'sent once')
+})
+
+t.test('a record past its grace while its user\'s session is being opened here waits for that session: never failed for want of one with its order at the broker', async (t) => {
+  // The order-path model found it: one instance's sweep failed a record "no connected broker session" while
+  // that very instance was opening the session (whose own look for the order had run before the order came).
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  let gate: Promise<void> | null = null
+  let reached = false
+  let open = () => undefined as void
+  const feedHooks = { onSessionOpen: async () => void (gate && ((reached = true), await gate)) }
+  const { app, db, config } = await tradingApp(t, broker, { ...SLOW, ENTRY_SWEEP_INTERVAL_MS: '600000' }, { feedHooks })
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  await brokerControl(broker, { endpoint: 'order/placeOSO', kind: 'late' })
+  const alert = mnqEntry()
+  await publishAlert(app, alert)
+  await eventually(async () => {
+    const row = await db.selectFrom('alerts').select('reason').where('alert_id', '=', alert.alertId).executeTakeFirst()
+    return /^outcome unknown: /.test(row?.reason ?? '')
+  }, 15_000)
+  // The session is opened again and stays opening (a slow snapshot or pass); its look for the order is done.
+  gate = new Promise<void>((resolve) => (open = resolve))
+  broker.holdEvents(true)
+  await feedCommand(app, 'u-0', 'restart')
+  await eventually(() => reached)
+  await brokerControl(broker, { endpoint: 'order/placeOSO' }, '/dev/controls/release')
+  const record = await recordOf(db, alert.alertId)
+  t.equal(entryOrders(broker, `sig-${record.id}`).length, 1, 'the order is at the broker now (its events held)')
+  const sweep = () => (app.trading.entryFlow as LiveEntryFlow).sweep(0)
+  await eventually(async () => Date.now() - ((await recordOf(db, alert.alertId)).sent_at?.getTime() ?? Date.now()) > 5_000)
+  await sweep()
+  t.match(await recordOf(db, alert.alertId), { status: 'placing' }, 'past the grace, it waits for the session being opened')
+  open()
+  broker.holdEvents(false)
+  await eventually(() => app.feeds.session('u-0') !== null)
+  await sweep()
+  t.match(await settledRecord(db, alert.alertId), { status: 'placed', send_attempts: 1, reason: null }, 'placed once the session is handed out')
   t.equal(seen(broker, 'order/placeOSO'), 1, 'sent once')
 })
