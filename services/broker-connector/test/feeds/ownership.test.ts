@@ -30,11 +30,11 @@ t.test('two instances share the live users, commands reach the owner, and a grac
   const first = await build(t, overrides, { feeds: true, consumers: false })
   for (const [i, userId] of userIds.entries()) await liveTrader(first.db, first.config, { userId, username: `trader${i}` })
   for (const userId of userIds) await command(first.app, userId, 'start')
-  await eventually(() => eachConnectedOnce(broker, usernames), 30_000)
+  await eventually(() => eachConnectedOnce(broker, usernames), 60_000)
 
   const second = await buildInstance(t, first.config, { feeds: true, consumers: false })
-  await eventually(() => second.feeds.connectedUsers().length > 0 && eachConnectedOnce(broker, usernames), 30_000)
-  await eventually(() => first.app.feeds.connectedUsers().length + second.feeds.connectedUsers().length === USERS, 30_000)
+  await eventually(() => second.feeds.connectedUsers().length > 0 && eachConnectedOnce(broker, usernames), 60_000)
+  await eventually(() => first.app.feeds.connectedUsers().length + second.feeds.connectedUsers().length === USERS, 60_000)
   const held = [first.app.feeds.connectedUsers(), second.feeds.connectedUsers()]
   t.ok(held[0]!.length > 0 && held[1]!.length > 0, `both instances hold users (${held[0]!.length} and ${held[1]!.length})`)
   t.equal(new Set(held.flat()).size, USERS, 'no user held by both')
@@ -48,19 +48,19 @@ t.test('two instances share the live users, commands reach the owner, and a grac
 
   // Whichever instance consumes a command, the owner acts on it: every user stops, then starts again.
   for (const userId of userIds) await command(first.app, userId, 'stop')
-  await eventually(() => broker.sessions().length === 0, 30_000)
+  await eventually(() => broker.sessions().length === 0, 60_000)
   // The broker sees a socket close as the owner closes it, a moment before the owner writes `stopped`.
   const stopped = async () => (await Promise.all(userIds.map((userId) => statusOf(first.app, userId)))).every((status) => status?.state === 'stopped')
-  await eventually(stopped, 30_000)
+  await eventually(stopped, 60_000)
   for (const userId of userIds) t.equal((await statusOf(first.app, userId))?.state, 'stopped', `${userId} stopped`)
   for (const userId of userIds) await command(second, userId, 'start')
   // The broker counts a session once it is authorized, the connector once its snapshot is read: wait for both.
   const connectedAtOwners = () => first.app.feeds.connectedUsers().length + second.feeds.connectedUsers().length
-  await eventually(() => eachConnectedOnce(broker, usernames) && connectedAtOwners() === USERS, 30_000)
+  await eventually(() => eachConnectedOnce(broker, usernames) && connectedAtOwners() === USERS, 60_000)
   t.equal(connectedAtOwners(), USERS, 'every user started by its owner')
 
   await second.close()
-  await eventually(() => first.app.feeds.connectedUsers().length === USERS && eachConnectedOnce(broker, usernames), 30_000)
+  await eventually(() => first.app.feeds.connectedUsers().length === USERS && eachConnectedOnce(broker, usernames), 60_000)
   t.equal(first.app.feedLeases.heldShards().length, Number(OWNERSHIP.FEED_SHARDS), 'the remaining instance holds every shard')
   t.pass('after a graceful close the other instance holds every user, each connected once')
 })
@@ -73,10 +73,10 @@ t.test('a killed instance\'s users are taken over; an entry sent right after the
   const seed = await build(t, overrides, { feeds: false, consumers: false })
   for (const [i, userId] of userIds.entries()) await liveTrader(seed.db, seed.config, { userId, username: `trader${i}` })
   const killed = await connectorProcess(t, seed.config)
-  await eventually(() => eachConnectedOnce(broker, usernames), 30_000)
+  await eventually(() => eachConnectedOnce(broker, usernames), 60_000)
 
   const survivor = await buildInstance(t, seed.config, { feeds: true })
-  await eventually(() => survivor.feedLeases.heldShards().length === Number(OWNERSHIP.FEED_SHARDS) / 2 && eachConnectedOnce(broker, usernames), 30_000)
+  await eventually(() => survivor.feedLeases.heldShards().length === Number(OWNERSHIP.FEED_SHARDS) / 2 && eachConnectedOnce(broker, usernames), 60_000)
   const victim = userIds.find((userId) => !survivor.feeds.connectedUsers().includes(userId))
   t.ok(victim, 'some user is held by the child process')
 
@@ -84,7 +84,7 @@ t.test('a killed instance\'s users are taken over; an entry sent right after the
   const killedAt = Date.now()
   const alert = mnqEntry({ entryPrice: 21000, sl: 20950, tp: 21100 })
   await publishAlert(survivor, alert)
-  await eventually(() => survivor.feeds.connectedUsers().length === USERS && eachConnectedOnce(broker, usernames), 30_000)
+  await eventually(() => survivor.feeds.connectedUsers().length === USERS && eachConnectedOnce(broker, usernames), 60_000)
   t.comment(`take-over after the kill: ${Date.now() - killedAt} ms (lease TTL ${OWNERSHIP.FEED_LEASE_TTL_MS} ms)`)
 
   await eventually(async () => {
