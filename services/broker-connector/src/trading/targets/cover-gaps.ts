@@ -57,7 +57,7 @@ export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' |
   // Exclusive with a close's cut and send (the flatten runner's, outside the keeper's queue): a check reading
   // the broker between the two would take the cut for a gap. Held elsewhere: a close is being carried out,
   // and its order's end (or the next pass) asks for a check.
-  const run = await tryExitLock(db, userId, row.contract, () => checkTrade(base, recordId, { ...row, contract: row.contract!, broker_contract_id: row.broker_contract_id! }))
+  const run = await tryExitLock(db, userId, row.contract, (locked) => checkTrade({ ...base, db: locked }, recordId, { ...row, contract: row.contract!, broker_contract_id: row.broker_contract_id! }))
   return run.locked ? run.value : null
 }
 
