@@ -98,12 +98,14 @@ async function findSent(session: BrokerSession, tag: string, sentAt: Date): Prom
 
 /**
  * A closing order marked sent (a partial close, a source's exit) looked for by its tag; once given up, what
- * was cut for it is put back where the broker's position shows it did not happen (`scope`: the trades it
- * closes).
+ * was cut for it is put back, holding the contract's exit lock, where the broker's position shows it did not
+ * happen (`scope`: the trades it closes).
  */
 export async function lookForSentClose(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten & { part_sent_at: Date }, scope: ExitScope): Promise<string> {
   const sent = await findSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
-  return sent.givenUp ? sent.text + (await putBackGivenUp(db, session, flatten, scope)) : sent.text
+  if (!sent.givenUp) return sent.text
+  // Under the exit lock, as a refused close's put-back: a stops check reading meanwhile would add its own stop.
+  return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', (locked) => putBackGivenUp(locked, session, flatten, scope)))
 }
 
 /** A given-up close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */
