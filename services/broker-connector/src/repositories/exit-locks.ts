@@ -1,4 +1,5 @@
 import { sql, type Database, type Kysely } from '@signals/db'
+import { ConcurrencyLimit } from '../shared/concurrency-limit.ts'
 
 /**
  * One lock per user and contract for the exits of the position (docs/decisions/targets-breakeven.md, "Stops
@@ -6,32 +7,40 @@ import { sql, type Database, type Kysely } from '@signals/db'
  * flatten runner from a partial close's (or a source's exit's) reads and cut to its send, so a check never reads
  * the broker between a close's cut and its order. Session advisory locks on a connection of their own (as
  * entry-locks.ts): they outlive the commits made meanwhile, and Postgres lets them go when the holder's
- * connection dies.
+ * connection dies. The work under the lock is handed that connection and runs its queries on it: a holder
+ * that also asked the pool for one would need two, and holders filling the pool would wait on each other.
  */
 const exitKey = (userId: string, contract: string) => sql`hashtextextended(${`exits:${userId}:${contract}`}, 0)`
 
+/**
+ * Exit locks held at once in this process, below the pool's 10 connections (the default of packages/db): each
+ * holds its connection for a close's broker requests, and the keeper, the consumers and the runner's own
+ * bookkeeping need the rest. The others wait their turn before taking a connection.
+ */
+const EXIT_LOCKS_AT_ONCE = 4
+const holders = new ConcurrencyLimit(EXIT_LOCKS_AT_ONCE)
+
 type Locked<T> = { locked: true; value: T } | { locked: false }
 
-/** Runs `work` holding the lock when it is free now; else runs nothing (`locked: false`). */
-export async function tryExitLock<T>(db: Kysely<Database>, userId: string, contract: string, work: () => Promise<T>): Promise<Locked<T>> {
-  return db.connection().execute(async (connection) => {
+/** Runs `work` holding the lock when it is free now (after its turn among the holders); else runs nothing (`locked: false`). */
+export async function tryExitLock<T>(db: Kysely<Database>, userId: string, contract: string, work: (connection: Kysely<Database>) => Promise<T>): Promise<Locked<T>> {
+  return holders.run(() => db.connection().execute(async (connection) => {
     const { rows } = await sql<{ got: boolean }>`SELECT pg_try_advisory_lock(${exitKey(userId, contract)}) AS got`.execute(connection)
     if (rows[0]?.got !== true) return { locked: false }
     try {
-      return { locked: true, value: await work() }
+      return { locked: true, value: await work(connection) }
     } finally {
       await sql`SELECT pg_advisory_unlock(${exitKey(userId, contract)})`.execute(connection)
     }
-  })
+  }))
 }
 
 /**
- * Runs `work` holding the lock, waiting for it at most `waitMs` (its holder, a stops check, lasts a few broker
- * requests); not got by then, runs nothing (`locked: false`). The wait holds a pool connection: one per user
- * at most (the flatten runner carries out one request of a user at a time).
+ * Runs `work` holding the lock, waiting for it at most `waitMs` once its turn among the holders has come (its
+ * holder, a stops check, lasts a few broker requests); not got by then, runs nothing (`locked: false`).
  */
-export async function waitExitLock<T>(db: Kysely<Database>, userId: string, contract: string, waitMs: number, work: () => Promise<T>): Promise<Locked<T>> {
-  return db.connection().execute(async (connection) => {
+export async function waitExitLock<T>(db: Kysely<Database>, userId: string, contract: string, waitMs: number, work: (connection: Kysely<Database>) => Promise<T>): Promise<Locked<T>> {
+  return holders.run(() => db.connection().execute(async (connection): Promise<Locked<T>> => {
     await sql`SELECT set_config('lock_timeout', ${`${Math.max(Math.round(waitMs), 1)}ms`}, false)`.execute(connection)
     try {
       await sql`SELECT pg_advisory_lock(${exitKey(userId, contract)})`.execute(connection)
@@ -43,9 +52,9 @@ export async function waitExitLock<T>(db: Kysely<Database>, userId: string, cont
       await sql`RESET lock_timeout`.execute(connection)
     }
     try {
-      return { locked: true, value: await work() }
+      return { locked: true, value: await work(connection) }
     } finally {
       await sql`SELECT pg_advisory_unlock(${exitKey(userId, contract)})`.execute(connection)
     }
-  })
+  }))
 }

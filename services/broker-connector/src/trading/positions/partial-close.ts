@@ -30,8 +30,8 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   // Its reads, cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
-  return withExitLock(db, flatten.user_id, flatten.contract, 'the partial close', async () => {
-    const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope), session.listOrders({ fresh: true })])
+  return withExitLock(db, flatten.user_id, flatten.contract, 'the partial close', async (locked) => {
+    const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(locked, scope), session.listOrders({ fresh: true })])
     // One partial close at a time per contract: an earlier one still working (filled in part, say) would be
     // counted twice, once in the position it has not reduced yet and once when it fills, and the two could
     // sell more than is held. This one waits until the broker is done with it.
@@ -50,24 +50,35 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
     // stop or target may close more than is left. Not carried out (a refusal, a wait, a cut failing half way):
     // what was cut is put back, and the close may go again. An unknown outcome is only looked for.
     const cut: CutForClose[] = []
-    let marked = false
+    const send = { marked: false, sending: false }
     try {
-      await makeRoomForClose(db, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
-      marked = await markPartSent(db, flatten.id)
-      if (marked) {
+      await makeRoomForClose(locked, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
+      send.marked = await markPartSent(locked, flatten.id)
+      if (send.marked) {
+        send.sending = true
         const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: decided.quantity })
         return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
       }
     } catch (error) {
-      if (error instanceof BrokerError && !outcomeUnknown(error)) {
-        if (marked) await markPartUnsent(db, flatten.id)
-        await putBackAfterRefusedClose(db, session, flatten.user_id, cut)
-      }
+      await putBackUnsent(locked, session, flatten, cut, send, error, 'the partial close was not carried out')
       throw error
     }
     // Marked already: another run sent it (its cut stands); only looked for.
     return lookForSent(session, tag, new Date())
   })
+}
+
+/**
+ * A close that failed before its order could have left (a refusal, a wait, a database or any other error
+ * after the cut) or whose send the broker refused: its mark is taken back and its cut put back, so it may go
+ * again. A send whose outcome is unknown (a BrokerError saying so, or any other error once the send began)
+ * is only looked for: its cut stands.
+ */
+export async function putBackUnsent(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten, cut: readonly CutForClose[], send: { marked: boolean; sending: boolean }, error: unknown, why: string): Promise<void> {
+  const refused = error instanceof BrokerError && !outcomeUnknown(error)
+  if (send.sending && !refused) return
+  if (send.marked) await markPartUnsent(db, flatten.id)
+  await putBackAfterRefusedClose(db, session, flatten.user_id, cut, why)
 }
 
 /** A closing order marked sent: looked for by its tag, never sent again. */
@@ -87,12 +98,14 @@ async function findSent(session: BrokerSession, tag: string, sentAt: Date): Prom
 
 /**
  * A closing order marked sent (a partial close, a source's exit) looked for by its tag; once given up, what
- * was cut for it is put back where the broker's position shows it did not happen (`scope`: the trades it
- * closes).
+ * was cut for it is put back, holding the contract's exit lock, where the broker's position shows it did not
+ * happen (`scope`: the trades it closes).
  */
 export async function lookForSentClose(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten & { part_sent_at: Date }, scope: ExitScope): Promise<string> {
   const sent = await findSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
-  return sent.givenUp ? sent.text + (await putBackGivenUp(db, session, flatten, scope)) : sent.text
+  if (!sent.givenUp) return sent.text
+  // Under the exit lock, as a refused close's put-back: a stops check reading meanwhile would add its own stop.
+  return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', (locked) => putBackGivenUp(locked, session, flatten, scope)))
 }
 
 /** A given-up close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */

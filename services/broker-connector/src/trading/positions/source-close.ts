@@ -1,12 +1,12 @@
 import { exitSideOf } from '@signals/contracts'
 import type { Database, Kysely, Side } from '@signals/db'
-import { BrokerError, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import type { BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
-import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
-import { makeRoomForClose, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
+import { markPartSent } from '../../repositories/partial-closes.ts'
+import { makeRoomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
-import { lookForSent, partialCloseTagOf } from './partial-close.ts'
+import { lookForSent, partialCloseTagOf, putBackUnsent } from './partial-close.ts'
 
 /**
  * A source's exit in a contract where other sources' trades (or the spec route's) are open on the same side
@@ -29,22 +29,20 @@ export async function closeSourceTrades(
   const quantity = Math.min(Math.abs(exit.netPos), ours)
   if (quantity === 0) return `nothing of this source's ${held} trades is left to close in ${contract.name}`
   // Its cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
-  return withExitLock(db, flatten.user_id, contract.name, "the source's exit", async () => {
+  return withExitLock(db, flatten.user_id, contract.name, "the source's exit", async (locked) => {
     const cut: CutForClose[] = []
-    let marked = false
+    const send = { marked: false, sending: false }
     try {
-      await makeRoomForClose(db, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
-      marked = await markPartSent(db, flatten.id)
-      if (marked) {
+      await makeRoomForClose(locked, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
+      send.marked = await markPartSent(locked, flatten.id)
+      if (send.marked) {
+        send.sending = true
         const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity })
         return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
       }
     } catch (error) {
-      // Not carried out (a refusal, a wait, no connection): it may go again. An unknown outcome is only looked for.
-      if (error instanceof BrokerError && !outcomeUnknown(error)) {
-        if (marked) await markPartUnsent(db, flatten.id)
-        await putBackAfterRefusedClose(db, session, flatten.user_id, cut, "the source's exit was not carried out")
-      }
+      // Not carried out (a refusal, a wait, no connection, a failure after the cut): it may go again. An unknown outcome is only looked for.
+      await putBackUnsent(locked, session, flatten, cut, send, error, "the source's exit was not carried out")
       throw error
     }
     // Marked already: another run sent it (its cut stands); only looked for.

@@ -1,12 +1,12 @@
 import { exitSideOf } from '@signals/contracts'
-import { isDone, type BrokerOrder } from '../../feeds/broker/broker-adapter.ts'
+import type { BrokerOrder } from '../../feeds/broker/broker-adapter.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
-import { stopCoverage } from '../positions/stop-coverage.ts'
 import { claimStopGap, exitOnItsWay, releaseStopGap, hasTargetPairs, noteFailure, pairsInFlight, targetPlanOf, type TargetPlanRow } from '../../repositories/trade-targets.ts'
 import { tryExitLock } from '../../repositories/exit-locks.ts'
 import { findTargets, tradeStopPrice } from './find-targets.ts'
 import { heldAtBroker } from './held-at-broker.ts'
 import { sendLoneStop } from './lone-stop.ts'
+import { remainingOf, roomAtBroker } from './room-at-broker.ts'
 import { listedContext, type TargetContext } from './target-context.ts'
 
 /**
@@ -20,9 +20,6 @@ const PAIR_IN_FLIGHT_MS = 30_000
 
 /** What a check of one trade found and did, in words (tests, logs), or null when its stops add up. */
 type GapOutcome = string | null
-
-const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { quantity: number }>, filled: ReadonlyMap<number, number>) =>
-  Math.max((versions.get(order.id)?.quantity ?? 0) - (filled.get(order.id) ?? 0), 0)
 
 /**
  * The stops of a trade with target pairs checked against what the broker holds of it, and a gap covered
@@ -57,7 +54,7 @@ export async function coverStopGaps(base: Pick<TargetContext, 'db' | 'session' |
   // Exclusive with a close's cut and send (the flatten runner's, outside the keeper's queue): a check reading
   // the broker between the two would take the cut for a gap. Held elsewhere: a close is being carried out,
   // and its order's end (or the next pass) asks for a check.
-  const run = await tryExitLock(db, userId, row.contract, () => checkTrade(base, recordId, { ...row, contract: row.contract!, broker_contract_id: row.broker_contract_id! }))
+  const run = await tryExitLock(db, userId, row.contract, (locked) => checkTrade({ ...base, db: locked }, recordId, { ...row, contract: row.contract!, broker_contract_id: row.broker_contract_id! }))
   return run.locked ? run.value : null
 }
 
@@ -68,20 +65,12 @@ async function checkTrade(base: Pick<TargetContext, 'db' | 'session' | 'userId'>
   const context = listedContext(db, session, userId, listed)
   const pairs = await findTargets(context, recordId)
   const held = await heldAtBroker(db, row.trade_id, row.quantity, pairs)
-  const closing = exitSideOf(row.side)
-  const inContract = listed.filter((order) => order.contractId === row.broker_contract_id && order.action === closing)
-  const working = inContract.filter((order) => !isDone(order.status))
+  const inContract = listed.filter((order) => order.contractId === row.broker_contract_id && order.action === exitSideOf(row.side))
   const ofRecord = (order: BrokerOrder) => order.id === row.stop_order_id || (parseOrderTag(order.tag)?.recordId === recordId && parseOrderTag(order.tag)?.leg === 'stop')
-  const [versions, fills, positions] = await Promise.all([session.orderVersions(working.map((order) => order.id)), session.listFills(), session.listPositions({ fresh: true })])
-  const filled = new Map<number, number>()
-  for (const fill of fills) filled.set(fill.orderId, (filled.get(fill.orderId) ?? 0) + fill.quantity)
+  const { working, versions, filled, room } = await roomAtBroker(session, row, listed)
   const recordStops = working.filter(ofRecord)
   const covered = recordStops.reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
-  const netPos = positions.find((position) => position.contractId === row.broker_contract_id)?.netPos ?? 0
-  const onSide = row.side === 'LONG' ? Math.max(netPos, 0) : Math.max(-netPos, 0)
-  const accountStops = onSide === 0 ? 0 : stopCoverage({ contractId: row.broker_contract_id, netPos }, working, versions, fills).stopQuantity
-  const closesOnTheirWay = working.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
-  const gap = Math.min(held - covered, onSide - accountStops - closesOnTheirWay)
+  const gap = Math.min(held - covered, room)
   if (gap <= 0) return null
   const stopPrice = await tradeStopPrice(session, inContract, row, recordId)
   const tag = row.order_tag ?? `sig-${recordId}`

@@ -177,7 +177,9 @@ export async function followTargets(context: TargetContext, recordId: number, fi
     if (all.length > 0 || (await hasTargetPairs(db, recordId))) await cancelRecordLegs(session, recordId)
     return
   }
-  if (all.length === 0) return
+  // Pairs claimed but none found (refused, their answers lost) still leave the record's `.sl` stops (a lone
+  // stop, a gap stop) to be merged and sized to what is left: the keeper leaves them to this balance.
+  if (all.length === 0 && !(await hasTargetPairs(db, recordId))) return
   const row = await targetPlanOf(db, recordId, context.userId)
   if (!row || row.status !== 'open') return
   const uncovered = await balanceExits(context, recordId, row, all)

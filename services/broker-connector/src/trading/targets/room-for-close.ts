@@ -4,7 +4,8 @@ import { noteFailure, targetPlanOf } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
 import { findTargets, tradeStopPrice, workingStops } from './find-targets.ts'
 import { heldAtBroker } from './held-at-broker.ts'
-import { listedContext } from './target-context.ts'
+import { roomAtBroker } from './room-at-broker.ts'
+import { listedContext, type TargetContext } from './target-context.ts'
 import { stopTheRest } from './lone-stop.ts'
 
 /** A trade a partial close reaches, oldest first (its fill closes them first in, first out). */
@@ -52,9 +53,12 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
  * The broker did not carry out a partial close (a refusal, a wait) after its room was made: the trades' exits
  * are put back to what they hold (docs/decisions/targets-breakeven.md). The whole-position stop grows back
  * where it still works; the pairs cut are gone (a cancelled order cannot come back), so their contracts get
- * a stop of their own at the trade's stop price (it becomes the trade's stop; the next attempt cuts it
- * first). Their targets are not placed again: the record says so. Broker errors here are noted, not thrown:
- * the close's own refusal is what the request waits on.
+ * a stop of their own (it becomes the trade's stop; the next attempt cuts it first). That stop is sized as the
+ * gap check sizes one: never more than the broker's position leaves without a stop (a stop filled at the
+ * broker whose fill is not applied yet has closed contracts the database still counts), the trade's status
+ * and stop price read again just before the send (breakeven or the trail may have moved its stops since the
+ * cut). Their targets are not placed again: the record says so. Broker errors here are noted, not thrown:
+ * the close's own refusal is what the request waits on. Callers hold the exit lock of the contract.
  */
 export async function putBackAfterRefusedClose(db: Kysely<Database>, session: BrokerSession, userId: string, cut: readonly CutForClose[], why = 'the partial close was not carried out'): Promise<void> {
   if (cut.length === 0) return
@@ -62,18 +66,41 @@ export async function putBackAfterRefusedClose(db: Kysely<Database>, session: Br
   for (const { recordId, stopPrice } of cut) {
     const row = await targetPlanOf(db, recordId, userId)
     if (!row || row.status !== 'open') continue
-    let uncovered: number
     try {
-      uncovered = await balanceExits(context, recordId, row, await findTargets(context, recordId))
+      const uncovered = await balanceExits(context, recordId, row, await findTargets(context, recordId))
+      if (uncovered > 0) await stopWhatIsLeft(context, recordId, { uncovered, stopPrice, why })
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
       await noteFailure(db, recordId, row.trade_id, `${why} and the exits cut for it could not be put back: ${error.message}`)
-      continue
     }
-    if (uncovered === 0) continue
-    if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `${why}; ${uncoveredNote(uncovered)} (the trade's stop price was unknown)`)
-    else await noteFailure(db, recordId, row.trade_id, `${why} and the targets cut for it are gone${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity: uncovered, stopPrice })}`)
   }
+}
+
+/**
+ * A stop for the contracts of a put-back left without one: at most what the broker's position leaves
+ * uncovered now (room-at-broker.ts), at the trade's stop price as its stops stand now (else the price at the
+ * cut), for a trade still open. Noted on the trade.
+ */
+async function stopWhatIsLeft(context: TargetContext, recordId: number, put: { uncovered: number; stopPrice: string | null; why: string }): Promise<void> {
+  const { db, session, userId } = context
+  const { uncovered, why } = put
+  const row = await targetPlanOf(db, recordId, userId)
+  if (!row || row.status !== 'open') return
+  if (row.contract === null || row.broker_contract_id === null) {
+    await noteFailure(db, recordId, row.trade_id, `${why}; ${uncoveredNote(uncovered)}`)
+    return
+  }
+  const listed = await session.listOrders({ fresh: true })
+  const { room } = await roomAtBroker(session, { side: row.side, broker_contract_id: row.broker_contract_id }, listed)
+  const quantity = Math.min(uncovered, room)
+  const notHeld = quantity < uncovered ? ` (${uncovered - quantity} of the ${uncovered} are closed or covered at the broker already)` : ''
+  if (quantity <= 0) {
+    await noteFailure(db, recordId, row.trade_id, `${why} and the targets cut for it are gone; no stop was put back: the broker's position has no contract without a stop${notHeld}`)
+    return
+  }
+  const stopPrice = (await tradeStopPrice(session, listed, row, recordId)) ?? put.stopPrice
+  if (stopPrice === null) await noteFailure(db, recordId, row.trade_id, `${why}; ${uncoveredNote(quantity)} (the trade's stop price was unknown)`)
+  else await noteFailure(db, recordId, row.trade_id, `${why} and the targets cut for it are gone${notHeld}${await stopTheRest(context, { row, tag: row.order_tag ?? `sig-${recordId}`, quantity, stopPrice })}`)
 }
 
 /**

@@ -14,7 +14,6 @@ import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../../shared/serial-queues.ts'
 import { checkStops, followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
 import type { TargetContext } from '../targets/target-context.ts'
-import { findTargets } from '../targets/find-targets.ts'
 import { hasTargetPairs, openTradesWithPairs } from '../../repositories/trade-targets.ts'
 
 interface UserBook {
@@ -309,12 +308,13 @@ export class TradeKeeper {
       try {
         if (closed) {
           for (const id of legs) await cancelQuietly(book.session, id)
-        } else if (!(await this.#pairsFound(userId, trade.alert_record_id))) {
-          // With target pairs working (or done) at the broker, the whole-position stop covers only what no pair
-          // does: set with the pairs (targets/balance-exits.ts). Pairs claimed but none found (all refused, or
-          // never sent) leave it as any trade's stop: resized to the whole of what is left.
+        } else {
+          // With target pairs claimed (found at the broker or not: refused, their answers lost), the trade's
+          // stops are sized by followTargets (targets/balance-exits.ts), every `.sl` of the record counted and
+          // merged: the stored one resized here alone would sit beside a lone or gap stop and exceed the position.
+          const pairs = await hasTargetPairs(this.options.db, trade.alert_record_id)
           const left = Number(trade.quantity) - quantity
-          for (const id of legs.filter((id) => id !== fill.orderId)) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
+          for (const id of legs.filter((id) => id !== fill.orderId && !(pairs && id === trade.stop_order_id))) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
         }
       } catch (error) {
         if (!(error instanceof BrokerError)) throw error
@@ -333,13 +333,6 @@ export class TradeKeeper {
         await noteTrade(this.options.db, trade.id, note)
       }
     }
-  }
-
-  /** True when the record's target pairs are found at the broker (claimed is not enough: a refused pair is not there). */
-  async #pairsFound(userId: string, recordId: number | null): Promise<boolean> {
-    const context = this.#targetContext(userId)
-    if (recordId === null || !context || !(await hasTargetPairs(this.options.db, recordId))) return false
-    return (await findTargets(context, recordId)).length > 0
   }
 
   /** The user's session and its live orders, for carrying out several targets and breakeven (targets/keep-targets.ts). */

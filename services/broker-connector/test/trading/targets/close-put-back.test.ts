@@ -89,3 +89,22 @@ t.test('a partial close filled only in part: the unfilled part gets its stop bac
   broker.setPrice('MNQZ6', '20940')
   t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
 })
+
+t.test('a partial close failing on the database after its cut (not a broker error): what was cut is put back', async (t) => {
+  const { broker, app, db, record } = await openPairs(t)
+  // The mark before the send fails in Postgres: no broker error, nothing sent, the pairs already cut.
+  await sql`CREATE FUNCTION refuse_part_sent() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'part_sent_at refused by the test'; END $$`.execute(db)
+  await sql`CREATE TRIGGER refuse_part_sent BEFORE UPDATE OF part_sent_at ON flatten_requests FOR EACH ROW WHEN (NEW.part_sent_at IS NOT NULL) EXECUTE FUNCTION refuse_part_sent()`.execute(db)
+  const cancels = () => broker.requests.filter((request) => request.endpoint === 'order/cancelorder').length
+  const before = cancels()
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  await eventually(() => cancels() > before)
+  await app.trading.flattens.idle()
+  await app.trading.keeper.idle()
+  t.equal(netMnq(broker), 5, 'nothing closed at the broker')
+  t.equal(exitsOf(broker, record.id).stops, 5, 'the stops cover the 5 held again')
+  t.match((await tradeOfRecord(db, record.id))?.exit_note, /the partial close was not carried out and the targets cut for it are gone/)
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
+})

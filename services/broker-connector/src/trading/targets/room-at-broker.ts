@@ -1,0 +1,37 @@
+import { exitSideOf } from '@signals/contracts'
+import type { Side } from '@signals/db'
+import { isDone, type BrokerOrder, type BrokerOrderVersion, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import { stopCoverage } from '../positions/stop-coverage.ts'
+
+/** The broker's account in a trade's contract as listed now, and how many contracts a new stop there may close. */
+export interface RoomAtBroker {
+  /** The working orders closing the trade's side in its contract. */
+  working: BrokerOrder[]
+  versions: ReadonlyMap<number, BrokerOrderVersion>
+  /** Each order's quantity filled, from the broker's fills. */
+  filled: ReadonlyMap<number, number>
+  /** The contracts held on the trade's side, less every working stop closing them and every working Market order closing them (a close on its way); never below 0. */
+  room: number
+}
+
+export const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { quantity: number }>, filled: ReadonlyMap<number, number>) =>
+  Math.max((versions.get(order.id)?.quantity ?? 0) - (filled.get(order.id) ?? 0), 0)
+
+/**
+ * What the broker's position leaves for a new stop of the trade (docs/decisions/targets-breakeven.md, "Stops
+ * that do not add up"): a stop placed for more than `room` could close contracts no longer held (a stop filled
+ * at the broker whose fill is not applied yet) and open a position the other way. `listed`: the broker's
+ * orders read fresh.
+ */
+export async function roomAtBroker(session: Pick<BrokerSession, 'orderVersions' | 'listFills' | 'listPositions'>, row: { side: Side; broker_contract_id: number }, listed: readonly BrokerOrder[]): Promise<RoomAtBroker> {
+  const closing = exitSideOf(row.side)
+  const working = listed.filter((order) => order.contractId === row.broker_contract_id && order.action === closing && !isDone(order.status))
+  const [versions, fills, positions] = await Promise.all([session.orderVersions(working.map((order) => order.id)), session.listFills(), session.listPositions({ fresh: true })])
+  const filled = new Map<number, number>()
+  for (const fill of fills) filled.set(fill.orderId, (filled.get(fill.orderId) ?? 0) + fill.quantity)
+  const netPos = positions.find((position) => position.contractId === row.broker_contract_id)?.netPos ?? 0
+  const onSide = row.side === 'LONG' ? Math.max(netPos, 0) : Math.max(-netPos, 0)
+  const accountStops = onSide === 0 ? 0 : stopCoverage({ contractId: row.broker_contract_id, netPos }, working, versions, fills).stopQuantity
+  const closesOnTheirWay = working.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
+  return { working, versions, filled, room: Math.max(onSide - accountStops - closesOnTheirWay, 0) }
+}
