@@ -1,39 +1,12 @@
-import t, { type Test } from 'tap'
-import pg from 'pg'
-import { readdir } from 'node:fs/promises'
+import t from 'tap'
+import type pg from 'pg'
 import { randomBytes } from 'node:crypto'
-import { TEST_SERVER_URL } from '@signals/test-support'
-import { ensureDatabase, migrateTo, migrateToLatest, MIGRATIONS_DIR } from '../src/index.ts'
+import { migrateTo, migrateToLatest } from '../src/index.ts'
+import { databaseBefore, migrationBefore } from './migration-helper.ts'
 
 // Issue 22 item 9: every existing user's credentials, live-trading switches and risk configuration move to
 // their primary account, nothing lost. Tested on a database at the schema before the migration, with rows.
 const MIGRATION = '20261201010000_broker_accounts'
-
-async function migrationBefore(name: string): Promise<string> {
-  const names = (await readdir(MIGRATIONS_DIR)).map((file) => file.replace(/\.[jt]s$/, '')).filter((each) => /^\d{14}_/.test(each)).sort()
-  const before = names.filter((each) => each < name).at(-1)
-  if (!before) throw new Error(`no migration before ${name}`)
-  return before
-}
-
-async function databaseBefore(t: Test): Promise<{ client: pg.Client; url: string }> {
-  const name = `signals_test_${Date.now()}_${randomBytes(3).toString('hex')}_accounts`
-  const url = `${TEST_SERVER_URL}/${name}`
-  await ensureDatabase(url)
-  const client = new pg.Client({ connectionString: url })
-  t.teardown(async () => {
-    await client.end()
-    const admin = new pg.Client({ connectionString: `${TEST_SERVER_URL}/postgres` })
-    await admin.connect()
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-    await admin.end()
-  })
-  const before = await migrateTo(url, await migrationBefore(MIGRATION))
-  t.error(before.error)
-  t.notOk(before.results?.some((r) => r.migrationName === MIGRATION), 'the database is at the schema before the migration')
-  await client.connect()
-  return { client, url }
-}
 
 const SECRET = { iv: randomBytes(12), tag: randomBytes(16), ciphertext: randomBytes(90) }
 
@@ -60,7 +33,7 @@ const ACCOUNTS = `SELECT a.user_id, a.name, a.is_primary, a.live_trading, a.auto
   WHERE a.user_id = $1 ORDER BY a.is_primary DESC, a.created_at`
 
 t.test('each user gets one primary account holding their credentials, switches and risk configuration', async (t) => {
-  const { client, url } = await databaseBefore(t)
+  const { client, url } = await databaseBefore(t, MIGRATION, 'accounts')
   await todaysRows(client)
   const result = await migrateToLatest(url)
   t.error(result.error)
@@ -93,7 +66,7 @@ t.test('each user gets one primary account holding their credentials, switches a
 })
 
 t.test('writes to the per-user tables reach the primary account, whoever makes them', async (t) => {
-  const { client, url } = await databaseBefore(t)
+  const { client, url } = await databaseBefore(t, MIGRATION, 'accounts')
   await todaysRows(client)
   t.error((await migrateToLatest(url)).error)
 

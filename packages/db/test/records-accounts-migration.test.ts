@@ -1,39 +1,12 @@
-import t, { type Test } from 'tap'
-import pg from 'pg'
-import { readdir } from 'node:fs/promises'
+import t from 'tap'
+import type pg from 'pg'
 import { randomBytes } from 'node:crypto'
-import { TEST_SERVER_URL } from '@signals/test-support'
-import { ensureDatabase, migrateTo, migrateToLatest, MIGRATIONS_DIR } from '../src/index.ts'
+import { migrateTo, migrateToLatest } from '../src/index.ts'
+import { databaseBefore, migrationBefore } from './migration-helper.ts'
 
 // Issue 22 item 1 (stage 3a): alert records and trades carry their account; every existing row of a trader
 // gets the trader's primary account. Tested on a database at the schema before the migration, with rows.
 const MIGRATION = '20261202010000_records_accounts'
-
-async function migrationBefore(name: string): Promise<string> {
-  const names = (await readdir(MIGRATIONS_DIR)).map((file) => file.replace(/\.[jt]s$/, '')).filter((each) => /^\d{14}_/.test(each)).sort()
-  const before = names.filter((each) => each < name).at(-1)
-  if (!before) throw new Error(`no migration before ${name}`)
-  return before
-}
-
-async function databaseBefore(t: Test): Promise<{ client: pg.Client; url: string }> {
-  const name = `signals_test_${Date.now()}_${randomBytes(3).toString('hex')}_records`
-  const url = `${TEST_SERVER_URL}/${name}`
-  await ensureDatabase(url)
-  const client = new pg.Client({ connectionString: url })
-  t.teardown(async () => {
-    await client.end()
-    const admin = new pg.Client({ connectionString: `${TEST_SERVER_URL}/postgres` })
-    await admin.connect()
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-    await admin.end()
-  })
-  const before = await migrateTo(url, await migrationBefore(MIGRATION))
-  t.error(before.error)
-  t.notOk(before.results?.some((r) => r.migrationName === MIGRATION), 'the database is at the schema before the migration')
-  await client.connect()
-  return { client, url }
-}
 
 /** Today's rows: two traders (one with a second account), their records and trades, a test record. */
 async function todaysRows(client: pg.Client): Promise<void> {
@@ -65,7 +38,7 @@ const primaryOf = async (client: pg.Client, userId: string) =>
   (await client.query('SELECT id FROM broker_accounts WHERE user_id = $1 AND is_primary', [userId])).rows[0].id as string
 
 t.test("every trader's records and trades get the trader's primary account; a test record none", async (t) => {
-  const { client, url } = await databaseBefore(t)
+  const { client, url } = await databaseBefore(t, MIGRATION, 'records')
   await todaysRows(client)
   // This migration itself: 20261203010000 drops the records' account index (fanout-account-index-migration.test.ts).
   t.error((await migrateTo(url, MIGRATION)).error)
@@ -97,7 +70,7 @@ t.test("every trader's records and trades get the trader's primary account; a te
 })
 
 t.test('a removed account leaves its records and trades with the trader, without the account', async (t) => {
-  const { client, url } = await databaseBefore(t)
+  const { client, url } = await databaseBefore(t, MIGRATION, 'records')
   await todaysRows(client)
   t.error((await migrateToLatest(url)).error)
   const second = (await client.query("SELECT id FROM broker_accounts WHERE name = 'Eval 2'")).rows[0].id as string

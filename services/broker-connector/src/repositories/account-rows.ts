@@ -106,11 +106,9 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
       AND a.send_attempts > 0
       AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)
       AND CASE
-        -- A limit's rest sent at the market: from its claim (written before it goes out) until ten minutes after
-        -- its pass is done, as an entry from its sending, or while the broker lists it working.
-        WHEN l.market_tag IS NOT NULL THEN l.done_at IS NULL OR l.done_at > now() - interval '10 minutes' OR a.id = ANY(${working}::bigint[])
-        -- A conversion under way (its cancel asked, its rest not claimed yet) may still send the rest.
-        WHEN l.cancel_asked_at IS NOT NULL AND l.done_at IS NULL THEN true
+        WHEN ${restMayFill('l')} THEN true
+        -- A limit's rest sent at the market, its pass done over ten minutes ago: while the broker lists it working.
+        WHEN l.market_tag IS NOT NULL THEN a.id = ANY(${working}::bigint[])
         -- A limit entry cancelled at its limit_timeout unfilled is no longer working.
         WHEN l.cancelled THEN false
         -- Sent lately, or still working at the broker.
@@ -118,13 +116,21 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
       END`
 }
 
-/**
- * A limit's rest that may still fill: its conversion under way (the cancel asked, the pass not done) or the rest
- * claimed to go at the market (`market_tag`) and done within ten minutes.
- */
+/** The record's limit entry timeout row whose rest may still fill (`restMayFill`), if any. */
 function restOnItsWay(recordId: ReturnType<typeof sql>) {
-  return sql`SELECT 1 FROM limit_entry_timeouts l WHERE l.record_id = ${recordId}
-    AND ((l.cancel_asked_at IS NOT NULL AND l.done_at IS NULL) OR (l.market_tag IS NOT NULL AND (l.done_at IS NULL OR l.done_at > now() - interval '10 minutes')))`
+  return sql`SELECT 1 FROM limit_entry_timeouts l WHERE l.record_id = ${recordId} AND ${restMayFill('l')}`
+}
+
+/**
+ * A limit entry's rest (sent at the market) that may still fill, judged on its `limit_entry_timeouts` row
+ * (`alias`; false when the row is absent): its conversion under way (the cancel asked, the pass not done:
+ * the rest may still be sent), or the rest claimed to go at the market (`market_tag`, written before it goes
+ * out) and its pass not done or done within ten minutes (as an entry from its sending).
+ */
+function restMayFill(alias: string) {
+  const column = (name: string) => sql.ref(`${alias}.${name}`)
+  return sql`((${column('cancel_asked_at')} IS NOT NULL AND ${column('done_at')} IS NULL)
+    OR (${column('market_tag')} IS NOT NULL AND (${column('done_at')} IS NULL OR ${column('done_at')} > now() - interval '10 minutes')))`
 }
 
 /**

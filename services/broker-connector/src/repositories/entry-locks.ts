@@ -34,7 +34,10 @@ export async function withRecordLocks<T>(
  * usual case: nobody else is deciding for these accounts); when one is held elsewhere, those taken are let
  * go and all are then waited for in one fixed order (sorted), so two holders never wait on each other.
  * The connection must be one of its own (`withRecordLocks`' is), and whoever holds the locks must not need
- * another pool connection meanwhile (the waiters hold theirs). Released by `unlockAccounts`.
+ * another pool connection meanwhile: the waiters hold theirs, and with as many waiters as the pool has
+ * connections the holder would wait for one until the pool timed it out. So everything read or written
+ * under the locks goes on this connection (the entry decision's `PlanContext.db`, passed on to the position
+ * difference and a reversal's close). Released by `unlockAccounts`.
  */
 export async function lockAccounts(connection: Kysely<Database>, userIds: readonly string[]): Promise<{ waited: boolean }> {
   const users = [...new Set(userIds)].sort()
@@ -55,7 +58,8 @@ export async function unlockAccounts(connection: Kysely<Database>, userIds: read
 
 /**
  * Runs `work` on a connection of its own holding the account's lock (`lockAccounts`): in turn with the
- * account's entry decisions, so a decision either sees what `work` wrote or was marked before it.
+ * account's entry decisions, so a decision either sees what `work` wrote or was marked before it. `work`
+ * reads and writes on `connection` only (`lockAccounts` says why).
  */
 export async function withAccountLock<T>(db: Kysely<Database>, userId: string, work: (connection: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.connection().execute(async (connection) => {

@@ -68,9 +68,12 @@ type TradingConfig = Pick<
   | 'POSITION_RECONCILE_MS'
 >
 
-/** A reversal's close: durable, then carried out now with the session this instance holds (the entry waits for its fill). */
-function reversalCloser(db: Kysely<Database>, flattens: FlattenRunner, logger: Logger) {
-  return async (close: ReversalClose): Promise<{ othersHold: number }> => {
+/**
+ * A reversal's close: durable (written on the deciding connection, `db`), then carried out now with the
+ * session this instance holds (the entry waits for its fill; the flatten runs on pool connections of its own, not awaited).
+ */
+function reversalCloser(flattens: FlattenRunner, logger: Logger) {
+  return async (db: Kysely<Database>, close: ReversalClose): Promise<{ othersHold: number }> => {
     const asked = await requestReversalClose(db, close)
     if (asked.othersHold > 0) return asked
     flattens.run(close.userId).catch((error: unknown) => logger.warn({ userId: close.userId, err: error }, 'reversal close not carried out now; the flatten sweep tries again'))
@@ -87,7 +90,7 @@ const outcomeGraceMs = (config: Pick<Config, 'ENTRY_OUTCOME_GRACE_MS' | 'BROKER_
   Math.max(config.ENTRY_OUTCOME_GRACE_MS, config.ENTRY_MAX_AGE_MS, 2 * config.BROKER_REQUEST_TIMEOUT_MS)
 
 /** Never placed on positions nobody compared with the broker's: a session whose passes all failed waits. */
-const positionDifferenceOf = (db: Kysely<Database>, reconciler: PositionReconciler) => async (userId: string, scope: BrokerScope, contractId: number) =>
+const positionDifferenceOf = (reconciler: PositionReconciler) => async (db: Kysely<Database>, userId: string, scope: BrokerScope, contractId: number) =>
   reconciler.reconciled(userId) ? openDiscrepancyIn(db, userId, scope, contractId) : NOT_RECONCILED
 
 export function createTrading(
@@ -106,7 +109,7 @@ export function createTrading(
   const haltedEntries = new HaltedEntries({ db, logger, sessions })
   const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, session, fills) => keeper.applyListedFills(userId, session, fills), coverStopGaps: (userId) => keeper.coverGaps(userId) })
-  const positionDifference = positionDifferenceOf(db, reconciler)
+  const positionDifference = positionDifferenceOf(reconciler)
   const live = new LiveEntryFlow({
     db,
     sessions,
@@ -117,7 +120,7 @@ export function createTrading(
     workingEntryRecords: (userId) => keeper.workingEntryRecords(userId),
     // A hard daily-loss refusal halts the account: working entries cancelled, every contract of its open trades flattened (durably).
     flattenAll: async (userId, session, cause) => void (await flattens.flattenEverything(userId, session, cause)),
-    closeForReversal: reversalCloser(db, flattens, logger),
+    closeForReversal: reversalCloser(flattens, logger),
     maxAlertAgeMs: config.ENTRY_MAX_AGE_MS,
     sessionWaitMs: config.ENTRY_SESSION_WAIT_MS,
     outcomeGraceMs: outcomeGraceMs(config),

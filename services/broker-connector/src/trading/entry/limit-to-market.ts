@@ -45,6 +45,7 @@ export async function sendRemainderAtMarket(deps: RemainderDeps, session: Broker
   const tag = remainderTagOf(due.order_tag ?? entry.tag ?? '', filled === 0)
   // Sized and claimed in turn with the account's entry decisions (its lock): a decision either sees the claim
   // (an open trade of its quantity) or was marked before the rest was sized, never both passing the limits alone.
+  // Every read of the sizing (the account rows, the position difference) is on the lock's connection.
   const claimed = await withAccountLock(deps.db, record.user_id, async (connection) => {
     const sized = await resize({ ...deps, db: connection }, session, record as EntryRecord & { symbol: string })
     if (sized.kind === 'refuse') return { kind: 'refused' as const, reason: sized.reason }
@@ -98,7 +99,7 @@ async function resize(deps: RemainderDeps, session: BrokerSession, record: Entry
       now,
       platformMaxContracts: sizing.platformMaxContracts,
       marketPriceMaxAgeMs: sizing.marketPriceMaxAgeMs,
-      ...(positionDifference ? { positionDifference: (contract: { id: number }) => positionDifference(record.user_id, scope, contract.id) } : {}),
+      ...(positionDifference ? { positionDifference: (contract: { id: number }) => positionDifference(deps.db, record.user_id, scope, contract.id) } : {}),
     },
     asMarket,
   ).then((sized) => (sized.kind === 'close_first' ? { kind: 'refuse' as const, reason: `the account holds a ${sized.closes} position in ${sized.contract.name} the other way` } : sized))

@@ -1,3 +1,4 @@
+import type { Database, Kysely } from '@signals/db'
 import { BrokerError, outcomeUnknown, type BracketRequest, type BrokerSession, type DayRealizedPnl } from '../../feeds/broker/broker-adapter.ts'
 import { pastWaitLimit, type WaitLimits } from './wait-limit.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
@@ -41,14 +42,25 @@ export interface PlanDeps {
   exitPlansEnabled?: boolean
   /** Where a session's broker ids live: its venue and account (noted as it opened). */
   scopeOf(session: BrokerSession): BrokerScope
-  /** The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's). */
-  positionDifference?(userId: string, scope: BrokerScope, contractId: number): Promise<string | null>
-  /** A reversal's first leg: closes the position durably (carried out by the session's holder); absent, reversals are refused. */
-  closeForReversal?(close: ReversalClose): Promise<{ othersHold: number }>
+  /**
+   * The account's open difference with the broker in a contract, as its reason, or null (the reconciliation's).
+   * Read on `db`: the decision's connection (the account lock holder's own, entry-locks.ts).
+   */
+  positionDifference?(db: Kysely<Database>, userId: string, scope: BrokerScope, contractId: number): Promise<string | null>
+  /**
+   * A reversal's first leg: closes the position durably (carried out by the session's holder), written on
+   * `db` (the decision's connection); absent, reversals are refused.
+   */
+  closeForReversal?(db: Kysely<Database>, close: ReversalClose): Promise<{ othersHold: number }>
 }
 
 /** What one batch shares while deciding: the users' account rows, memos, and Postgres' "now" of the read. */
 export interface PlanContext extends PlanDeps {
+  /**
+   * Where the decision reads and writes: under the accounts' locks, the lock holder's own connection, so a
+   * holder never waits for another pool connection while the lock's waiters hold theirs (entry-locks.ts).
+   */
+  db: Kysely<Database>
   accounts: AccountRows
   memo: SizingMemo
   orders: BrokerOrdersMemo
@@ -128,7 +140,7 @@ async function checkThenSize(context: PlanContext, session: BrokerSession, recor
   const guarded = await syncGuard(context, session, record)
   if ('kind' in guarded) return guarded
   const { accounts, memo, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference } = context
-  const differs = positionDifference && ((contract: { id: number }) => positionDifference(guarded.user_id, context.scopeOf(session), contract.id))
+  const differs = positionDifference && ((contract: { id: number }) => positionDifference(context.db, guarded.user_id, context.scopeOf(session), contract.id))
   const sized = await sizeOrder({ accounts, memo, session, cashBalance: context.cashBalanceOf(guarded.user_id, session), realizedPnl: context.realizedPnlOf?.(guarded.user_id, session) ?? null, now, platformMaxContracts, marketPriceMaxAgeMs, positionDifference: differs }, guarded)
   if (sized.kind === 'close_first') return reverseFirst(context, guarded, sized, '')
   if (sized.kind === 'refuse') return { kind: 'decided', mark: { id: record.id, status: 'refused', reason: sized.reason, code: sized.code, contract: sized.contract }, flatten: sized.flatten ? { userId: record.user_id, session } : null }
@@ -171,7 +183,7 @@ async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<
   }
   const source = { id: record.source_id ?? null }
   const close = { recordId: record.id, side: sized.side, userId: record.user_id, contract: sized.contract.name, brokerContractId: sized.contract.id, closes: sized.closes, alertId: record.alert_id, signalAt: record.received_at.toISOString(), source }
-  const { othersHold } = await context.closeForReversal(close)
+  const { othersHold } = await context.closeForReversal(context.db, close)
   if (othersHold > 0) {
     const reason = `reversal: ${what} is held by trades this signal source did not open (${othersHold} contract(s)); a ${sized.side} entry from it would net against them at the broker, so nothing was closed and the entry is not placed`
     return decided(record.id, 'refused', reason, 'reversal_other_source', sized.contract.name)

@@ -107,7 +107,7 @@ async function settleSlice(deps: SettleDeps, refs: readonly { id: number; userId
     const sentBefore = own.filter((record) => record.status !== 'received')
     const toDecide = own.filter((record) => record.status === 'received')
     const [reconciled, { plans, sends, released }] = await Promise.all([
-      planAll(deps, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record), record.id), null),
+      planAll({ ...deps, db }, own[0]?.read_at, sentBefore, (context, record) => guarded(() => planRecord(context, record), record.id), null),
       toDecide.length === 0 ? decide(deps, db, toDecide, guarded) : withSpan(SERVICE, 'decision', { 'entry.records': toDecide.length }, () => decide(deps, db, toDecide, guarded)),
     ])
     const sent = await mapLimited(sends, deps.parallelism, (plan) => guarded(() => send(plan, deps, deps.observer), plan.record.id))
@@ -185,7 +185,8 @@ async function decide(
     const scopes = new Map([...sessions].flatMap(([userId, session]) => (session ? [[userId, deps.scopeOf(session)] as const] : [])))
     const working = [...sessions.keys()].flatMap((userId) => deps.workingEntryRecords?.(userId) ?? [])
     const accounts = await loadAccountRows(db, [...sessions.keys()], records.map((record) => record.id), scopes, deps.sessionClock?.() ?? new Date(), working)
-    const held: SettleDeps = { ...deps, sessions: { session: (userId) => sessions.get(userId) ?? null } }
+    // Decided on the lock holder's connection (`db`): the waiters hold pool connections of their own.
+    const held: SettleDeps = { ...deps, db, sessions: { session: (userId) => sessions.get(userId) ?? null } }
     const plans = await planAll(held, records[0]?.read_at, records, (context, record) => guarded(() => planRecord(context, record), record.id), accounts)
     const toSend = plans.filter((plan): plan is Send => plan.kind === 'send')
     const marked = await markSending(db, toSend.map(({ record, request }) => ({ id: record.id, tag: request.tag, quantity: request.quantity, contract: request.contract.name, side: sideOf(request) })))

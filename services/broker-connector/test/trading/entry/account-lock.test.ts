@@ -55,3 +55,29 @@ t.test(`two records of one trader settled ${batch} are decided in order: the fir
   t.equal(broker.orders().filter((order) => /^sig-\d+$/.test(order.clOrdId ?? '')).length, 1)
 })
 }
+
+// The account's lock holder decides on its own connection: with every pool connection held (one by the
+// holder, the rest by decisions waiting for the lock, and more asking the pool), a read it made on another
+// pool connection (the broker/trades difference, a reversal's close) would wait until the pool timed it out.
+t.test('more decisions of one account at once than the pool has connections: each decided in turn, none waits on the pool', async (t) => {
+  const { broker, app, db } = await slowContractLookup(t)
+  // More than the pool's connections (createDb's default is 10): every one is held while the first decides.
+  const count = 12
+  const ids: number[] = []
+  for (let i = 0; i < count; i++) {
+    const { rows } = await sql<{ id: number }>`
+      INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, raw_data, received_at, status)
+      VALUES (${randomUUID()}, 'u-0', 'owner', 'MNQ1!', 'MNQ', 'LONG', 21000, 20950, 21100, '{}'::jsonb, now(), 'received')
+      RETURNING id::int AS id`.execute(db)
+    ids.push(rows[0]?.id as number)
+  }
+  const started = Date.now()
+  const settled = await Promise.allSettled(ids.map((id) => app.trading.settle([{ id, userId: 'u-0' }])))
+  const elapsedMs = Date.now() - started
+  t.same(settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => String(outcome.reason)), [], 'no decision failed')
+  t.ok(elapsedMs < 5_000, `decided in ${elapsedMs} ms, within the pool's 5 s wait for a connection`)
+  const { rows } = await sql<{ status: string; refusal_code: string | null }>`SELECT status, refusal_code FROM alerts WHERE id = ANY(${ids}::bigint[]) ORDER BY id`.execute(db)
+  t.equal(rows.filter((row) => row.status === 'placed').length, 1, 'one placed')
+  t.equal(rows.filter((row) => row.refusal_code === 'pyramid_limit').length, count - 1, 'the others refused: the first is open')
+  t.equal(broker.orders().filter((order) => /^sig-\d+$/.test(order.clOrdId ?? '')).length, 1, 'one entry order at the broker')
+})

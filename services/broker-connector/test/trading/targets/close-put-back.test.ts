@@ -1,9 +1,9 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
-import { connectedTrader, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
-import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
-import { EXIT_PLANS_ON, exitsOf, withTargets } from './targets-helper.ts'
+import { tradeOfRecord } from '../../trading-helper.ts'
+import { netMnq } from '../positions/exit-helper.ts'
+import { closeTwo, exitsOf, openPairs } from './targets-helper.ts'
 
 /**
  * A partial close cuts the trade's pairs before it is sent; what it did not close gets its stop back
@@ -11,19 +11,6 @@ import { EXIT_PLANS_ON, exitsOf, withTargets } from './targets-helper.ts'
  * unknown and is given up, and a close filled only in part. Each failed on the code before the fix (stops 3
  * for the 5, or the 4, held).
  */
-
-const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
-
-async function openPairs(t: Test) {
-  const connected = await connectedTrader(t, EXIT_PLANS_ON)
-  const entry = withTargets()
-  await publishAlert(connected.app, entry)
-  const record = await settledRecord(connected.db, entry.alertId)
-  await openedTrade(connected.db, record.id)
-  await eventually(() => exitsOf(connected.broker, record.id).targets === 5 && exitsOf(connected.broker, record.id).stops === 5)
-  await connected.app.trading.keeper.idle()
-  return { ...connected, entry, record }
-}
 
 const requestOf = (db: Awaited<ReturnType<typeof openPairs>>['db'], alertId: string) =>
   db.selectFrom('flatten_requests').select(['id', 'reason', 'outcome', 'part_sent_at', 'done_at']).where('alert_id', '=', alertId).executeTakeFirst()

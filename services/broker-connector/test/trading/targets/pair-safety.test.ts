@@ -1,8 +1,8 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { eventually, publishAlert } from '../../helper.ts'
 import { connectedTrader, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
-import { mnqExit, netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
-import { EXIT_PLANS_ON, connectorAway, connectorBack, exitsOf, ordersOf, withTargets } from './targets-helper.ts'
+import { netMnq, openedTrade, tradesOf } from '../positions/exit-helper.ts'
+import { EXIT_PLANS_ON, closeTwo, connectorAway, connectorBack, exitsOf, openPairs, ordersOf, withTargets } from './targets-helper.ts'
 
 /**
  * The findings of the stop 30 review (docs/decisions/targets-breakeven.md): the stops of a trade with
@@ -10,19 +10,6 @@ import { EXIT_PLANS_ON, connectorAway, connectorBack, exitsOf, ordersOf, withTar
  * trade whose pairs were all refused, and after a partial close the broker refused. Each written to fail on
  * the code before the fix; none depends on how the pairs are cut (tags), only on what the broker holds.
  */
-
-const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
-
-/** The entry of 5 filled and its targets out: every contract with a stop and a target. */
-async function openPairs(t: Test) {
-  const connected = await connectedTrader(t, EXIT_PLANS_ON)
-  const entry = withTargets()
-  await publishAlert(connected.app, entry)
-  const record = await settledRecord(connected.db, entry.alertId)
-  await openedTrade(connected.db, record.id)
-  await eventually(() => exitsOf(connected.broker, record.id).targets === 5 && exitsOf(connected.broker, record.id).stops === 5)
-  return { ...connected, entry, record }
-}
 
 t.test('TP1 filled in part while the connector is away, then the stop price is hit: the stops cover what is held, the account ends flat', async (t) => {
   const { broker, app, db, record } = await openPairs(t)

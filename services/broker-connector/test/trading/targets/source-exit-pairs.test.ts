@@ -1,10 +1,29 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { traderWithSource } from '../../source-helper.ts'
 import { closedTrade, mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
 import { EXIT_PLANS_ON, exitsOf } from './targets-helper.ts'
+
+/**
+ * The trader's spec-route trade (stop 20900, target 21200) and a house source's trade of 2 with two target
+ * pairs, both open in the one MNQ position, the pairs out and the keeper done with them.
+ */
+async function specAndHouseTrades(t: Test) {
+  const connected = await traderWithSource(t, EXIT_PLANS_ON)
+  const { broker, app, db, house } = connected
+  const spec = mnqEntry({ userId: 'u-0', sl: 20900, tp: 21200 })
+  await publishAlert(app, spec)
+  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
+  const fromHouse = mnqEntry({ userId: null, sourceId: house, tp: null, exitPlan: { targets: [{ price: 21020, quantity: 1 }, { price: 21040, quantity: 1 }], breakeven: null } })
+  await publishAlert(app, fromHouse)
+  const houseRecord = await settledRecord(db, fromHouse.alertId)
+  await openedTrade(db, houseRecord.id)
+  await eventually(() => exitsOf(broker, houseRecord.id).targets === 2 && exitsOf(broker, houseRecord.id).stops === 2)
+  await app.trading.keeper.idle()
+  return { ...connected, specTrade, fromHouse, houseRecord, specQuantity: Number(specTrade.quantity) }
+}
 
 /**
  * A source's exit closes only its trades (source-close.ts); a trade of it with target pairs has them cut
@@ -14,18 +33,8 @@ import { EXIT_PLANS_ON, exitsOf } from './targets-helper.ts'
  * left to the spec route, and the stop price sold them.
  */
 t.test("a source's exit cuts its trade's pairs before its closing order leaves: its stops never close the other trades' contracts", async (t) => {
-  const { broker, app, db, house } = await traderWithSource(t, EXIT_PLANS_ON)
-  const spec = mnqEntry({ userId: 'u-0', sl: 20900, tp: 21200 })
-  await publishAlert(app, spec)
-  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
-  const fromHouse = mnqEntry({ userId: null, sourceId: house, tp: null, exitPlan: { targets: [{ price: 21020, quantity: 1 }, { price: 21040, quantity: 1 }], breakeven: null } })
-  await publishAlert(app, fromHouse)
-  const houseRecord = await settledRecord(db, fromHouse.alertId)
+  const { broker, app, db, house, specTrade, houseRecord, specQuantity } = await specAndHouseTrades(t)
   t.match(houseRecord, { status: 'placed' })
-  await openedTrade(db, houseRecord.id)
-  await eventually(() => exitsOf(broker, houseRecord.id).targets === 2 && exitsOf(broker, houseRecord.id).stops === 2)
-  await app.trading.keeper.idle()
-  const specQuantity = Number(specTrade.quantity)
   t.equal(netMnq(broker), specQuantity + 2, 'both trades are in the one position')
 
   broker.holdEvents(true)
@@ -44,17 +53,7 @@ t.test("a source's exit cuts its trade's pairs before its closing order leaves: 
 })
 
 t.test("a source's exit the broker refuses puts back what was cut for it; tried again, it closes the source's trade only", async (t) => {
-  const { broker, app, db, house } = await traderWithSource(t, EXIT_PLANS_ON)
-  const spec = mnqEntry({ userId: 'u-0', sl: 20900, tp: 21200 })
-  await publishAlert(app, spec)
-  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
-  const fromHouse = mnqEntry({ userId: null, sourceId: house, tp: null, exitPlan: { targets: [{ price: 21020, quantity: 1 }, { price: 21040, quantity: 1 }], breakeven: null } })
-  await publishAlert(app, fromHouse)
-  const houseRecord = await settledRecord(db, fromHouse.alertId)
-  await openedTrade(db, houseRecord.id)
-  await eventually(() => exitsOf(broker, houseRecord.id).targets === 2 && exitsOf(broker, houseRecord.id).stops === 2)
-  await app.trading.keeper.idle()
-  const specQuantity = Number(specTrade.quantity)
+  const { broker, app, db, house, specTrade, fromHouse, houseRecord, specQuantity } = await specAndHouseTrades(t)
 
   broker.interfere('order/placeorder', { kind: 'refusal', failureText: 'test refusal' }, 1)
   const exit = mnqExit({ sourceId: house })
@@ -72,17 +71,7 @@ t.test("a source's exit the broker refuses puts back what was cut for it; tried 
 })
 
 t.test("a source's exit whose outcome stays unknown and is given up, the broker still holding the position: what was cut for it is put back", async (t) => {
-  const { broker, app, db, house } = await traderWithSource(t, EXIT_PLANS_ON)
-  const spec = mnqEntry({ userId: 'u-0', sl: 20900, tp: 21200 })
-  await publishAlert(app, spec)
-  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
-  const fromHouse = mnqEntry({ userId: null, sourceId: house, tp: null, exitPlan: { targets: [{ price: 21020, quantity: 1 }, { price: 21040, quantity: 1 }], breakeven: null } })
-  await publishAlert(app, fromHouse)
-  const houseRecord = await settledRecord(db, fromHouse.alertId)
-  await openedTrade(db, houseRecord.id)
-  await eventually(() => exitsOf(broker, houseRecord.id).targets === 2 && exitsOf(broker, houseRecord.id).stops === 2)
-  await app.trading.keeper.idle()
-  const specQuantity = Number(specTrade.quantity)
+  const { broker, app, db, house, fromHouse, houseRecord, specQuantity } = await specAndHouseTrades(t)
 
   // Not carried out, its answer lost (503): an unknown outcome, looked for, never sent again.
   broker.interfere('order/placeorder', { kind: 'server_error' }, 1)

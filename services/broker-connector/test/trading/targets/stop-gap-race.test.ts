@@ -1,9 +1,9 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import { eventually, publishAlert } from '../../helper.ts'
-import { connectedTrader, settledRecord } from '../../trading-helper.ts'
-import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
-import { EXIT_PLANS_ON, exitsOf, withTargets } from './targets-helper.ts'
+import { connectedTrader } from '../../trading-helper.ts'
+import { netMnq } from '../positions/exit-helper.ts'
+import { EXIT_PLANS_ON, closeTwo, exitsOf, placedWithPairs, stopPriceHit } from './targets-helper.ts'
 
 /**
  * The stops check and a partial close carried out by the flatten runner (outside the keeper's queue) are
@@ -14,24 +14,14 @@ import { EXIT_PLANS_ON, exitsOf, withTargets } from './targets-helper.ts'
 
 type Connected = Awaited<ReturnType<typeof connectedTrader>>
 
-/** Waits until every pair of the record is placed or said not placed, and the keeper is done with it. */
-async function settledPairs(connected: Connected, alertId: string) {
-  await eventually(async () => /targets placed: /.test((await settledRecord(connected.db, alertId)).reason ?? ''))
-  await connected.app.trading.keeper.idle()
-}
-
 /**
  * A trade of 5 with its five pairs; a stops check whose first look at the broker answers 1.5 s late, and a
  * partial close of 2 published while it waits, its order reaching the broker late (carried out when let go).
  * Returns once the close's order is let go and the broker holds the 3 left, the keeper not told of its fill.
  */
 async function checkRacingClose(t: Test, connected: Connected) {
-  const { broker, app, db } = connected
-  const entry = withTargets()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await openedTrade(db, record.id)
-  await settledPairs(connected, entry.alertId)
+  const { broker, app } = connected
+  const { record } = await placedWithPairs(connected)
   t.same(exitsOf(broker, record.id), { stops: 5, targets: 5 })
   const seen = (endpoint: string) => broker.requests.filter((request) => request.endpoint === endpoint).length
   const [lists, places] = [seen('order/list'), seen('order/placeorder')]
@@ -40,7 +30,7 @@ async function checkRacingClose(t: Test, connected: Connected) {
   // The check has passed its look for an exit on its way and waits for the broker's list: the close is asked for.
   await eventually(() => seen('order/list') > lists)
   broker.interfere('order/placeorder', { kind: 'late' }, 1)
-  await publishAlert(app, mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } }))
+  await publishAlert(app, closeTwo())
   await check
   broker.holdEvents(true)
   await eventually(() => seen('order/placeorder') > places)
@@ -68,6 +58,5 @@ t.test('a stops check racing a partial close: once the keeper applies the close\
   await app.trading.keeper.idle()
   await app.trading.reconciler.reconcileAll()
   t.equal(exitsOf(broker, record.id).stops, 3, 'the stops close the 3 held')
-  broker.setPrice('MNQZ6', '20940')
-  t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
+  t.equal(stopPriceHit(broker), 0, 'the stop price hit: flat, never short')
 })

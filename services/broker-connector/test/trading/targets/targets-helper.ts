@@ -1,8 +1,9 @@
 import type { Test } from 'tap'
 import type { ExitPlan, TrailingStop } from '@signals/contracts'
+import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
 import { connect, connectedTrader, feedCommand, mnqEntry, settledRecord } from '../../trading-helper.ts'
-import { openedTrade } from '../positions/exit-helper.ts'
+import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
 
 /** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. No gap between trail moves unless a test asks. */
 export const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true', TRAILING_STOP_MIN_GAP_MS: '0' } }
@@ -37,6 +38,55 @@ export async function openWithTargets(t: Test, entry = withTargets()) {
   const trade = await openedTrade(connected.db, record.id)
   await eventually(() => ['tp1', 'sl1', 'tp2', 'sl2', 'tp3', 'sl3', 'tp4', 'sl4', 'tp5', 'sl5'].every((leg) => ordersOf(connected.broker, record.id)[leg]?.ordStatus === 'Working'))
   return { ...connected, entry, record, trade }
+}
+
+/** A trader with the entry of 5 filled and its five pairs out (`openWithTargets`), the keeper done with them. */
+export async function openPairs(t: Test) {
+  const opened = await openWithTargets(t)
+  await opened.app.trading.keeper.idle()
+  return opened
+}
+
+/** A partial close of 2 of the LONG MNQ position. */
+export const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
+
+/** Waits until every pair of the record is placed or said not placed, and the keeper is done with it. */
+export async function settledPairs(connected: Connected, alertId: string) {
+  await eventually(async () => /targets placed: /.test((await settledRecord(connected.db, alertId)).reason ?? ''))
+  await connected.app.trading.keeper.idle()
+}
+
+/** The entry published for the connected trader, placed and filled, and its pairs settled (however they went). */
+export async function placedWithPairs(connected: Connected, entry = withTargets()) {
+  await publishAlert(connected.app, entry)
+  const record = await settledRecord(connected.db, entry.alertId)
+  const trade = await openedTrade(connected.db, record.id)
+  await settledPairs(connected, entry.alertId)
+  return { entry, record, trade }
+}
+
+/**
+ * The record's last pair gone as a crash between its claim and its send leaves it: cancelled at the broker
+ * (stops 4 for the 5 held), its answer forgotten, claimed `claimedAgo` ago (a Postgres interval).
+ */
+export async function lastPairLost(connected: Connected, recordId: number, claimedAgo: '0 minutes' | '5 minutes') {
+  const { broker, app, db } = connected
+  const session = app.feeds.session('u-0')!
+  for (const leg of ['tp5', 'sl5']) if (ordersOf(broker, recordId)[leg]?.ordStatus === 'Working') await session.cancelOrder(ordersOf(broker, recordId)[leg]!.id)
+  await eventually(() => exitsOf(broker, recordId).stops === 4)
+  await sql`UPDATE trade_targets SET order_id = NULL, stop_order_id = NULL, outcome = NULL, sent_at = now() - ${claimedAgo}::interval WHERE record_id = ${recordId} AND level = 5`.execute(db)
+}
+
+/** One reconciliation pass (its stops check included), then the record's working stops at the broker. */
+export async function stopsAfterPass(connected: Connected, recordId: number): Promise<number> {
+  await connected.app.trading.reconciler.reconcileAll()
+  return exitsOf(connected.broker, recordId).stops
+}
+
+/** The market falls through the stops (20950): what the account holds in MNQ after (0 when they closed exactly what was held). */
+export function stopPriceHit(broker: Broker): number {
+  broker.setPrice('MNQZ6', '20940')
+  return netMnq(broker)
 }
 
 /** The connector lets go of the trader's session (the broker keeps working without it). */
