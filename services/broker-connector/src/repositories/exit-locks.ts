@@ -15,16 +15,21 @@ const exitKey = (userId: string, contract: string) => sql`hashtextextended(${`ex
 /**
  * Exit locks held at once in this process, below the pool's 10 connections (the default of packages/db): each
  * holds its connection for a close's broker requests, and the keeper, the consumers and the runner's own
- * bookkeeping need the rest. The others wait their turn before taking a connection.
+ * bookkeeping need the rest. Waiting holders (closes) take their turn among 4 before taking a connection;
+ * tries (the stops checks, run in the keeper's fill path) have 2 slots of their own and never queue: a try
+ * finding none free is skipped as one finding the lock held is (asked again when a close's order ends, or
+ * on the next pass), so closes waiting on locks held elsewhere never stall the keeper's fills.
  */
 const EXIT_LOCKS_AT_ONCE = 4
+const TRIES_AT_ONCE = 2
 const holders = new ConcurrencyLimit(EXIT_LOCKS_AT_ONCE)
+const tries = new ConcurrencyLimit(TRIES_AT_ONCE)
 
 type Locked<T> = { locked: true; value: T } | { locked: false }
 
-/** Runs `work` holding the lock when it is free now (after its turn among the holders); else runs nothing (`locked: false`). */
+/** Runs `work` holding the lock when it and a try's slot are free now; else runs nothing (`locked: false`). */
 export async function tryExitLock<T>(db: Kysely<Database>, userId: string, contract: string, work: (connection: Kysely<Database>) => Promise<T>): Promise<Locked<T>> {
-  return holders.run(() => db.connection().execute(async (connection) => {
+  const ran = await tries.tryRun(() => db.connection().execute(async (connection): Promise<Locked<T>> => {
     const { rows } = await sql<{ got: boolean }>`SELECT pg_try_advisory_lock(${exitKey(userId, contract)}) AS got`.execute(connection)
     if (rows[0]?.got !== true) return { locked: false }
     try {
@@ -33,6 +38,7 @@ export async function tryExitLock<T>(db: Kysely<Database>, userId: string, contr
       await sql`SELECT pg_advisory_unlock(${exitKey(userId, contract)})`.execute(connection)
     }
   }))
+  return ran ?? { locked: false }
 }
 
 /**

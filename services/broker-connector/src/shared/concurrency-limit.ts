@@ -12,6 +12,17 @@ export class ConcurrencyLimit {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#running >= this.max) await new Promise<void>((resolve) => this.#waiting.push(resolve))
     else this.#running++
+    return this.#release(work)
+  }
+
+  /** Runs `work` when a slot is free now; else runs nothing and resolves `undefined` (never waits). */
+  async tryRun<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (this.#running >= this.max) return undefined
+    this.#running++
+    return this.#release(work)
+  }
+
+  async #release<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work()
     } finally {

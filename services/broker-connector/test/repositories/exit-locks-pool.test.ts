@@ -1,7 +1,7 @@
 import t from 'tap'
 import { sql } from '@signals/db'
 import { tryExitLock, waitExitLock } from '../../src/repositories/exit-locks.ts'
-import { build } from '../helper.ts'
+import { build, eventually } from '../helper.ts'
 
 /**
  * An exit lock holds a connection of its own for a whole close (reads, cut, send, put-back), and the flatten
@@ -34,4 +34,35 @@ t.test('the work under an exit lock runs its queries on the lock\'s connection',
   const tried = await tryExitLock(db, 'u1', 'MNQZ6', async (connection) => (await sql<{ held: boolean }>`
     SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted) AS held`.execute(connection)).rows[0]!.held)
   t.ok(tried.locked && tried.value, 'tryExitLock: the connection handed over holds the lock')
+})
+
+t.test('a stops check\'s try of a free lock never queues behind closes waiting for locks held elsewhere', async (t) => {
+  // Four closes wait (up to 20 s) for locks another instance holds; a fill's stops check for another user
+  // tries a free lock: it once waited behind them for a turn (the keeper's fills stalled with it).
+  const { db } = await build(t, {}, { consumers: false })
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  let held!: () => void
+  const holding = new Promise<void>((resolve) => (held = resolve))
+  const elsewhere = db.connection().execute(async (connection) => {
+    await sql`SELECT pg_advisory_lock(hashtextextended('exits:' || u || ':MNQZ6', 0)) FROM unnest(${['a', 'b', 'c', 'd']}::text[]) AS u`.execute(connection)
+    held()
+    await gate
+    await sql`SELECT pg_advisory_unlock_all()`.execute(connection)
+  })
+  await holding
+  let closesDone = 0
+  const closes = Promise.all(['a', 'b', 'c', 'd'].map((user) => waitExitLock(db, user, 'MNQZ6', 20_000, async () => user).finally(() => closesDone++)))
+  await eventually(async () => {
+    const { rows } = await sql<{ waiting: number }>`
+      SELECT count(*)::int AS waiting FROM pg_locks
+      WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(db)
+    return rows[0]!.waiting === 4
+  })
+  const tried = await tryExitLock(db, 'e', 'MNQZ6', async () => 'checked')
+  t.same(tried, { locked: true, value: 'checked' }, 'the free lock was got')
+  t.equal(closesDone, 0, 'while the four closes still wait for theirs')
+  release()
+  await elsewhere
+  t.same((await closes).map((run) => run.locked), [true, true, true, true], 'the closes go on once the locks are let go')
 })
