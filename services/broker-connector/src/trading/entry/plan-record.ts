@@ -201,9 +201,13 @@ async function reverseFirst(context: PlanContext, record: Complete, sized: Omit<
 async function reconcileSent(context: PlanContext, record: EntryRecord): Promise<Plan> {
   const tag = record.order_tag ?? orderTagOf(record.id)
   const session = context.sessions.session(record.user_id)
-  // A session being opened here is handed out in a moment: the order is looked for with it then, never
+  const sentAgoMs = record.sent_age_ms ?? record.age_ms
+  // A session being opened here is handed out in a moment: the order is looked for with it then, not
   // concluded absent for want of a session (its open's own look may have run before the order arrived).
-  if (!session && record.status === 'placing' && context.sessions.opening?.(record.user_id) === true) return { kind: 'waiting', id: record.id, note: null }
+  // Bounded: opens that keep failing do not hold the record past twice the grace.
+  if (!session && record.status === 'placing' && sentAgoMs < 2 * context.outcomeGraceMs && context.sessions.opening?.(record.user_id) === true) {
+    return { kind: 'waiting', id: record.id, note: null }
+  }
   let unchecked = session ? null : 'there was no connected broker session to check'
   if (session) {
     try {
@@ -215,7 +219,6 @@ async function reconcileSent(context: PlanContext, record: EntryRecord): Promise
     }
   }
   if (record.status !== 'placing') return { kind: 'none', id: record.id }
-  const sentAgoMs = record.sent_age_ms ?? record.age_ms
   if (sentAgoMs < context.outcomeGraceMs) {
     const why = unchecked ?? `the broker lists no order under ${tag} yet`
     return { kind: 'waiting', id: record.id, note: `outcome unknown: ${why}; the order is not sent again, and is looked for until ${seconds(context.outcomeGraceMs)} s after it was sent` }
