@@ -80,8 +80,11 @@ export class FeedManager {
   readonly #lastHeard = new Map<string, string>()
   /** The state last written for each user whose feed this instance holds (for the feeds metric). */
   readonly #states = new Map<string, FeedStatus['state']>()
-  /** Sessions being opened here, by user: logged in, the session-open hooks under way, not handed out yet. */
-  readonly #opening = new Map<string, number>()
+  /**
+   * Users whose session is being opened here: logged in, the session-open hooks under way, not handed out
+   * yet (one open per user at a time: starts and reconnects run in the user's queue).
+   */
+  readonly #opening = new Set<string>()
   #closed = false
 
   readonly #adapters: BrokerAdapters
@@ -252,13 +255,11 @@ export class FeedManager {
 
   /** Opens the broker session; a refused login stops here, any other failure is tried again after its wait. */
   async #open(userId: string, feed: UserFeed, login: FeedLogin, current: () => boolean): Promise<void> {
-    this.#opening.set(userId, (this.#opening.get(userId) ?? 0) + 1)
+    this.#opening.add(userId)
     try {
       await this.#openSession(userId, feed, login, current)
     } finally {
-      const left = (this.#opening.get(userId) ?? 1) - 1
-      if (left > 0) this.#opening.set(userId, left)
-      else this.#opening.delete(userId)
+      this.#opening.delete(userId)
     }
   }
 

@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import type { Database, Kysely } from '@signals/db'
 import { Durables } from '../../../src/intake/plugin.ts'
 import { buildInstance, drained, eventually, publishAlert } from '../../helper.ts'
 import { brokerControl, entryOrders, seen } from '../../broker-controls.ts'
@@ -19,6 +20,13 @@ async function trader(t: Test, control: Record<string, unknown>, overrides: Reco
   await connect(app, 'u-0')
   return { broker, app, db, config }
 }
+
+/** Waits until the alert's record says its send's outcome is unknown (the record may not be written yet). */
+const outcomeUnknownSaid = (db: Kysely<Database>, alertId: string) =>
+  eventually(async () => {
+    const row = await db.selectFrom('alerts').select('reason').where('alert_id', '=', alertId).executeTakeFirst()
+    return /^outcome unknown: /.test(row?.reason ?? '')
+  }, 15_000)
 
 /** The broker was asked for its orders after the order was sent (the connector looked for it by tag). */
 const listedAfterSend = (requests: readonly { endpoint: string }[]) => {
@@ -49,10 +57,7 @@ t.test('an order carried out late is recorded from the broker\'s order events as
   const { broker, app, db } = await trader(t, { endpoint: 'order/placeOSO', kind: 'late' }, { ENTRY_SWEEP_INTERVAL_MS: '600000' })
   const alert = mnqEntry()
   await publishAlert(app, alert)
-  await eventually(async () => {
-    const row = await db.selectFrom('alerts').select('reason').where('alert_id', '=', alert.alertId).executeTakeFirst()
-    return /^outcome unknown: /.test(row?.reason ?? '')
-  }, 15_000)
+  await outcomeUnknownSaid(db, alert.alertId)
   await brokerControl(broker, { endpoint: 'order/placeOSO' }, '/dev/controls/release')
   const record = await settledRecord(db, alert.alertId, 15_000)
   t.match(record, { status: 'placed', send_attempts: 1, entry_order_id: entryOrders(broker, `sig-${record.id}`)[0]?.id })
@@ -151,10 +156,7 @@ t.test('a record past its grace while its user\'s session is being opened here w
   await brokerControl(broker, { endpoint: 'order/placeOSO', kind: 'late' })
   const alert = mnqEntry()
   await publishAlert(app, alert)
-  await eventually(async () => {
-    const row = await db.selectFrom('alerts').select('reason').where('alert_id', '=', alert.alertId).executeTakeFirst()
-    return /^outcome unknown: /.test(row?.reason ?? '')
-  }, 15_000)
+  await outcomeUnknownSaid(db, alert.alertId)
   // The session is opened again and stays opening (a slow snapshot or pass); its look for the order is done.
   gate = new Promise<void>((resolve) => (open = resolve))
   broker.holdEvents(true)
