@@ -21,20 +21,42 @@ export class ServiceProcess {
     return `http://127.0.0.1:${this.port}`
   }
 
-  /** Starts the process and waits until its /ready answers 200. */
+  /**
+   * Starts the process and waits until its /ready answers 200. A process that exits first fails the wait at
+   * once, with what it printed; a wait that runs out says what /ready last answered.
+   */
   async start(): Promise<void> {
-    this.#child = spawn(process.execPath, ['--import', 'tsx', `services/${this.service}/src/main.ts`], {
+    const child = spawn(process.execPath, ['--import', 'tsx', `services/${this.service}/src/main.ts`], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, [this.service === 'ingest' ? 'INGEST_PORT' : 'BROKER_CONNECTOR_PORT']: String(this.port) },
       // A pipe of this test's, never the runner's own stderr: a process outliving a killed test must not hold
       // the runner's output open.
       stdio: ['ignore', 'ignore', 'pipe'],
     })
-    this.#child.stderr?.pipe(process.stderr)
-    await eventually(async () => (await fetch(`${this.url}/ready`).catch(() => undefined))?.status === 200, {
-      timeoutMs: 90_000,
-      intervalMs: 200,
-      what: `${this.service} on port ${this.port} to be ready`,
+    this.#child = child
+    let printed = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      printed = (printed + chunk.toString()).slice(-4000)
+      process.stderr.write(chunk)
+    })
+    let lastAnswer = 'none yet'
+    // Six processes start on two loaded cores while the suite runs beside them: a start under tsx has taken
+    // over 90 s there, so up to 180 s.
+    await eventually(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          throw new Error(`${this.service} on port ${this.port} exited (${child.exitCode ?? child.signalCode}) before it was ready: ${printed}`)
+        }
+        const response = await fetch(`${this.url}/ready`).catch((error: unknown) => {
+          lastAnswer = String(error)
+          return undefined
+        })
+        if (response) lastAnswer = `${response.status} ${await response.text().catch(() => '')}`
+        return response?.status === 200
+      },
+      { timeoutMs: 180_000, intervalMs: 200, what: `${this.service} on port ${this.port} to be ready` },
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; /ready last answered: ${lastAnswer}`)
     })
   }
 
