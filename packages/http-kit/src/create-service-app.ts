@@ -43,6 +43,15 @@ export interface ServiceAppOptions {
 }
 
 /**
+ * How long one plugin's registration or one onReady hook may take (Fastify's `pluginTimeout`; its default is
+ * 10 s). Services start their consumers, leases and listeners at onReady, each a round trip to NATS or
+ * Postgres: on a loaded machine or while a NATS cluster elects a leader, that took over 10 s, and the start
+ * failed with FST_ERR_HOOK_TIMEOUT where waiting would have worked. A dependency that is down still fails its
+ * own connect, with its own error.
+ */
+const START_STEP_TIMEOUT_MS = 60_000
+
+/**
  * A Fastify app with what every service shares: TypeBox type provider, redacting logger, one error
  * handler, `/health`, `/ready` and `/metrics`, the request id that follows a request across the
  * services (request-id.ts) and, while tracing is on, a span per request (plugins/tracing.ts). Each service's `buildApp(config)` starts from this.
@@ -56,6 +65,7 @@ export async function createServiceApp(options: ServiceAppOptions) {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
+    pluginTimeout: START_STEP_TIMEOUT_MS,
     forceCloseConnections: 'idle',
     schemaErrorFormatter,
     genReqId: requestIdOf,

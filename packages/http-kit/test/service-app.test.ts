@@ -35,6 +35,11 @@ async function app(t: Test, loggerStream?: NodeJS.WritableStream) {
   return instance
 }
 
+t.test('a start step (a plugin, an onReady hook) may take a minute, not Fastify\'s 10 s: a slow NATS or Postgres at start is waited out', async (t) => {
+  const instance = await app(t)
+  t.equal(instance.initialConfig.pluginTimeout, 60_000)
+})
+
 t.test('the error handler: 4xx messages reach the caller, 5xx internals never do', async (t) => {
   const { lines, stream } = captureLogs()
   const instance = await app(t, stream)
