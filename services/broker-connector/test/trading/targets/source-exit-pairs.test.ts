@@ -1,29 +1,9 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
-import { traderWithSource } from '../../source-helper.ts'
-import { closedTrade, mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
-import { EXIT_PLANS_ON, exitsOf } from './targets-helper.ts'
-
-/**
- * The trader's spec-route trade (stop 20900, target 21200) and a house source's trade of 2 with two target
- * pairs, both open in the one MNQ position, the pairs out and the keeper done with them.
- */
-async function specAndHouseTrades(t: Test) {
-  const connected = await traderWithSource(t, EXIT_PLANS_ON)
-  const { broker, app, db, house } = connected
-  const spec = mnqEntry({ userId: 'u-0', sl: 20900, tp: 21200 })
-  await publishAlert(app, spec)
-  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
-  const fromHouse = mnqEntry({ userId: null, sourceId: house, tp: null, exitPlan: { targets: [{ price: 21020, quantity: 1 }, { price: 21040, quantity: 1 }], breakeven: null } })
-  await publishAlert(app, fromHouse)
-  const houseRecord = await settledRecord(db, fromHouse.alertId)
-  await openedTrade(db, houseRecord.id)
-  await eventually(() => exitsOf(broker, houseRecord.id).targets === 2 && exitsOf(broker, houseRecord.id).stops === 2)
-  await app.trading.keeper.idle()
-  return { ...connected, specTrade, fromHouse, houseRecord, specQuantity: Number(specTrade.quantity) }
-}
+import { settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { closedTrade, mnqExit, netMnq } from '../positions/exit-helper.ts'
+import { exitsOf, specAndHouseTrades } from './targets-helper.ts'
 
 /**
  * A source's exit closes only its trades (source-close.ts); a trade of it with target pairs has them cut

@@ -4,6 +4,7 @@ import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
 import { connect, connectedTrader, feedCommand, mnqEntry, settledRecord } from '../../trading-helper.ts'
 import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
+import { traderWithSource } from '../../source-helper.ts'
 
 /** Exit plans are off by default (EXIT_PLANS_ENABLED); these tests are of what they do when on. No gap between trail moves unless a test asks. */
 export const EXIT_PLANS_ON = { overrides: { EXIT_PLANS_ENABLED: 'true', TRAILING_STOP_MIN_GAP_MS: '0' } }
@@ -30,8 +31,8 @@ export const withTargets = (breakeven: ExitPlan['breakeven'] = null, trailingSto
   mnqEntry({ userId: 'u-0', tp: null, exitPlan: { targets: [{ price: 21020, quantity: 2 }, { price: 21040, quantity: 2 }, { price: 21080, quantity: 1 }], breakeven }, ...(trailingStop === null ? {} : { trailingStop }) })
 
 /** A trader with the entry placed, filled, and its targets out as pairs of one contract with their stops (TP1: pairs 1-2, TP2: 3-4, TP3: 5). */
-export async function openWithTargets(t: Test, entry = withTargets()) {
-  const connected = await connectedTrader(t, EXIT_PLANS_ON)
+export async function openWithTargets(t: Test, entry = withTargets(), overrides: Record<string, string> = {}) {
+  const connected = await connectedTrader(t, { overrides: { ...EXIT_PLANS_ON.overrides, ...overrides } })
   await publishAlert(connected.app, entry)
   const record = await settledRecord(connected.db, entry.alertId)
   if (record.status !== 'placed') throw new Error(`entry not placed: ${record.status} ${record.reason}`)
@@ -45,6 +46,25 @@ export async function openPairs(t: Test) {
   const opened = await openWithTargets(t)
   await opened.app.trading.keeper.idle()
   return opened
+}
+
+/**
+ * The trader's spec-route trade (stop 20900, target 21200) and a house source's trade of 2 with two target
+ * pairs, both open in the one MNQ position, the pairs out and the keeper done with them.
+ */
+export async function specAndHouseTrades(t: Test, overrides: Record<string, string> = {}) {
+  const connected = await traderWithSource(t, { overrides: { ...EXIT_PLANS_ON.overrides, ...overrides } })
+  const { broker, app, db, house } = connected
+  const spec = mnqEntry({ userId: 'u-0', sl: 20900, tp: 21200 })
+  await publishAlert(app, spec)
+  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
+  const fromHouse = mnqEntry({ userId: null, sourceId: house, tp: null, exitPlan: { targets: [{ price: 21020, quantity: 1 }, { price: 21040, quantity: 1 }], breakeven: null } })
+  await publishAlert(app, fromHouse)
+  const houseRecord = await settledRecord(db, fromHouse.alertId)
+  await openedTrade(db, houseRecord.id)
+  await eventually(() => exitsOf(broker, houseRecord.id).targets === 2 && exitsOf(broker, houseRecord.id).stops === 2)
+  await app.trading.keeper.idle()
+  return { ...connected, specTrade, fromHouse, houseRecord, specQuantity: Number(specTrade.quantity) }
 }
 
 /** A partial close of 2 of the LONG MNQ position. */
