@@ -46,19 +46,7 @@ t.test('the stop ProjectX placed closes the trade when it fills, as the stop', a
   t.pass('the target was cancelled with it')
 })
 
-t.test('an account on Position Brackets refuses a resting entry with why: its legs could not outlive a restart', async (t) => {
-  // The connector's own legs wait in memory for the fill; a limit entry filled after a restart would hold a
-  // position without a stop, so it is refused rather than sent.
-  const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  t.equal(record.status, 'failed', 'refused at the broker step')
-  t.match(record.reason, /only market entries are taken/)
-  t.equal(broker.orders().filter((order) => order.ordStatus === 'Working').length, 0, 'nothing rests at the broker')
-  t.equal(netMnq(broker), 0, 'nothing traded')
-})
-
+// A resting entry on such an account, its legs planned in Postgres across a restart: own-legs-restart.test.ts.
 t.test('an account on Position Brackets: the entry goes out without brackets, and once it fills the connector places the stop and target itself', async (t) => {
   // ProjectX refuses an order carrying brackets on such an account (errorCode 2, "Brackets cannot be used
   // with Position Brackets"); the refusal is certain, so the entry is sent once more without them.

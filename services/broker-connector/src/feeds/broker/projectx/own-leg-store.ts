@@ -1,0 +1,101 @@
+import type { Database, Kysely } from '@signals/db'
+import {
+  claimOwnLegGrowth,
+  countOwnLegFill,
+  markOwnLegSent,
+  noteOwnLegPlaced,
+  noteOwnLegRefused,
+  ownLegPlans,
+  saveOwnLegPlan,
+  type NewOwnLegPlan,
+  type OwnLegPlanRow,
+} from '../../../repositories/own-leg-plans.ts'
+
+type Leg = 'sl' | 'tp'
+
+/** Where the legs we place ourselves are planned and followed (own-legs.ts; repositories/own-leg-plans.ts says what each does). */
+export interface OwnLegStore {
+  /** Kept past a restart, and seen by every instance: a resting entry may wait for its fill. */
+  readonly durable: boolean
+  save(plan: NewOwnLegPlan): Promise<boolean>
+  plans(tags: readonly string[]): Promise<OwnLegPlanRow[]>
+  countFill(tag: string, tradeId: number, quantity: number): Promise<void>
+  markSent(tag: string, leg: Leg): Promise<boolean>
+  placed(tag: string, leg: Leg, orderId: number, covered: number): Promise<void>
+  claimGrowth(tag: string, leg: Leg, from: number, to: number): Promise<boolean>
+  refused(tag: string, leg: Leg, why: string): Promise<void>
+}
+
+/** The plans in Postgres (own_leg_plans, own_legs, own_leg_fills): what the connector runs with. */
+export function postgresOwnLegStore(db: Kysely<Database>): OwnLegStore {
+  return {
+    durable: true,
+    save: (plan) => saveOwnLegPlan(db, plan),
+    plans: (tags) => ownLegPlans(db, tags),
+    countFill: (tag, tradeId, quantity) => countOwnLegFill(db, tag, tradeId, quantity),
+    markSent: (tag, leg) => markOwnLegSent(db, tag, leg),
+    placed: (tag, leg, orderId, covered) => noteOwnLegPlaced(db, tag, leg, orderId, covered),
+    claimGrowth: (tag, leg, from, to) => claimOwnLegGrowth(db, tag, leg, from, to),
+    refused: (tag, leg, why) => noteOwnLegRefused(db, tag, leg, why),
+  }
+}
+
+/**
+ * The plans in this process's memory: an adapter made without a database (a login test, the adapter's own
+ * tests). Lost at a restart, so such an adapter takes market entries only on an account that refuses brackets.
+ */
+export class MemoryOwnLegStore implements OwnLegStore {
+  readonly durable = false
+  readonly #plans = new Map<string, OwnLegPlanRow>()
+  readonly #fills = new Set<string>()
+
+  async save(plan: NewOwnLegPlan): Promise<boolean> {
+    if (this.#plans.has(plan.tag)) return true
+    const leg = (name: Leg, price: string) => ({ leg: name, price, orderId: null, covered: 0, sent: false, outcome: null })
+    this.#plans.set(plan.tag, { tag: plan.tag, contractId: plan.contractId, side: plan.side, filled: 0, legs: [leg('sl', plan.stop), ...(plan.target === null ? [] : [leg('tp', plan.target)])] })
+    if (this.#plans.size > 1_000) this.#plans.delete(this.#plans.keys().next().value as string)
+    return true
+  }
+
+  async plans(tags: readonly string[]): Promise<OwnLegPlanRow[]> {
+    return tags.flatMap((tag) => {
+      const plan = this.#plans.get(tag)
+      return plan ? [{ ...plan, legs: plan.legs.map((leg) => ({ ...leg })) }] : []
+    })
+  }
+
+  async countFill(tag: string, tradeId: number, quantity: number): Promise<void> {
+    const plan = this.#plans.get(tag)
+    if (!plan || this.#fills.has(`${tag}\n${tradeId}`)) return
+    this.#fills.add(`${tag}\n${tradeId}`)
+    plan.filled += quantity
+  }
+
+  async markSent(tag: string, leg: Leg): Promise<boolean> {
+    const kept = this.#leg(tag, leg)
+    if (!kept || kept.sent) return false
+    kept.sent = true
+    return true
+  }
+
+  async placed(tag: string, leg: Leg, orderId: number, covered: number): Promise<void> {
+    const kept = this.#leg(tag, leg)
+    if (kept && kept.orderId === null) Object.assign(kept, { orderId, covered, sent: true })
+  }
+
+  async claimGrowth(tag: string, leg: Leg, from: number, to: number): Promise<boolean> {
+    const kept = this.#leg(tag, leg)
+    if (!kept || kept.covered !== from) return false
+    kept.covered = to
+    return true
+  }
+
+  async refused(tag: string, leg: Leg, why: string): Promise<void> {
+    const kept = this.#leg(tag, leg)
+    if (kept && kept.outcome === null) kept.outcome = why
+  }
+
+  #leg(tag: string, leg: Leg) {
+    return this.#plans.get(tag)?.legs.find((kept) => kept.leg === leg)
+  }
+}
