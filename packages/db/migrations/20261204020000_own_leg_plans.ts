@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely'
 // - own_leg_plans: the entry's tag (its record's `sig-<id>`, or a remainder's `sig-<id>.m`), account, contract, the legs' side, and the fills counted so far (`filled`);
 // - own_legs: each leg (`sl`, `tp`) with its price, its order once answered or found by tag, the fills it was
 //   sized for (`covered`), `sent_at` written before its Order/place goes (sent once; a lost answer is looked
-//   for by the leg's tag), and `outcome` when ProjectX refused it (not sent again);
+//   for by the leg's tag), `resent_at` when that lookup found nothing and it was sent once more (ProjectX refuses a
+//   used customTag: never two legs), and `outcome` when ProjectX refused it (not sent again);
 // - own_leg_fills: each entry fill counted once (by ProjectX's trade id), whichever instance saw it.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -30,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('order_id', 'bigint')
     .addColumn('covered', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('sent_at', 'timestamptz')
+    .addColumn('resent_at', 'timestamptz')
     .addColumn('outcome', 'text')
     .addPrimaryKeyConstraint('own_legs_pkey', ['tag', 'leg'])
     .execute()

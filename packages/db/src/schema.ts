@@ -533,6 +533,8 @@ export interface OwnLegsTable {
   covered: ColumnType<number, number | undefined, number>
   /** Written before its Order/place goes: sent once; a lost answer is looked for by the leg's tag. */
   sent_at: NullableTimestamp
+  /** Sent once more: its first answer was lost and ProjectX did not list it (a used customTag is refused: never two). */
+  resent_at: NullableTimestamp
   /** ProjectX refused it (not sent again), or null. */
   outcome: string | null
 }

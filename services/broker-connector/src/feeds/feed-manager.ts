@@ -91,7 +91,7 @@ export class FeedManager {
   readonly #hooks: FeedSessionHooks[] = []
 
   constructor(private readonly options: FeedManagerOptions) {
-    this.#adapters = new BrokerAdapters(options.adapters, options.db)
+    this.#adapters = new BrokerAdapters(options.adapters, { db: options.db, logger: options.logger })
   }
 
   /** Adds listeners of every session (registered before the feeds start: sessions open at onReady). */

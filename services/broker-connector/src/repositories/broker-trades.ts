@@ -26,6 +26,15 @@ export interface EntryFill {
 }
 
 /**
+ * The record's own legs and its trade are written one transaction at a time (the fill opening the trade, a leg
+ * noted placed): otherwise a trade opened while its leg was being noted reads the leg's order as not yet
+ * written, and the leg's note finds no trade yet, so the trade would never know that leg.
+ */
+export async function lockTradeLegs(trx: Kysely<Database>, recordId: number): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended('own-legs-trade:' || ${recordId}::bigint, 0))`.execute(trx)
+}
+
+/**
  * The entry order's fill opens the record's trade; a further partial fill of the same entry adds its
  * quantity at the weighted price. A fill already counted (a snapshot after a reconnect repeats it) and a
  * trade already closed change nothing. The trade is on its record's broker account (issue 22). Returns the
@@ -34,6 +43,13 @@ export interface EntryFill {
  * this fill is applied, after a restart).
  */
 export async function applyEntryFill(db: Kysely<Database>, fill: EntryFill): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    await lockTradeLegs(trx, fill.recordId)
+    return openOrGrowTrade(trx, fill)
+  })
+}
+
+async function openOrGrowTrade(db: Kysely<Database>, fill: EntryFill): Promise<number | null> {
   const result = await sql<{ id: number }>`
     INSERT INTO trades (user_id, account_id, alert_record_id, symbol, root, side, quantity, entry_price, contract, broker_contract_id,
                         broker, environment, broker_account_id, entry_order_id, stop_order_id, target_order_id, entry_fill_ids, opened_at)

@@ -1,4 +1,7 @@
 import { sql, type Database, type Kysely } from '@signals/db'
+import { OWN_LEGS_NOTE } from './entry-records.ts'
+import { lockTradeLegs } from './broker-trades.ts'
+import { noteRecord } from './trade-targets.ts'
 
 /** One leg of a plan as kept: `sl` (Stop) or `tp` (Limit). */
 export interface OwnLegRow {
@@ -9,6 +12,8 @@ export interface OwnLegRow {
   covered: number
   /** Its Order/place was sent (or is on its way): never sent again, looked for by tag. */
   sent: boolean
+  /** Sent once more after a lookup by its tag found nothing: never sent a third time. */
+  resent: boolean
   /** ProjectX refused it: not sent again. */
   outcome: string | null
 }
@@ -16,6 +21,9 @@ export interface OwnLegRow {
 /** An own-legs plan of one entry (docs/decisions/projectx-adapter.md, "Our legs"). */
 export interface OwnLegPlanRow {
   tag: string
+  /** The record (alerts.id) and its user: what a failure is told on, and logged with. */
+  recordId: number
+  userId: string
   contractId: string
   side: 0 | 1
   /** The entry's contracts filled so far, each fill counted once. */
@@ -54,6 +62,8 @@ export async function saveOwnLegPlan(db: Kysely<Database>, plan: NewOwnLegPlan):
 
 interface JoinedRow {
   tag: string
+  record_id: string
+  user_id: string
   contract_id: string
   side: number
   filled: number
@@ -62,6 +72,7 @@ interface JoinedRow {
   order_id: string | null
   covered: number
   sent: boolean
+  resent: boolean
   outcome: string | null
 }
 
@@ -69,18 +80,19 @@ interface JoinedRow {
 export async function ownLegPlans(db: Kysely<Database>, tags: readonly string[]): Promise<OwnLegPlanRow[]> {
   if (tags.length === 0) return []
   const { rows } = await sql<JoinedRow>`
-    SELECT p.tag, p.contract_id, p.side, p.filled, l.leg, l.price::text AS price, l.order_id, l.covered, l.sent_at IS NOT NULL AS sent, l.outcome
-    FROM own_leg_plans p JOIN own_legs l ON l.tag = p.tag
+    SELECT p.tag, p.record_id, a.user_id, p.contract_id, p.side, p.filled, l.leg, l.price::text AS price, l.order_id, l.covered,
+           l.sent_at IS NOT NULL AS sent, l.resent_at IS NOT NULL AS resent, l.outcome
+    FROM own_leg_plans p JOIN own_legs l ON l.tag = p.tag JOIN alerts a ON a.id = p.record_id
     WHERE p.tag = ANY(${tags}::text[])
     ORDER BY p.tag, l.leg`.execute(db)
   const plans = new Map<string, OwnLegPlanRow>()
   for (const row of rows) {
     let plan = plans.get(row.tag)
     if (!plan) {
-      plan = { tag: row.tag, contractId: row.contract_id, side: row.side === 0 ? 0 : 1, filled: row.filled, legs: [] }
+      plan = { tag: row.tag, recordId: Number(row.record_id), userId: row.user_id, contractId: row.contract_id, side: row.side === 0 ? 0 : 1, filled: row.filled, legs: [] }
       plans.set(row.tag, plan)
     }
-    plan.legs.push({ leg: row.leg, price: row.price, orderId: row.order_id === null ? null : Number(row.order_id), covered: row.covered, sent: row.sent, outcome: row.outcome })
+    plan.legs.push({ leg: row.leg, price: row.price, orderId: row.order_id === null ? null : Number(row.order_id), covered: row.covered, sent: row.sent, resent: row.resent, outcome: row.outcome })
   }
   return [...plans.values()]
 }
@@ -110,6 +122,8 @@ export async function markOwnLegSent(db: Kysely<Database>, tag: string, leg: 'sl
 export async function noteOwnLegPlaced(db: Kysely<Database>, tag: string, leg: 'sl' | 'tp', orderId: number, covered: number): Promise<void> {
   const column = leg === 'sl' ? sql.ref('stop_order_id') : sql.ref('target_order_id')
   await db.transaction().execute(async (trx) => {
+    const { rows: plan } = await sql<{ record_id: string }>`SELECT record_id FROM own_leg_plans WHERE tag = ${tag}`.execute(trx)
+    if (plan[0]) await lockTradeLegs(trx, Number(plan[0].record_id))
     const { rows } = await sql`
       UPDATE own_legs SET order_id = ${orderId}, covered = ${covered}, sent_at = COALESCE(sent_at, now())
       WHERE tag = ${tag} AND leg = ${leg} AND order_id IS NULL RETURNING leg`.execute(trx)
@@ -119,6 +133,21 @@ export async function noteOwnLegPlaced(db: Kysely<Database>, tag: string, leg: '
       FROM own_leg_plans p JOIN alerts a ON a.id = p.record_id
       WHERE p.tag = ${tag} AND a.order_tag = p.tag AND t.alert_record_id = a.id AND t.status = 'open' AND t.${column} IS NULL`.execute(trx)
   })
+}
+
+/**
+ * Marks a leg sent once more (its first answer lost, a lookup by its tag found nothing): true for the one
+ * caller that may send it again. ProjectX refuses a used customTag, so the two sendings make one leg at most.
+ */
+export async function markOwnLegResent(db: Kysely<Database>, tag: string, leg: 'sl' | 'tp'): Promise<boolean> {
+  const { rows } = await sql`
+    UPDATE own_legs SET resent_at = now() WHERE tag = ${tag} AND leg = ${leg} AND resent_at IS NULL AND order_id IS NULL AND outcome IS NULL RETURNING leg`.execute(db)
+  return rows.length > 0
+}
+
+/** What the trader is told on the record about a leg the connector could not place or grow. */
+export async function noteOwnLegTrouble(db: Kysely<Database>, recordId: number, note: string): Promise<void> {
+  await noteRecord(db, recordId, `${OWN_LEGS_NOTE}${note}`.slice(0, 2_000))
 }
 
 /**

@@ -8,6 +8,7 @@ import { LegPrices } from './leg-prices.ts'
 import { MarketQuotes } from './market-quotes.ts'
 import { OwnLegs } from './own-legs.ts'
 import { MemoryOwnLegStore, type OwnLegStore } from './own-leg-store.ts'
+import type { Logger } from '../../../shared/logger.ts'
 import { RateWindow } from './rate-window.ts'
 import { callApi, type RestOptions } from './rest.ts'
 import { savedAccount } from './saved-account.ts'
@@ -15,6 +16,9 @@ import { LOOKBACK_MS, ProjectXSession, restOrders, type Call } from './session.t
 import { TokenKeeper } from './token-keeper.ts'
 import { USER_HUB_TARGETS, UserEvents, userRecordOf } from './user-events.ts'
 import { tracked, UserState } from './user-state.ts'
+
+/** An adapter made without the connector's logger (a login test, the adapter's own tests). */
+const SILENT: Logger = { info: () => undefined, warn: () => undefined }
 
 export interface ProjectXAdapterOptions {
   /** ProjectX's rate limit per login (200 requests per 60 s). */
@@ -39,6 +43,8 @@ export interface ProjectXAdapterOptions {
    * process's memory, which takes market entries only there (a resting one could fill after a restart).
    */
   ownLegs?: OwnLegStore
+  /** Where a leg of ours that could not be placed or grown is logged (the connector's logger). Default: nowhere. */
+  logger?: Logger
 }
 
 /**
@@ -152,7 +158,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const key = `${endpoints.restUrl}\n${accountId}`
     const known = this.#ownLegs.get(key)
     if (known) return known
-    const created = new OwnLegs(this.#ownLegStore)
+    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT)
     this.#ownLegs.set(key, created)
     return created
   }

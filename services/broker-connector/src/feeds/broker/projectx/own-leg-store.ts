@@ -2,9 +2,11 @@ import type { Database, Kysely } from '@signals/db'
 import {
   claimOwnLegGrowth,
   countOwnLegFill,
+  markOwnLegResent,
   markOwnLegSent,
   noteOwnLegPlaced,
   noteOwnLegRefused,
+  noteOwnLegTrouble,
   ownLegPlans,
   saveOwnLegPlan,
   type NewOwnLegPlan,
@@ -21,9 +23,12 @@ export interface OwnLegStore {
   plans(tags: readonly string[]): Promise<OwnLegPlanRow[]>
   countFill(tag: string, tradeId: number, quantity: number): Promise<void>
   markSent(tag: string, leg: Leg): Promise<boolean>
+  markResent(tag: string, leg: Leg): Promise<boolean>
   placed(tag: string, leg: Leg, orderId: number, covered: number): Promise<void>
   claimGrowth(tag: string, leg: Leg, from: number, to: number): Promise<boolean>
   refused(tag: string, leg: Leg, why: string): Promise<void>
+  /** Tells the trader, on the record, of a leg that could not be placed or grown. */
+  note(recordId: number, note: string): Promise<void>
 }
 
 /** The plans in Postgres (own_leg_plans, own_legs, own_leg_fills): what the connector runs with. */
@@ -34,9 +39,11 @@ export function postgresOwnLegStore(db: Kysely<Database>): OwnLegStore {
     plans: (tags) => ownLegPlans(db, tags),
     countFill: (tag, tradeId, quantity) => countOwnLegFill(db, tag, tradeId, quantity),
     markSent: (tag, leg) => markOwnLegSent(db, tag, leg),
+    markResent: (tag, leg) => markOwnLegResent(db, tag, leg),
     placed: (tag, leg, orderId, covered) => noteOwnLegPlaced(db, tag, leg, orderId, covered),
     claimGrowth: (tag, leg, from, to) => claimOwnLegGrowth(db, tag, leg, from, to),
     refused: (tag, leg, why) => noteOwnLegRefused(db, tag, leg, why),
+    note: (recordId, note) => noteOwnLegTrouble(db, recordId, note),
   }
 }
 
@@ -51,8 +58,10 @@ export class MemoryOwnLegStore implements OwnLegStore {
 
   async save(plan: NewOwnLegPlan): Promise<boolean> {
     if (this.#plans.has(plan.tag)) return true
-    const leg = (name: Leg, price: string) => ({ leg: name, price, orderId: null, covered: 0, sent: false, outcome: null })
-    this.#plans.set(plan.tag, { tag: plan.tag, contractId: plan.contractId, side: plan.side, filled: 0, legs: [leg('sl', plan.stop), ...(plan.target === null ? [] : [leg('tp', plan.target)])] })
+    const leg = (name: Leg, price: string) => ({ leg: name, price, orderId: null, covered: 0, sent: false, resent: false, outcome: null })
+    // No record here: the tag's `sig-<id>` names it, and no user is known (nothing is noted, only logged).
+    const recordId = Number(/^sig-(\d+)/.exec(plan.tag)?.[1] ?? 0)
+    this.#plans.set(plan.tag, { tag: plan.tag, recordId, userId: '', contractId: plan.contractId, side: plan.side, filled: 0, legs: [leg('sl', plan.stop), ...(plan.target === null ? [] : [leg('tp', plan.target)])] })
     if (this.#plans.size > 1_000) this.#plans.delete(this.#plans.keys().next().value as string)
     return true
   }
@@ -77,6 +86,15 @@ export class MemoryOwnLegStore implements OwnLegStore {
     kept.sent = true
     return true
   }
+
+  async markResent(tag: string, leg: Leg): Promise<boolean> {
+    const kept = this.#leg(tag, leg)
+    if (!kept || kept.resent || kept.orderId !== null || kept.outcome !== null) return false
+    kept.resent = true
+    return true
+  }
+
+  async note(): Promise<void> {}
 
   async placed(tag: string, leg: Leg, orderId: number, covered: number): Promise<void> {
     const kept = this.#leg(tag, leg)

@@ -1,3 +1,4 @@
+import type { Logger } from '../../../shared/logger.ts'
 import { BrokerError } from '../broker-adapter.ts'
 import type { OwnLegPlanRow, OwnLegRow } from '../../../repositories/own-leg-plans.ts'
 import { int, isFields } from './mapping.ts'
@@ -36,8 +37,9 @@ const MAX_STEPS = 6
  * The plan is kept (own-leg-store.ts: Postgres) before the entry is sent, with the fills counted (once per
  * trade id, whichever instance saw it) and what each leg was placed or grown for. So whichever instance holds
  * the session after a restart covers the fills it sees, those in its snapshot included. A leg is marked sent
- * before its Order/place goes and never sent again: a lost answer is looked for by the leg's tag (ProjectX
- * also refuses a used customTag). A growth is written before its Order/modify goes: lost, the leg stays short,
+ * before its Order/place goes: a lost answer is looked for by the leg's tag, and sent once more when not
+ * listed (ProjectX refuses a used customTag: never two legs). A leg not placed or grown is logged and told
+ * on the record. A growth is written before its Order/modify goes: lost, the leg stays short,
  * never grown twice. ProjectX does not link the two: the trade keeper cancels the other leg when one closes
  * the trade. One per account, kept across its sessions (adapter.ts); `attach` gives it the current session's calls.
  */
@@ -52,7 +54,10 @@ export class OwnLegs {
   #orders: Orders | null = null
   #accountId = 0
 
-  constructor(private readonly store: OwnLegStore) {}
+  constructor(
+    private readonly store: OwnLegStore,
+    private readonly logger: Logger,
+  ) {}
 
   /** Kept past a restart: a resting entry may wait for its fill. */
   get durable(): boolean {
@@ -85,7 +90,7 @@ export class OwnLegs {
   async resume(entryTags: readonly string[], fills: readonly { id: number; size: number; tag: string | null }[]): Promise<OwnLegPlanRow[]> {
     const plans = await this.store.plans([...new Set(entryTags)])
     for (const plan of plans) this.#remember(plan.tag)
-    this.#enqueue(async () => {
+    this.#enqueue(plans.map((plan) => plan.tag), async () => {
       for (const fill of fills) if (fill.tag !== null && this.#tags.has(fill.tag)) await this.#count(fill.tag, fill.id, fill.size)
       const known = await this.store.plans(plans.map((plan) => plan.tag))
       for (const plan of known) if (plan.legs.some((leg) => behind(plan, leg))) await this.#cover(plan.tag)
@@ -100,16 +105,20 @@ export class OwnLegs {
     const size = int(trade.size)
     if (id === null || size === null || size <= 0 || this.#trades.has(id)) return
     // One fill after another: the first places the legs, the next ones grow what it placed.
-    this.#enqueue(async () => {
+    this.#enqueue([entryTag], async () => {
       if (!this.#tags.has(entryTag) || this.#trades.has(id)) return
       await this.#count(entryTag, id, size)
       await this.#cover(entryTag)
     })
   }
 
-  #enqueue(work: () => Promise<void>): void {
+  /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
+  #enqueue(entries: readonly string[], work: () => Promise<void>): void {
     // A failure (the database or ProjectX away) leaves the plan as kept: the next fill or session open takes it up.
-    this.#chain = this.#chain.then(work).catch(() => undefined)
+    this.#chain = this.#chain.then(work).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error)
+      this.logger.warn({ brokerAccountId: this.#accountId, entries, reason }, 'the stop and target placed by the connector could not be brought up to the fills; taken up at the next fill or session open')
+    })
   }
 
   #remember(tag: string): void {
@@ -143,24 +152,60 @@ export class OwnLegs {
   }
 
   async #place(plan: OwnLegPlanRow, leg: OwnLegRow): Promise<boolean> {
-    const call = this.#call
     const legTag = `${plan.tag}.${leg.leg}`
-    // Sent before (here or by an instance since gone) and its answer lost: looked for by its tag, never sent again.
-    if (leg.sent) return this.#adopt(plan, leg, legTag)
-    if (call === null || !(await this.store.markSent(plan.tag, leg.leg))) return false
+    // Sent before (here or by an instance since gone) and its answer lost: looked for by its tag, sent once more if not listed.
+    if (leg.sent) return (await this.#adopt(plan, leg, legTag)) || this.#resend(plan, leg, legTag)
+    if (this.#call === null || !(await this.store.markSent(plan.tag, leg.leg))) return false
+    return this.#send(plan, leg, legTag, false)
+  }
+
+  /**
+   * Sends the leg once more, once: its first answer was lost and ProjectX does not list it (never arrived, or
+   * a crash before it went). ProjectX refuses a customTag already used on the account, so whichever of the
+   * two arrives second is refused: never two legs.
+   */
+  async #resend(plan: OwnLegPlanRow, leg: OwnLegRow, legTag: string): Promise<boolean> {
+    if (leg.resent || this.#call === null || !(await this.store.markResent(plan.tag, leg.leg))) return false
+    return this.#send(plan, leg, legTag, true)
+  }
+
+  /** One Order/place of the leg (marked sent, or resent, before): placed, found by its tag, refused, or lost. */
+  async #send(plan: OwnLegPlanRow, leg: OwnLegRow, legTag: string, resent: boolean): Promise<boolean> {
+    const call = this.#call
+    if (call === null) return false
     const { type, field } = LEGS[leg.leg]
     const body = { accountId: this.#accountId, contractId: plan.contractId, type, side: plan.side, size: plan.filled, [field]: Number(leg.price), customTag: legTag }
+    let lost: string
     try {
       const orderId = int((await call('Order/place', body)).orderId)
-      if (orderId === null) return this.#adopt(plan, leg, legTag)
-      await this.store.placed(plan.tag, leg.leg, orderId, plan.filled)
-      return true
+      if (orderId !== null) {
+        await this.store.placed(plan.tag, leg.leg, orderId, plan.filled)
+        return true
+      }
+      lost = 'ProjectX answered without its order id'
     } catch (error) {
-      if (!(error instanceof BrokerError) || (error.kind !== 'rejected' && error.kind !== 'credentials_refused')) return this.#adopt(plan, leg, legTag)
-      // A refusal is final (the market past the level): the position's stop coverage says what is missing.
-      if (!(await this.#adopt(plan, leg, legTag))) await this.store.refused(plan.tag, leg.leg, error.message)
-      return true
+      if (!(error instanceof BrokerError)) throw error
+      lost = error.message
+      if (error.kind === 'rejected' || error.kind === 'credentials_refused') {
+        if (await this.#adopt(plan, leg, legTag)) return true
+        // A refusal is final (the market past the level); the one of a resend may be the used tag of a first
+        // sending not listed yet: that leg is still looked for at each fill and session open.
+        if (!resent) await this.store.refused(plan.tag, leg.leg, error.message)
+        await this.#tell(plan, leg, `was not placed: ${error.message}`)
+        return true
+      }
     }
+    if (await this.#adopt(plan, leg, legTag)) return true
+    if (!resent) return this.#resend(plan, leg, legTag)
+    await this.#tell(plan, leg, `may not be placed: sent twice, each answer lost (${lost}), and ProjectX does not list it; looked for again at the next fill`)
+    return false
+  }
+
+  /** A leg that could not be placed or grown: logged, and told on the record (the position may lack it). */
+  async #tell(plan: OwnLegPlanRow, leg: OwnLegRow, what: string): Promise<void> {
+    const name = leg.leg === 'sl' ? `the stop (${plan.tag}.sl, Stop at ${leg.price})` : `the target (${plan.tag}.tp, Limit at ${leg.price})`
+    this.logger.warn({ userId: plan.userId, recordId: plan.recordId, leg: `${plan.tag}.${leg.leg}`, reason: what }, 'a stop or target placed by the connector did not go as planned')
+    await this.store.note(plan.recordId, `${name} ${what}`)
   }
 
   /** The leg found by its tag at ProjectX (asked now, not the hub's state): kept as placed for the size it was placed with. */
@@ -184,7 +229,8 @@ export class OwnLegs {
     if (call === null || !shown || size === null || !LIVE.has(shown.status)) return false
     if (!(await this.store.claimGrowth(plan.tag, leg.leg, leg.covered, plan.filled))) return true
     const body = { accountId: this.#accountId, orderId: leg.orderId, size: size + plan.filled - leg.covered }
-    await sendOnce(() => call('Order/modify', body))
+    const failure = await sendOnce(() => call('Order/modify', body))
+    if (failure !== null) await this.#tell(plan, leg, `was not grown to the ${plan.filled} filled: ${failure}`)
     return true
   }
 
@@ -198,15 +244,18 @@ const behind = (plan: OwnLegPlanRow, leg: OwnLegRow): boolean => leg.outcome ===
 
 /**
  * An Order/modify to a whole size, sent again once when its outcome is unknown: the same size twice is one
- * change. A refusal is final (the position's stop coverage at the next reconciliation says what is missing).
+ * change. A refusal is final. Returns why it failed (told on the record), or null.
  */
-async function sendOnce(send: () => Promise<Answer>): Promise<void> {
+async function sendOnce(send: () => Promise<Answer>): Promise<string | null> {
+  let failure = ''
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await send()
-      return
+      return null
     } catch (error) {
-      if (!(error instanceof BrokerError) || error.kind === 'rejected' || error.kind === 'credentials_refused') return
+      failure = error instanceof Error ? error.message : String(error)
+      if (!(error instanceof BrokerError) || error.kind === 'rejected' || error.kind === 'credentials_refused') return failure
     }
   }
+  return failure
 }

@@ -127,3 +127,36 @@ t.test("a leg whose Order/place answer is lost after ProjectX carried it out is 
   t.same(legsOf(broker, record.id), [[`sig-${record.id}.sl`, 'Sell', 'Working', 2], [`sig-${record.id}.tp`, 'Sell', 'Working', 2]], 'one stop, found by its tag and grown with the next fill')
   t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 4, 'the bracketed try, the entry, each leg once')
 })
+
+t.test('a leg whose Order/place answer is lost and that ProjectX never received is sent once more, after a lookup by its tag finds nothing', async (t) => {
+  const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
+  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.match(record, { status: 'placed', reason: null })
+  // The next Order/place is the first fill's stop: a 5xx, and ProjectX never carried it out.
+  broker.interfere('Order/place', { kind: 'server_error', carriedOut: false })
+  await liquidity(broker, 1)
+  broker.setPrice('MNQZ6', '20990')
+  // Not thrown on time-out: the asserts below say what is missing.
+  await eventually(() => legsOf(broker, record.id).length === 2).catch(() => undefined)
+  t.same(legsOf(broker, record.id), [[`sig-${record.id}.sl`, 'Sell', 'Working', 1], [`sig-${record.id}.tp`, 'Sell', 'Working', 1]], 'the stop sent again once, and placed')
+  t.equal(broker.requests.filter((request) => request.endpoint === 'Order/place').length, 5, 'the bracketed try, the entry, the stop twice (the first never arrived), the target')
+  const stop = await db.selectFrom('own_legs').select(['order_id', 'covered']).where('tag', '=', `sig-${record.id}`).where('leg', '=', 'sl').executeTakeFirst()
+  t.equal(stop?.covered, 1, 'the plan kept knows the stop')
+})
+
+t.test('a leg ProjectX refuses is told on the record, for the trader', async (t) => {
+  const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
+  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.match(record, { status: 'placed', reason: null })
+  broker.interfere('Order/place', { kind: 'refusal', failureReason: '2', failureText: 'Invalid stop price' })
+  broker.setPrice('MNQZ6', '20990')
+  await eventually(async () => (await db.selectFrom('own_legs').select('outcome').where('tag', '=', `sig-${record.id}`).where('leg', '=', 'sl').executeTakeFirst())?.outcome != null)
+  const said = async () => (await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirstOrThrow()).reason ?? ''
+  await eventually(async () => /stop/.test(await said())).catch(() => undefined)
+  t.match(await said(), /stop and target placed by the connector: the stop \(sig-\d+\.sl, Stop at 20940[.0]*\) was not placed: .*Invalid stop price/, 'the record says the stop is missing, and why')
+  t.equal(legsOf(broker, record.id).length, 1, 'the target alone rests')
+})
