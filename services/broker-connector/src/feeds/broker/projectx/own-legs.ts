@@ -226,7 +226,15 @@ export class OwnLegs {
     const call = this.#call
     const shown = (await this.#listed(false)).find((order) => int(order.id) === leg.orderId)
     const size = shown ? int(shown.size) : null
-    if (call === null || !shown || size === null || !LIVE.has(shown.status)) return false
+    if (call === null || !shown || size === null) return false
+    if (!LIVE.has(shown.status)) {
+      // Filled or cancelled (one leg closed the trade) while the entry still rests: its later fills have no
+      // leg from us (a new leg would need a new tag); said once, and the leg is not looked at again.
+      const why = `it is no longer working (ProjectX status ${String(shown.status)}): the contracts filled since are without it`
+      await this.store.refused(plan.tag, leg.leg, why)
+      await this.#tell(plan, leg, `was not grown to the ${plan.filled} filled: ${why}`)
+      return true
+    }
     if (!(await this.store.claimGrowth(plan.tag, leg.leg, leg.covered, plan.filled))) return true
     const body = { accountId: this.#accountId, orderId: leg.orderId, size: size + plan.filled - leg.covered }
     const failure = await sendOnce(() => call('Order/modify', body))
