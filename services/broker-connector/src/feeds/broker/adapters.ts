@@ -14,13 +14,15 @@ import { TradovateAdapter } from './tradovate/adapter.ts'
 interface AdapterNeeds {
   db: Kysely<Database> | null
   logger?: Logger
+  /** PROJECTX_RESTING_OWN_LEGS: resting entries taken where we place the legs ourselves. */
+  restingOwnLegs?: boolean
 }
 
 const FACTORIES: { [B in BrokerName]: (needs: AdapterNeeds) => BrokerAdapter<B> } = {
   paper: () => new TradovateAdapter(),
   tradovate: () => new TradovateAdapter(),
   // The legs ProjectX's no-brackets accounts get from us are planned in Postgres when there is one (own-legs.ts).
-  projectx: ({ db, logger }) => new ProjectXAdapter({ ...(db === null ? {} : { ownLegs: postgresOwnLegStore(db) }), ...(logger ? { logger } : {}) }),
+  projectx: ({ db, logger, restingOwnLegs }) => new ProjectXAdapter({ ...(db === null ? {} : { ownLegs: postgresOwnLegStore(db) }), ...(logger ? { logger } : {}), restingOwnLegs: restingOwnLegs ?? false }),
 }
 
 /** Adapters to use instead of the registry's, per broker (tests: an adapter with short waits). */

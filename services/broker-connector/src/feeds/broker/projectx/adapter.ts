@@ -45,6 +45,11 @@ export interface ProjectXAdapterOptions {
   ownLegs?: OwnLegStore
   /** Where a leg of ours that could not be placed or grown is logged (the connector's logger). Default: nowhere. */
   logger?: Logger
+  /**
+   * Resting (limit, stop) entries taken on an account that refuses brackets, their legs planned in a durable
+   * store (PROJECTX_RESTING_OWN_LEGS, default off): see OWN_LEGS_MARKET_ONLY in session.ts for why it is off.
+   */
+  restingOwnLegs?: boolean
 }
 
 /**
@@ -158,7 +163,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const key = `${endpoints.restUrl}\n${accountId}`
     const known = this.#ownLegs.get(key)
     if (known) return known
-    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT)
+    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? false)
     this.#ownLegs.set(key, created)
     return created
   }

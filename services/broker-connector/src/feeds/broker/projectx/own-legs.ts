@@ -57,11 +57,12 @@ export class OwnLegs {
   constructor(
     private readonly store: OwnLegStore,
     private readonly logger: Logger,
+    private readonly restingEntries: boolean,
   ) {}
 
-  /** Kept past a restart: a resting entry may wait for its fill. */
-  get durable(): boolean {
-    return this.store.durable
+  /** A resting entry may wait for its fill: asked for (PROJECTX_RESTING_OWN_LEGS) and the plans kept past a restart. */
+  get takesRestingEntries(): boolean {
+    return this.restingEntries && this.store.durable
   }
 
   attach(call: Call, accountId: number, orders: Orders): void {

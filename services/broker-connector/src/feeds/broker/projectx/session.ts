@@ -25,8 +25,10 @@ import type { UserEvents } from './user-events.ts'
 import type { UserState } from './user-state.ts'
 
 /**
- * Why a resting entry is refused on an account that refuses brackets when the legs' plans are kept in memory
- * only (an adapter without a database; docs/decisions/projectx-adapter.md).
+ * Why a resting entry is refused on an account that refuses brackets unless PROJECTX_RESTING_OWN_LEGS is on
+ * (and the legs' plans are kept in Postgres): a resting entry filled in parts may see its target close the
+ * first part, and the contracts it fills after that have no stop (they are told on the record, not covered;
+ * docs/decisions/projectx-adapter.md). A market entry fills at once.
  */
 const OWN_LEGS_MARKET_ONLY =
   'this ProjectX account refuses brackets on orders (Position Brackets or Auto OCO off): only market entries are taken, with the stop and target placed by the connector at the fill; switch the account to Auto OCO brackets to use resting entries'
@@ -277,7 +279,7 @@ export class ProjectXSession implements BrokerSession {
    * without a database): filled after a restart, it would hold a position without a stop.
    */
   async #placeWithOwnLegs(request: BracketRequest, body: Record<string, unknown>): Promise<PlacedBracket> {
-    if (request.entryType !== 'Market' && !this.ownLegs.durable) throw new BrokerError('rejected', OWN_LEGS_MARKET_ONLY)
+    if (request.entryType !== 'Market' && !this.ownLegs.takesRestingEntries) throw new BrokerError('rejected', OWN_LEGS_MARKET_ONLY)
     await this.ownLegs.want(request.tag, { contractId: contractIdText(request.contract.id), side: request.action === 'Buy' ? SIDE.Sell : SIDE.Buy, stop: request.stopPrice, target: request.targetPrice })
     return { entryOrderId: await this.#place(body, 'order'), stopOrderId: null, targetOrderId: null }
   }

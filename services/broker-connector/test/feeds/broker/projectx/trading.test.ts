@@ -46,7 +46,19 @@ t.test('the stop ProjectX placed closes the trade when it fills, as the stop', a
   t.pass('the target was cancelled with it')
 })
 
-// A resting entry on such an account, its legs planned in Postgres across a restart: own-legs-restart.test.ts.
+t.test('an account on Position Brackets refuses a resting entry with why unless PROJECTX_RESTING_OWN_LEGS is on', async (t) => {
+  // Filled in parts, a resting entry may see its target close the first part; what fills after that would
+  // have no stop. Refused rather than sent by default; taken with the setting (own-legs-restart.test.ts).
+  const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
+  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.equal(record.status, 'failed', 'refused at the broker step')
+  t.match(record.reason, /only market entries are taken/)
+  t.equal(broker.orders().filter((order) => order.ordStatus === 'Working').length, 0, 'nothing rests at the broker')
+  t.equal(netMnq(broker), 0, 'nothing traded')
+})
+
 t.test('an account on Position Brackets: the entry goes out without brackets, and once it fills the connector places the stop and target itself', async (t) => {
   // ProjectX refuses an order carrying brackets on such an account (errorCode 2, "Brackets cannot be used
   // with Position Brackets"); the refusal is certain, so the entry is sent once more without them.
