@@ -504,6 +504,49 @@ export interface StopGapClaimsTable {
   claimed_at: Timestamp
 }
 
+/**
+ * The stop and target the connector places itself for an entry sent without brackets (a ProjectX account that
+ * refuses them), written before the entry is sent: any instance holding the session covers its fills.
+ */
+export interface OwnLegPlansTable {
+  /** The entry's seam tag (`sig-<id>`, a remainder's `sig-<id>.m`); its legs are `<tag>.sl` / `<tag>.tp`. */
+  tag: string
+  record_id: number
+  /** ProjectX's account id. */
+  broker_account_id: number
+  /** ProjectX's text contract id. */
+  contract_id: string
+  /** OrderSide of the legs (the entry's opposite): 0 buy, 1 sell. */
+  side: number
+  /** The entry's contracts filled, each fill counted once (own_leg_fills). */
+  filled: ColumnType<number, number | undefined, number>
+  created_at: Timestamp
+}
+
+/** One leg of an own-legs plan: `sl` (Stop) or `tp` (Limit). */
+export interface OwnLegsTable {
+  tag: string
+  leg: 'sl' | 'tp'
+  price: Decimal
+  order_id: BrokerId
+  /** The entry's filled contracts the leg was placed or grown for. */
+  covered: ColumnType<number, number | undefined, number>
+  /** Written before its Order/place goes: sent once; a lost answer is looked for by the leg's tag. */
+  sent_at: NullableTimestamp
+  /** Sent once more: its first answer was lost and ProjectX did not list it (a used customTag is refused: never two). */
+  resent_at: NullableTimestamp
+  /** ProjectX refused it (not sent again), or null. */
+  outcome: string | null
+}
+
+/** An entry fill counted into its plan's `filled`, once (by ProjectX's trade id). */
+export interface OwnLegFillsTable {
+  tag: string
+  trade_id: number
+  quantity: number
+  counted_at: Timestamp
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -607,6 +650,9 @@ export interface Database {
   account_risk_configs: AccountRiskConfigsTable
   trade_targets: TradeTargetsTable
   stop_gap_claims: StopGapClaimsTable
+  own_leg_plans: OwnLegPlansTable
+  own_legs: OwnLegsTable
+  own_leg_fills: OwnLegFillsTable
 }
 
 export type User = Selectable<UsersTable>

@@ -111,6 +111,7 @@ async function registerFeeds(app: FastifyInstance, config: Config, options: Buil
     credentialsPreviousKeys: config.CREDENTIALS_PREVIOUS_KEYS,
     adapters: options.brokerAdapters,
     statusRefreshMs: config.FEED_STATUS_REFRESH_MS,
+    restingOwnLegs: config.PROJECTX_RESTING_OWN_LEGS,
     brokerTimeoutMs: config.BROKER_REQUEST_TIMEOUT_MS,
     forwardTimeoutMs: config.ENTRY_FORWARD_TIMEOUT_MS,
     consumers: { maxAttempts: config.CONSUMER_MAX_ATTEMPTS, concurrency: 1, ackWaitMs: config.CONSUMER_ACK_WAIT_MS, backoffMaxMs: config.CONSUMER_BACKOFF_MAX_MS },

@@ -24,6 +24,8 @@ export interface FeedManagerOptions {
   connectTimeoutMs?: number
   /** Adapters replacing the registry's for some brokers (tests); each login opens with its own broker's adapter. */
   adapters?: BrokerAdapterOverrides
+  /** PROJECTX_RESTING_OWN_LEGS: resting entries taken on ProjectX accounts that refuse brackets. */
+  restingOwnLegs?: boolean
   /** Whether this instance holds the user's feed now (its shard lease); default: every user. */
   owns?(userId: string): boolean
   /** Named in each status written (which instance holds the feed). */
@@ -91,7 +93,7 @@ export class FeedManager {
   readonly #hooks: FeedSessionHooks[] = []
 
   constructor(private readonly options: FeedManagerOptions) {
-    this.#adapters = new BrokerAdapters(options.adapters)
+    this.#adapters = new BrokerAdapters(options.adapters, { db: options.db, logger: options.logger, restingOwnLegs: options.restingOwnLegs ?? false })
   }
 
   /** Adds listeners of every session (registered before the feeds start: sessions open at onReady). */

@@ -26,6 +26,8 @@ export interface FeedsPluginOptions {
   reconnectMs?: number
   /** Adapters replacing the registry's for some brokers (tests). */
   adapters?: BrokerAdapterOverrides
+  /** PROJECTX_RESTING_OWN_LEGS (projectx/session.ts, OWN_LEGS_MARKET_ONLY). */
+  restingOwnLegs?: boolean
   statusRefreshMs: number
   /** How long a broker request (login, socket) waits for its answer. */
   brokerTimeoutMs?: number
@@ -58,6 +60,7 @@ export const feedsPlugin = fp(
       reconnectMs: options.reconnectMs,
       connectTimeoutMs: options.brokerTimeoutMs,
       adapters: options.adapters,
+      restingOwnLegs: options.restingOwnLegs,
       owns,
       instanceId,
     })

@@ -38,6 +38,9 @@ export const REVERSAL_NOTE = 'reversal: '
 /** How the note of a record's several targets starts (targets/keep-targets.ts): kept when the record is marked placed. */
 export const TARGETS_NOTE = 'targets placed: '
 
+/** Begins what the trader is told of a stop or target the connector places itself and could not (own-legs.ts). */
+export const OWN_LEGS_NOTE = 'stop and target placed by the connector: '
+
 /** A record failed because its send's outcome stayed unknown; corrected to `placed` if its order turns up. */
 export const OUTCOME_UNKNOWN = 'outcome_unknown'
 
@@ -143,8 +146,9 @@ export async function markPlaced(db: Kysely<Database>, marks: readonly PlacedMar
     UPDATE alerts AS a SET status = 'placed', entry_order_id = m.entry, stop_order_id = m.stop, target_order_id = m.target,
       placed_at = now(), decided_at = now(), refusal_code = NULL,
       -- A reversal keeps its first leg's note (the close it waited for) beside the entry it placed; the targets'
-      -- note is kept too (the entry's fill may place them before this mark is written).
-      reason = CASE WHEN a.reason LIKE ${`${REVERSAL_NOTE}%`} OR a.reason LIKE ${`%${TARGETS_NOTE}%`} THEN a.reason END
+      -- note is kept too (the entry's fill may place them before this mark is written), and so is the note of a
+      -- stop or target the connector could not place itself at such a fill.
+      reason = CASE WHEN a.reason LIKE ${`${REVERSAL_NOTE}%`} OR a.reason LIKE ${`%${TARGETS_NOTE}%`} OR a.reason LIKE ${`%${OWN_LEGS_NOTE}%`} THEN a.reason END
     FROM unnest(${marks.map((m) => m.id)}::bigint[], ${marks.map((m) => m.entryOrderId)}::bigint[], ${marks.map((m) => m.stopOrderId)}::bigint[],
                 ${marks.map((m) => m.targetOrderId)}::bigint[]) AS m(id, entry, stop, target)
     WHERE a.id = m.id AND (a.status IN ('received', 'placing') OR (a.status = 'failed' AND a.refusal_code = ${OUTCOME_UNKNOWN}))`.execute(db)

@@ -1,16 +1,28 @@
 import type { BrokerName } from '@signals/contracts'
+import type { Database, Kysely } from '@signals/db'
+import type { Logger } from '../../shared/logger.ts'
 import type { BrokerAdapter, BrokerEndpoints, BrokerLogin, BrokerSession, SessionOptions } from './broker-adapter.ts'
 import { ProjectXAdapter } from './projectx/adapter.ts'
+import { postgresOwnLegStore } from './projectx/own-leg-store.ts'
 import { TradovateAdapter } from './tradovate/adapter.ts'
 
 /**
  * Each broker of the registry (`@signals/contracts` BROKERS) and the adapter that speaks to it: a new
  * broker adds its folder beside `tradovate/` and one line here (the type asks for it).
  */
-const FACTORIES: { [B in BrokerName]: () => BrokerAdapter<B> } = {
+/** What an adapter keeps past a restart and logs through: the feeds' sessions have both; login tests neither. */
+interface AdapterNeeds {
+  db: Kysely<Database> | null
+  logger?: Logger
+  /** PROJECTX_RESTING_OWN_LEGS: resting entries taken where we place the legs ourselves. */
+  restingOwnLegs?: boolean
+}
+
+const FACTORIES: { [B in BrokerName]: (needs: AdapterNeeds) => BrokerAdapter<B> } = {
   paper: () => new TradovateAdapter(),
   tradovate: () => new TradovateAdapter(),
-  projectx: () => new ProjectXAdapter(),
+  // The legs ProjectX's no-brackets accounts get from us are planned in Postgres when there is one (own-legs.ts).
+  projectx: ({ db, logger, restingOwnLegs }) => new ProjectXAdapter({ ...(db === null ? {} : { ownLegs: postgresOwnLegStore(db) }), ...(logger ? { logger } : {}), restingOwnLegs: restingOwnLegs ?? false }),
 }
 
 /** Adapters to use instead of the registry's, per broker (tests: an adapter with short waits). */
@@ -24,12 +36,16 @@ export type BrokerAdapterOverrides = { [B in BrokerName]?: BrokerAdapter<B> }
 export class BrokerAdapters implements BrokerAdapter {
   readonly #made = new Map<BrokerName, BrokerAdapter<never>>()
 
-  constructor(private readonly overrides: BrokerAdapterOverrides = {}) {}
+  /** `needs.db`: what an adapter keeps past a restart (the feeds' sessions); null for login tests, which place nothing. */
+  constructor(
+    private readonly overrides: BrokerAdapterOverrides = {},
+    private readonly needs: AdapterNeeds = { db: null },
+  ) {}
 
   of<B extends BrokerName>(broker: B): BrokerAdapter<B> {
     let adapter = this.#made.get(broker)
     if (!adapter) {
-      adapter = this.overrides[broker] ?? FACTORIES[broker]()
+      adapter = this.overrides[broker] ?? FACTORIES[broker](this.needs)
       this.#made.set(broker, adapter)
     }
     // Kept under its own broker's name only, so it takes that broker's logins.

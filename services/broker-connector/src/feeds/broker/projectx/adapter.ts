@@ -1,12 +1,14 @@
 import type { HubConnection } from '@microsoft/signalr'
 import { decimalText } from '../../../shared/decimal-text.ts'
-import type { BrokerAdapter, BrokerEndpoints, BrokerSession, BrokerSnapshot, SessionOptions } from '../broker-adapter.ts'
+import { isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
 import { invokeHub, openHub } from './hub-connection.ts'
 import { loginWithKey, validateToken, type ProjectXLogin } from './login.ts'
 import { num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, isFields, withoutRefusedTwins } from './mapping.ts'
 import { LegPrices } from './leg-prices.ts'
 import { MarketQuotes } from './market-quotes.ts'
 import { OwnLegs } from './own-legs.ts'
+import { MemoryOwnLegStore, type OwnLegStore } from './own-leg-store.ts'
+import type { Logger } from '../../../shared/logger.ts'
 import { RateWindow } from './rate-window.ts'
 import { callApi, type RestOptions } from './rest.ts'
 import { savedAccount } from './saved-account.ts'
@@ -14,6 +16,9 @@ import { LOOKBACK_MS, ProjectXSession, restOrders, type Call } from './session.t
 import { TokenKeeper } from './token-keeper.ts'
 import { USER_HUB_TARGETS, UserEvents, userRecordOf } from './user-events.ts'
 import { tracked, UserState } from './user-state.ts'
+
+/** An adapter made without the connector's logger (a login test, the adapter's own tests). */
+const SILENT: Logger = { info: () => undefined, warn: () => undefined }
 
 export interface ProjectXAdapterOptions {
   /** ProjectX's rate limit per login (200 requests per 60 s). */
@@ -33,6 +38,18 @@ export interface ProjectXAdapterOptions {
    * REST instead (user-state.ts). Default 1 s.
    */
   hubWaitMs?: number
+  /**
+   * Where the legs we place on accounts that refuse brackets are planned (own-legs.ts). Default: this
+   * process's memory, which takes market entries only there (a resting one could fill after a restart).
+   */
+  ownLegs?: OwnLegStore
+  /** Where a leg of ours that could not be placed or grown is logged (the connector's logger). Default: nowhere. */
+  logger?: Logger
+  /**
+   * Resting (limit, stop) entries taken on an account that refuses brackets, their legs planned in a durable
+   * store (PROJECTX_RESTING_OWN_LEGS, default off): see OWN_LEGS_MARKET_ONLY in session.ts for why it is off.
+   */
+  restingOwnLegs?: boolean
 }
 
 /**
@@ -45,8 +62,11 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
   readonly #windows = new Map<string, RateWindow>()
   /** The legs we place ourselves, per account (API base and account id): a reconnect's session carries on with them. */
   readonly #ownLegs = new Map<string, OwnLegs>()
+  readonly #ownLegStore: OwnLegStore
 
-  constructor(private readonly options: ProjectXAdapterOptions = {}) {}
+  constructor(private readonly options: ProjectXAdapterOptions = {}) {
+    this.#ownLegStore = options.ownLegs ?? new MemoryOwnLegStore()
+  }
 
   async openSession(endpoints: BrokerEndpoints, login: ProjectXLogin, options: SessionOptions): Promise<BrokerSession> {
     const timeoutMs = options.timeoutMs ?? 10_000
@@ -75,10 +95,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const events = new UserEvents(
       options.onEvent,
       this.options.legWaitMs ?? 2_000,
-      (order) => {
-        legPrices.seen(order)
-        ownLegs?.seen(order)
-      },
+      (order) => legPrices.seen(order),
       (trade, tag) => ownLegs?.traded(trade, tag),
     )
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
@@ -109,9 +126,14 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     established = true
     accountId = snapshot.account.id
     ownLegs = this.#ownLegsOf(endpoints, accountId)
-    ownLegs.attach(call, accountId)
-    // Fills made while no session listened: an entry of ours still to be covered is covered now.
-    for (const fill of snapshot.fills) ownLegs.traded({ id: fill.id, size: fill.quantity }, events.entryTagOf(fill.orderId))
+    ownLegs.attach(call, accountId, async (fresh) => (!fresh && (await state.settled()) ? state.orders(Date.now() - LOOKBACK_MS) : (await restOrders(call, accountId)).filter(isFields)))
+    try {
+      await this.#resumeOwnLegs(ownLegs, snapshot, events)
+    } catch (error) {
+      ended = true
+      shutDown()
+      throw error
+    }
     keeper.start()
     events.start(snapshot.account.id)
     return new ProjectXSession(snapshot, call, events, state, legPrices, ownLegs, quotes, () => new Date(heardAt), () => {
@@ -120,11 +142,28 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     })
   }
 
+  /**
+   * The legs' plans of the entries the snapshot lists (read before the events go out, so a fill of one waits
+   * for its legs as in the session that placed it), and the fills made while no session listened: an entry of
+   * ours still to be covered is covered now (own-legs.ts). A plan that cannot be read fails the open (tried
+   * again as a lost session): a session that did not know them would leave a fill without its stop.
+   */
+  async #resumeOwnLegs(ownLegs: OwnLegs, snapshot: BrokerSnapshot, events: UserEvents): Promise<void> {
+    const entries = snapshot.orders.filter((order) => order.tag !== null && order.parentId === null)
+    const fills = snapshot.fills.map((fill) => ({ id: fill.id, size: fill.quantity, tag: events.entryTagOf(fill.orderId) }))
+    const plans = await ownLegs.resume(entries.map((order) => order.tag as string), fills)
+    for (const plan of plans) {
+      const entry = entries.find((order) => order.tag === plan.tag)
+      const due = plan.legs.filter((leg) => leg.orderId === null && !leg.sent && leg.outcome === null).length
+      if (entry && !isDone(entry.status)) events.expectLegsOf(entry.id, due)
+    }
+  }
+
   #ownLegsOf(endpoints: BrokerEndpoints, accountId: number): OwnLegs {
     const key = `${endpoints.restUrl}\n${accountId}`
     const known = this.#ownLegs.get(key)
     if (known) return known
-    const created = new OwnLegs()
+    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? false)
     this.#ownLegs.set(key, created)
     return created
   }

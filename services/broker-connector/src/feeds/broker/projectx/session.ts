@@ -24,7 +24,12 @@ import type { Answer } from './rest.ts'
 import type { UserEvents } from './user-events.ts'
 import type { UserState } from './user-state.ts'
 
-/** Why a resting entry is refused on an account that refuses brackets (docs/decisions/projectx-adapter.md). */
+/**
+ * Why a resting entry is refused on an account that refuses brackets unless PROJECTX_RESTING_OWN_LEGS is on
+ * (and the legs' plans are kept in Postgres): a resting entry filled in parts may see its target close the
+ * first part, and the contracts it fills after that have no stop (they are told on the record, not covered;
+ * docs/decisions/projectx-adapter.md). A market entry fills at once.
+ */
 const OWN_LEGS_MARKET_ONLY =
   'this ProjectX account refuses brackets on orders (Position Brackets or Auto OCO off): only market entries are taken, with the stop and target placed by the connector at the fill; switch the account to Auto OCO brackets to use resting entries'
 
@@ -268,13 +273,14 @@ export class ProjectXSession implements BrokerSession {
   }
 
   /**
-   * The entry without brackets; its fills get the stop and target from us (own-legs.ts). Only a market
-   * entry: the legs wait in this process's memory until the fill, and a resting entry that filled after a
-   * restart would hold a position without a stop. Refused, with why, rather than guessed.
+   * The entry without brackets; its fills get the stop and target from us (own-legs.ts), whose plan is kept
+   * before the entry goes (Postgres: any instance holding the session after a restart covers its fills). A
+   * resting entry is refused, with why, only where the plan would wait in this process's memory (an adapter
+   * without a database): filled after a restart, it would hold a position without a stop.
    */
   async #placeWithOwnLegs(request: BracketRequest, body: Record<string, unknown>): Promise<PlacedBracket> {
-    if (request.entryType !== 'Market') throw new BrokerError('rejected', OWN_LEGS_MARKET_ONLY)
-    this.ownLegs.want(request.tag, { contractId: contractIdText(request.contract.id), side: request.action === 'Buy' ? SIDE.Sell : SIDE.Buy, stop: request.stopPrice, target: request.targetPrice })
+    if (request.entryType !== 'Market' && !this.ownLegs.takesRestingEntries) throw new BrokerError('rejected', OWN_LEGS_MARKET_ONLY)
+    await this.ownLegs.want(request.tag, { contractId: contractIdText(request.contract.id), side: request.action === 'Buy' ? SIDE.Sell : SIDE.Buy, stop: request.stopPrice, target: request.targetPrice })
     return { entryOrderId: await this.#place(body, 'order'), stopOrderId: null, targetOrderId: null }
   }
 

@@ -53,6 +53,11 @@ export class UserEvents {
     if (legs > 0) this.#legsDue.set(tag, legs)
   }
 
+  /** The entry `entryId`, placed before this session and still working, gets `legs` legs from us at its fill (own-legs.ts). */
+  expectLegsOf(entryId: number, legs: number): void {
+    if (legs > 0) this.#legsDueById.set(entryId, legs)
+  }
+
   /** Tags and ids the snapshot's orders teach (a leg of an entry placed before this session). */
   learn(orders: readonly unknown[]): void {
     for (const order of orders) if (isFields(order)) this.#learnOrder(order)

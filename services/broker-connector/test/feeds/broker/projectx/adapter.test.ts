@@ -102,7 +102,8 @@ t.test('an account that refuses brackets (Position Brackets) gets a market entry
   broker.setPrice('MNQZ6', '21000')
   const { session, events } = await openSession(t, broker)
   const contract = await session.findContract('MNQZ6')
-  // A resting entry's legs would wait in memory for a fill that could come after a restart: refused, with why.
+  // An adapter without a database keeps the legs' plans in memory: a resting entry's could meet a fill after a
+  // restart, so it is refused, with why (the connector's adapter keeps them in Postgres: own-legs-restart.test.ts).
   const resting = { tag: 'sig-6', contract, action: 'Buy' as const, quantity: 2, entryType: 'Limit' as const, entryPrice: '20990', stopPrice: '20950', targetPrice: '21100' }
   t.match((await refusalOf(session.placeBracket(resting))).message, /only market entries are taken/)
   t.same(broker.orders().map((order) => [order.clOrdId, order.ordStatus]), [['sig-6', 'Rejected']], 'only the bracketed try, which the account refused')

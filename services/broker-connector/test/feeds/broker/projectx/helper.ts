@@ -48,12 +48,12 @@ export async function saveProjectXCredentials(db: Kysely<Database>, config: Conf
  * feeds pointed at it, and trader u-0 (ProjectX login trader0, account PAPERX7000) live with orders placed
  * automatically, its session held.
  */
-export async function connectedProjectXTrader(t: Test, options: { accounts?: ProjectXPaperAccount[] } = {}) {
+export async function connectedProjectXTrader(t: Test, options: { accounts?: ProjectXPaperAccount[]; env?: Record<string, string> } = {}) {
   const broker = await projectXBroker(t, options.accounts ? { accounts: options.accounts } : {})
   broker.setPrice('MNQZ6', '21000')
   const { app, db, config } = await build(
     t,
-    { PROJECTX_DEMO_API_URL: broker.apiUrl, PROJECTX_DEMO_USER_HUB_URL: broker.userHubUrl, PROJECTX_DEMO_MARKET_HUB_URL: broker.marketHubUrl, ENTRY_SESSION_WAIT_MS: '3000', CONSUMER_ACK_WAIT_MS: '2000' },
+    { PROJECTX_DEMO_API_URL: broker.apiUrl, PROJECTX_DEMO_USER_HUB_URL: broker.userHubUrl, PROJECTX_DEMO_MARKET_HUB_URL: broker.marketHubUrl, ENTRY_SESSION_WAIT_MS: '3000', CONSUMER_ACK_WAIT_MS: '2000', ...options.env },
     { feeds: true },
   )
   await sql`INSERT INTO users (user_id, email, approved) VALUES ('u-0', 'u-0@example.com', true)`.execute(db)

@@ -46,9 +46,9 @@ t.test('the stop ProjectX placed closes the trade when it fills, as the stop', a
   t.pass('the target was cancelled with it')
 })
 
-t.test('an account on Position Brackets refuses a resting entry with why: its legs could not outlive a restart', async (t) => {
-  // The connector's own legs wait in memory for the fill; a limit entry filled after a restart would hold a
-  // position without a stop, so it is refused rather than sent.
+t.test('an account on Position Brackets refuses a resting entry with why unless PROJECTX_RESTING_OWN_LEGS is on', async (t) => {
+  // Filled in parts, a resting entry may see its target close the first part; what fills after that would
+  // have no stop. Refused rather than sent by default; taken with the setting (own-legs-restart.test.ts).
   const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
   const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
   await publishAlert(app, entry)
