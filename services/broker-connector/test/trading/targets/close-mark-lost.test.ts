@@ -1,9 +1,10 @@
 import t from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
-import { eventually, publishAlert } from '../../helper.ts'
+import type { NormalizedAlert } from '@signals/contracts'
+import { eventually, publishAlert, type App } from '../../helper.ts'
 import { settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { mnqExit, netMnq } from '../positions/exit-helper.ts'
-import { databaseBehindProxy } from './lost-reply-proxy.ts'
+import { databaseBehindProxy, type LostReplyProxy } from './lost-reply-proxy.ts'
 import { closeTwo, exitsOf, openWithTargets, specAndHouseTrades, withTargets } from './targets-helper.ts'
 
 /**
@@ -18,6 +19,16 @@ const MARK = /UPDATE flatten_requests SET part_sent_at = (?!NULL)/
 const requestOf = (db: Kysely<Database>, alertId: string) =>
   db.selectFrom('flatten_requests').select(['reason', 'outcome', 'part_sent_at', 'done_at']).where('alert_id', '=', alertId).executeTakeFirst()
 
+/** Publishes the exit with its mark's answer to be lost, and waits until the run that lost it has ended. */
+async function publishWithMarkLost(app: App, db: Kysely<Database>, proxy: LostReplyProxy, exit: NormalizedAlert) {
+  const lost = proxy.loseReplyOf(MARK)
+  await publishAlert(app, exit)
+  await lost
+  await eventually(async () => (await requestOf(db, exit.alertId))?.reason != null)
+  await app.trading.flattens.idle()
+  await app.trading.keeper.idle()
+}
+
 /** The close's minute of being looked for is over: the next attempt gives it up. */
 async function minuteOver(db: Kysely<Database>, alertId: string) {
   await sql`UPDATE flatten_requests SET part_sent_at = part_sent_at - interval '5 minutes', next_attempt_at = now() WHERE alert_id = ${alertId}`.execute(db)
@@ -28,13 +39,8 @@ t.test('a partial close whose mark committed but whose answer was lost: nothing 
   const proxy = await databaseBehindProxy(t)
   const { broker, app, db, record } = await openWithTargets(t, withTargets(), { DATABASE_URL: proxy.url })
   await app.trading.keeper.idle()
-  const lost = proxy.loseReplyOf(MARK)
   const exit = closeTwo()
-  await publishAlert(app, exit)
-  await lost
-  await eventually(async () => (await requestOf(db, exit.alertId))?.reason != null)
-  await app.trading.flattens.idle()
-  await app.trading.keeper.idle()
+  await publishWithMarkLost(app, db, proxy, exit)
   t.ok((await requestOf(db, exit.alertId))?.part_sent_at, 'Postgres committed the mark whose answer was lost')
   t.equal(broker.orders().filter((order) => order.clOrdId?.startsWith('pc-')).length, 0, 'the close was never sent')
   t.equal(exitsOf(broker, record.id).stops, 3, 'while marked, its cut stands (nothing put back on the lost connection)')
@@ -53,13 +59,8 @@ t.test('a partial close whose mark committed but whose answer was lost: nothing 
 t.test("a source's exit whose mark committed but whose answer was lost: nothing sent, its cut put back once, never twice", async (t) => {
   const proxy = await databaseBehindProxy(t)
   const { broker, app, db, house, fromHouse, houseRecord, specQuantity } = await specAndHouseTrades(t, { DATABASE_URL: proxy.url })
-  const lost = proxy.loseReplyOf(MARK)
   const exit = mnqExit({ sourceId: house })
-  await publishAlert(app, exit)
-  await lost
-  await eventually(async () => (await requestOf(db, exit.alertId))?.reason != null)
-  await app.trading.flattens.idle()
-  await app.trading.keeper.idle()
+  await publishWithMarkLost(app, db, proxy, exit)
   t.ok((await requestOf(db, exit.alertId))?.part_sent_at, 'Postgres committed the mark whose answer was lost')
   t.equal(broker.orders().filter((order) => order.clOrdId?.startsWith('pc-')).length, 0, 'the exit was never sent')
   t.equal(exitsOf(broker, houseRecord.id).stops, 0, 'while marked, its cut stands')
