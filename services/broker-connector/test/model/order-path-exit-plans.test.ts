@@ -76,6 +76,31 @@ const REGRESSIONS: readonly { seed: number; path: string; what: string; open?: t
       ],
     },
   },
+  {
+    seed: -1587473877,
+    path: '1',
+    what: 'the pair stops (no breakeven) closed the LONG 3 at the broker, then a partial close (of 4: capped to the 3 the trades still counted) sold 3 more: the account ended SHORT -2 / -3, flattened by the reconciliation as untracked',
+    open: true,
+    scenario: {
+      instances: 2,
+      commands: [
+        { kind: 'entry', root: 'MNQ', side: 'LONG', order: 'market', copies: 1, fault: null, plan: { quantities: [1, 1], breakeven: null } },
+        { kind: 'quiet' },
+        { kind: 'price', root: 'MNQ', steps: 0 },
+        { kind: 'close-part', root: 'MNQ', closes: 'LONG', part: { quantity: 4 } },
+        { kind: 'price', root: 'MNQ', steps: -2 },
+        { kind: 'price', root: 'MES', steps: 1 },
+        { kind: 'price', root: 'MES', steps: 2 },
+        { kind: 'entry', root: 'MNQ', side: 'SHORT', order: 'market', copies: 1, fault: null, plan: { quantities: [2, 2, 2], breakeven: 2 } },
+        { kind: 'quiet' },
+        { kind: 'price', root: 'MNQ', steps: -2 },
+        { kind: 'price', root: 'MNQ', steps: -2 },
+        { kind: 'close-part', root: 'last', closes: null, part: { quantity: 1 } },
+        { kind: 'close-part', root: 'last', closes: 'SHORT', part: { percent: 50 } },
+        { kind: 'price', root: 'MNQ', steps: 2 },
+      ],
+    },
+  },
 ]
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 2)
