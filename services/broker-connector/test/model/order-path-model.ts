@@ -59,7 +59,9 @@ export type Command =
    * A new entry alert; `copies: 2` also publishes the same content under another alert id at the same
    * instant; `fault`: the broker misbehaves on the next order (set up just before the alert is published).
    */
-  | { kind: 'entry'; root: Root; side: Side; order: 'market' | 'limit'; copies: 1 | 2; fault: Fault | null }
+  | { kind: 'entry'; root: Root; side: Side; order: 'market' | 'limit'; copies: 1 | 2; fault: Fault | null; plan?: TargetsPlan }
+  /** A result alert closing part of the contract's position (`last`: the last entry's), by contracts or percent. */
+  | { kind: 'close-part'; root: Root | 'last'; closes: Side | null; part: { quantity: number } | { percent: number } }
   /** An earlier entry alert published again (a redelivery under another message id). */
   | { kind: 'duplicate'; which: number }
   /** A result alert for the contract (`last`: the last entry's). */
@@ -76,6 +78,15 @@ export type Command =
   | { kind: 'release' }
   /** Waits until no record is `received` or `placing` (the next command meets a settled account). */
   | { kind: 'quiet' }
+
+/**
+ * Several targets on an entry (exit plans): each target's contracts (2 or 3 targets, TP1 nearest), and the
+ * move to breakeven after TP1 (`breakeven`: its offset in ticks; null: none).
+ */
+export interface TargetsPlan {
+  quantities: number[]
+  breakeven: number | null
+}
 
 export interface Scenario {
   instances: 1 | 2
@@ -109,6 +120,61 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
   commands: fc.tuple(entryArbitrary, fc.array(commandArbitrary, { minLength: 5, maxLength: 16 })).map(([first, rest]) => [first, ...rest]),
 })
 
+const targetsPlan: fc.Arbitrary<TargetsPlan> = fc.record({
+  quantities: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: 2, maxLength: 3 }),
+  breakeven: fc.constantFrom<number | null>(0, 0, 2, null),
+})
+
+/** Entries with two or three targets (most of them), or one target as before; mostly at market, so most fill and their exits work. */
+const planEntryArbitrary: fc.Arbitrary<Extract<Command, { kind: 'entry' }>> = fc
+  .tuple(
+    entryArbitrary,
+    fc.constantFrom('market' as const, 'market' as const, 'limit' as const),
+    fc.oneof({ weight: 4, arbitrary: targetsPlan }, { weight: 1, arbitrary: fc.constant(null) }),
+  )
+  .map(([entry, order, plan]) => (plan === null ? { ...entry, order } : { ...entry, order, plan }))
+
+const closePartArbitrary = fc.record({
+  kind: fc.constant('close-part' as const),
+  root: fc.constantFrom<Root | 'last'>('last', 'last', 'MNQ', 'MES'),
+  closes: fc.constantFrom<Side | null>('LONG', 'SHORT', null),
+  part: fc.oneof(fc.record({ quantity: fc.integer({ min: 1, max: 4 }) }), fc.record({ percent: fc.constantFrom(25, 50, 100) })),
+})
+
+/** The order path with exit plans on: the commands above, entries mostly with targets, partial closes, and more price moves (targets and stops fill). */
+const exitPlanCommandArbitrary: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 4, arbitrary: planEntryArbitrary },
+  { weight: 3, arbitrary: closePartArbitrary },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('price' as const), root, steps: fc.integer({ min: -8, max: 8 }) }) },
+  { weight: 6, arbitrary: commandArbitrary },
+)
+
+/**
+ * An entry with targets that the market then walks through: placed at market, its record settled, then a
+ * few moves of its contract (TP1 is 2 steps away, the stop 4) with maybe a partial close among them. Random
+ * commands alone rarely get that far (a later entry is mostly refused while a trade is open).
+ */
+const targetsEpisodeArbitrary: fc.Arbitrary<Command[]> = fc
+  .tuple(planEntryArbitrary, targetsPlan, fc.array(fc.integer({ min: -4, max: 4 }), { minLength: 1, maxLength: 3 }), fc.option(closePartArbitrary, { freq: 2 }))
+  .map(([entry, plan, moves, close]) => {
+    const prices = moves.map((steps): Command => ({ kind: 'price', root: entry.root, steps }))
+    // The partial close names the entry's side when it names one (a close of the other side is a random command's part).
+    const closing: Command[] = close === null ? [] : [{ ...close, root: entry.root, closes: close.closes === null ? null : entry.side }]
+    return [{ ...entry, order: 'market', plan }, { kind: 'quiet' }, ...prices.slice(0, 1), ...closing, ...prices.slice(1)]
+  })
+
+export const exitPlanScenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
+  instances: fc.constantFrom<1 | 2>(1, 2),
+  commands: fc
+    .tuple(targetsEpisodeArbitrary, fc.array(fc.oneof({ weight: 1, arbitrary: targetsEpisodeArbitrary }, { weight: 4, arbitrary: exitPlanCommandArbitrary.map((command) => [command]) }), { minLength: 3, maxLength: 8 }))
+    .map(([first, rest]) => [...first, ...rest.flat()]),
+})
+
+/** What a world runs with: `exitPlans` turns EXIT_PLANS_ENABLED on, and the stop invariants with it. */
+export interface WorldOptions {
+  exitPlans?: boolean
+}
+
 const feedCommands = contract(FeedCommandV1)
 
 /** The world of one run: a paper broker, a database, a bus namespace, and the connector instances on them. */
@@ -124,9 +190,11 @@ export class OrderPathWorld {
     readonly namespace: string,
     readonly config: Config,
     readonly bus: Bus,
+    readonly exitPlans: boolean,
   ) {}
 
-  static async open(instances: 1 | 2): Promise<OrderPathWorld> {
+  static async open(instances: 1 | 2, options: WorldOptions = {}): Promise<OrderPathWorld> {
+    const exitPlans = options.exitPlans ?? false
     const broker = await startPaperBroker({
       accounts: TRADERS.map((trader, i) => ({ name: trader.username, password: PASSWORD, userId: 100 + i, accountId: trader.accountId, accountName: `DEMO${trader.accountId}` })),
       heartbeatMs: 200,
@@ -136,9 +204,10 @@ export class OrderPathWorld {
     const config: Config = loadConfig(ConfigSchema, {
       ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', DATABASE_URL: database.url, BUS_NAMESPACE: namespace,
       PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl, ...TIMINGS,
+      ...(exitPlans ? { EXIT_PLANS_ENABLED: 'true', TRAILING_STOP_MIN_GAP_MS: '0' } : {}),
     })
     const bus = await connectBus({ url: TEST_NATS_URL, name: 'order-path-model', namespace })
-    const world = new OrderPathWorld(broker, database, namespace, config, bus)
+    const world = new OrderPathWorld(broker, database, namespace, config, bus, exitPlans)
     for (const [root, market] of Object.entries(MARKETS) as [Root, (typeof MARKETS)[Root]][]) world.#setPrice(root, market.start)
     for (let i = 0; i < instances; i++) world.apps.push(await world.#startInstance())
     const db = world.db
@@ -200,6 +269,8 @@ export class OrderPathWorld {
         })
         return this.#publish(exit)
       }
+      case 'close-part':
+        return this.#closePart(command)
       case 'price': {
         const price = this.#price(command.root) + command.steps * MARKETS[command.root].step
         return this.#setPrice(command.root, price)
@@ -226,11 +297,13 @@ export class OrderPathWorld {
     const sign = command.side === 'LONG' ? 1 : -1
     // A limit entry waits half a stop distance away from the market (below it for a long).
     const entryPrice = this.#price(command.root) - (command.order === 'limit' ? sign * 2 * market.step : 0)
-    const alert = makeAlert({
-      symbol: market.symbol, root: command.root, action: command.side, entryPrice,
-      sl: entryPrice - sign * 4 * market.step, tp: entryPrice + sign * 8 * market.step,
-      raw: { action: command.side === 'LONG' ? 'Buy' : 'Sell', symbol: market.symbol, entryPrice, orderType: command.order },
-    })
+    const sl = entryPrice - sign * 4 * market.step
+    const alert = command.plan
+      ? this.#withTargets(command, command.plan, entryPrice, sl)
+      : makeAlert({
+          symbol: market.symbol, root: command.root, action: command.side, entryPrice, sl, tp: entryPrice + sign * 8 * market.step,
+          raw: { action: command.side === 'LONG' ? 'Buy' : 'Sell', symbol: market.symbol, entryPrice, orderType: command.order },
+        })
     this.alerts.push(alert)
     if (command.fault) await this.#fault('order/placeOSO', command.fault)
     if (command.copies === 1) return this.#publish(alert)
@@ -238,6 +311,35 @@ export class OrderPathWorld {
     const copy = { ...alert, alertId: randomUUID() }
     this.alerts.push(copy)
     await Promise.all([this.#publish(alert), this.#publish(copy)])
+  }
+
+  /**
+   * An entry with two or three targets, TP1 half a stop distance out, then one and two stop distances, as
+   * our words (`tp1`, `tp1_qty`, `breakeven_offset_ticks`, docs/alert-formats.md) normalize to.
+   */
+  #withTargets(command: Extract<Command, { kind: 'entry' }>, plan: TargetsPlan, entryPrice: number, sl: number): NormalizedAlert {
+    const market = MARKETS[command.root]
+    const sign = command.side === 'LONG' ? 1 : -1
+    const targets = plan.quantities.map((quantity, index) => ({ price: entryPrice + sign * [2, 4, 8][index]! * market.step, quantity }))
+    const words = Object.fromEntries(targets.flatMap((target, index) => [[`tp${index + 1}`, target.price], [`tp${index + 1}_qty`, target.quantity]]))
+    return makeAlert({
+      symbol: market.symbol, root: command.root, action: command.side, entryPrice, sl, tp: null,
+      exitPlan: { targets, breakeven: plan.breakeven === null ? null : { offsetTicks: plan.breakeven } },
+      raw: { action: command.side === 'LONG' ? 'buy' : 'sell', ticker: market.symbol, entryPrice, orderType: command.order, sl, ...words, ...(plan.breakeven === null ? {} : { breakeven_offset_ticks: plan.breakeven }) },
+    })
+  }
+
+  /** A partial close as the parser normalizes `quantity` or `quantityType: percent_of_position` on an exit word. */
+  #closePart(command: Extract<Command, { kind: 'close-part' }>) {
+    const root = command.root === 'last' ? this.#lastRoot : command.root
+    const market = MARKETS[root]
+    const quantity = 'quantity' in command.part ? command.part.quantity : null
+    const percent = 'percent' in command.part ? command.part.percent : null
+    const exit = makeAlert({
+      kind: 'result', symbol: market.symbol, root, result: 'Exit', closes: command.closes, exitPrice: this.#price(root),
+      action: null, entryPrice: null, sl: null, tp: null, userId: null, quantity, closePart: { quantity, percent, remaining: null },
+    })
+    return this.#publish(exit)
   }
 
   async #publish(alert: NormalizedAlert, messageId = alert.alertId) {
@@ -295,6 +397,8 @@ export class OrderPathWorld {
     }, 30_000).catch(() => {
       throw new Error('flatten requests still not done 30 s after the run')
     })
+    // The keepers of targets, stops and breakeven have done what the fills asked of them.
+    if (this.exitPlans) for (const app of this.apps) await app?.trading.keeper.idle()
   }
 
   async #recordsSettled(timeoutMs: number): Promise<void> {
@@ -328,7 +432,14 @@ export async function summary(world: OrderPathWorld): Promise<string> {
   const entries = orders.filter((order) => order.clOrdId !== null && /^sig-\d+$/.test(order.clOrdId)).length
   const statuses = [...byStatus].map(([status, count]) => `${status} ${count}`).join(', ')
   const reasons = [...new Set(records.map((record) => record.reason).filter((reason) => reason !== null))].map((reason) => reason.slice(0, 70))
-  return `records: ${statuses || 'none'}; entry orders ${entries}, orders ${orders.length}, fills ${world.broker.fills().length}, positions ${brokerBook(world.broker).size}; reasons: ${reasons.join(' | ')}`
+  const legs = world.exitPlans ? `, ${exitLegs(orders)}, stops modified ${world.broker.requests.filter((request) => request.endpoint === 'order/modifyorder').length} times` : ''
+  return `records: ${statuses || 'none'}; entry orders ${entries}, orders ${orders.length}${legs}, fills ${world.broker.fills().length}, positions ${brokerBook(world.broker).size}; reasons: ${reasons.join(' | ')}`
+}
+
+/** How far a run with exit plans went: target pairs sent, targets and stops of pairs filled. */
+function exitLegs(orders: ReturnType<PaperBroker['orders']>): string {
+  const count = (pattern: RegExp, filled: boolean) => orders.filter((order) => order.clOrdId !== null && pattern.test(order.clOrdId) && (!filled || order.filledQty > 0)).length
+  return `target pairs ${count(/\.tp\d+$/, false)}, targets filled ${count(/\.tp\d+$/, true)}, pair stops filled ${count(/\.sl\d+$/, true)}`
 }
 
 /** Net contracts per `account:contract` (broker ids), long positive. */
@@ -373,7 +484,8 @@ export async function violations(world: OrderPathWorld): Promise<string[]> {
   return found
 }
 
-async function check({ broker, db }: OrderPathWorld): Promise<string[]> {
+async function check(world: OrderPathWorld): Promise<string[]> {
+  const { broker, db } = world
   const found = bookDifferences(brokerBook(broker), await tradeBook(db)).map((difference) => `(a) position differs from open trades at ${difference}`)
   const entries = new Map<string, number>()
   for (const order of broker.orders()) {
@@ -392,5 +504,40 @@ async function check({ broker, db }: OrderPathWorld): Promise<string[]> {
   // (e) Nobody traded by hand: any difference the reconciliation found was made by the order path itself.
   const discrepancies = await db.selectFrom('position_discrepancies').select(['user_id', 'contract', 'kind', 'broker_qty', 'our_qty', 'action', 'reason']).execute()
   for (const row of discrepancies) found.push(`(e) the reconciliation found ${row.kind} for ${row.user_id} ${row.contract ?? '?'} (broker ${row.broker_qty}, ours ${row.our_qty}): ${row.action}; ${row.reason}`)
+  if (world.exitPlans) found.push(...(await stopsAndSides(world)))
+  return found
+}
+
+/** Working stops' remaining contracts per `account:contract` (our stop tags: `sig-N.sl`, `sig-N.slK`), signed as the position they close. */
+function stopBook(broker: PaperBroker): Book {
+  const book: Book = new Map()
+  for (const order of broker.orders()) {
+    if (order.ordStatus !== 'Working' || order.clOrdId === null || !/^sig-\d+\.sl\d*$/.test(order.clOrdId)) continue
+    const key = `${order.accountId}:${order.contractId}`
+    book.set(key, (book.get(key) ?? 0) + (order.action === 'Sell' ? 1 : -1) * (order.orderQty - order.filledQty))
+  }
+  return book
+}
+
+/**
+ * With exit plans: (f) the working stops never close more than the position held, nor on the wrong side,
+ * and cover all of it (every entry of the model has a stop); (g) no account holds the side opposite to its
+ * open trades (a target or stop that closed more than held would turn it over).
+ */
+async function stopsAndSides({ broker, db }: OrderPathWorld): Promise<string[]> {
+  const found: string[] = []
+  const positions = brokerBook(broker)
+  const stops = stopBook(broker)
+  for (const key of new Set([...positions.keys(), ...stops.keys()])) {
+    const held = positions.get(key) ?? 0
+    const stopped = stops.get(key) ?? 0
+    if (stopped !== 0 && (Math.sign(stopped) !== Math.sign(held) || Math.abs(stopped) > Math.abs(held))) found.push(`(f) at ${key} working stops close ${stopped} of a position of ${held}`)
+    else if (Math.abs(stopped) < Math.abs(held)) found.push(`(f) at ${key} working stops cover ${Math.abs(stopped)} of the ${Math.abs(held)} contracts held`)
+  }
+  const sides = await db.selectFrom('trades').select(['broker_account_id', 'broker_contract_id', 'side']).where('status', '=', 'open').execute()
+  for (const [key, held] of positions) {
+    const opposite = sides.filter((trade) => `${trade.broker_account_id}:${trade.broker_contract_id}` === key && (trade.side === 'LONG') !== held > 0)
+    if (opposite.length > 0) found.push(`(g) at ${key} the broker holds ${held} while ${opposite.length} open trade(s) are ${opposite[0]!.side}`)
+  }
   return found
 }
