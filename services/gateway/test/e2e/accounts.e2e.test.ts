@@ -2,7 +2,8 @@
 // primary account is listed with its mark and no Remove; the first login added links the primary; a second
 // account under that login is added, cannot go live (the service's 409 said in its words, the switch put
 // back), takes automatic orders, is renamed (a blank name refused with the service's 400), gets risk
-// settings of its own (the primary's untouched) and is removed after a confirmation. axe at 1280 and 390 px.
+// settings of its own (the primary's untouched); each row shows its own account's status, the activity page
+// filters records and trades by account; the account is removed after a confirmation. axe at 1280 and 390 px.
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { startPlatform } from './platform.ts'
@@ -130,6 +131,44 @@ t.test("an account's own risk settings; the primary's untouched", async (t) => {
   t.equal(saved.isDefault, false)
   const primaryAfter = await call<{ config: { limits: { maxContractsPerOrder: number } } }>('/api/risk-engine/config')
   t.equal(primaryAfter.config.limits.maxContractsPerOrder, primaryBefore.config.limits.maxContractsPerOrder, "the primary's settings are not changed")
+})
+
+t.test("each account's own status, and the activity page filtered by account", async (t) => {
+  const primary = page.locator('#accounts-body tr[data-primary="true"]')
+  t.match(await primary.textContent(), /Live trading off\./, "the primary's status, read from its own listing")
+  await page.getByRole('checkbox', { name: 'Live trading on Main' }).check()
+  await primary.filter({ hasNotText: 'Live trading off.' }).waitFor()
+  t.match(await primary.textContent(), /Ready|Attention|Not trading/, 'its status follows its own switch')
+  t.match(await row('Funded 1').textContent(), /Cannot go live yet/, 'the additional account keeps its own')
+
+  const sent = await fetch(`${publicUrl}/webhook/alert`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'buy', symbol: 'MNQ1!', entryPrice: 21000, sl: 20950, tp: 21100, user_id: 'tv-accounts' }),
+  })
+  t.ok(sent.status < 300, `an entry alert accepted (${sent.status})`)
+  await page.goto(`${publicUrl}/`)
+  const record = page.locator('#alerts-body tr', { hasText: 'MNQ1!' })
+  await record.waitFor({ timeout: 30_000 })
+  await page.locator('#activity-filter:not([hidden])').waitFor()
+  t.same(await page.locator('#activity-account option').allTextContents(), ['All accounts', 'Main (primary)', 'Funded 1'], 'every account offered')
+
+  const fundedId = (await accounts())[1]?.id ?? ''
+  const asked = page.waitForRequest((request) => request.url().includes('/api/alerts') && request.url().includes(`accountId=${fundedId}`))
+  await page.selectOption('#activity-account', { label: 'Funded 1' })
+  await asked
+  await page.locator('#alerts-empty:not([hidden])').waitFor()
+  t.equal(await record.count(), 0, "the primary's record is not shown under the other account")
+  t.equal(await page.locator('#trades-body tr').count(), 0, 'nor its trades')
+
+  await page.selectOption('#activity-account', { label: 'Main (primary)' })
+  await record.waitFor()
+  t.equal(await page.locator('#alerts-empty').isVisible(), false, "the primary's record is back under its account")
+
+  await page.goto(`${publicUrl}/accounts.html`)
+  await page.getByRole('checkbox', { name: 'Live trading on Main' }).uncheck()
+  await primary.filter({ hasText: 'Live trading off.' }).waitFor()
+  t.pass('the primary put back off')
 })
 
 t.test('removing the additional account, after a confirmation', async (t) => {

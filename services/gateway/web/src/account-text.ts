@@ -2,7 +2,6 @@
 import type { ResponseOf } from './api-routes.ts'
 
 export type Account = ResponseOf<'GET /api/accounts'>['accounts'][number]
-type LiveStatus = ResponseOf<'GET /api/live-trading-status'>['status']
 
 /** Said beside an additional account's switches: it cannot go live yet, and why. */
 const NOT_AVAILABLE = 'Cannot go live yet: only your primary account trades until the broker connection trades by account.'
@@ -14,14 +13,14 @@ export function brokerText(account: Account, label: (name: string) => string): s
 }
 
 /**
- * The status of an account: the primary's is the four-state indicator of `/api/live-trading-status` (the home
- * page's status card); an additional account has none yet (the connector reads accounts in a later stage).
+ * The status of an account, its own as `GET /api/accounts` lists it: the primary's is the four-state indicator
+ * of the home page's status card (the same reading); an additional account does not trade yet and says why.
  */
-export function statusText(account: Account, primaryStatus: LiveStatus | null): string {
-  if (!account.liveTradingAvailable) return NOT_AVAILABLE
-  if (primaryStatus === null) return 'Not known: the status could not be read.'
-  const reason = primaryStatus.indicatorReason === null ? '' : `: ${primaryStatus.indicatorReason}`
-  switch (primaryStatus.indicator) {
+export function statusText(account: Account): string {
+  if (!account.liveTradingAvailable || !account.status.trading) return NOT_AVAILABLE
+  const { indicator, indicatorReason } = account.status
+  const reason = indicatorReason === null ? '' : `: ${indicatorReason}`
+  switch (indicator) {
     case 'green':
       return 'Ready: live trading on, orders placed automatically.'
     case 'yellow':

@@ -3,7 +3,6 @@
 // renaming, removing (not the primary) and each one's risk settings. An additional account cannot go live
 // yet: its switch is there, the row says so, and turning it on shows the service's 409 in its words.
 import { api, isLeaving, reasonOf } from './api.ts'
-import type { ResponseOf } from './api-routes.ts'
 import { drawLogins, wireAdd } from './account-add.ts'
 import { riskAccountRemoved, showRisk, wireRisk } from './account-risk.ts'
 import { brokerText, statusText, type Account } from './account-text.ts'
@@ -12,10 +11,6 @@ import { fillRows, type Column } from './card-table.ts'
 import { ask } from './dialog.ts'
 import { byId, element, say } from './dom.ts'
 import { openLive } from './live.ts'
-
-type LiveStatus = ResponseOf<'GET /api/live-trading-status'>['status']
-
-let primaryStatus: LiveStatus | null = null
 
 function showError(what: string, error: unknown): void {
   if (isLeaving(error)) return
@@ -108,14 +103,13 @@ const COLUMNS: Column<Account>[] = [
   { label: 'Broker account id', value: (account) => account.brokerAccountId ?? '–' },
   { label: 'Live trading', value: (account) => switchBox(account, 'liveTrading') },
   { label: 'Place orders automatically', value: (account) => switchBox(account, 'autoPlaceOrders') },
-  { label: 'Status', value: (account) => statusText(account, primaryStatus), className: 'small' },
+  { label: 'Status', value: (account) => statusText(account), className: 'small' },
   { label: 'Actions', value: actions },
 ]
 
 async function load(): Promise<void> {
   try {
-    const [{ accounts }, status] = await Promise.all([api('GET /api/accounts'), api('GET /api/live-trading-status').catch(() => null)])
-    primaryStatus = status?.status ?? null
+    const { accounts } = await api('GET /api/accounts')
     fillRows(byId('accounts-body'), COLUMNS, accounts, (row, account) => {
       row.dataset.accountId = account.id
       if (account.isPrimary) row.dataset.primary = 'true'

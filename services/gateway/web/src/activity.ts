@@ -14,6 +14,7 @@ import { rowOf, signOf, type Column } from './card-table.ts'
 import { refreshExits } from './alert-exits.ts'
 import { timeElement } from './exchange-time.ts'
 import { dollars, priceOnTick } from './tick-price.ts'
+import { chosenAccount, drawAccountFilter, onAccountChosen } from './activity-account.ts'
 
 type AlertRecord = ResponseOf<'GET /api/alerts'>['alerts'][number]
 type Trade = ResponseOf<'GET /api/trades'>['trades'][number]
@@ -128,12 +129,13 @@ function pagedList<Item>(options: {
   return { reload: () => load(false) }
 }
 
-/** Every closed trade (for totals and the chart), oldest pages last. */
-async function allClosedTrades(): Promise<ClosedTrade[]> {
+/** Every closed trade of the chosen account (for totals and the chart), oldest pages last. */
+async function allClosedTrades(accountId: string | undefined): Promise<ClosedTrade[]> {
   const trades: Trade[] = []
   let before: string | null = null
   for (let page = 0; page < 50; page += 1) {
-    const body: ResponseOf<'GET /api/trades'> = await api('GET /api/trades', { query: before ? { limit: '100', status: 'closed', before } : { limit: '100', status: 'closed' } })
+    const query = { limit: '100', status: 'closed' as const, accountId, ...(before ? { before } : {}) }
+    const body: ResponseOf<'GET /api/trades'> = await api('GET /api/trades', { query })
     trades.push(...body.trades)
     before = body.nextCursor
     if (before === null) break
@@ -144,8 +146,13 @@ async function allClosedTrades(): Promise<ClosedTrade[]> {
 
 let riskConfig: PageRiskConfig | null = null
 
+/** The chosen account's risk rules; every account's view is drawn against the primary's (the spec's route). */
+const readRiskConfig = (accountId: string | undefined) =>
+  accountId === undefined ? api('GET /api/risk-engine/config') : api('GET /api/accounts/:id/risk-engine/config', { params: { id: accountId } })
+
 async function refreshTotals() {
-  const [closed, config] = await Promise.all([allClosedTrades(), riskConfig ? Promise.resolve({ config: riskConfig }) : api('GET /api/risk-engine/config')])
+  const accountId = chosenAccount()
+  const [closed, config] = await Promise.all([allClosedTrades(accountId), riskConfig ? Promise.resolve({ config: riskConfig }) : readRiskConfig(accountId)])
   riskConfig = config.config
   // One "today" for the totals and the chart: the trading day the risk engine enforces the daily limit on.
   const today = tradingDayOf(new Date())
@@ -163,8 +170,20 @@ function showError(error: Error): void {
   box.hidden = false
 }
 
-const alerts = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/alerts', { query }), 'alerts'), body: 'alerts-body', more: 'alerts-more', empty: 'alerts-empty', row: alertRow })
-const trades = pagedList({ fetchPage: async (query) => pageOf((await Promise.all([api('GET /api/trades', { query }), readCosts()]))[0], 'trades'), body: 'trades-body', more: 'trades-more', empty: 'trades-empty', row: tradeRow })
+const alerts = pagedList({ fetchPage: async (query) => pageOf(await api('GET /api/alerts', { query: { ...query, accountId: chosenAccount() } }), 'alerts'), body: 'alerts-body', more: 'alerts-more', empty: 'alerts-empty', row: alertRow })
+const trades = pagedList({
+  fetchPage: async (query) => pageOf((await Promise.all([api('GET /api/trades', { query: { ...query, accountId: chosenAccount() } }), readCosts()]))[0], 'trades'),
+  body: 'trades-body',
+  more: 'trades-more',
+  empty: 'trades-empty',
+  row: tradeRow,
+})
+
+/** Another account chosen (or the chosen one removed): its records, trades, totals and rules. */
+function showChosenAccount(): void {
+  riskConfig = null
+  void refreshAll().catch(showError)
+}
 
 async function refreshAll() {
   await Promise.all([alerts.reload(), trades.reload(), refreshTotals(), refreshExits()])
@@ -174,7 +193,11 @@ async function refreshAll() {
 const LIVE_TEXT: Record<LiveState, string> = { connected: 'Live: updates appear as they happen.', reconnecting: 'Reconnecting… the page refreshes once back.', closed: 'Live updates stopped.' }
 
 function onNotice(notice: Notice): void {
-  if (notice.kind === 'status') document.dispatchEvent(new CustomEvent('signals:status-changed'))
+  if (notice.kind === 'status') {
+    document.dispatchEvent(new CustomEvent('signals:status-changed'))
+    // An account added, renamed or removed elsewhere is announced as a status notice too.
+    void drawAccountFilter().then((changed) => changed && showChosenAccount())
+  }
   if (notice.kind === 'alert') void alerts.reload().catch(showError)
   // An exit makes no record: what it closed arrives as a trade notice (a refused one brings none).
   if (notice.kind === 'alert' || notice.kind === 'trade') void refreshExits().catch(showError)
@@ -203,6 +226,8 @@ async function start() {
       if (state === 'connected') first = false
     },
   })
+  await drawAccountFilter()
+  onAccountChosen(showChosenAccount)
   await refreshAll()
   byId('settings-form').addEventListener('signals:saved', () => {
     riskConfig = null

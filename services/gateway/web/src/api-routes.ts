@@ -32,8 +32,8 @@ type PageQuery = { limit: string; before?: string | undefined }
 /** Each route as `METHOD /path` (`:name` a path parameter): its query, body and success response. */
 export interface Routes {
   'GET /auth/me': { response: { success: true; user: Static<typeof UserProfile> } }
-  'GET /api/alerts': { query: PageQuery; response: Static<typeof AlertsPage> }
-  'GET /api/trades': { query: PageQuery & { status?: 'open' | 'closed' }; response: Static<typeof TradesPage> }
+  'GET /api/alerts': { query: PageQuery & { accountId?: string | undefined }; response: Static<typeof AlertsPage> }
+  'GET /api/trades': { query: PageQuery & { status?: 'open' | 'closed'; accountId?: string | undefined }; response: Static<typeof TradesPage> }
   'POST /api/trades/:id/close': { params: { id: string }; response: Static<typeof TradeCloseResponse> }
   'GET /api/kill-switch': { response: Static<typeof KillSwitchHistory> }
   'POST /api/kill-switch': { response: Static<typeof KillSwitchResponse> }
