@@ -95,7 +95,10 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const events = new UserEvents(
       options.onEvent,
       this.options.legWaitMs ?? 2_000,
-      (order) => legPrices.seen(order),
+      (order) => {
+        legPrices.seen(order)
+        ownLegs?.orderSeen(order)
+      },
       (trade, tag) => ownLegs?.traded(trade, tag),
     )
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
