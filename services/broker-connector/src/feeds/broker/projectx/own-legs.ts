@@ -19,9 +19,8 @@ type Call = (endpoint: string, body: object) => Promise<Answer>
 /** The account's orders: `fresh` asked of ProjectX over REST now, else as the session's hub-kept state reads them. */
 type Orders = (fresh: boolean) => Promise<Record<string, unknown>[]>
 
-/** OrderType: 1 Limit, 2 Market, 4 Stop. OrderStatus: 0 None, 1 Open, 6 Pending are live; 2 Filled, 3 Cancelled, 4 Expired done; 5 Rejected. */
+/** OrderType: 1 Limit, 4 Stop. OrderStatus: 0 None, 1 Open, 6 Pending are live; 2 Filled, 3 Cancelled, 4 Expired done; 5 Rejected. */
 const LEGS = { sl: { type: 4, field: 'stopPrice' }, tp: { type: 1, field: 'limitPrice' } } as const
-const MARKET = 2
 const LIVE: ReadonlySet<unknown> = new Set([0, 1, 6])
 const DONE: Readonly<Record<number, string>> = { 2: 'filled', 3: 'cancelled', 4: 'expired' }
 const REJECTED = 5
@@ -71,7 +70,7 @@ export class OwnLegs {
     private readonly restingEntries: boolean,
   ) {}
 
-  /** A resting entry may wait for its fill: asked for (PROJECTX_RESTING_OWN_LEGS) and the plans kept past a restart. */
+  /** A resting entry may wait for its fill: taken (PROJECTX_RESTING_OWN_LEGS, default on) and the plans kept past a restart. */
   get takesRestingEntries(): boolean {
     return this.restingEntries && this.store.durable
   }

@@ -11,9 +11,9 @@ import { ACCOUNTS, connectedProjectXTrader, eventually, netMnq } from './helper.
 // before the entry goes, so a resting entry is taken: filled in parts before, while and after a restart, it
 // gets its stop and target sized to what filled, each sent once, by whichever instance holds the session.
 
-// Resting entries on such accounts are taken only with PROJECTX_RESTING_OWN_LEGS on (off by default: see the
-// last test here, and trading.test.ts for the refusal).
-const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }], env: { PROJECTX_RESTING_OWN_LEGS: 'true' } }
+// Resting entries on such accounts are taken by default (PROJECTX_RESTING_OWN_LEGS; trading.test.ts for the
+// refusal with it off): the last three tests here are why it could be turned on.
+const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }] }
 
 /** The paper market fills each order one contract per price move (null: all at once). */
 async function liquidity(broker: ProjectXPaperBroker, lots: number | null): Promise<void> {
@@ -161,7 +161,9 @@ t.test('a leg ProjectX refuses is told on the record, for the trader', async (t)
   const said = async () => (await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirstOrThrow()).reason ?? ''
   await eventually(async () => /stop/.test(await said())).catch(() => undefined)
   t.match(await said(), /stop and target placed by the connector: the stop \(sig-\d+\.sl, Stop at 20940[.0]*\) was not placed: .*Invalid stop price/, 'the record says the stop is missing, and why')
-  t.equal(legsOf(broker, record.id).length, 1, 'the target alone rests')
+  // The target goes out after the stop's refusal is told: waited for, not thrown on time-out.
+  await eventually(() => legsOf(broker, record.id).length === 1).catch(() => undefined)
+  t.same(legsOf(broker, record.id), [[`sig-${record.id}.tp`, 'Sell', 'Working', 5]], 'the target alone rests')
 })
 
 const said = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
