@@ -521,6 +521,12 @@ export interface OwnLegPlansTable {
   /** The entry's contracts filled, each fill counted once (own_leg_fills). */
   filled: ColumnType<number, number | undefined, number>
   created_at: Timestamp
+  /** Written before the entry's working rest is cancelled: its legs closed the trade (or were found done as it filled again). */
+  closed_at: NullableTimestamp
+  /** The entry's contracts the legs stood for when it was closed: a fill past them is late and closed at the market. */
+  closed_filled: number | null
+  /** Late contracts closed at the market by us, claimed before each closing order goes. */
+  flattened: ColumnType<number, number | undefined, number>
 }
 
 /** One leg of an own-legs plan: `sl` (Stop) or `tp` (Limit). */

@@ -150,7 +150,7 @@ export const ConfigSchema = Type.Object({
    * filled while the connector is away leaves the stop oversized (stop 29 review). Off, such entries are
    * refused on the record, saying why.
    */
-  PROJECTX_RESTING_OWN_LEGS: Type.Boolean({ default: false, description: 'take limit and stop entries on ProjectX accounts that refuse brackets, the connector placing the stop and target at each fill (off: market entries only there; a resting entry filled in parts after its target closed the first part leaves the rest without a stop)' }),
+  PROJECTX_RESTING_OWN_LEGS: Type.Boolean({ default: true, description: 'take limit and stop entries on ProjectX accounts that refuse brackets, the connector placing the stop and target at each fill, cancelling the entry\'s rest once they close the trade and closing at the market what fills past them (off: market entries only there, resting ones refused with why)' }),
   EXIT_PLANS_ENABLED: Type.Boolean({ default: false, description: 'carry out several targets, breakeven and trailing stops (off: such entries are refused, saying why)' }),
   TRAILING_STOP_CHECK_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1_000, description: 'interval of the look at the market for trailing stops' }),
   TRAILING_STOP_MIN_GAP_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 1_000, description: "least time between two moves of one trade's trailing stop (the broker's rate limits)" }),

@@ -93,7 +93,7 @@ export class FeedManager {
   readonly #hooks: FeedSessionHooks[] = []
 
   constructor(private readonly options: FeedManagerOptions) {
-    this.#adapters = new BrokerAdapters(options.adapters, { db: options.db, logger: options.logger, restingOwnLegs: options.restingOwnLegs ?? false })
+    this.#adapters = new BrokerAdapters(options.adapters, { db: options.db, logger: options.logger, restingOwnLegs: options.restingOwnLegs ?? true })
   }
 
   /** Adds listeners of every session (registered before the feeds start: sessions open at onReady). */

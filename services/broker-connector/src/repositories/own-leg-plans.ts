@@ -28,6 +28,13 @@ export interface OwnLegPlanRow {
   side: 0 | 1
   /** The entry's contracts filled so far, each fill counted once. */
   filled: number
+  /**
+   * Set once the legs closed the trade (or were found done as the entry filled again) while the entry worked:
+   * the contracts they stood for then. The entry's rest is cancelled; a fill past these is late (no stop).
+   */
+  closedFilled: number | null
+  /** Late contracts closed at the market by us. */
+  flattened: number
   legs: OwnLegRow[]
 }
 
@@ -67,6 +74,8 @@ interface JoinedRow {
   contract_id: string
   side: number
   filled: number
+  closed_filled: number | null
+  flattened: number
   leg: 'sl' | 'tp'
   price: string
   order_id: string | null
@@ -80,7 +89,7 @@ interface JoinedRow {
 export async function ownLegPlans(db: Kysely<Database>, tags: readonly string[]): Promise<OwnLegPlanRow[]> {
   if (tags.length === 0) return []
   const { rows } = await sql<JoinedRow>`
-    SELECT p.tag, p.record_id, a.user_id, p.contract_id, p.side, p.filled, l.leg, l.price::text AS price, l.order_id, l.covered,
+    SELECT p.tag, p.record_id, a.user_id, p.contract_id, p.side, p.filled, p.closed_filled, p.flattened, l.leg, l.price::text AS price, l.order_id, l.covered,
            l.sent_at IS NOT NULL AS sent, l.resent_at IS NOT NULL AS resent, l.outcome
     FROM own_leg_plans p JOIN own_legs l ON l.tag = p.tag JOIN alerts a ON a.id = p.record_id
     WHERE p.tag = ANY(${tags}::text[])
@@ -89,7 +98,7 @@ export async function ownLegPlans(db: Kysely<Database>, tags: readonly string[])
   for (const row of rows) {
     let plan = plans.get(row.tag)
     if (!plan) {
-      plan = { tag: row.tag, recordId: Number(row.record_id), userId: row.user_id, contractId: row.contract_id, side: row.side === 0 ? 0 : 1, filled: row.filled, legs: [] }
+      plan = { tag: row.tag, recordId: Number(row.record_id), userId: row.user_id, contractId: row.contract_id, side: row.side === 0 ? 0 : 1, filled: row.filled, closedFilled: row.closed_filled, flattened: row.flattened, legs: [] }
       plans.set(row.tag, plan)
     }
     plan.legs.push({ leg: row.leg, price: row.price, orderId: row.order_id === null ? null : Number(row.order_id), covered: row.covered, sent: row.sent, resent: row.resent, outcome: row.outcome })
@@ -162,4 +171,19 @@ export async function claimOwnLegGrowth(db: Kysely<Database>, tag: string, leg: 
 /** ProjectX refused the leg: why, and it is not sent again. */
 export async function noteOwnLegRefused(db: Kysely<Database>, tag: string, leg: 'sl' | 'tp', why: string): Promise<void> {
   await sql`UPDATE own_legs SET outcome = ${why} WHERE tag = ${tag} AND leg = ${leg} AND outcome IS NULL`.execute(db)
+}
+
+/**
+ * Marks the plan closed (its legs closed the trade while the entry still worked), with the entry's contracts
+ * the legs stood for, before the entry's rest is cancelled: true for the one caller that marks it.
+ */
+export async function closeOwnLegPlan(db: Kysely<Database>, tag: string, filled: number): Promise<boolean> {
+  const { rows } = await sql`UPDATE own_leg_plans SET closed_at = now(), closed_filled = ${filled} WHERE tag = ${tag} AND closed_at IS NULL RETURNING tag`.execute(db)
+  return rows.length > 0
+}
+
+/** Moves the plan's `flattened` from `from` to `to`, before the closing order of a late fill goes: true for the one caller that moves it. */
+export async function claimOwnLegFlatten(db: Kysely<Database>, tag: string, from: number, to: number): Promise<boolean> {
+  const { rows } = await sql`UPDATE own_leg_plans SET flattened = ${to} WHERE tag = ${tag} AND flattened = ${from} AND closed_at IS NOT NULL RETURNING tag`.execute(db)
+  return rows.length > 0
 }

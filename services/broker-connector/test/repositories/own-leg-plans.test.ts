@@ -1,7 +1,7 @@
 import t from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { applyEntryFill } from '../../src/repositories/broker-trades.ts'
-import { noteOwnLegPlaced, saveOwnLegPlan } from '../../src/repositories/own-leg-plans.ts'
+import { claimOwnLegFlatten, closeOwnLegPlan, countOwnLegFill, noteOwnLegPlaced, ownLegPlans, saveOwnLegPlan } from '../../src/repositories/own-leg-plans.ts'
 import { build, eventually, seedUsers } from '../helper.ts'
 
 // docs/decisions/projectx-adapter.md, "Our legs": a trade opened from a fill seen while no session listened is
@@ -54,4 +54,32 @@ t.test('a leg noted placed while the fill that opens its trade is being written:
   const trade = await db.selectFrom('trades').select(['stop_order_id', 'quantity']).where('alert_record_id', '=', record.id).executeTakeFirstOrThrow()
   t.equal(Number(trade.quantity), 1, 'the fill opened the trade')
   t.equal(Number(trade.stop_order_id), 555, 'the trade knows the stop placed for it')
+})
+
+t.test('a plan closed once, at what its legs stood for; late contracts claimed for their close once each, and only on a closed plan', async (t) => {
+  const { db } = await build(t, {}, { consumers: false })
+  await seedUsers(db, 1, { prefix: 'oc' })
+  const record = await db
+    .insertInto('alerts')
+    .values({ alert_id: 'entry-2', user_id: 'oc-0', symbol: 'MNQ1!', root: 'MNQ', action: 'LONG', raw_data: '{}', contract: 'MNQZ6', status: 'placed' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const tag = `sig-${record.id}`
+  await db.updateTable('alerts').set({ order_tag: tag }).where('id', '=', record.id).execute()
+  t.ok(await saveOwnLegPlan(db, { tag, brokerAccountId: 7000, contractId: 'CON.F.US.MNQ.Z26', side: 1, stop: '20940', target: '21090' }))
+  await countOwnLegFill(db, tag, 1, 1)
+  t.notOk(await claimOwnLegFlatten(db, tag, 0, 1), 'nothing is closed at the market on a plan not closed')
+  t.match((await ownLegPlans(db, [tag]))[0], { filled: 1, closedFilled: null, flattened: 0 })
+
+  const both = await Promise.all([closeOwnLegPlan(db, tag, 1), closeOwnLegPlan(db, tag, 2)])
+  t.same(both.filter(Boolean).length, 1, 'closed by one caller')
+  const closedAt = (await ownLegPlans(db, [tag]))[0]?.closedFilled
+  t.ok(closedAt === 1 || closedAt === 2, 'at what the winning caller said its legs stood for')
+  t.notOk(await closeOwnLegPlan(db, tag, 5), 'a later close changes nothing')
+
+  await countOwnLegFill(db, tag, 2, 1)
+  const claims = await Promise.all([claimOwnLegFlatten(db, tag, 0, 1), claimOwnLegFlatten(db, tag, 0, 1)])
+  t.same(claims.filter(Boolean).length, 1, 'a late contract is claimed for its close once')
+  t.notOk(await claimOwnLegFlatten(db, tag, 0, 1), 'and never again')
+  t.match((await ownLegPlans(db, [tag]))[0], { filled: 2, flattened: 1 })
 })

@@ -47,7 +47,8 @@ export interface ProjectXAdapterOptions {
   logger?: Logger
   /**
    * Resting (limit, stop) entries taken on an account that refuses brackets, their legs planned in a durable
-   * store (PROJECTX_RESTING_OWN_LEGS, default off): see OWN_LEGS_MARKET_ONLY in session.ts for why it is off.
+   * store (PROJECTX_RESTING_OWN_LEGS, default on; a store in memory takes market entries only: session.ts,
+   * OWN_LEGS_MARKET_ONLY).
    */
   restingOwnLegs?: boolean
 }
@@ -95,7 +96,10 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const events = new UserEvents(
       options.onEvent,
       this.options.legWaitMs ?? 2_000,
-      (order) => legPrices.seen(order),
+      (order) => {
+        legPrices.seen(order)
+        ownLegs?.orderSeen(order)
+      },
       (trade, tag) => ownLegs?.traded(trade, tag),
     )
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
@@ -163,7 +167,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const key = `${endpoints.restUrl}\n${accountId}`
     const known = this.#ownLegs.get(key)
     if (known) return known
-    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? false)
+    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? true)
     this.#ownLegs.set(key, created)
     return created
   }

@@ -1,6 +1,8 @@
 import type { Database, Kysely } from '@signals/db'
 import {
+  claimOwnLegFlatten,
   claimOwnLegGrowth,
+  closeOwnLegPlan,
   countOwnLegFill,
   markOwnLegResent,
   markOwnLegSent,
@@ -27,6 +29,9 @@ export interface OwnLegStore {
   placed(tag: string, leg: Leg, orderId: number, covered: number): Promise<void>
   claimGrowth(tag: string, leg: Leg, from: number, to: number): Promise<boolean>
   refused(tag: string, leg: Leg, why: string): Promise<void>
+  /** The legs closed the trade while the entry worked: its rest is to be cancelled, a fill past `filled` is late. */
+  close(tag: string, filled: number): Promise<boolean>
+  claimFlatten(tag: string, from: number, to: number): Promise<boolean>
   /** Tells the trader, on the record, of a leg that could not be placed or grown. */
   note(recordId: number, note: string): Promise<void>
 }
@@ -43,6 +48,8 @@ export function postgresOwnLegStore(db: Kysely<Database>): OwnLegStore {
     placed: (tag, leg, orderId, covered) => noteOwnLegPlaced(db, tag, leg, orderId, covered),
     claimGrowth: (tag, leg, from, to) => claimOwnLegGrowth(db, tag, leg, from, to),
     refused: (tag, leg, why) => noteOwnLegRefused(db, tag, leg, why),
+    close: (tag, filled) => closeOwnLegPlan(db, tag, filled),
+    claimFlatten: (tag, from, to) => claimOwnLegFlatten(db, tag, from, to),
     note: (recordId, note) => noteOwnLegTrouble(db, recordId, note),
   }
 }
@@ -61,7 +68,7 @@ export class MemoryOwnLegStore implements OwnLegStore {
     const leg = (name: Leg, price: string) => ({ leg: name, price, orderId: null, covered: 0, sent: false, resent: false, outcome: null })
     // No record here: the tag's `sig-<id>` names it, and no user is known (nothing is noted, only logged).
     const recordId = Number(/^sig-(\d+)/.exec(plan.tag)?.[1] ?? 0)
-    this.#plans.set(plan.tag, { tag: plan.tag, recordId, userId: '', contractId: plan.contractId, side: plan.side, filled: 0, legs: [leg('sl', plan.stop), ...(plan.target === null ? [] : [leg('tp', plan.target)])] })
+    this.#plans.set(plan.tag, { tag: plan.tag, recordId, userId: '', contractId: plan.contractId, side: plan.side, filled: 0, closedFilled: null, flattened: 0, legs: [leg('sl', plan.stop), ...(plan.target === null ? [] : [leg('tp', plan.target)])] })
     if (this.#plans.size > 1_000) this.#plans.delete(this.#plans.keys().next().value as string)
     return true
   }
@@ -111,6 +118,20 @@ export class MemoryOwnLegStore implements OwnLegStore {
   async refused(tag: string, leg: Leg, why: string): Promise<void> {
     const kept = this.#leg(tag, leg)
     if (kept && kept.outcome === null) kept.outcome = why
+  }
+
+  async close(tag: string, filled: number): Promise<boolean> {
+    const plan = this.#plans.get(tag)
+    if (!plan || plan.closedFilled !== null) return false
+    plan.closedFilled = filled
+    return true
+  }
+
+  async claimFlatten(tag: string, from: number, to: number): Promise<boolean> {
+    const plan = this.#plans.get(tag)
+    if (!plan || plan.closedFilled === null || plan.flattened !== from) return false
+    plan.flattened = to
+    return true
   }
 
   #leg(tag: string, leg: Leg) {

@@ -1,7 +1,7 @@
 import type { Logger } from '../../../shared/logger.ts'
 import { BrokerError } from '../broker-adapter.ts'
 import type { OwnLegPlanRow, OwnLegRow } from '../../../repositories/own-leg-plans.ts'
-import { int, isFields } from './mapping.ts'
+import { int, isFields, OWN_LEGS_SUFFIX as OWN_SUFFIX } from './mapping.ts'
 import type { OwnLegStore } from './own-leg-store.ts'
 import type { Answer } from './rest.ts'
 
@@ -19,10 +19,14 @@ type Call = (endpoint: string, body: object) => Promise<Answer>
 /** The account's orders: `fresh` asked of ProjectX over REST now, else as the session's hub-kept state reads them. */
 type Orders = (fresh: boolean) => Promise<Record<string, unknown>[]>
 
-/** OrderType: 1 Limit, 4 Stop. OrderStatus: 0 None, 1 Open, 6 Pending are live; 5 Rejected. */
+/** OrderType: 1 Limit, 4 Stop. OrderStatus: 0 None, 1 Open, 6 Pending are live; 2 Filled, 3 Cancelled, 4 Expired done; 5 Rejected. */
 const LEGS = { sl: { type: 4, field: 'stopPrice' }, tp: { type: 1, field: 'limitPrice' } } as const
 const LIVE: ReadonlySet<unknown> = new Set([0, 1, 6])
+const DONE: Readonly<Record<number, string>> = { 2: 'filled', 3: 'cancelled', 4: 'expired' }
 const REJECTED = 5
+const LEG_NAMES = { sl: 'stop', tp: 'target' } as const
+/** A leg we placed: `<entry tag>.sl|tp`. */
+const OWN_LEG_TAG = /^(.+)\.(sl|tp)$/
 const REMEMBERED = 20_000
 /** A plan is brought up to its fills in a few steps (place, grow, per leg); more means another caller is at it. */
 const MAX_STEPS = 6
@@ -42,6 +46,12 @@ const MAX_STEPS = 6
  * on the record. A growth is written before its Order/modify goes: lost, the leg stays short,
  * never grown twice. ProjectX does not link the two: the trade keeper cancels the other leg when one closes
  * the trade. One per account, kept across its sessions (adapter.ts); `attach` gives it the current session's calls.
+ *
+ * A resting entry may still work when its legs are done (one closed the trade, the other was cancelled with
+ * it): the plan is then closed (written first, with the contracts the legs stood for) and the entry's rest
+ * cancelled, looked for again at each later fill and session open. A fill that lands past them anyway (the
+ * cancel raced it, or it came while no connector listened) has no stop: it is closed at the market
+ * (`<tag>.flat<n>`), not given legs, and the record says so.
  */
 export class OwnLegs {
   /** Set when ProjectX refused brackets on this account: later entries go without them at once. */
@@ -60,7 +70,7 @@ export class OwnLegs {
     private readonly restingEntries: boolean,
   ) {}
 
-  /** A resting entry may wait for its fill: asked for (PROJECTX_RESTING_OWN_LEGS) and the plans kept past a restart. */
+  /** A resting entry may wait for its fill: taken (PROJECTX_RESTING_OWN_LEGS, default on) and the plans kept past a restart. */
   get takesRestingEntries(): boolean {
     return this.restingEntries && this.store.durable
   }
@@ -94,7 +104,7 @@ export class OwnLegs {
     this.#enqueue(plans.map((plan) => plan.tag), async () => {
       for (const fill of fills) if (fill.tag !== null && this.#tags.has(fill.tag)) await this.#count(fill.tag, fill.id, fill.size)
       const known = await this.store.plans(plans.map((plan) => plan.tag))
-      for (const plan of known) if (plan.legs.some((leg) => behind(plan, leg))) await this.#cover(plan.tag)
+      for (const plan of known) await this.#resumePlan(plan)
     })
     return plans
   }
@@ -110,6 +120,25 @@ export class OwnLegs {
       if (!this.#tags.has(entryTag) || this.#trades.has(id)) return
       await this.#count(entryTag, id, size)
       await this.#cover(entryTag)
+    })
+  }
+
+  /**
+   * An order event of the account: a leg of ours done (filled: it closed the trade; cancelled or expired: the
+   * trade closed otherwise) while its entry may still work closes the plan, and the entry's rest is cancelled.
+   */
+  orderSeen(order: Record<string, unknown>): void {
+    const own = typeof order.customTag === 'string' ? OWN_LEG_TAG.exec(order.customTag) : null
+    const done = DONE[order.status as number]
+    if (!own || done === undefined || !this.#tags.has(own[1] as string)) return
+    const tag = own[1] as string
+    const name = own[2] as 'sl' | 'tp'
+    this.#enqueue([tag], async () => {
+      const [plan] = await this.store.plans([tag])
+      const leg = plan?.legs.find((kept) => kept.leg === name)
+      // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
+      if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null || !(await this.#entryWorks(tag, false))) return
+      await this.#close(plan, leg.covered, doneWhy(name, done))
     })
   }
 
@@ -141,13 +170,44 @@ export class OwnLegs {
     }
   }
 
-  /** One step for the first leg behind: placed, found, or grown. False when nothing more can be done now. */
+  /**
+   * A plan read at a session open: brought up to its fills when behind them; a closed one whose entry still
+   * works, or with late contracts not closed, settled; one whose leg was done while nobody listened, its entry
+   * still working, closed (read from the session's seeded state: no request for the plans that need nothing).
+   */
+  async #resumePlan(plan: OwnLegPlanRow): Promise<void> {
+    if (plan.legs.some((leg) => behind(plan, leg))) return this.#cover(plan.tag)
+    if (plan.closedFilled !== null) {
+      if (plan.filled - plan.closedFilled > plan.flattened || (await this.#entryWorks(plan.tag, false))) await this.#settle(plan)
+      return
+    }
+    if (!(await this.#entryWorks(plan.tag, false))) return
+    const done = doneLeg(plan, await this.#listed(false))
+    if (done) await this.#close(plan, done.leg.covered, done.why)
+  }
+
+  /**
+   * One step: a leg found done (it closed the trade, or was cancelled with it) while the entry filled past it
+   * closes the plan; else the first leg behind is placed, found, or grown. False when nothing more can be done now.
+   */
   async #step(plan: OwnLegPlanRow): Promise<boolean> {
-    for (const leg of plan.legs) {
-      if (!behind(plan, leg)) continue
+    if (plan.closedFilled !== null) return this.#settle(plan)
+    const due = plan.legs.filter((leg) => behind(plan, leg))
+    if (due.length === 0) return false
+    // Asked of ProjectX now, not the hub's state: the hub may not show yet a cut the trade keeper just made
+    // (a partial close), and a leg grown from the size before it would close more than is held.
+    const orders = plan.legs.some((leg) => leg.orderId !== null) ? await this.#listed(true) : []
+    const done = doneLeg(plan, orders)
+    if (done) {
+      // What the entry filled past the done leg has no stop: never grow the other leg for it (it would close
+      // more than is held once the trade keeper cancels it or the late part is closed at the market).
+      await this.#close(plan, done.leg.covered, done.why)
+      return false
+    }
+    for (const leg of due) {
       if (leg.orderId === null) {
         if (await this.#place(plan, leg)) return true
-      } else if (await this.#grow(plan, leg)) return true
+      } else if (await this.#grow(plan, leg, orders)) return true
     }
     return false
   }
@@ -223,19 +283,12 @@ export class OwnLegs {
    * Grows a working leg by the fills it was not sized for, from the size ProjectX shows now (a part the trade
    * keeper cut meanwhile stays cut). The growth is written first: one caller grows it, once.
    */
-  async #grow(plan: OwnLegPlanRow, leg: OwnLegRow): Promise<boolean> {
+  async #grow(plan: OwnLegPlanRow, leg: OwnLegRow, orders: readonly Record<string, unknown>[]): Promise<boolean> {
     const call = this.#call
-    const shown = (await this.#listed(false)).find((order) => int(order.id) === leg.orderId)
+    // `orders` asked of ProjectX now (#step): the size shown is the one after any cut just made.
+    const shown = orders.find((order) => int(order.id) === leg.orderId)
     const size = shown ? int(shown.size) : null
-    if (call === null || !shown || size === null) return false
-    if (!LIVE.has(shown.status)) {
-      // Filled or cancelled (one leg closed the trade) while the entry still rests: its later fills have no
-      // leg from us (a new leg would need a new tag); said once, and the leg is not looked at again.
-      const why = `it is no longer working (ProjectX status ${String(shown.status)}): the contracts filled since are without it`
-      await this.store.refused(plan.tag, leg.leg, why)
-      await this.#tell(plan, leg, `was not grown to the ${plan.filled} filled: ${why}`)
-      return true
-    }
+    if (call === null || !shown || size === null || !LIVE.has(shown.status)) return false
     if (!(await this.store.claimGrowth(plan.tag, leg.leg, leg.covered, plan.filled))) return true
     const body = { accountId: this.#accountId, orderId: leg.orderId, size: size + plan.filled - leg.covered }
     const failure = await sendOnce(() => call('Order/modify', body))
@@ -243,21 +296,130 @@ export class OwnLegs {
     return true
   }
 
+  /**
+   * Closes the plan (written before anything is sent: whichever instance holds the session carries it on)
+   * with the entry's contracts its legs stood for, and cancels the entry's rest; the record says so.
+   */
+  async #close(plan: OwnLegPlanRow, stoodFor: number, why: string): Promise<void> {
+    if (!(await this.store.close(plan.tag, stoodFor))) return
+    this.logger.info({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, why }, 'the legs placed by the connector are done while the entry may still work: its rest is cancelled')
+    await this.#settle({ ...plan, closedFilled: stoodFor }, why)
+  }
+
+  /**
+   * A closed plan (at its close, and at each later fill and session open): the entry's rest cancelled if it
+   * still works (a cancel whose answer was lost, a restart), and the contracts filled past what the legs
+   * stood for closed at the market. Returns false: nothing more is to be done for the plan now.
+   */
+  async #settle(plan: OwnLegPlanRow, why = 'its stop and target are done'): Promise<boolean> {
+    const rest = await this.#cancelRest(plan)
+    if (rest !== null) await this.#say(plan, `the entry's rest${rest.what} ${rest.outcome}: ${why}`)
+    const late = plan.filled - (plan.closedFilled ?? plan.filled) - plan.flattened
+    if (late > 0) await this.#flatten(plan, late)
+    return false
+  }
+
+  /**
+   * Cancels the entry's working rest, found by its tag at ProjectX now: null when none works. A cancel whose
+   * answer is lost is sent once more (a second cancel of a cancelled order is refused, nothing more); one
+   * still working after that is looked for again at the next fill and session open.
+   */
+  async #cancelRest(plan: OwnLegPlanRow): Promise<{ what: string; outcome: string } | null> {
+    const call = this.#call
+    const entry = await this.#workingEntry(plan.tag)
+    if (call === null || entry === null) return null
+    const what = entry.left === null ? '' : ` (${entry.left} of ${entry.size})`
+    const failure = await sendOnce(() => call('Order/cancel', { accountId: this.#accountId, orderId: entry.id }))
+    if (failure === null || (await this.#workingEntry(plan.tag)) === null) return { what, outcome: 'was cancelled' }
+    this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, reason: failure }, "the entry's rest could not be cancelled after its legs were done")
+    return { what, outcome: `could not be cancelled (${failure}); tried again at its next fill and session open` }
+  }
+
+  /** Whether the entry under the plan's tag still works: `fresh` asked of ProjectX now, else as the session's state shows it. */
+  async #entryWorks(tag: string, fresh: boolean): Promise<boolean> {
+    return (await this.#listed(fresh)).some((order) => isEntryOf(tag, order) && LIVE.has(order.status))
+  }
+
+  /** The entry under the plan's tag (`<tag>`, or `<tag>.own` sent again without brackets) still working at ProjectX, asked now. */
+  async #workingEntry(tag: string): Promise<{ id: number; size: number | null; left: number | null } | null> {
+    const found = (await this.#listed(true)).find((order) => isEntryOf(tag, order) && LIVE.has(order.status))
+    const id = found ? int(found.id) : null
+    if (!found || id === null) return null
+    const size = int(found.size)
+    const filled = int(found.fillVolume)
+    return { id, size, left: size !== null && filled !== null ? size - filled : null }
+  }
+
+  /**
+   * Closes at the market the contracts the entry filled past what its legs stood for (they have no stop),
+   * claimed first (one caller, once). `Position/partialCloseContract`, sized to what the account still holds
+   * on the entry's side (asked now) and no more: ProjectX refuses a size past the position, so it never turns
+   * the account over, even when the reconciliation's flatten of the same contract (a position none of our
+   * trades is in) lands first. An answer lost is not sent again (it may have closed them): the record says
+   * so, and the reconciliation compares the position at its next pass.
+   */
+  async #flatten(plan: OwnLegPlanRow, late: number): Promise<void> {
+    const call = this.#call
+    if (call === null || !(await this.store.claimFlatten(plan.tag, plan.flattened, plan.flattened + late))) return
+    const contracts = late === 1 ? '1 contract' : `${late} contracts`
+    const said = `${contracts} the entry filled after its stop and target were done had no stop`
+    const size = Math.min(late, await this.#held(plan))
+    if (size === 0) return this.#say(plan, `${said}: the position was closed already`)
+    const failure = await sendOnce(() => call('Position/partialCloseContract', { accountId: this.#accountId, contractId: plan.contractId, size }), false)
+    this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, late, size, reason: failure }, 'entry contracts filled after the legs placed by the connector were done: closed at the market')
+    const closed = size === 1 ? '1 closed' : `${size} closed`
+    await this.#say(plan, failure === null ? `${said}: ${closed} at the market` : `${said} and may not be closed: ${failure}`)
+  }
+
+  /** The contracts the account holds on the entry's side of the plan's contract, asked of ProjectX now. */
+  async #held(plan: OwnLegPlanRow): Promise<number> {
+    const call = this.#call
+    if (call === null) return 0
+    const positions = (await call('Position/searchOpen', { accountId: this.#accountId })).positions
+    const position = (Array.isArray(positions) ? positions : []).filter(isFields).find((held) => held.contractId === plan.contractId)
+    const size = position ? int(position.size) : null
+    // PositionType 1 long, 2 short; the legs' side is the entry's opposite (0 buy: the entry sold, short).
+    const entrySide = plan.side === 1 ? 1 : 2
+    return position && size !== null && position.type === entrySide ? size : 0
+  }
+
+  /** What the trader is told on the record about the plan as a whole. */
+  async #say(plan: OwnLegPlanRow, what: string): Promise<void> {
+    await this.store.note(plan.recordId, what)
+  }
+
   async #listed(fresh: boolean): Promise<Record<string, unknown>[]> {
     return this.#orders === null ? [] : this.#orders(fresh)
   }
 }
 
-/** A leg not refused and sized for fewer contracts than the entry filled. */
-const behind = (plan: OwnLegPlanRow, leg: OwnLegRow): boolean => leg.outcome === null && leg.covered < plan.filled
+/** The order is the plan's entry: under its tag, or under `<tag>.own` (sent again without brackets, mapping.ts). */
+const isEntryOf = (tag: string, order: Record<string, unknown>): boolean => order.customTag === tag || order.customTag === `${tag}${OWN_SUFFIX}`
+
+/** Why a plan closes, said on the record: a leg filled closed the trade; one cancelled or expired went with it. */
+const doneWhy = (leg: 'sl' | 'tp', done: string): string => (done === 'filled' ? `its ${LEG_NAMES[leg]} closed the trade` : `its ${LEG_NAMES[leg]} was ${done}`)
+
+/** A placed leg of the plan that `orders` show done (filled, cancelled, expired), with why, or null. */
+function doneLeg(plan: OwnLegPlanRow, orders: readonly Record<string, unknown>[]): { leg: OwnLegRow; why: string } | null {
+  for (const leg of plan.legs) {
+    const shown = leg.orderId === null ? undefined : orders.find((order) => int(order.id) === leg.orderId)
+    const done = shown ? DONE[shown.status as number] : undefined
+    if (done !== undefined) return { leg, why: doneWhy(leg.leg, done) }
+  }
+  return null
+}
+
+/** A leg not refused and sized for fewer contracts than the entry filled, while the plan is not closed. */
+const behind = (plan: OwnLegPlanRow, leg: OwnLegRow): boolean => plan.closedFilled === null && leg.outcome === null && leg.covered < plan.filled
 
 /**
- * An Order/modify to a whole size, sent again once when its outcome is unknown: the same size twice is one
- * change. A refusal is final. Returns why it failed (told on the record), or null.
+ * A request whose repeat changes nothing more (an Order/modify to a whole size, an Order/cancel), sent again
+ * once when its outcome is unknown (`again`; off: sent once). A refusal is final. Returns why it failed
+ * (told on the record), or null.
  */
-async function sendOnce(send: () => Promise<Answer>): Promise<string | null> {
+async function sendOnce(send: () => Promise<Answer>, again = true): Promise<string | null> {
   let failure = ''
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < (again ? 2 : 1); attempt++) {
     try {
       await send()
       return null

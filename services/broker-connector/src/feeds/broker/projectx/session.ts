@@ -25,10 +25,9 @@ import type { UserEvents } from './user-events.ts'
 import type { UserState } from './user-state.ts'
 
 /**
- * Why a resting entry is refused on an account that refuses brackets unless PROJECTX_RESTING_OWN_LEGS is on
- * (and the legs' plans are kept in Postgres): a resting entry filled in parts may see its target close the
- * first part, and the contracts it fills after that have no stop (they are told on the record, not covered;
- * docs/decisions/projectx-adapter.md). A market entry fills at once.
+ * Why a resting entry is refused on an account that refuses brackets where the legs' plans are not kept in
+ * Postgres (an adapter without a database: filled after a restart, it would hold a position without a stop),
+ * or with PROJECTX_RESTING_OWN_LEGS off. A market entry fills at once. docs/decisions/projectx-adapter.md.
  */
 const OWN_LEGS_MARKET_ONLY =
   'this ProjectX account refuses brackets on orders (Position Brackets or Auto OCO off): only market entries are taken, with the stop and target placed by the connector at the fill; switch the account to Auto OCO brackets to use resting entries'

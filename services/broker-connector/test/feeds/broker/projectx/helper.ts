@@ -48,8 +48,8 @@ export async function saveProjectXCredentials(db: Kysely<Database>, config: Conf
  * feeds pointed at it, and trader u-0 (ProjectX login trader0, account PAPERX7000) live with orders placed
  * automatically, its session held.
  */
-export async function connectedProjectXTrader(t: Test, options: { accounts?: ProjectXPaperAccount[]; env?: Record<string, string> } = {}) {
-  const broker = await projectXBroker(t, options.accounts ? { accounts: options.accounts } : {})
+export async function connectedProjectXTrader(t: Test, options: { accounts?: ProjectXPaperAccount[]; env?: Record<string, string>; broker?: Partial<ProjectXPaperBrokerOptions> } = {}) {
+  const broker = await projectXBroker(t, { ...options.broker, ...(options.accounts ? { accounts: options.accounts } : {}) })
   broker.setPrice('MNQZ6', '21000')
   const { app, db, config } = await build(
     t,

@@ -1,4 +1,5 @@
 import t from 'tap'
+import type { Database, Kysely } from '@signals/db'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
@@ -10,9 +11,9 @@ import { ACCOUNTS, connectedProjectXTrader, eventually, netMnq } from './helper.
 // before the entry goes, so a resting entry is taken: filled in parts before, while and after a restart, it
 // gets its stop and target sized to what filled, each sent once, by whichever instance holds the session.
 
-// Resting entries on such accounts are taken only with PROJECTX_RESTING_OWN_LEGS on (off by default: see the
-// last test here, and trading.test.ts for the refusal).
-const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }], env: { PROJECTX_RESTING_OWN_LEGS: 'true' } }
+// Resting entries on such accounts are taken by default (PROJECTX_RESTING_OWN_LEGS; trading.test.ts for the
+// refusal with it off): the last three tests here are why it could be turned on.
+const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }] }
 
 /** The paper market fills each order one contract per price move (null: all at once). */
 async function liquidity(broker: ProjectXPaperBroker, lots: number | null): Promise<void> {
@@ -160,10 +161,16 @@ t.test('a leg ProjectX refuses is told on the record, for the trader', async (t)
   const said = async () => (await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirstOrThrow()).reason ?? ''
   await eventually(async () => /stop/.test(await said())).catch(() => undefined)
   t.match(await said(), /stop and target placed by the connector: the stop \(sig-\d+\.sl, Stop at 20940[.0]*\) was not placed: .*Invalid stop price/, 'the record says the stop is missing, and why')
-  t.equal(legsOf(broker, record.id).length, 1, 'the target alone rests')
+  // The target goes out after the stop's refusal is told: waited for, not thrown on time-out.
+  await eventually(() => legsOf(broker, record.id).length === 1).catch(() => undefined)
+  t.same(legsOf(broker, record.id), [[`sig-${record.id}.tp`, 'Sell', 'Working', 5]], 'the target alone rests')
 })
 
-t.test('an entry that fills again after its legs closed the first part: the contracts without a stop are told on the record', async (t) => {
+const said = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
+const entryOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().find((order) => order.clOrdId === `sig-${recordId}.own`)
+const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
+
+t.test("a limit entry still working when its own target closes the first part has its rest cancelled: nothing fills after it without a stop", async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
   const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
   await publishAlert(app, entry)
@@ -174,10 +181,78 @@ t.test('an entry that fills again after its legs closed the first part: the cont
   // The target closes the first contract and the stop is cancelled with it; the entry still rests for four.
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => netMnq(broker) === 0 && legsOf(broker, record.id).every((leg) => leg[2] !== 'Working'))
+  t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, 'the trade closed by its target')
+  // Not thrown on time-out: the asserts below say what is missing.
+  await eventually(() => entryOf(broker, record.id)?.ordStatus === 'Canceled').catch(() => undefined)
+  t.equal(entryOf(broker, record.id)?.ordStatus, 'Canceled', "the entry's rest is cancelled once its legs closed the trade")
   broker.setPrice('MNQZ6', '20990')
-  await eventually(() => netMnq(broker) === 1)
-  const said = async () => (await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirstOrThrow()).reason ?? ''
-  // Not thrown on time-out: the assert below says what is missing.
-  await eventually(async () => /no longer working/.test(await said())).catch(() => undefined)
-  t.match(await said(), /the stop \(sig-\d+\.sl, Stop at 20940[.0]*\) was not grown to the 2 filled: it is no longer working/, 'the record says the contract filled since has no stop')
+  t.equal(netMnq(broker), 0, 'the price back at the entry fills nothing: no contract without a stop')
+  await eventually(async () => /rest .*cancelled/.test(await said(db, record.id))).catch(() => undefined)
+  t.match(await said(db, record.id), /the entry's rest \(4 of 5\) was cancelled: its target closed the trade/, 'the record says why the rest was cancelled')
+  t.equal(await db.selectFrom('own_leg_plans').select('closed_filled').where('tag', '=', `sig-${record.id}`).executeTakeFirst().then((row) => row?.closed_filled), 1, 'the plan kept says it was closed after one contract')
+})
+
+t.test('a fill that lands while the rest of the entry is being cancelled is closed at the market and told on the record', async (t) => {
+  let broker: ProjectXPaperBroker | null = null
+  let raced = false
+  const onRequest = (request: { endpoint: string }) => {
+    // The first cancel after the target closed the trade (the stop's, or the entry's): the entry fills one more first.
+    if (request.endpoint !== 'Order/cancel' || raced || broker === null) return
+    const working = broker.orders().find((order) => order.clOrdId?.endsWith('.own') && order.ordStatus === 'Working')
+    if (!working || broker.price('MNQZ6') !== '21090') return
+    raced = true
+    broker.setPrice('MNQZ6', '20990')
+  }
+  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
+  broker = started.broker
+  const { app, db } = started
+  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await liquidity(broker, 1)
+  broker.setPrice('MNQZ6', '20990')
+  await eventually(() => legsOf(broker, record.id).length === 2)
+  broker.setPrice('MNQZ6', '21090')
+  await eventually(() => raced)
+  t.equal(netMnq(broker), 1, 'one more contract filled after the target closed the trade')
+  // Not thrown on time-out: the asserts below say what is missing.
+  await eventually(() => netMnq(broker) === 0 && entryOf(broker, record.id)?.ordStatus === 'Canceled', 15_000).catch(() => undefined)
+  t.equal(netMnq(broker), 0, 'the late contract is closed: flat')
+  t.equal(entryOf(broker, record.id)?.ordStatus, 'Canceled', "the entry's rest is cancelled")
+  t.equal(partialCloses(broker), 1, 'closed at the market once')
+  await eventually(() => broker.orders().every((order) => order.ordStatus !== 'Working')).catch(() => undefined)
+  t.same(broker.orders().filter((order) => order.ordStatus === 'Working').map((order) => order.clOrdId), [], 'nothing of the entry left working')
+  await eventually(async () => /market/.test(await said(db, record.id))).catch(() => undefined)
+  t.match(await said(db, record.id), /1 contract the entry filled after its stop and target were done had no stop: 1 closed at the market/, 'the record says the late contract was closed at the market')
+  t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, "the record's trade is the one its target closed")
+})
+
+t.test('an entry that filled again after its target closed the first part while no connector ran: the next instance cancels its rest and closes the late contract', async (t) => {
+  const { broker, app, db: firstDb, config } = await connectedProjectXTrader(t, POSITION_BRACKETS)
+  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(firstDb, entry.alertId)
+  await liquidity(broker, 1)
+  broker.setPrice('MNQZ6', '20990')
+  await eventually(() => legsOf(broker, record.id).length === 2 && legsOf(broker, record.id).every((leg) => leg[3] === 1))
+  await app.close()
+  // While nobody listens: the target closes the first contract (the stop keeps working), then the entry fills one more.
+  broker.setPrice('MNQZ6', '21090')
+  broker.setPrice('MNQZ6', '20990')
+  t.equal(netMnq(broker), 1, 'one held again, past what the target closed')
+
+  const restarted = await buildInstance(t, config, { feeds: true })
+  const db = restarted.db
+  // Not thrown on time-out: the asserts below say what is missing.
+  await eventually(() => netMnq(broker) === 0 && entryOf(broker, record.id)?.ordStatus === 'Canceled' && broker.orders().every((order) => order.ordStatus !== 'Working'), 15_000).catch(() => undefined)
+  t.equal(netMnq(broker), 0, 'the late contract is closed: flat')
+  t.equal(entryOf(broker, record.id)?.ordStatus, 'Canceled', "the entry's rest is cancelled by the new instance")
+  t.same(broker.orders().filter((order) => order.ordStatus === 'Working').map((order) => order.clOrdId), [], 'nothing left working')
+  // The session open's reconciliation may flatten the position none of our trades is in first: ours then
+  // finds it closed (a partial close never closes more than is held, so the account is never turned over).
+  t.ok(partialCloses(broker) <= 1, 'closed at the market at most once by the legs\' keeper')
+  broker.setPrice('MNQZ6', '20989.75')
+  t.equal(netMnq(broker), 0, 'nothing fills after: never turned over, nothing left to fill')
+  await eventually(async () => /had no stop/.test(await said(db, record.id))).catch(() => undefined)
+  t.match(await said(db, record.id), /1 contract the entry filled after its stop and target were done had no stop: (1 closed at the market|the position was closed already)/, 'the record says what became of the late contract')
 })
