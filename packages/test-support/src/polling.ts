@@ -7,8 +7,12 @@ export interface PollOptions {
   what?: string
 }
 
+/** A time-out in ms, or the options (a bare number was once ignored by 83 callers, who got the 10 s default). */
+type PollLimit = number | PollOptions
+
 /** Polls `probe` until it returns something other than undefined, and resolves with it. */
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, options: PollOptions = {}): Promise<T> {
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, limit: PollLimit = {}): Promise<T> {
+  const options = typeof limit === 'number' ? { timeoutMs: limit } : limit
   const deadline = Date.now() + (options.timeoutMs ?? 10_000)
   for (;;) {
     const value = await probe()
@@ -19,6 +23,6 @@ export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefi
 }
 
 /** Polls until `predicate` holds. */
-export async function eventually(predicate: () => boolean | Promise<boolean>, options: PollOptions = {}): Promise<void> {
-  await waitFor(async () => ((await predicate()) ? true : undefined), options)
+export async function eventually(predicate: () => boolean | Promise<boolean>, limit: PollLimit = {}): Promise<void> {
+  await waitFor(async () => ((await predicate()) ? true : undefined), limit)
 }
