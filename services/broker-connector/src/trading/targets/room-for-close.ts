@@ -1,5 +1,5 @@
 import { BrokerError, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import type { Database, Kysely } from '@signals/db'
+import type { Database, Kysely, Side } from '@signals/db'
 import { noteFailure, targetPlanOf } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
 import { findTargets, tradeStopPrice, workingStops } from './find-targets.ts'
@@ -12,6 +12,8 @@ import { stopTheRest } from './lone-stop.ts'
 interface ClosedTrade {
   quantity: string
   alert_record_id: number | null
+  /** Its bracket's stop (a trade without pairs): left to the keeper, who resizes it once the close's fill is applied. */
+  stop_order_id?: number | null
 }
 
 /** A trade whose exits were cut for a close: what is needed to put them back if the close is refused. */
@@ -27,9 +29,12 @@ export interface CutForClose {
  * whole-position stop), so that once the close fills no stop or target closes more than is held. Until the
  * close fills, those contracts have fewer exits than the position (the accepted side). Each trade is added
  * to `cut` before its exits are touched, so a close refused (or a cut failing half way) can put them back.
+ * Returns the stops of the trades it reaches but does not cut (no pairs: their bracket is resized by the keeper
+ * once the close's fill is applied), for `roomForClose`.
  */
-export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSession, userId: string, trades: readonly ClosedTrade[], quantity: number, cut: CutForClose[]): Promise<void> {
+export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSession, userId: string, trades: readonly ClosedTrade[], quantity: number, cut: CutForClose[]): Promise<Set<number>> {
   const context = listedContext(db, session, userId, await session.listOrders())
+  const leftToKeeper = new Set<number>()
   let left = quantity
   for (const trade of trades) {
     if (left <= 0) break
@@ -38,15 +43,38 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
     const pairs = recordId === null || row?.status !== 'open' ? [] : await findTargets(context, recordId)
     // What the broker holds of the trade now (its pairs filled there but not yet applied are gone): the close
     // takes from that, and the exits are cut to what it leaves (the close's fill reaches the trades once the
-    // keeper has applied those fills, first in, first out).
-    const held = row === undefined ? Number(trade.quantity) : await heldAtBroker(db, row.trade_id, Number(trade.quantity), pairs)
+    // keeper has applied those fills, first in, first out). The trade's quantity is the one read now beside
+    // its applied fills: the caller's list was read before, and a pair's fill applied since (TP1) would be
+    // counted twice as held (the model's seeds -617256376 and -1114788195: no pair cut, stops 2 for 1 held).
+    const held = row === undefined ? Number(trade.quantity) : await heldAtBroker(db, row.trade_id, row.quantity, pairs)
     const taken = Math.min(left, held)
     left -= taken
-    if (recordId === null || row === undefined || pairs.length === 0) continue
+    if (recordId === null || row === undefined || pairs.length === 0) {
+      for (const id of await workingStops(session, recordId, trade.stop_order_id ?? row?.stop_order_id ?? null, context.orders())) leftToKeeper.add(id)
+      continue
+    }
     const [stop] = await workingStops(session, recordId, row.stop_order_id, context.orders())
     cut.push({ recordId, stopPrice: stop === undefined ? null : ((await session.orderVersions([stop])).get(stop)?.stopPrice ?? null) })
     await balanceExits(context, recordId, row, pairs, held - taken)
   }
+  return leftToKeeper
+}
+
+/**
+ * How much of a close of `quantity` may be sent now, its cut made (makeRoomForClose): read again from the
+ * broker, at most the account's position on the side less every working stop and close on its way that will
+ * still work once it fills (room-at-broker.ts; the stops the keeper resizes after the fill left out). So a
+ * close never sells contracts the broker no longer holds (pair stops filled while it read, their fills not
+ * applied: the model's seed -1587473877) nor leaves stops closing more than is held. Stops and targets that
+ * fill meanwhile take contracts and their own stops together: the room stays. `why`: when less than asked.
+ */
+export async function roomForClose(session: BrokerSession, side: Side, contractId: number, quantity: number, leftToKeeper: ReadonlySet<number>): Promise<{ quantity: number; why: string | null }> {
+  const { onSide, room } = await roomAtBroker(session, { side, broker_contract_id: contractId }, await session.listOrders({ fresh: true }), leftToKeeper)
+  if (room >= quantity) return { quantity, why: null }
+  const why = onSide === 0
+    ? `the broker holds no ${side} position now (stops or targets filled meanwhile, their fills not applied yet)`
+    : `of the ${side} position of ${onSide} the broker holds now, ${onSide - room} contract(s) are covered by working stops or closes on their way, so ${room === 0 ? 'none' : `only ${room}`} may be closed without a stop left closing more than is held`
+  return { quantity: room, why }
 }
 
 /**
