@@ -52,7 +52,7 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
     const cut: CutForClose[] = []
     const send = { marked: false, sending: false }
     try {
-      const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
+      const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut, contract.id)
       // Sized again from what the broker holds now, the cut made: never more than its position leaves without a stop.
       const room = await roomForClose(session, held, contract.id, decided.quantity, leftToKeeper)
       if (room.quantity <= 0) {
@@ -123,5 +123,5 @@ async function putBackGivenUp(db: Kysely<Database>, session: BrokerSession, flat
   const trades = (await targetTrades(db, scope)).filter((trade) => trade.side === held)
   // Against every trade of ours on that side (a source's exit closes its own, the position holds all of them).
   const ours = scope.source === undefined ? trades : (await targetTrades(db, { ...scope, source: undefined })).filter((trade) => trade.side === held)
-  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, what: scope.source === undefined ? 'the partial close' : "the source's exit" })
+  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, what: scope.source === undefined ? 'the partial close' : "the source's exit", contractId: scope.contractId })
 }

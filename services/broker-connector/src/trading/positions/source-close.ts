@@ -33,7 +33,7 @@ export async function closeSourceTrades(
     const cut: CutForClose[] = []
     const send = { marked: false, sending: false }
     try {
-      const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
+      const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut, contract.id)
       // Sized again from what the broker holds now, the cut made (as a partial close's).
       const room = await roomForClose(session, held, contract.id, quantity, leftToKeeper)
       if (room.quantity <= 0) {
