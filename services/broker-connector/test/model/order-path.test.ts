@@ -1,6 +1,5 @@
 import t from 'tap'
-import fc from 'fast-check'
-import { OrderPathWorld, scenarioArbitrary, summary, violations, type Scenario } from './order-path-model.ts'
+import { runModel, scenarioArbitrary, type Regression } from './order-path-model.ts'
 
 // Issue 20, item 8: fast-check drives random sequences through the whole order path (entries, duplicates,
 // exits, price moves, a slow or failing broker, restarts, one or two instances) against the paper broker;
@@ -15,7 +14,7 @@ import { OrderPathWorld, scenarioArbitrary, summary, violations, type Scenario }
  * arbitraries still generate the scenario recorded beside them, else (the command set changed since) the
  * recorded scenario itself, as a fast-check example.
  */
-const REGRESSIONS: readonly { seed: number; path: string; what: string; scenario: Scenario }[] = [
+const REGRESSIONS: readonly Regression[] = [
   {
     seed: 120708239,
     path: '21',
@@ -64,41 +63,4 @@ const REGRESSIONS: readonly { seed: number; path: string; what: string; scenario
   },
 ]
 
-const RUNS = Number(process.env.MODEL_RUNS ?? 4)
-
-async function holds(scenario: Scenario): Promise<void> {
-  const world = await OrderPathWorld.open(scenario.instances)
-  try {
-    for (const command of scenario.commands) await world.run(command)
-    await world.settle()
-    const broken = await violations(world)
-    if (process.env.MODEL_VERBOSE) t.comment(`${JSON.stringify(scenario)}\n${await summary(world)}`)
-    if (broken.length > 0) throw new Error(broken.join('\n'))
-  } finally {
-    await world.close()
-  }
-}
-
-const property = fc.asyncProperty(scenarioArbitrary, holds)
-
-for (const regression of REGRESSIONS) {
-  t.test(`regression seed ${regression.seed} path ${regression.path}: ${regression.what}`, async (t) => {
-    const { seed, path, scenario } = regression
-    const generated = fc.sample(scenarioArbitrary, { seed, path, numRuns: 1 })[0]
-    if (JSON.stringify(generated) === JSON.stringify(scenario)) {
-      await t.resolves(fc.assert(property, { seed, path, numRuns: 1, endOnFailure: true }), 'replayed by its seed and path')
-    } else {
-      await t.resolves(fc.assert(property, { examples: [[scenario]], numRuns: 1, endOnFailure: true }), 'the recorded scenario replayed (the arbitraries changed since it was found)')
-    }
-  })
-}
-
-t.test(`${RUNS} random runs of the order path keep its invariants`, async (t) => {
-  const seed = process.env.MODEL_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.MODEL_SEED)
-  const started = Date.now()
-  // No shrinking: one run takes seconds, and the seed and path replay the failing case as it was.
-  const details = await fc.check(property, { numRuns: RUNS, seed, path: process.env.MODEL_PATH, endOnFailure: true })
-  t.comment(`${details.numRuns} runs in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`)
-  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
-  t.notOk(details.failed, details.failed ? `seed ${details.seed}, path "${details.counterexamplePath}": ${error}\n${JSON.stringify(details.counterexample)}` : 'every run kept the invariants')
-})
+runModel(t, { arbitrary: scenarioArbitrary, regressions: REGRESSIONS, runs: Number(process.env.MODEL_RUNS ?? 4), what: 'the order path' })

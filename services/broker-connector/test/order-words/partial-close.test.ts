@@ -38,6 +38,8 @@ t.test('a partial close takes off the part asked, once; the rest keeps its stop 
   await eventually(() => netMnq(broker) === 2)
   t.equal(netMnq(broker), 2, '50% of 3 rounds down to 1')
   await eventually(() => legs(broker, record.id).stop?.orderQty === 2)
+  // The stop is shrunk before the close leaves now (partial-close-bracket.test.ts): the trade follows once its fill is applied.
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.quantity === '2.0000')
   t.match(await tradeOfRecord(db, record.id), { status: 'open', quantity: '2.0000' })
 
   const keepOne = mnqExit({ closes: 'LONG', closePart: { quantity: null, percent: null, remaining: 1 } })

@@ -6,7 +6,7 @@ import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { targetTrades, type ExitScope } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
-import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, type CutForClose } from '../targets/room-for-close.ts'
+import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
 
 /** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
@@ -52,12 +52,19 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
     const cut: CutForClose[] = []
     const send = { marked: false, sending: false }
     try {
-      await makeRoomForClose(locked, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut)
+      const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut, contract.id)
+      // Sized again from what the broker holds now, the cut made: never more than its position leaves without a stop.
+      const room = await roomForClose(session, held, contract.id, decided.quantity, leftToKeeper)
+      if (room.quantity <= 0) {
+        await putBackAfterRefusedClose(locked, session, flatten.user_id, cut, 'the partial close was not carried out')
+        return `partial close: nothing closed, ${room.why}`
+      }
       send.marked = await markPartSent(locked, flatten.id)
       if (send.marked) {
         send.sending = true
-        const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: decided.quantity })
-        return `partial close sent to the broker: ${decided.quantity} of the ${held} ${flatten.contract} position of ${size} (order ${orderId}); the rest keeps its stop and target, resized`
+        const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: room.quantity })
+        const capped = room.why === null ? '' : ` (${decided.quantity} asked: ${room.why})`
+        return `partial close sent to the broker: ${room.quantity} of the ${held} ${flatten.contract} position of ${size}${capped} (order ${orderId}); the rest keeps its stop and target, resized`
       }
     } catch (error) {
       await putBackUnsent(locked, session, flatten, cut, send, error, 'the partial close was not carried out')
@@ -116,5 +123,5 @@ async function putBackGivenUp(db: Kysely<Database>, session: BrokerSession, flat
   const trades = (await targetTrades(db, scope)).filter((trade) => trade.side === held)
   // Against every trade of ours on that side (a source's exit closes its own, the position holds all of them).
   const ours = scope.source === undefined ? trades : (await targetTrades(db, { ...scope, source: undefined })).filter((trade) => trade.side === held)
-  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, what: scope.source === undefined ? 'the partial close' : "the source's exit" })
+  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, what: scope.source === undefined ? 'the partial close' : "the source's exit", contractId: scope.contractId })
 }

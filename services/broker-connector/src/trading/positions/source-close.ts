@@ -4,7 +4,7 @@ import type { BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent } from '../../repositories/partial-closes.ts'
-import { makeRoomForClose, type CutForClose } from '../targets/room-for-close.ts'
+import { makeRoomForClose, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
 import { lookForSent, partialCloseTagOf, putBackUnsent } from './partial-close.ts'
 
@@ -33,12 +33,19 @@ export async function closeSourceTrades(
     const cut: CutForClose[] = []
     const send = { marked: false, sending: false }
     try {
-      await makeRoomForClose(locked, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut)
+      const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut, contract.id)
+      // Sized again from what the broker holds now, the cut made (as a partial close's).
+      const room = await roomForClose(session, held, contract.id, quantity, leftToKeeper)
+      if (room.quantity <= 0) {
+        await putBackAfterRefusedClose(locked, session, flatten.user_id, cut, "the source's exit was not carried out")
+        return `nothing closed: ${room.why}`
+      }
       send.marked = await markPartSent(locked, flatten.id)
       if (send.marked) {
         send.sending = true
-        const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity })
-        return `exit sent to the broker: ${quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)} (order ${orderId}), this source's trades only; the others keep their stop and target`
+        const { orderId } = await session.placeClosingOrder({ tag, contract, action: exitSideOf(held), quantity: room.quantity })
+        const capped = room.why === null ? '' : ` (${quantity} asked: ${room.why})`
+        return `exit sent to the broker: ${room.quantity} of the ${held} ${contract.name} position of ${Math.abs(exit.netPos)}${capped} (order ${orderId}), this source's trades only; the others keep their stop and target`
       }
     } catch (error) {
       // Not carried out (a refusal, a wait, no connection, a failure after the cut): it may go again. An unknown outcome is only looked for.

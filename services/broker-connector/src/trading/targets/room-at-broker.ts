@@ -10,6 +10,8 @@ export interface RoomAtBroker {
   versions: ReadonlyMap<number, BrokerOrderVersion>
   /** Each order's quantity filled, from the broker's fills. */
   filled: ReadonlyMap<number, number>
+  /** The contracts the account holds on the trade's side now. */
+  onSide: number
   /** The contracts held on the trade's side, less every working stop closing them and every working Market order closing them (a close on its way); never below 0. */
   room: number
 }
@@ -21,9 +23,10 @@ export const remainingOf = (order: BrokerOrder, versions: ReadonlyMap<number, { 
  * What the broker's position leaves for a new stop of the trade (docs/decisions/targets-breakeven.md, "Stops
  * that do not add up"): a stop placed for more than `room` could close contracts no longer held (a stop filled
  * at the broker whose fill is not applied yet) and open a position the other way. `listed`: the broker's
- * orders read fresh.
+ * orders read fresh; `notCounted`: working orders left out of the count (a close's own trades' brackets that
+ * the keeper resizes once its fill is applied, room-for-close.ts).
  */
-export async function roomAtBroker(session: Pick<BrokerSession, 'orderVersions' | 'listFills' | 'listPositions'>, row: { side: Side; broker_contract_id: number }, listed: readonly BrokerOrder[]): Promise<RoomAtBroker> {
+export async function roomAtBroker(session: Pick<BrokerSession, 'orderVersions' | 'listFills' | 'listPositions'>, row: { side: Side; broker_contract_id: number }, listed: readonly BrokerOrder[], notCounted: ReadonlySet<number> = new Set()): Promise<RoomAtBroker> {
   const closing = exitSideOf(row.side)
   const working = listed.filter((order) => order.contractId === row.broker_contract_id && order.action === closing && !isDone(order.status))
   const [versions, fills, positions] = await Promise.all([session.orderVersions(working.map((order) => order.id)), session.listFills(), session.listPositions({ fresh: true })])
@@ -31,7 +34,8 @@ export async function roomAtBroker(session: Pick<BrokerSession, 'orderVersions' 
   for (const fill of fills) filled.set(fill.orderId, (filled.get(fill.orderId) ?? 0) + fill.quantity)
   const netPos = positions.find((position) => position.contractId === row.broker_contract_id)?.netPos ?? 0
   const onSide = row.side === 'LONG' ? Math.max(netPos, 0) : Math.max(-netPos, 0)
-  const accountStops = onSide === 0 ? 0 : stopCoverage({ contractId: row.broker_contract_id, netPos }, working, versions, fills).stopQuantity
-  const closesOnTheirWay = working.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
-  return { working, versions, filled, room: Math.max(onSide - accountStops - closesOnTheirWay, 0) }
+  const counted = working.filter((order) => !notCounted.has(order.id))
+  const accountStops = onSide === 0 ? 0 : stopCoverage({ contractId: row.broker_contract_id, netPos }, counted, versions, fills).stopQuantity
+  const closesOnTheirWay = counted.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
+  return { working, versions, filled, onSide, room: Math.max(onSide - accountStops - closesOnTheirWay, 0) }
 }

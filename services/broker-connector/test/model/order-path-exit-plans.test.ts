@@ -1,13 +1,6 @@
 import t from 'tap'
-import fc from 'fast-check'
-import { OrderPathWorld, exitPlanScenarioArbitrary, summary, violations, type Scenario } from './order-path-model.ts'
+import { exitPlanScenarioArbitrary, runModel, type Regression } from './order-path-model.ts'
 
-// NOT PART OF THE SUITE YET (named .model.ts, outside tap's *.test.ts; run with `pnpm model:exit-plans`): it
-// fails on main, about one run in three, on the defects its REGRESSIONS list (a partial close racing the
-// target pairs' stops: the account ends on the other side until the reconciliation flattens it). EXIT_PLANS_ENABLED
-// stays off until they are fixed; then this file becomes order-path-exit-plans.test.ts again, its cases no
-// longer `open` (docs/decisions/targets-breakeven.md).
-//
 // The model of the order path (order-path.test.ts) with EXIT_PLANS_ENABLED on, before the flag may be
 // turned on anywhere (docs/decisions/targets-breakeven.md): entries with two or three targets and their
 // quantities, breakeven after TP1, partial closes, beside the model's entries, redeliveries, exits, market
@@ -15,18 +8,15 @@ import { OrderPathWorld, exitPlanScenarioArbitrary, summary, violations, type Sc
 // the model, and (f) the working stops never exceed the position and cover it, (g) no account holds the
 // side opposite to its open trades. MODEL_RUNS sets the random runs (default 2, to keep CI cheap);
 // MODEL_SEED and MODEL_PATH replay a case; MODEL_VERBOSE=1 logs each run. A failure prints its seed, path
-// and scenario: add them to REGRESSIONS, replayed first, every time.
+// and scenario: add them to REGRESSIONS, replayed first, every time (`open: true` while the defect is not
+// fixed: skipped unless MODEL_OPEN=1).
 
-/**
- * Cases that once failed, replayed before the random runs (as in order-path.test.ts). `open`: the defect is
- * not fixed yet; skipped unless MODEL_OPEN=1 (each fails in about 20 s), so the file stays cheap meanwhile.
- */
-const REGRESSIONS: readonly { seed: number; path: string; what: string; open?: true; scenario: Scenario }[] = [
+/** Cases that once failed, replayed before the random runs (as in order-path.test.ts). */
+const REGRESSIONS: readonly Regression[] = [
   {
     seed: -617256376,
     path: '0',
-    what: 'a partial close of 1 after TP1 filled left two pair stops (sl2, sl3) working for the one contract held; both filled at breakeven and the SHORT account ended LONG (+2 with a second close), flattened by the reconciliation as untracked',
-    open: true,
+    what: 'a partial close of 1 after TP1 filled left two pair stops (sl2, sl3) working for the one contract held; both filled at breakeven and the SHORT account ended LONG (+2 with a second close), flattened by the reconciliation as untracked (fixed: the cut sized from the trade read beside its applied fills; the close sized again from the broker after the cut)',
     scenario: {
       instances: 2,
       commands: [
@@ -54,8 +44,7 @@ const REGRESSIONS: readonly { seed: number; path: string; what: string; open?: t
   {
     seed: -1114788195,
     path: '1',
-    what: 'a 50% close after TP1 filled (3 held, TP1 1, close 1) cancelled tp3 but left sl3 working beside sl2; both filled at breakeven and the LONG account ended SHORT -1, flattened by the reconciliation as untracked',
-    open: true,
+    what: 'a 50% close after TP1 filled (3 held, TP1 1, close 1) cancelled tp3 but left sl3 working beside sl2; both filled at breakeven and the LONG account ended SHORT -1, flattened by the reconciliation as untracked (fixed: the cut sized from the trade read beside its applied fills; the close sized again from the broker after the cut)',
     scenario: {
       instances: 1,
       commands: [
@@ -85,8 +74,7 @@ const REGRESSIONS: readonly { seed: number; path: string; what: string; open?: t
   {
     seed: -1587473877,
     path: '1',
-    what: 'the pair stops (no breakeven) closed the LONG 3 at the broker, then a partial close (of 4: capped to the 3 the trades still counted) sold 3 more: the account ended SHORT -2 / -3, flattened by the reconciliation as untracked',
-    open: true,
+    what: 'the pair stops (no breakeven) closed the LONG 3 at the broker, then a partial close (of 4: capped to the 3 the trades still counted) sold 3 more: the account ended SHORT -2 / -3, flattened by the reconciliation as untracked (fixed: the close sized again from the broker after its cut, nothing sent when none is left)',
     scenario: {
       instances: 2,
       commands: [
@@ -109,41 +97,4 @@ const REGRESSIONS: readonly { seed: number; path: string; what: string; open?: t
   },
 ]
 
-const RUNS = Number(process.env.MODEL_RUNS ?? 2)
-
-async function holds(scenario: Scenario): Promise<void> {
-  const world = await OrderPathWorld.open(scenario.instances, { exitPlans: true })
-  try {
-    for (const command of scenario.commands) await world.run(command)
-    await world.settle()
-    const broken = await violations(world)
-    if (process.env.MODEL_VERBOSE) t.comment(`${JSON.stringify(scenario)}\n${await summary(world)}`)
-    if (broken.length > 0) throw new Error(broken.join('\n'))
-  } finally {
-    await world.close()
-  }
-}
-
-const property = fc.asyncProperty(exitPlanScenarioArbitrary, holds)
-
-for (const regression of REGRESSIONS) {
-  const skip = regression.open === true && !process.env.MODEL_OPEN ? 'an open defect: replay it with MODEL_OPEN=1' : false
-  t.test(`regression seed ${regression.seed} path ${regression.path}: ${regression.what}`, { skip }, async (t) => {
-    const { seed, path, scenario } = regression
-    const generated = fc.sample(exitPlanScenarioArbitrary, { seed, path, numRuns: 1 })[0]
-    if (JSON.stringify(generated) === JSON.stringify(scenario)) {
-      await t.resolves(fc.assert(property, { seed, path, numRuns: 1, endOnFailure: true }), 'replayed by its seed and path')
-    } else {
-      await t.resolves(fc.assert(property, { examples: [[scenario]], numRuns: 1, endOnFailure: true }), 'the recorded scenario replayed (the arbitraries changed since it was found)')
-    }
-  })
-}
-
-t.test(`${RUNS} random runs of the order path with exit plans keep its invariants`, async (t) => {
-  const seed = process.env.MODEL_SEED === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(process.env.MODEL_SEED)
-  const started = Date.now()
-  const details = await fc.check(property, { numRuns: RUNS, seed, path: process.env.MODEL_PATH, endOnFailure: true })
-  t.comment(`${details.numRuns} runs in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${seed}`)
-  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
-  t.notOk(details.failed, details.failed ? `seed ${details.seed}, path "${details.counterexamplePath}": ${error}\n${JSON.stringify(details.counterexample)}` : 'every run kept the invariants')
-})
+runModel(t, { arbitrary: exitPlanScenarioArbitrary, regressions: REGRESSIONS, runs: Number(process.env.MODEL_RUNS ?? 2), world: { exitPlans: true }, what: 'the order path with exit plans' })

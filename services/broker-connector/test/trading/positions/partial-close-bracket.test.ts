@@ -1,0 +1,68 @@
+import t from 'tap'
+import type { Test } from 'tap'
+import { eventually, publishAlert } from '../../helper.ts'
+import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { mnqExit, netMnq, openedTrade } from './exit-helper.ts'
+
+/**
+ * With exit plans off (today's live path): a partial close's trade keeps its bracket (stop and target, one
+ * order each for the whole trade), resized by the keeper once the close's fill is applied. Until then both
+ * legs are for the whole trade: reached in that window, either closes more than is held
+ * (docs/decisions/targets-breakeven.md, "A partial close racing the pairs"). The close's fill is held apart
+ * from the keeper with the paper broker's `holdEvents`, as a slow event delivery would.
+ */
+
+const legsOf = (broker: Awaited<ReturnType<typeof connectedTrader>>['broker'], recordId: number) =>
+  Object.fromEntries(broker.orders().filter((order) => order.clOrdId?.startsWith(`sig-${recordId}.`)).map((order) => [order.clOrdId?.endsWith('.sl') ? 'stop' : 'target', order]))
+
+const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
+
+/** The trader's entry of 5 (stop 20950, target 21100) placed and filled, its bracket working. */
+async function openBracket(t: Test) {
+  const connected = await connectedTrader(t)
+  const entry = mnqEntry()
+  await publishAlert(connected.app, entry)
+  const record = await settledRecord(connected.db, entry.alertId)
+  await openedTrade(connected.db, record.id)
+  await connected.app.trading.keeper.idle()
+  return { ...connected, record }
+}
+
+t.test('a partial close, its fill not yet applied, then the stop price: the bracket stop closes only what is left', async (t) => {
+  const { broker, app, record } = await openBracket(t)
+  t.equal(netMnq(broker), 5)
+  broker.holdEvents(true)
+  await publishAlert(app, closeTwo())
+  await eventually(() => netMnq(broker) === 3)
+  t.equal(legsOf(broker, record.id).stop?.orderQty, 3, 'the stop was shrunk to the 3 left before the close went out')
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
+  broker.holdEvents(false)
+})
+
+t.test('a partial close, its fill not yet applied, then the target price: the bracket target closes only what is left', async (t) => {
+  const { broker, app, record } = await openBracket(t)
+  broker.holdEvents(true)
+  await publishAlert(app, closeTwo())
+  await eventually(() => netMnq(broker) === 3)
+  t.equal(legsOf(broker, record.id).target?.orderQty, 3, 'the target was shrunk to the 3 left before the close went out')
+  broker.setPrice('MNQZ6', '21110')
+  t.equal(netMnq(broker), 0, 'the target price hit: flat, never short')
+  broker.holdEvents(false)
+})
+
+t.test('a partial close the broker refuses: the bracket shrunk for it is grown back', async (t) => {
+  const { broker, app, db, record } = await openBracket(t)
+  broker.interfere('order/placeorder', { kind: 'refusal', failureText: 'test refusal' }, 1)
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  await eventually(async () => /test refusal/.test((await db.selectFrom('flatten_requests').select('reason').where('alert_id', '=', exit.alertId).executeTakeFirst())?.reason ?? ''))
+  await app.trading.flattens.idle()
+  t.equal(netMnq(broker), 5, 'nothing closed')
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
+  // Tried again (the request waits its turn as after any refusal): it closes 2, the legs follow.
+  await eventually(() => netMnq(broker) === 3, 30_000)
+  await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 3)
+  await app.trading.keeper.idle()
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 3, ordStatus: 'Working' }, target: { orderQty: 3, ordStatus: 'Working' } }, 'both legs cover the 3 left')
+})
