@@ -32,7 +32,7 @@ export interface UntilReadyOptions {
   maxDelayMs?: number
 }
 
-export const START_RETRY_WITHIN_MS = 45_000
+const START_RETRY_WITHIN_MS = 45_000
 
 /**
  * Runs a start step that needs JetStream (streams, buckets, consumers ensured) and runs it again with a
