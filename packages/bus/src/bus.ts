@@ -12,6 +12,7 @@ import { natsServers, type NatsCredentialSettings } from './servers.ts'
 import { noObserver, type BusObserver, type ConsumerState } from './bus-observer.ts'
 import { tracedPublish } from './tracing.ts'
 import { tracerFor } from '@signals/telemetry'
+import { untilJetStreamReady } from './jetstream-ready.ts'
 
 export type { BusLogger }
 
@@ -200,9 +201,19 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
     if (replicas > 1 && !nc.info?.cluster) {
       throw new Error(`BUS_REPLICAS is ${replicas} but the NATS server at ${nc.getServer()} is not in a cluster; use 1`)
     }
-    const jsm = await jetstreamManager(nc)
-    const bus = new Bus(nc, jetstream(nc), jsm, new Namespace(options.namespace ?? ''), logger, replicas, options.name)
-    if (options.ensureTopology ?? true) await ensureStreams(jsm, bus.ns, { replicas, logger, maxBytes: options.streamMaxBytes })
+    const ns = new Namespace(options.namespace ?? '')
+    // Right after a cluster forms (or while it elects a leader) JetStream answers "not yet": waited out here,
+    // not a failed start (issue 21).
+    const jsm = await untilJetStreamReady(
+      'the streams ensured',
+      async () => {
+        const manager = await jetstreamManager(nc)
+        if (options.ensureTopology ?? true) await ensureStreams(manager, ns, { replicas, logger, maxBytes: options.streamMaxBytes })
+        return manager
+      },
+      { logger, nc },
+    )
+    const bus = new Bus(nc, jetstream(nc), jsm, ns, logger, replicas, options.name)
     bus.watchStatus()
     return bus
   } catch (error) {

@@ -1,5 +1,5 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream'
-import { nanos } from '@nats-io/nats-core'
+import { nanos, type NatsConnection } from '@nats-io/nats-core'
 import { isAlreadyCreated } from './api-errors.ts'
 import type { TSchema, Static } from 'typebox'
 import { DeadLetterV1, contract, describeIssues, type Contract } from '@signals/contracts'
@@ -11,6 +11,7 @@ import { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.ts'
 import type { BusObserver } from './bus-observer.ts'
 import { tracerFor } from '@signals/telemetry'
 import { tracedDelivery } from './tracing.ts'
+import { untilJetStreamReady } from './jetstream-ready.ts'
 
 export interface MessageContext {
   subject: string
@@ -56,6 +57,7 @@ export interface ConsumerHandle {
  * starts consumers) and this file do not import each other.
  */
 export interface ConsumerBus {
+  readonly nc: NatsConnection
   readonly js: JetStreamClient
   readonly jsm: JetStreamManager
   readonly ns: Namespace
@@ -129,10 +131,17 @@ export async function startConsumer<S extends TSchema>(bus: ConsumerBus, options
     max_deliver: -1,
     max_ack_pending: Math.max(1_000, concurrency * 4),
   }
-  await ensureConsumer(bus, stream, config)
-
-  const consumer = await bus.js.consumers.get(stream, options.durable)
-  let messages: ConsumerMessages | undefined = await consumer.consume(pullOptions(concurrency))
+  // A consumer created right after its stream (or while the cluster elects its leader) may hear "not yet":
+  // waited out, not a failed start (issue 21).
+  let messages: ConsumerMessages | undefined = await untilJetStreamReady(
+    `consumer ${options.durable} started`,
+    async () => {
+      await ensureConsumer(bus, stream, config)
+      const consumer = await bus.js.consumers.get(stream, options.durable)
+      return consumer.consume(pullOptions(concurrency))
+    },
+    { logger: bus.logger, nc: bus.nc },
+  )
   const inFlight = new Set<Promise<void>>()
   let stopping = false
 

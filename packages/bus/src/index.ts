@@ -7,5 +7,6 @@ export { Namespace, ensureStreams, streamConfigs, DEFAULT_STREAM_MAX_BYTES, type
 export { openBucket } from './kv.ts'
 export { natsServers, NatsCredentialsError, type NatsCredentialSettings, type NatsCredentials } from './servers.ts'
 export { isWrongRevision } from './api-errors.ts'
+export { untilJetStreamReady, isJetStreamNotReady } from './jetstream-ready.ts'
 export type { BusObserver, ConsumerState } from './bus-observer.ts'
 export { requestByContract, serveByContract, publishNotice, subscribeNotices, type CoreBus, type ServedTexts } from './core-messages.ts'

@@ -8,6 +8,7 @@ import { BrokerAdapters, type BrokerAdapterOverrides } from './broker/adapters.t
 import { FeedError } from './feed-error.ts'
 import { isLive, liveUsers } from '../repositories/feeds.ts'
 import { feedLoginOf, type FeedLogin } from './feed-login.ts'
+import { boundedDetail } from './status-detail.ts'
 
 const statusContract = contract(FeedStatusV1)
 
@@ -351,7 +352,7 @@ export class FeedManager {
       version: 1,
       userId,
       state,
-      detail: detail?.slice(0, 500) ?? null,
+      detail: detail === null ? null : boundedDetail(detail),
       updatedAt: since ?? new Date().toISOString(),
       lastHeardAt: this.#lastHeard.get(userId) ?? null,
       ...(this.options.instanceId === undefined ? {} : { instanceId: this.options.instanceId }),

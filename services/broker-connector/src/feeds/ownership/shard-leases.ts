@@ -1,8 +1,12 @@
 import { KvWatchInclude, type KV } from '@nats-io/kv'
-import { isWrongRevision } from '@signals/bus'
+import { isWrongRevision, untilJetStreamReady } from '@signals/bus'
 import { FeedLeaseV1, contract, type FeedLease } from '@signals/contracts'
 import type { Logger } from '../../shared/logger.ts'
 import { instanceKey, shardKey, shardOfKey } from './shard.ts'
+import { settledWithin } from '../../shared/within.ts'
+
+/** How long a close waits for each JetStream step (the tick in flight, the hand-over) before going on. */
+const CLOSE_WAIT_MS = 2_000
 
 const leaseContract = contract(FeedLeaseV1)
 
@@ -54,7 +58,8 @@ export class ShardLeases {
   }
 
   async start(): Promise<void> {
-    const watcher = await this.options.bucket.watch({ key: '>', include: KvWatchInclude.UpdatesOnly })
+    // The watch is a JetStream consumer: "not yet" from a cluster electing leaders is waited out (issue 21).
+    const watcher = await untilJetStreamReady('the feed owners watched', () => this.options.bucket.watch({ key: '>', include: KvWatchInclude.UpdatesOnly }), { logger: this.options.logger })
     this.#watch = watcher
     void (async () => {
       for await (const entry of watcher) {
@@ -80,14 +85,25 @@ export class ShardLeases {
     })
   }
 
-  /** Graceful: stops the loop, closes every held shard's feeds, then deletes its lease so another takes it at once. */
+  /**
+   * Graceful: stops the loop, closes every held shard's feeds, then deletes its lease so another takes it at
+   * once. Each wait on JetStream is bounded by CLOSE_WAIT_MS: while JetStream does not answer (a close after
+   * a start that failed on it) each request would wait its full time-out, one after another, past the
+   * process's close grace (issue 21). A lease not deleted then lapses after its TTL, as a crashed instance's.
+   */
   async close(): Promise<void> {
     this.#closed = true
     clearTimeout(this.#timer)
     this.#watch?.stop()
-    await this.#running
-    await Promise.all(this.heldShards().map((shard) => this.#release(shard)))
-    await this.options.bucket.delete(instanceKey(this.options.instanceId)).catch(() => undefined)
+    if (!(await settledWithin(this.#running, CLOSE_WAIT_MS))) this.options.logger.warn({}, 'feed lease tick still waiting on NATS at close; left to lapse')
+    const held = [...this.#held]
+    this.#held.clear()
+    await Promise.all(held.map(([shard]) => this.options.onReleased(shard)))
+    const handOver = Promise.all([
+      ...held.map(([shard, { revision }]) => this.options.bucket.delete(shardKey(shard), { previousSeq: revision }).catch(() => undefined)),
+      this.options.bucket.delete(instanceKey(this.options.instanceId)).catch(() => undefined),
+    ])
+    if (!(await settledWithin(handOver, CLOSE_WAIT_MS))) this.options.logger.warn({ shards: held.length }, 'feed leases not handed over at close (NATS not answering); they lapse after their TTL')
   }
 
   #schedule(delayMs: number): void {
@@ -165,6 +181,11 @@ export class ShardLeases {
       const startedAt = Date.now()
       try {
         const revision = await bucket.create(shardKey(shard), this.#value())
+        // Taken while closing (a tick close() stopped waiting for): given back, never opened.
+        if (this.#closed) {
+          await bucket.delete(shardKey(shard), { previousSeq: revision }).catch(() => undefined)
+          return
+        }
         this.#held.set(shard, { revision, renewedAt: startedAt })
         this.options.onAcquired(shard)
       } catch (error) {
