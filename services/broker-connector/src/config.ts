@@ -144,13 +144,13 @@ export const ConfigSchema = Type.Object({
    */
   DAILY_FLATTEN_CHECK_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'interval of the daily-flatten check' }),
   LIMIT_TIMEOUT_CHECK_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1_000, description: 'interval of the look at limit entries past their limit_timeout' }),
+  PROJECTX_RESTING_OWN_LEGS: Type.Boolean({ default: false, description: 'take limit and stop entries on ProjectX accounts that refuse brackets, the connector placing the stop and target at each fill and cancelling the entry\'s rest once they close the trade (off: market entries only there, resting ones refused with why; off by default while the findings in docs/decisions/projectx-adapter.md are open)' }),
   /**
    * Several targets, breakeven after TP1 and trailing stops carried out (docs/decisions/targets-breakeven.md).
    * Off until the stop and the targets are held together at the broker: with separate orders, a target
    * filled while the connector is away leaves the stop oversized (stop 29 review). Off, such entries are
    * refused on the record, saying why.
    */
-  PROJECTX_RESTING_OWN_LEGS: Type.Boolean({ default: true, description: 'take limit and stop entries on ProjectX accounts that refuse brackets, the connector placing the stop and target at each fill, cancelling the entry\'s rest once they close the trade and closing at the market what fills past them (off: market entries only there, resting ones refused with why)' }),
   EXIT_PLANS_ENABLED: Type.Boolean({ default: false, description: 'carry out several targets, breakeven and trailing stops (off: such entries are refused, saying why)' }),
   TRAILING_STOP_CHECK_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1_000, description: 'interval of the look at the market for trailing stops' }),
   TRAILING_STOP_MIN_GAP_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 1_000, description: "least time between two moves of one trade's trailing stop (the broker's rate limits)" }),

@@ -94,7 +94,7 @@ export class FeedManager {
   readonly #hooks: FeedSessionHooks[] = []
 
   constructor(private readonly options: FeedManagerOptions) {
-    this.#adapters = new BrokerAdapters(options.adapters, { db: options.db, logger: options.logger, restingOwnLegs: options.restingOwnLegs ?? true })
+    this.#adapters = new BrokerAdapters(options.adapters, { db: options.db, logger: options.logger, restingOwnLegs: options.restingOwnLegs ?? false })
   }
 
   /** Adds listeners of every session (registered before the feeds start: sessions open at onReady). */

@@ -26,7 +26,7 @@ export interface FeedsPluginOptions {
   reconnectMs?: number
   /** Adapters replacing the registry's for some brokers (tests). */
   adapters?: BrokerAdapterOverrides
-  /** PROJECTX_RESTING_OWN_LEGS, default on (projectx/session.ts, OWN_LEGS_MARKET_ONLY). */
+  /** PROJECTX_RESTING_OWN_LEGS (projectx/session.ts, OWN_LEGS_MARKET_ONLY). */
   restingOwnLegs?: boolean
   statusRefreshMs: number
   /** How long a broker request (login, socket) waits for its answer. */

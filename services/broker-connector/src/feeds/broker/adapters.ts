@@ -22,7 +22,7 @@ const FACTORIES: { [B in BrokerName]: (needs: AdapterNeeds) => BrokerAdapter<B> 
   paper: () => new TradovateAdapter(),
   tradovate: () => new TradovateAdapter(),
   // The legs ProjectX's no-brackets accounts get from us are planned in Postgres when there is one (own-legs.ts).
-  projectx: ({ db, logger, restingOwnLegs }) => new ProjectXAdapter({ ...(db === null ? {} : { ownLegs: postgresOwnLegStore(db) }), ...(logger ? { logger } : {}), restingOwnLegs: restingOwnLegs ?? true }),
+  projectx: ({ db, logger, restingOwnLegs }) => new ProjectXAdapter({ ...(db === null ? {} : { ownLegs: postgresOwnLegStore(db) }), ...(logger ? { logger } : {}), restingOwnLegs: restingOwnLegs ?? false }),
 }
 
 /** Adapters to use instead of the registry's, per broker (tests: an adapter with short waits). */

@@ -47,8 +47,7 @@ export interface ProjectXAdapterOptions {
   logger?: Logger
   /**
    * Resting (limit, stop) entries taken on an account that refuses brackets, their legs planned in a durable
-   * store (PROJECTX_RESTING_OWN_LEGS, default on; a store in memory takes market entries only: session.ts,
-   * OWN_LEGS_MARKET_ONLY).
+   * store (PROJECTX_RESTING_OWN_LEGS, default off): see OWN_LEGS_MARKET_ONLY in session.ts for why it is off.
    */
   restingOwnLegs?: boolean
 }
@@ -167,7 +166,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const key = `${endpoints.restUrl}\n${accountId}`
     const known = this.#ownLegs.get(key)
     if (known) return known
-    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? true)
+    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? false)
     this.#ownLegs.set(key, created)
     return created
   }

@@ -70,7 +70,7 @@ export class OwnLegs {
     private readonly restingEntries: boolean,
   ) {}
 
-  /** A resting entry may wait for its fill: taken (PROJECTX_RESTING_OWN_LEGS, default on) and the plans kept past a restart. */
+  /** A resting entry may wait for its fill: taken with PROJECTX_RESTING_OWN_LEGS on (default off) and the plans kept past a restart. */
   get takesRestingEntries(): boolean {
     return this.restingEntries && this.store.durable
   }

@@ -46,10 +46,10 @@ t.test('the stop ProjectX placed closes the trade when it fills, as the stop', a
   t.pass('the target was cancelled with it')
 })
 
-t.test('an account on Position Brackets refuses a resting entry with why when PROJECTX_RESTING_OWN_LEGS is off', async (t) => {
-  // On by default: the entry's rest is cancelled once its legs close the trade, and what fills past them is
-  // closed at the market (own-legs-restart.test.ts). Off, a resting entry there is refused, saying why.
-  const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }], env: { PROJECTX_RESTING_OWN_LEGS: 'false' } })
+t.test('an account on Position Brackets refuses a resting entry with why unless PROJECTX_RESTING_OWN_LEGS is on', async (t) => {
+  // Filled in parts, a resting entry may see its target close the first part; what fills after that would
+  // have no stop. Refused rather than sent by default; taken with the setting (own-legs-restart.test.ts).
+  const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }] })
   const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
