@@ -150,7 +150,10 @@ t.test('a record past its grace while its user\'s session is being opened here w
   let reached = false
   let open = () => undefined as void
   const feedHooks = { onSessionOpen: async () => void (gate && ((reached = true), await gate)) }
-  const { app, db, config } = await tradingApp(t, broker, { ...SLOW, ENTRY_SWEEP_INTERVAL_MS: '600000' }, { feedHooks })
+  // The wait is bounded by twice the grace: a loaded machine may take seconds to hand the session out after
+  // its gate opens, so the grace here leaves room (a redelivery past the bound would fail the record first).
+  const grace = 6_000
+  const { app, db, config } = await tradingApp(t, broker, { ...SLOW, ENTRY_OUTCOME_GRACE_MS: String(grace), ENTRY_SWEEP_INTERVAL_MS: '600000' }, { feedHooks })
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   await connect(app, 'u-0')
   await brokerControl(broker, { endpoint: 'order/placeOSO', kind: 'late' })
@@ -166,7 +169,7 @@ t.test('a record past its grace while its user\'s session is being opened here w
   const record = await recordOf(db, alert.alertId)
   t.equal(entryOrders(broker, `sig-${record.id}`).length, 1, 'the order is at the broker now (its events held)')
   const sweep = () => (app.trading.entryFlow as LiveEntryFlow).sweep(0)
-  await eventually(async () => Date.now() - ((await recordOf(db, alert.alertId)).sent_at?.getTime() ?? Date.now()) > 5_000)
+  await eventually(async () => Date.now() - ((await recordOf(db, alert.alertId)).sent_at?.getTime() ?? Date.now()) > grace + 500, grace + 10_000)
   await sweep()
   t.match(await recordOf(db, alert.alertId), { status: 'placing' }, 'past the grace, it waits for the session being opened')
   open()
