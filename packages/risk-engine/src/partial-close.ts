@@ -31,3 +31,25 @@ export function partialCloseQuantity(held: number, asked: ClosePartAsked): Parti
   }
   return { kind: 'none', reason: 'the alert said neither how much to close nor the size to keep' }
 }
+
+/** The alert's close counted in this account's contracts, or why it cannot be. */
+export type CloseInAccount = { kind: 'asked'; asked: ClosePartAsked } | { kind: 'none'; reason: string }
+
+/**
+ * A source sized by a multiplier (issue 22, docs/decisions/signal-sources.md) speaks in its strategy's
+ * contracts: "close 1" or "1 remains" of the 2 it entered is 2 or 2 of the account's 4 at x2. So a quantity
+ * and what remains are multiplied by the rule the closed trades were sized by (`multipliers`, one per trade;
+ * null: the account's own sizing, counted as they are); a percentage is the same in both. Trades sized by
+ * different rules cannot be counted so: refused, a percentage still works.
+ */
+export function closeInAccount(asked: ClosePartAsked, multipliers: readonly (string | null)[]): CloseInAccount {
+  if (asked.percent !== null) return { kind: 'asked', asked }
+  const rules = [...new Set(multipliers.map((multiplier) => (multiplier === null ? null : Number(multiplier))))]
+  if (rules.length > 1) {
+    const named = rules.map((rule) => (rule === null ? "the account's own sizing" : `x${rule}`)).join(', ')
+    return { kind: 'none', reason: `the trades it would close were sized by different rules (${named}), so a quantity or the size to keep cannot be counted in this account's contracts; a percentage can` }
+  }
+  const rule = rules[0] ?? null
+  if (rule === null) return { kind: 'asked', asked }
+  return { kind: 'asked', asked: { percent: null, quantity: asked.quantity === null ? null : asked.quantity * rule, remaining: asked.remaining === null ? null : asked.remaining * rule } }
+}

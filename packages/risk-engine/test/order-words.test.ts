@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DEFAULT_RISK_ENGINE_CONFIG, additionRoom, partialCloseQuantity, positionChange, type RiskEngineConfig } from '../src/index.ts'
+import { DEFAULT_RISK_ENGINE_CONFIG, additionRoom, closeInAccount, partialCloseQuantity, positionChange, type RiskEngineConfig } from '../src/index.ts'
 
 const withChanges = (reversals: 'refuse' | 'allow', pyramiding: 'refuse' | 'allow'): RiskEngineConfig => ({ ...DEFAULT_RISK_ENGINE_CONFIG, positionChanges: { reversals, pyramiding } })
 const long = (quantity: number) => ({ root: 'MNQ', side: 'LONG' as const, quantity: String(quantity), entryPrice: '21000' })
@@ -41,4 +41,17 @@ t.test('reverse and add by the account settings (defaults refuse, saying why)', 
   // Every cap on one order holds the whole position, since its stop and target are orders of its size (review finding).
   t.equal(additionRoom(allow, [long(2)], { platformMaxContracts: 3, maxContracts: null }), 1, "the platform's ceiling")
   t.equal(additionRoom(allow, [long(2)], { platformMaxContracts: 1_000, maxContracts: 2 }), 0, "the risk strategy's maximum contracts")
+})
+
+t.test("closeInAccount: a multiplied source's quantity and size to keep, counted in the account's contracts", async (t) => {
+  const asked = (quantity: number | null, remaining: number | null, percent: number | null = null) => ({ quantity, remaining, percent })
+  t.same(closeInAccount(asked(1, null), ['2.0000', '2.0000']), { kind: 'asked', asked: asked(2, null) }, 'close 1 at x2 is 2')
+  t.same(closeInAccount(asked(null, 1), ['3']), { kind: 'asked', asked: asked(null, 3) }, 'keep 1 at x3 is 3')
+  t.same(closeInAccount(asked(null, null, 50), ['2', null]), { kind: 'asked', asked: asked(null, null, 50) }, 'a percentage is the same in both')
+  t.same(closeInAccount(asked(2, null), [null, null]), { kind: 'asked', asked: asked(2, null) }, "the account's own sizing: as asked")
+  t.same(closeInAccount(asked(2, null), []), { kind: 'asked', asked: asked(2, null) }, 'no trade: as asked (nothing to close is said later)')
+  const mixed = closeInAccount(asked(1, null), ['2', null])
+  t.equal(mixed.kind, 'none', 'trades sized by different rules are refused')
+  t.match(mixed, { reason: /different rules \(x2, the account's own sizing\).*a percentage can/ })
+  t.same(partialCloseQuantity(3, asked(null, 1.5)), { kind: 'close', quantity: 1 }, 'keep 1 at x1.5 keeps 2 of 3 (rounded up: never closes more than asked)')
 })

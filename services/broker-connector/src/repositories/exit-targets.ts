@@ -20,7 +20,7 @@ export interface ExitScope {
  * (its several targets carry its tag), or null; `late`: not yet asked to exit (its entry filled after the
  * exit was written).
  */
-export type TargetTrade = RowOf<'trades', 'id' | 'side' | 'quantity' | 'stop_order_id' | 'target_order_id' | 'alert_record_id'> & { late: boolean }
+export type TargetTrade = RowOf<'trades', 'id' | 'side' | 'quantity' | 'stop_order_id' | 'target_order_id' | 'alert_record_id'> & RowOf<'alerts', 'size_multiplier'> & { late: boolean }
 
 /** A trade is the exit's when its entry came up to the exit (a trade without a record: opened by then). */
 const enteredBy = (signalAt: Date) => sql`(CASE WHEN a.id IS NULL THEN t.opened_at ELSE a.received_at END) <= ${signalAt.toISOString()}::timestamptz`
@@ -32,7 +32,7 @@ const ofSource = (source: ExitScope['source'], userColumn: 't.user_id' | 'a.user
 /** Our open trades in the contract the exit closes, on the session's account. */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
   const result = await sql<TargetTrade>`
-    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.alert_record_id::int AS alert_record_id, t.exit_requested_at IS NULL AS late
+    SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.alert_record_id::int AS alert_record_id, t.exit_requested_at IS NULL AS late, a.size_multiplier
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
       AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}

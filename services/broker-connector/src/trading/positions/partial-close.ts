@@ -1,6 +1,6 @@
 import { exitSideOf } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
-import { partialCloseQuantity } from '@signals/risk-engine'
+import { closeInAccount, partialCloseQuantity } from '@signals/risk-engine'
 import { BrokerError, isDone, outcomeUnknown, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { targetTrades, type ExitScope } from '../../repositories/exit-targets.ts'
@@ -44,7 +44,10 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
     const ours = trades.filter((trade) => trade.side === held).reduce((sum, trade) => sum + Number(trade.quantity), 0)
     if (ours === 0) return `partial close: nothing closed, the ${held} ${flatten.contract} position at the broker is not these signals'`
     const size = Math.min(Math.abs(netPos), ours)
-    const decided = partialCloseQuantity(size, flatten.close_part)
+    // A multiplied source counts in its strategy's contracts: its quantity and what remains are scaled here.
+    const inAccount = closeInAccount(flatten.close_part, trades.filter((trade) => trade.side === held).map((trade) => trade.size_multiplier))
+    if (inAccount.kind === 'none') return `partial close: nothing closed, ${inAccount.reason}`
+    const decided = partialCloseQuantity(size, inAccount.asked)
     if (decided.kind === 'none') return `partial close: ${decided.reason}`
     // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
     // stop or target may close more than is left. Not carried out (a refusal, a wait, a cut failing half way):

@@ -3,6 +3,8 @@ import { publishAlert } from '../../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord } from '../../trading-helper.ts'
 import { operatorSource } from '../../source-helper.ts'
 import { entryOrders } from '../../broker-controls.ts'
+import { eventually } from '../../helper.ts'
+import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
 
 /**
  * A subscription's size rule `multiplier` (issue 22 item 3; docs/decisions/signal-sources.md): the source's
@@ -47,4 +49,30 @@ t.test('a whole multiple is taken as it is when it fits', async (t) => {
   const entry = mnqEntry({ userId: null, sourceId: house, quantity: 2 })
   await publishAlert(app, entry)
   t.match(await settledRecord(db, entry.alertId), { status: 'placed', order_quantity: 4 }, '2 x 2 = 4, within the $500 budget and the cap of 5')
+})
+
+t.test("a multiplied source's partial close counts in the source's contracts: its quantity and what remains times the multiplier", async (t) => {
+  const { app, db, broker, house } = await subscribedWithMultiplier(t, '2')
+  const entry = mnqEntry({ userId: null, sourceId: house, quantity: 2 })
+  await publishAlert(app, entry)
+  await openedTrade(db, (await settledRecord(db, entry.alertId)).id)
+  t.equal(netMnq(broker), 4, 'the strategy entered 2, the account 2 x 2 = 4')
+
+  const outcomeOf = async (alertId: string) => {
+    await eventually(async () => (await db.selectFrom('flatten_requests').select('done_at').where('alert_id', '=', alertId).executeTakeFirst())?.done_at != null, 30_000)
+    return (await db.selectFrom('flatten_requests').select('outcome').where('alert_id', '=', alertId).executeTakeFirstOrThrow()).outcome
+  }
+  // The strategy keeps 1 of its 2: the account keeps 1 x 2 = 2 of its 4.
+  const keepOne = mnqExit({ sourceId: house, closes: 'LONG', closePart: { quantity: null, percent: null, remaining: 1 } })
+  await publishAlert(app, keepOne)
+  t.match(await outcomeOf(keepOne.alertId), /^partial close sent to the broker: 2 of the LONG MNQZ6 position of 4/, 'remaining 1 is 2 contracts here')
+  await eventually(() => netMnq(broker) === 2)
+  t.equal(netMnq(broker), 2)
+
+  // The strategy closes its last 1: the account closes 1 x 2 = 2.
+  const closeOne = mnqExit({ sourceId: house, closes: 'LONG', closePart: { quantity: 1, percent: null, remaining: null } })
+  await publishAlert(app, closeOne)
+  t.match(await outcomeOf(closeOne.alertId), /^partial close sent to the broker: 2 of the LONG MNQZ6 position of 2/, 'a quantity of 1 is 2 contracts here')
+  await eventually(() => netMnq(broker) === 0)
+  t.equal(netMnq(broker), 0, 'flat, as the strategy is')
 })
