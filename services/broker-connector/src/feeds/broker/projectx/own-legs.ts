@@ -146,7 +146,7 @@ export class OwnLegs {
       const leg = plan?.legs.find((kept) => kept.leg === name)
       // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
       if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null || !(await this.#entryWorks(tag, false))) return
-      await this.#close(plan, leg.covered, doneWhy(name, done))
+      await this.#close(plan, stoodFor(plan), doneWhy(name, done))
     })
   }
 
@@ -210,7 +210,7 @@ export class OwnLegs {
     }
     if (!(await this.#entryWorks(plan.tag, false))) return
     const done = doneLeg(plan, await this.#listed(false))
-    if (done) await this.#close(plan, done.leg.covered, done.why)
+    if (done) await this.#close(plan, stoodFor(plan), done.why)
   }
 
   /**
@@ -228,7 +228,7 @@ export class OwnLegs {
     if (done) {
       // What the entry filled past the done leg has no stop: never grow the other leg for it (it would close
       // more than is held once the trade keeper cancels it or the late part is closed at the market).
-      await this.#close(plan, done.leg.covered, done.why)
+      await this.#close(plan, stoodFor(plan), done.why)
       return false
     }
     for (const leg of due) {
@@ -446,6 +446,13 @@ const isEntryOf = (tag: string, order: Record<string, unknown>): boolean => orde
 
 /** Why a plan closes, said on the record: a leg filled closed the trade; one cancelled or expired went with it. */
 const doneWhy = (leg: 'sl' | 'tp', done: string): string => (done === 'filled' ? `its ${LEG_NAMES[leg]} closed the trade` : `its ${LEG_NAMES[leg]} was ${done}`)
+
+/**
+ * The entry's contracts the legs stood for when the plan closes: the largest a leg was placed or grown for.
+ * The done leg may have been sized before the entry's last fill while the other was grown for it: that
+ * contract is still protected by the other (the trade keeper resizes it), not late.
+ */
+const stoodFor = (plan: OwnLegPlanRow): number => Math.max(0, ...plan.legs.map((leg) => leg.covered))
 
 /** Certainly not carried out by ProjectX (rate limited, never sent): nothing to fear from sending it later. */
 const notCarriedOut = (error: BrokerError): boolean => error.kind === 'rate_limited' || (error.kind === 'unavailable' && error.neverSent)
