@@ -30,6 +30,9 @@ const OWN_LEG_TAG = /^(.+)\.(sl|tp)$/
 const REMEMBERED = 20_000
 /** A plan is brought up to its fills in a few steps (place, grow, per leg); more means another caller is at it. */
 const MAX_STEPS = 6
+/** A failed bringing-up (ProjectX or the database away) is tried again after this long, a few times (then at the next session open). */
+const RETRY_MS = 5_000
+const RETRIES = 5
 
 /**
  * The stop and target we place ourselves for an account whose settings refuse brackets on an order
@@ -51,7 +54,7 @@ const MAX_STEPS = 6
  * it): the plan is then closed (written first, with the contracts the legs stood for) and the entry's rest
  * cancelled, looked for again at each later fill and session open. A fill that lands past them anyway (the
  * cancel raced it, or it came while no connector listened) has no stop: it is closed at the market
- * (`<tag>.flat<n>`), not given legs, and the record says so.
+ * (`Position/partialCloseContract`, untagged: ProjectX takes no tag there), not given legs, and the record says so.
  */
 export class OwnLegs {
   /** Set when ProjectX refused brackets on this account: later entries go without them at once. */
@@ -63,6 +66,10 @@ export class OwnLegs {
   #call: Call | null = null
   #orders: Orders | null = null
   #accountId = 0
+  /** Tags whose bringing-up failed, tried again by one timer (`#retryLater`). */
+  readonly #failed = new Set<string>()
+  #retryTimer: NodeJS.Timeout | null = null
+  #retries = 0
 
   constructor(
     private readonly store: OwnLegStore,
@@ -79,6 +86,7 @@ export class OwnLegs {
     this.#call = call
     this.#accountId = accountId
     this.#orders = orders
+    this.#retries = 0
   }
 
   /** The entry tagged `tag` (our seam tag) is about to be sent without brackets: its plan is kept first, or the entry is refused. */
@@ -138,17 +146,36 @@ export class OwnLegs {
       const leg = plan?.legs.find((kept) => kept.leg === name)
       // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
       if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null || !(await this.#entryWorks(tag, false))) return
-      await this.#close(plan, leg.covered, doneWhy(name, done))
+      await this.#close(plan, stoodFor(plan), doneWhy(name, done))
     })
   }
 
   /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
   #enqueue(entries: readonly string[], work: () => Promise<void>): void {
-    // A failure (the database or ProjectX away) leaves the plan as kept: the next fill or session open takes it up.
+    // A failure (the database or ProjectX away) leaves the plan as kept: tried again shortly (a late fill has no
+    // other fill or event to bring it up), and at the next fill or session open.
     this.#chain = this.#chain.then(work).catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error)
-      this.logger.warn({ brokerAccountId: this.#accountId, entries, reason }, 'the stop and target placed by the connector could not be brought up to the fills; taken up at the next fill or session open')
+      this.logger.warn({ brokerAccountId: this.#accountId, entries, reason }, 'the stop and target placed by the connector could not be brought up to the fills; tried again shortly, and at the next fill or session open')
+      this.#retryLater(entries, error instanceof BrokerError ? error.retryAfterMs : null)
     })
+  }
+
+  /** The plans of `entries` read again and brought up (as at a session open) after a while; a few times, then left to the next session open. */
+  #retryLater(entries: readonly string[], afterMs: number | null): void {
+    for (const tag of entries) this.#failed.add(tag)
+    if (this.#retryTimer !== null || this.#retries >= RETRIES) return
+    this.#retries++
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null
+      const tags = [...this.#failed]
+      this.#failed.clear()
+      this.#enqueue(tags, async () => {
+        for (const plan of await this.store.plans(tags)) await this.#resumePlan(plan)
+        this.#retries = 0
+      })
+    }, Math.max(RETRY_MS, afterMs ?? 0))
+    this.#retryTimer.unref()
   }
 
   #remember(tag: string): void {
@@ -183,7 +210,7 @@ export class OwnLegs {
     }
     if (!(await this.#entryWorks(plan.tag, false))) return
     const done = doneLeg(plan, await this.#listed(false))
-    if (done) await this.#close(plan, done.leg.covered, done.why)
+    if (done) await this.#close(plan, stoodFor(plan), done.why)
   }
 
   /**
@@ -201,7 +228,7 @@ export class OwnLegs {
     if (done) {
       // What the entry filled past the done leg has no stop: never grow the other leg for it (it would close
       // more than is held once the trade keeper cancels it or the late part is closed at the market).
-      await this.#close(plan, done.leg.covered, done.why)
+      await this.#close(plan, stoodFor(plan), done.why)
       return false
     }
     for (const leg of due) {
@@ -351,24 +378,45 @@ export class OwnLegs {
   }
 
   /**
-   * Closes at the market the contracts the entry filled past what its legs stood for (they have no stop),
-   * claimed first (one caller, once). `Position/partialCloseContract`, sized to what the account still holds
-   * on the entry's side (asked now) and no more: ProjectX refuses a size past the position, so it never turns
-   * the account over, even when the reconciliation's flatten of the same contract (a position none of our
-   * trades is in) lands first. An answer lost is not sent again (it may have closed them): the record says
-   * so, and the reconciliation compares the position at its next pass.
+   * Closes at the market the contracts the entry filled past what its legs stood for (they have no stop).
+   * What the account holds on the entry's side is read first (asked now), then the close is claimed (one
+   * caller, once): a read that fails claims nothing. `Position/partialCloseContract`, sized to what is held
+   * and no more: ProjectX refuses a size past the position, so it never turns the account over, even when the
+   * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. Certainly
+   * not carried out (a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
+   * sent again (it may have closed them) and the reconciliation compares the position at its next pass. Left
+   * open either way, the record says so and the failure goes up: tried again shortly and at the session open.
    */
   async #flatten(plan: OwnLegPlanRow, late: number): Promise<void> {
     const call = this.#call
-    if (call === null || !(await this.store.claimFlatten(plan.tag, plan.flattened, plan.flattened + late))) return
+    if (call === null) return
     const contracts = late === 1 ? '1 contract' : `${late} contracts`
     const said = `${contracts} the entry filled after its stop and target were done had no stop`
-    const size = Math.min(late, await this.#held(plan))
+    let held: number
+    try {
+      held = await this.#held(plan)
+    } catch (error) {
+      await this.#say(plan, `${said} and is not closed yet: ${error instanceof Error ? error.message : String(error)}; tried again`)
+      throw error
+    }
+    if (!(await this.store.claimFlatten(plan.tag, plan.flattened, plan.flattened + late))) return
+    const size = Math.min(late, held)
     if (size === 0) return this.#say(plan, `${said}: the position was closed already`)
-    const failure = await sendOnce(() => call('Position/partialCloseContract', { accountId: this.#accountId, contractId: plan.contractId, size }), false)
-    this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, late, size, reason: failure }, 'entry contracts filled after the legs placed by the connector were done: closed at the market')
+    let failure: BrokerError | null = null
+    try {
+      await call('Position/partialCloseContract', { accountId: this.#accountId, contractId: plan.contractId, size })
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error
+      failure = error
+    }
+    this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, late, size, reason: failure?.message ?? null }, 'entry contracts filled after the legs placed by the connector were done: closed at the market')
     const closed = size === 1 ? '1 closed' : `${size} closed`
-    await this.#say(plan, failure === null ? `${said}: ${closed} at the market` : `${said} and may not be closed: ${failure}`)
+    if (failure === null) return this.#say(plan, `${said}: ${closed} at the market`)
+    if (!notCarriedOut(failure)) return this.#say(plan, `${said} and may not be closed: ${failure.message}`)
+    // ProjectX did not carry it out: the claim moved back, so the retry (or the next session open) closes them.
+    await this.store.claimFlatten(plan.tag, plan.flattened + late, plan.flattened)
+    await this.#say(plan, `${said} and is not closed yet: ${failure.message}; tried again`)
+    throw failure
   }
 
   /** The contracts the account holds on the entry's side of the plan's contract, asked of ProjectX now. */
@@ -398,6 +446,16 @@ const isEntryOf = (tag: string, order: Record<string, unknown>): boolean => orde
 
 /** Why a plan closes, said on the record: a leg filled closed the trade; one cancelled or expired went with it. */
 const doneWhy = (leg: 'sl' | 'tp', done: string): string => (done === 'filled' ? `its ${LEG_NAMES[leg]} closed the trade` : `its ${LEG_NAMES[leg]} was ${done}`)
+
+/**
+ * The entry's contracts the legs stood for when the plan closes: the largest a leg was placed or grown for.
+ * The done leg may have been sized before the entry's last fill while the other was grown for it: that
+ * contract is still protected by the other (the trade keeper resizes it), not late.
+ */
+const stoodFor = (plan: OwnLegPlanRow): number => Math.max(0, ...plan.legs.map((leg) => leg.covered))
+
+/** Certainly not carried out by ProjectX (rate limited, never sent): nothing to fear from sending it later. */
+const notCarriedOut = (error: BrokerError): boolean => error.kind === 'rate_limited' || (error.kind === 'unavailable' && error.neverSent)
 
 /** A placed leg of the plan that `orders` show done (filled, cancelled, expired), with why, or null. */
 function doneLeg(plan: OwnLegPlanRow, orders: readonly Record<string, unknown>[]): { leg: OwnLegRow; why: string } | null {
