@@ -52,7 +52,7 @@ t.test('a refused partial close put back while a lone stop filled at the broker 
   t.equal(netMnq(broker), 1, 'the stops filled at the broker: 1 contract held')
   await eventually(async () => /Rejected B/.test((await db.selectFrom('flatten_requests').select('reason').where('alert_id', '=', second.alertId).executeTakeFirst())?.reason ?? ''))
   // The put-back is done when the trade says so (it runs in the flatten runner, after the refusal).
-  await eventually(async () => (await tradeOfRecord(db, record.id))?.exit_note?.includes('Rejected B') === true || (await tradeOfRecord(db, record.id))?.exit_note?.includes('was not carried out') === true, 5000).catch(() => undefined)
+  await eventually(async () => (await tradeOfRecord(db, record.id))?.exit_note?.includes('Rejected B') === true || (await tradeOfRecord(db, record.id))?.exit_note?.includes('was not carried out') === true, 15_000).catch(() => undefined)
   t.comment(`exit note: ${(await tradeOfRecord(db, record.id))?.exit_note}`)
   t.comment(`orders: ${JSON.stringify(Object.entries(ordersOf(broker, record.id)).map(([leg, o]) => [leg, o.ordStatus, o.orderQty, o.filledQty]))}`)
   t.ok(netMnq(broker) >= 0, `after the put-back: never short (net ${netMnq(broker)}; 1 contract held, 2 cut)`)

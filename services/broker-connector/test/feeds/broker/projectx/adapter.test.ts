@@ -176,14 +176,14 @@ t.test('a market entry filled away from the quote keeps its stop and target at t
     return [...versions.values()].map((version) => version.price ?? version.stopPrice).sort()
   }
   // Both legs are moved (one Order/modify each) once they show; then their prices are read once.
-  await eventually(() => broker.requests.filter((request) => request.endpoint === 'Order/modify').length >= 2, 5_000).catch(() => undefined)
+  await eventually(() => broker.requests.filter((request) => request.endpoint === 'Order/modify').length >= 2, 15_000).catch(() => undefined)
   t.same(await legPrices(), ['20950', '21100'], 'the stop and target where the alert put them, not 10 points higher')
 })
 
 t.test('the token is validated before it expires, so the session outlives its first token', async (t) => {
   const broker = await projectXBroker(t, { tokenTtlMs: 2_000 })
   const { session, lost } = await openSession(t, broker, loginOf(), { renewBeforeMs: 1_000 })
-  await eventually(() => broker.requests.filter((request) => request.endpoint === 'Auth/validate').length >= 2, 5_000)
+  await eventually(() => broker.requests.filter((request) => request.endpoint === 'Auth/validate').length >= 2, 15_000)
   // Past the first token's life: a request with it would be HTTP 401 (credentials_refused).
   t.equal((await session.findContract('MNQZ6')).name, 'MNQZ6', 'requests go on with the new token')
   t.same(lost, [], 'the session was not lost')

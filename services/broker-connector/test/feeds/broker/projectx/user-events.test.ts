@@ -37,7 +37,7 @@ t.test('a fill whose legs never come goes out after the hold; nothing goes befor
   t.same(events, [], 'held until the snapshot is taken')
   user.start(7000)
   t.same(kinds(events), ['order 20 sig-2 Created'])
-  await eventually(() => events.length === 3, 2_000)
+  await eventually(() => events.length === 3, 15_000)
   t.same(kinds(events), ['order 20 sig-2 Created', 'fill 20', 'cashBalance'])
   t.match(events[2], { type: 'cashBalance', accountId: 7000, amount: '49990.5', realizedPnl: null })
   user.close()
