@@ -6,7 +6,7 @@ import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '.
 import { ProjectXAdapter, type ProjectXAdapterOptions } from '../../../../src/feeds/broker/projectx/adapter.ts'
 import type { Config } from '../../../../src/config.ts'
 import { build, eventually } from '../../../helper.ts'
-import { connect } from '../../../trading-helper.ts'
+import { connect, mnqEntry } from '../../../trading-helper.ts'
 
 export const API_KEY = 'px-key-0123456789'
 
@@ -65,5 +65,23 @@ export async function connectedProjectXTrader(t: Test, options: { accounts?: Pro
 
 /** The account's net position in MNQZ6 at the ProjectX paper broker. */
 export const netMnq = (broker: ProjectXPaperBroker, accountId = 7000): number => broker.positions().find((position) => position.accountId === accountId)?.netPos ?? 0
+
+/**
+ * An account on Position Brackets (it refuses brackets on orders: the connector places the legs) with resting
+ * entries taken (PROJECTX_RESTING_OWN_LEGS, off by default: docs/decisions/projectx-adapter.md).
+ */
+export const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }], env: { PROJECTX_RESTING_OWN_LEGS: 'true' } }
+
+/** A limit entry resting at 20990 with its stop at 20940 and its target at 21090. */
+export const restingMnqEntry = () => mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+
+/** The paper market fills each order one contract per price move (null: all at once). */
+export async function liquidity(broker: ProjectXPaperBroker, lots: number | null): Promise<void> {
+  const answer = await fetch(`${broker.apiUrl}/dev/liquidity`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ symbol: 'MNQZ6', lots }) })
+  if (answer.status !== 200) throw new Error(`liquidity: ${answer.status}`)
+}
+
+/** What the record says to the trader. */
+export const reasonOf = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
 
 export { eventually }

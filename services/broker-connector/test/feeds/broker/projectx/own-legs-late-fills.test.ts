@@ -1,25 +1,15 @@
 import t from 'tap'
-import type { Database, Kysely } from '@signals/db'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { publishAlert } from '../../../helper.ts'
-import { mnqEntry, settledRecord } from '../../../trading-helper.ts'
-import { ACCOUNTS, connectedProjectXTrader, eventually, netMnq } from './helper.ts'
+import { settledRecord } from '../../../trading-helper.ts'
+import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
 
 // Stop 35 review, HIGH 1 (docs/decisions/projectx-adapter.md, "Open after the stop 35 review"): a fill of a
 // resting entry that lands after its own legs closed the trade is closed at the market. The close claimed
 // `flattened` before it read what the account holds, so a failed read left the claim standing: nobody took
 // the contract up again, and it stayed held without a stop. Runs with PROJECTX_RESTING_OWN_LEGS on, as the
 // other tests of resting entries (own-legs-restart.test.ts).
-const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }], env: { PROJECTX_RESTING_OWN_LEGS: 'true' } }
-
-/** The paper market fills each order one contract per price move (null: all at once). */
-async function liquidity(broker: ProjectXPaperBroker, lots: number | null): Promise<void> {
-  const answer = await fetch(`${broker.apiUrl}/dev/liquidity`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ symbol: 'MNQZ6', lots }) })
-  if (answer.status !== 200) throw new Error(`liquidity: ${answer.status}`)
-}
-
 const legsOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().filter((order) => order.clOrdId === `sig-${recordId}.sl` || order.clOrdId === `sig-${recordId}.tp`)
-const said = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
 const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
 
 t.test('a late fill whose read of the position fails is not left held: read again shortly, then closed at the market, and the record says so', async (t) => {
@@ -38,7 +28,7 @@ t.test('a late fill whose read of the position fails is not left held: read agai
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
   broker = started.broker
   const { app, db } = started
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await liquidity(broker, 1)
@@ -53,8 +43,8 @@ t.test('a late fill whose read of the position fails is not left held: read agai
   t.equal(partialCloses(broker), 1, 'closed at the market once')
   const plan = await db.selectFrom('own_leg_plans').select(['filled', 'closed_filled', 'flattened']).where('tag', '=', `sig-${record.id}`).executeTakeFirstOrThrow()
   t.same(plan, { filled: 2, closed_filled: 1, flattened: 1 }, 'the plan kept says one contract was late, and closed')
-  await eventually(async () => /at the market/.test(await said(db, record.id))).catch(() => undefined)
-  const reason = await said(db, record.id)
+  await eventually(async () => /at the market/.test(await reasonOf(db, record.id))).catch(() => undefined)
+  const reason = await reasonOf(db, record.id)
   t.match(reason, /1 contract the entry filled after its stop and target were done had no stop and is not closed yet: .*tried again/, 'the record says the late contract was left open for a moment')
   t.match(reason, /1 contract the entry filled after its stop and target were done had no stop: 1 closed at the market/, 'and that it was closed at the market')
 })
@@ -76,7 +66,7 @@ t.test('a target that fills before it grew for the entry\'s second contract, the
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
   broker = started.broker
   const { app, db } = started
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await liquidity(broker, 1)
@@ -88,7 +78,7 @@ t.test('a target that fills before it grew for the entry\'s second contract, the
   await eventually(() => raced)
   const entryOf = () => broker.orders().find((order) => order.clOrdId === `sig-${record.id}.own`)
   // Not thrown on time-out: the asserts below say what is missing.
-  await eventually(async () => entryOf()?.ordStatus === 'Canceled' && /rest .*cancelled/.test(await said(db, record.id)), 15_000).catch(() => undefined)
+  await eventually(async () => entryOf()?.ordStatus === 'Canceled' && /rest .*cancelled/.test(await reasonOf(db, record.id)), 15_000).catch(() => undefined)
   // What must not happen (a close at the market), waited for a while: on main's code it came at once after the rest's cancel.
   await eventually(() => partialCloses(broker) > 0, 15_000).catch(() => undefined)
   t.equal(entryOf()?.ordStatus, 'Canceled', "the entry's rest is cancelled")

@@ -1,25 +1,14 @@
 import t from 'tap'
-import type { Database, Kysely } from '@signals/db'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
+import { settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade, openedTrade } from '../../../trading/positions/exit-helper.ts'
-import { ACCOUNTS, connectedProjectXTrader, eventually, netMnq } from './helper.ts'
+import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
 
 // Issue 23 follow-up, "own legs persisted" (docs/decisions/projectx-adapter.md, "Our legs"). On an account that
 // refuses brackets the connector places the stop and target itself at each fill. Their plan is kept in Postgres
 // before the entry goes, so a resting entry is taken: filled in parts before, while and after a restart, it
 // gets its stop and target sized to what filled, each sent once, by whichever instance holds the session.
-
-// Resting entries on such accounts are taken only with PROJECTX_RESTING_OWN_LEGS on (off by default until the
-// stop 35 review's findings are fixed: docs/decisions/projectx-adapter.md; trading.test.ts for the refusal).
-const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' as const }], env: { PROJECTX_RESTING_OWN_LEGS: 'true' } }
-
-/** The paper market fills each order one contract per price move (null: all at once). */
-async function liquidity(broker: ProjectXPaperBroker, lots: number | null): Promise<void> {
-  const answer = await fetch(`${broker.apiUrl}/dev/liquidity`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ symbol: 'MNQZ6', lots }) })
-  if (answer.status !== 200) throw new Error(`liquidity: ${answer.status}`)
-}
 
 const legsOf = (broker: ProjectXPaperBroker, recordId: number) =>
   broker
@@ -30,7 +19,7 @@ const legsOf = (broker: ProjectXPaperBroker, recordId: number) =>
 
 t.test('a limit entry on an account that refuses brackets, filled in parts before, while and after a restart, gets its stop and target sized to each fill, sent once', async (t) => {
   const { broker, app, db: firstDb, config } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(firstDb, entry.alertId)
   t.match(record, { status: 'placed', reason: null }, 'taken: its legs are planned in Postgres')
@@ -88,7 +77,7 @@ t.test('a limit entry on an account that refuses brackets, filled in parts befor
 
 t.test('a limit entry filled in full while no connector listened gets its stop and target from the instance that opens the session next', async (t) => {
   const { broker, app, db: firstDb, config } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(firstDb, entry.alertId)
   t.match(record, { status: 'placed', reason: null })
@@ -115,7 +104,7 @@ t.test('a limit entry filled in full while no connector listened gets its stop a
 
 t.test("a leg whose Order/place answer is lost after ProjectX carried it out is found by its tag, never sent again, and still grown", async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   t.match(record, { status: 'placed', reason: null })
@@ -133,7 +122,7 @@ t.test("a leg whose Order/place answer is lost after ProjectX carried it out is 
 
 t.test('a leg whose Order/place answer is lost and that ProjectX never received is sent once more, after a lookup by its tag finds nothing', async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   t.match(record, { status: 'placed', reason: null })
@@ -151,28 +140,26 @@ t.test('a leg whose Order/place answer is lost and that ProjectX never received 
 
 t.test('a leg ProjectX refuses is told on the record, for the trader', async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   t.match(record, { status: 'placed', reason: null })
   broker.interfere('Order/place', { kind: 'refusal', failureReason: '2', failureText: 'Invalid stop price' })
   broker.setPrice('MNQZ6', '20990')
   await eventually(async () => (await db.selectFrom('own_legs').select('outcome').where('tag', '=', `sig-${record.id}`).where('leg', '=', 'sl').executeTakeFirst())?.outcome != null)
-  const said = async () => (await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirstOrThrow()).reason ?? ''
-  await eventually(async () => /stop/.test(await said())).catch(() => undefined)
-  t.match(await said(), /stop and target placed by the connector: the stop \(sig-\d+\.sl, Stop at 20940[.0]*\) was not placed: .*Invalid stop price/, 'the record says the stop is missing, and why')
+  await eventually(async () => /stop/.test(await reasonOf(db, record.id))).catch(() => undefined)
+  t.match(await reasonOf(db, record.id), /stop and target placed by the connector: the stop \(sig-\d+\.sl, Stop at 20940[.0]*\) was not placed: .*Invalid stop price/, 'the record says the stop is missing, and why')
   // The target goes out after the stop's refusal is told: waited for, not thrown on time-out.
   await eventually(() => legsOf(broker, record.id).length === 1).catch(() => undefined)
   t.same(legsOf(broker, record.id), [[`sig-${record.id}.tp`, 'Sell', 'Working', 5]], 'the target alone rests')
 })
 
-const said = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
 const entryOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().find((order) => order.clOrdId === `sig-${recordId}.own`)
 const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
 
 t.test("a limit entry still working when its own target closes the first part has its rest cancelled: nothing fills after it without a stop", async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await liquidity(broker, 1)
@@ -187,8 +174,8 @@ t.test("a limit entry still working when its own target closes the first part ha
   t.equal(entryOf(broker, record.id)?.ordStatus, 'Canceled', "the entry's rest is cancelled once its legs closed the trade")
   broker.setPrice('MNQZ6', '20990')
   t.equal(netMnq(broker), 0, 'the price back at the entry fills nothing: no contract without a stop')
-  await eventually(async () => /rest .*cancelled/.test(await said(db, record.id))).catch(() => undefined)
-  t.match(await said(db, record.id), /the entry's rest \(4 of 5\) was cancelled: its target closed the trade/, 'the record says why the rest was cancelled')
+  await eventually(async () => /rest .*cancelled/.test(await reasonOf(db, record.id))).catch(() => undefined)
+  t.match(await reasonOf(db, record.id), /the entry's rest \(4 of 5\) was cancelled: its target closed the trade/, 'the record says why the rest was cancelled')
   t.equal(await db.selectFrom('own_leg_plans').select('closed_filled').where('tag', '=', `sig-${record.id}`).executeTakeFirst().then((row) => row?.closed_filled), 1, 'the plan kept says it was closed after one contract')
 })
 
@@ -206,7 +193,7 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
   broker = started.broker
   const { app, db } = started
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await liquidity(broker, 1)
@@ -222,14 +209,14 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
   t.equal(partialCloses(broker), 1, 'closed at the market once')
   await eventually(() => broker.orders().every((order) => order.ordStatus !== 'Working')).catch(() => undefined)
   t.same(broker.orders().filter((order) => order.ordStatus === 'Working').map((order) => order.clOrdId), [], 'nothing of the entry left working')
-  await eventually(async () => /market/.test(await said(db, record.id))).catch(() => undefined)
-  t.match(await said(db, record.id), /1 contract the entry filled after its stop and target were done had no stop: 1 closed at the market/, 'the record says the late contract was closed at the market')
+  await eventually(async () => /market/.test(await reasonOf(db, record.id))).catch(() => undefined)
+  t.match(await reasonOf(db, record.id), /1 contract the entry filled after its stop and target were done had no stop: 1 closed at the market/, 'the record says the late contract was closed at the market')
   t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, "the record's trade is the one its target closed")
 })
 
 t.test('an entry that filled again after its target closed the first part while no connector ran: the next instance cancels its rest and closes the late contract', async (t) => {
   const { broker, app, db: firstDb, config } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+  const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(firstDb, entry.alertId)
   await liquidity(broker, 1)
@@ -253,6 +240,6 @@ t.test('an entry that filled again after its target closed the first part while 
   t.ok(partialCloses(broker) <= 1, 'closed at the market at most once by the legs\' keeper')
   broker.setPrice('MNQZ6', '20989.75')
   t.equal(netMnq(broker), 0, 'nothing fills after: never turned over, nothing left to fill')
-  await eventually(async () => /had no stop/.test(await said(db, record.id))).catch(() => undefined)
-  t.match(await said(db, record.id), /1 contract the entry filled after its stop and target were done had no stop: (1 closed at the market|the position was closed already)/, 'the record says what became of the late contract')
+  await eventually(async () => /had no stop/.test(await reasonOf(db, record.id))).catch(() => undefined)
+  t.match(await reasonOf(db, record.id), /1 contract the entry filled after its stop and target were done had no stop: (1 closed at the market|the position was closed already)/, 'the record says what became of the late contract')
 })
