@@ -26,6 +26,9 @@ export async function build(t: Test, overrides: Record<string, string> = {}, bui
   signIdentitiesOnInject(app, config.INTERNAL_AUTH_SECRET, 'broker-connector')
   t.teardown(() => app.close())
   await app.ready()
+  // The shards taken at start read their live users just after it returns: a trader the test makes live
+  // next must not be resumed behind its back (a session it has not opened yet).
+  if (options.feeds) await app.feeds.resumed()
   return { app, config, database, namespace, db: app.db }
 }
 

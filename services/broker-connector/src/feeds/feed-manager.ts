@@ -88,6 +88,7 @@ export class FeedManager {
    * yet (one open per user at a time: starts and reconnects run in the user's queue).
    */
   readonly #opening = new Set<string>()
+  readonly #resumes = new Set<Promise<number>>()
   #closed = false
 
   readonly #adapters: BrokerAdapters
@@ -160,10 +161,23 @@ export class FeedManager {
   }
 
   /** A session for every user whose live trading is on (and who is `included`). Returns how many were started. */
-  async resumeAll(included: (userId: string) => boolean = () => true): Promise<number> {
-    const users = (await liveUsers(this.options.db)).filter(included)
-    await Promise.all(users.map((userId) => this.start(userId)))
-    return users.length
+  resumeAll(included: (userId: string) => boolean = () => true): Promise<number> {
+    const resume = (async () => {
+      const users = (await liveUsers(this.options.db)).filter(included)
+      await Promise.all(users.map((userId) => this.start(userId)))
+      return users.length
+    })()
+    this.#resumes.add(resume)
+    void resume.catch(() => undefined).finally(() => this.#resumes.delete(resume))
+    return resume
+  }
+
+  /**
+   * Settles once every resume begun so far has: a shard taken at start reads its live users a moment after
+   * the start returns, so what is made live just after may be resumed by it or not (tests wait on this).
+   */
+  async resumed(): Promise<void> {
+    await Promise.allSettled([...this.#resumes])
   }
 
   /** Closes the matching users' sessions at once, statuses untouched (their new holder writes them). */

@@ -66,7 +66,9 @@ t.test('(c) breakeven after TP1 moves every stop of the trade', async (t) => {
 })
 
 t.test('(c) the trailing stop moves every stop of the trade', async (t) => {
-  const { broker, app, record } = await openWithTargets(t, withTargets(null, { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 }))
+  // Only the test's own pass moves the trail (the timer's pass, every second, would leave it nothing to move).
+  const trailing = withTargets(null, { distanceTicks: 40, distancePrice: null, triggerPrice: null, stepTicks: 1 })
+  const { broker, app, record } = await openWithTargets(t, trailing, { TRAILING_STOP_CHECK_MS: '600000' })
   const moved = await marketAt(broker, app, '21010')
   t.same(moved.map((move) => move.stopPrice), ['21000.00'])
   const placed = ordersOf(broker, record.id)
