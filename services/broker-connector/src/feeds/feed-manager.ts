@@ -242,13 +242,29 @@ export class FeedManager {
     }
     const existing = this.#feeds.get(userId)
     if (existing?.connection && !replace) return
-    this.#drop(userId)
     const feed: UserFeed = { connection: null, reconnect: undefined, attempts: 0, generation: 0, detail: null, connectedAt: null }
-    this.#feeds.set(userId, feed)
-    await this.#connect(userId, feed)
+    await this.#connect(userId, feed, true)
   }
 
-  async #connect(userId: string, feed: UserFeed): Promise<void> {
+  /**
+   * Opening (`opening(userId)`) from here until the session is handed out or the attempt ends; a new feed
+   * replaces the old one inside, so what needs a session waits for the new one rather than find none in
+   * between (a status write and a credentials read).
+   */
+  async #connect(userId: string, feed: UserFeed, replacing = false): Promise<void> {
+    this.#opening.add(userId)
+    try {
+      if (replacing) {
+        this.#drop(userId)
+        this.#feeds.set(userId, feed)
+      }
+      await this.#loginAndOpen(userId, feed)
+    } finally {
+      this.#opening.delete(userId)
+    }
+  }
+
+  async #loginAndOpen(userId: string, feed: UserFeed): Promise<void> {
     const generation = feed.generation
     const current = () => !this.#closed && this.#feeds.get(userId) === feed && feed.generation === generation
     await this.#publish(userId, 'connecting', null)
@@ -267,19 +283,10 @@ export class FeedManager {
       await this.#publish(userId, 'error', 'no broker credentials')
       return
     }
-    await this.#open(userId, feed, login, current)
+    await this.#openSession(userId, feed, login, current)
   }
 
   /** Opens the broker session; a refused login stops here, any other failure is tried again after its wait. */
-  async #open(userId: string, feed: UserFeed, login: FeedLogin, current: () => boolean): Promise<void> {
-    this.#opening.add(userId)
-    try {
-      await this.#openSession(userId, feed, login, current)
-    } finally {
-      this.#opening.delete(userId)
-    }
-  }
-
   async #openSession(userId: string, feed: UserFeed, login: FeedLogin, current: () => boolean): Promise<void> {
     let session: BrokerSession | null = null
     let lost = false

@@ -110,3 +110,20 @@ t.test('a start for a user whose live trading is off opens nothing (the database
   t.same(broker.tokenRequests, [], 'no login attempted')
   t.same(app.feeds.connectedUsers(), [])
 })
+
+t.test('a restart is opening from the moment its old session is dropped: what needs the session never sees a gap with none', async (t) => {
+  // The slow-broker test saw it: a record past its grace was failed "no connected broker session" by a
+  // redelivery that came between the old session's drop and the new one's open (a status write, a read).
+  const broker = await paperBroker(t)
+  const { app, db, config } = await build(t, { PAPER_BROKER_URL: broker.restUrl, PAPER_BROKER_WS_URL: broker.wsUrl }, { consumers: false, feeds: true })
+  await seedUsers(db, 1, { prefix: 'live' })
+  await saveCredentials(db, config, 'live-0', 'trader0', PASSWORD)
+  await app.feeds.start('live-0')
+  t.ok(app.feeds.session('live-0'), 'connected')
+  const openingWhenDropped: boolean[] = []
+  app.feeds.addHooks({ onFeedDropped: (userId) => void openingWhenDropped.push(app.feeds.opening(userId)) })
+  await app.feeds.restart('live-0')
+  t.same(openingWhenDropped, [true], 'dropped for the restart while its new session was already being opened')
+  t.ok(app.feeds.session('live-0'), 'the new session handed out')
+  t.notOk(app.feeds.opening('live-0'), 'no longer opening once handed out')
+})
