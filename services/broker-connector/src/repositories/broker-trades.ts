@@ -37,7 +37,8 @@ export async function lockTradeLegs(trx: Kysely<Database>, recordId: number): Pr
 /**
  * The entry order's fill opens the record's trade; a further partial fill of the same entry adds its
  * quantity at the weighted price. A fill already counted (a snapshot after a reconnect repeats it) and a
- * trade already closed change nothing. The trade is on its record's broker account (issue 22). Returns the
+ * trade already closed change nothing (the keeper gives a fill after the close a part of its own:
+ * late-entry-fills.ts). The trade is on its record's broker account (issue 22). Returns the
  * trade id when this call changed it. Its legs: those the fill names, else the record's, else the ones the
  * connector placed itself (own_legs: a ProjectX account refusing brackets, whose legs may be placed before
  * this fill is applied, after a restart).

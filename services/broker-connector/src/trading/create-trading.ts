@@ -103,11 +103,12 @@ export function createTrading(
   observer?: EntryObserver,
   clock: () => Date = () => new Date(),
 ): Trading {
-  const keeper = new TradeKeeper({ db, logger })
   const scopes = new SessionScopes()
   const scopeOf = (session: BrokerSession) => scopes.of(session)
   const haltedEntries = new HaltedEntries({ db, logger, sessions })
   const flattens = new FlattenRunner({ db, logger, sessions, scopeOf, haltedEntries })
+  const closeSoon = (userId: string) => void flattens.run(userId).catch((error: unknown) => logger.warn({ userId, err: error }, 'late fill close not carried out now; the flatten sweep tries again'))
+  const keeper = new TradeKeeper({ db, logger, closeSoon })
   const reconciler = new PositionReconciler({ db, logger, sessions, applyListedFills: (userId, session, fills) => keeper.applyListedFills(userId, session, fills), coverStopGaps: (userId) => keeper.coverGaps(userId) })
   const positionDifference = positionDifferenceOf(reconciler)
   const live = new LiveEntryFlow({

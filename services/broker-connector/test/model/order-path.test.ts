@@ -61,6 +61,33 @@ const REGRESSIONS: readonly Regression[] = [
       ],
     },
   },
+  {
+    seed: 406158382,
+    path: '3',
+    what: "a limit entry filled in part, its bracket (sized to that part) stopped out, then the limit's rest filled: the rest's contracts stayed at the broker with no stop and no open trade counting them (fixed: they open a part of their own, closed at the market; the entry's rest is cancelled when its trade closes)",
+    scenario: {
+      instances: 1,
+      commands: [
+        { kind: 'entry', root: 'MNQ', side: 'LONG', order: 'limit', copies: 1, fault: null },
+        { kind: 'entry', root: 'MES', side: 'LONG', order: 'market', copies: 1, fault: null },
+        { kind: 'wait', ms: 9 },
+        { kind: 'restart', instance: 1 },
+        { kind: 'entry', root: 'MES', side: 'LONG', order: 'limit', copies: 1, fault: 'timeout' },
+        { kind: 'liquidity', root: 'MNQ', lots: 2 },
+        { kind: 'wait', ms: 2319 },
+        { kind: 'price', root: 'MNQ', steps: -8 },
+        { kind: 'price', root: 'MNQ', steps: 0 },
+        { kind: 'exit', root: 'last', result: 'Exit', closes: 'SHORT' },
+        { kind: 'entry', root: 'MNQ', side: 'LONG', order: 'limit', copies: 2, fault: null },
+        { kind: 'quiet' },
+        { kind: 'price', root: 'MNQ', steps: -3 },
+        { kind: 'entry', root: 'MNQ', side: 'LONG', order: 'limit', copies: 1, fault: null },
+        { kind: 'price', root: 'MES', steps: -7 },
+        { kind: 'fault', endpoint: 'order/placeOSO', fault: 'server_error_carried_out' },
+        { kind: 'restart', instance: 1 },
+      ],
+    },
+  },
 ]
 
 runModel(t, { arbitrary: scenarioArbitrary, regressions: REGRESSIONS, runs: Number(process.env.MODEL_RUNS ?? 4), what: 'the order path' })

@@ -3,7 +3,8 @@ import { isDependencyDown } from '@signals/http-kit'
 import { BrokerError, isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue, type DayRealizedPnl } from '../../feeds/broker/broker-adapter.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
-import { applyEntryFill, type BrokerScope } from '../../repositories/broker-trades.ts'
+import { applyEntryFill, type BrokerScope, type EntryFill } from '../../repositories/broker-trades.ts'
+import { openLatePart } from '../../repositories/late-entry-fills.ts'
 import { setAsideEvent } from '../../repositories/set-aside-events.ts'
 import { filledOnTrade, noteTrade } from '../../repositories/trade-exits.ts'
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.ts'
@@ -51,7 +52,8 @@ export class TradeKeeper {
   /** Fills applied at once across users (each a transaction): a burst of fills waits here, not in the pool. */
   readonly #limit: ConcurrencyLimit
 
-  constructor(private readonly options: { db: Kysely<Database>; logger: Logger; maxConcurrent?: number }) {
+  /** `closeSoon`: carries out the user's pending flattens now (a late entry fill's close; the flatten sweep would, later). */
+  constructor(private readonly options: { db: Kysely<Database>; logger: Logger; maxConcurrent?: number; closeSoon?: (userId: string) => void }) {
     this.#limit = new ConcurrencyLimit(options.maxConcurrent ?? 4)
   }
 
@@ -266,7 +268,7 @@ export class TradeKeeper {
     const tag = parseOrderTag(order?.tag ?? null)
     if (tag?.leg === 'entry') {
       const legId = (suffix: string) => [...(this.#books.get(userId)?.orders.values() ?? [])].find((o) => o.tag === `${order?.tag}${suffix}`)?.id ?? null
-      const tradeId = await applyEntryFill(this.options.db, {
+      const entryFill: EntryFill = {
         recordId: tag.recordId,
         userId,
         scope,
@@ -278,8 +280,10 @@ export class TradeKeeper {
         at: fill.timestamp,
         stopOrderId: legId('.sl'),
         targetOrderId: legId('.tp'),
-      })
+      }
+      const tradeId = await applyEntryFill(this.options.db, entryFill)
       if (tradeId !== null) this.options.logger.info({ userId, tradeId, recordId: tag.recordId, price: fill.price }, 'trade opened from the entry fill')
+      else await this.#latePart(userId, entryFill)
       // A limit's remainder sent at the market without legs: the limit's legs grow to cover it (issue 24 item 6).
       const book = this.#books.get(userId)
       if (tag.remainder === 'added' && tradeId !== null && book) await growLegsToTrade(this.options.db, book.session, tradeId, (id): id is number => id !== null && book.orders.has(id) && !isDone((book.orders.get(id) as BrokerOrder).status))
@@ -291,6 +295,18 @@ export class TradeKeeper {
     const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : null
     const allocations = await this.options.db.transaction().execute((trx) => allocateExitFill(trx, { userId, scope }, fill, leg, this.options.logger))
     await this.#followLegs(userId, fill, allocations)
+  }
+
+  /**
+   * An entry fill its record's closed trade did not count (it filled after the trade's bracket closed it):
+   * its contracts open a part of their own with a close at the market written beside it
+   * (repositories/late-entry-fills.ts), carried out now rather than at the next flatten sweep.
+   */
+  async #latePart(userId: string, fill: EntryFill): Promise<void> {
+    const part = await openLatePart(this.options.db, fill)
+    if (!part) return
+    this.options.logger.warn({ userId, tradeId: part.tradeId, recordId: fill.recordId, fillId: fill.fillId, quantity: part.quantity }, 'an entry fill after its trade had closed: its contracts are closed at the market')
+    this.options.closeSoon?.(userId)
   }
 
   /**
@@ -308,6 +324,8 @@ export class TradeKeeper {
       try {
         if (closed) {
           for (const id of legs) await cancelQuietly(book.session, id)
+          // The entry's rest still working would fill with no stop (its bracket covered the part filled): cancelled with it.
+          for (const id of workingEntriesOf(book, trade.alert_record_id)) await cancelQuietly(book.session, id)
         } else {
           // With target pairs claimed (found at the broker or not: refused, their answers lost), the trade's
           // stops are sized by followTargets (targets/balance-exits.ts), every `.sl` of the record counted and
@@ -348,6 +366,15 @@ export class TradeKeeper {
       orders: () => book.orders.values(),
     }
   }
+}
+
+/** The record's entry orders still working at the broker (its limit, a remainder sent at the market), as last told. */
+function workingEntriesOf(book: UserBook, recordId: number | null): number[] {
+  if (recordId === null) return []
+  return [...book.orders.values()].flatMap((order) => {
+    const tag = parseOrderTag(order.tag)
+    return tag?.leg === 'entry' && tag.recordId === recordId && !isDone(order.status) ? [order.id] : []
+  })
 }
 
 /** The account an event names (a fill names none: the adapter scoped it by its order). */
