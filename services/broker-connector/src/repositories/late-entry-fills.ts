@@ -23,7 +23,8 @@ export interface LatePart {
  * own (`parent_trade_id` the closed trade; no record and no entry order id: both stay the closed trade's, one
  * trade each), asked to exit with that trade's result, and a partial close of exactly them is written in the
  * same transaction: carried out like any flatten by the session's holder, its fill closes the trades asked to
- * exit first. A fill counted already (by the trade or a part of it: a replay) opens nothing. Returns the part, or null.
+ * exit first. A fill counted already (by the trade or a part of it: a replay) opens nothing, nor one of an entry
+ * whose legs are our own (its plan closes late fills: docs/decisions/projectx-adapter.md). Returns the part, or null.
  */
 export async function openLatePart(db: Kysely<Database>, fill: EntryFill): Promise<LatePart | null> {
   return db.transaction().execute(async (trx) => {
@@ -38,6 +39,8 @@ export async function openLatePart(db: Kysely<Database>, fill: EntryFill): Promi
       WHERE t.alert_record_id = ${fill.recordId} AND t.user_id = ${fill.userId} AND t.status = 'closed' AND t.contract IS NOT NULL
         AND NOT (${fill.fillId}::bigint = ANY(t.entry_fill_ids))
         AND NOT EXISTS (SELECT 1 FROM trades c WHERE c.parent_trade_id = t.id AND ${fill.fillId}::bigint = ANY(c.entry_fill_ids))
+        -- An entry with legs of our own (a ProjectX account refusing brackets) closes its late fills itself (own-legs.ts).
+        AND NOT EXISTS (SELECT 1 FROM own_leg_plans p WHERE p.record_id = ${fill.recordId})
       RETURNING id, contract, side, exit_result AS result`.execute(trx)
     const part = opened.rows[0]
     if (!part) return null
