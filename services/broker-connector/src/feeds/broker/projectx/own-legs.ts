@@ -1,7 +1,8 @@
 import type { Logger } from '../../../shared/logger.ts'
-import { BrokerError, lateCloseTagOf } from '../broker-adapter.ts'
+import { BrokerError } from '../broker-adapter.ts'
 import type { OwnLegPlanRow, OwnLegRow } from '../../../repositories/own-leg-plans.ts'
 import { int, isFields, OWN_LEGS_SUFFIX as OWN_SUFFIX } from './mapping.ts'
+import { LateCloses } from './late-closes.ts'
 import type { OwnLegStore } from './own-leg-store.ts'
 import type { Answer } from './rest.ts'
 
@@ -28,10 +29,6 @@ const LEG_NAMES = { sl: 'stop', tp: 'target' } as const
 /** A leg we placed: `<entry tag>.sl|tp`. */
 const OWN_LEG_TAG = /^(.+)\.(sl|tp)$/
 const REMEMBERED = 20_000
-/** OrderType 2: Market, as ProjectX places a partial close. */
-const MARKET = 2
-/** How long a late close sent is looked for among the account's untagged orders (the hub, a lost session's next snapshot). */
-const CLOSE_SEEN_WITHIN_MS = 60_000
 /** A plan is brought up to its fills in a few steps (place, grow, per leg); more means another caller is at it. */
 const MAX_STEPS = 6
 /** A failed bringing-up (ProjectX or the database away) is tried again after this long, a few times (then at the next session open). */
@@ -59,7 +56,7 @@ const RETRIES = 5
  * cancelled, looked for again at each later fill and session open. A fill that lands past them anyway (the
  * cancel raced it, or it came while no connector listened) has no stop: it is closed at the market
  * (`Position/partialCloseContract`, untagged: ProjectX takes no tag there), not given legs, and the record says so.
- * Its order is reported under `<tag>.late` (`untaggedTagOf`), so its fill goes to the record's trade alone.
+ * Its order is reported under `<tag>.late` (late-closes.ts), so its fill goes to the record's trade alone.
  */
 export class OwnLegs {
   /** Set when ProjectX refused brackets on this account: later entries go without them at once. */
@@ -75,10 +72,8 @@ export class OwnLegs {
   readonly #failed = new Set<string>()
   #retryTimer: NodeJS.Timeout | null = null
   #retries = 0
-  /** Late closes sent whose order has not been seen yet (ProjectX answers partialCloseContract without its id). */
-  readonly #closesDue: { tag: string; contractId: string; side: 0 | 1; size: number; until: number }[] = []
-  /** The orders of late closes, by id, with the tag they are reported under (`<entry tag>.late`). */
-  readonly #closeTags = new Map<number, string>()
+  /** The orders of our late closes, named so their fills go to their record's trade alone. */
+  readonly #lateCloses = new LateCloses()
 
   constructor(
     private readonly store: OwnLegStore,
@@ -159,38 +154,9 @@ export class OwnLegs {
     })
   }
 
-  /**
-   * The tag an untagged order of the account is reported under when it is one of our late closes
-   * (`<entry tag>.late`: the trade keeper gives its fill to that record's trade, never first in, first out to
-   * another record's, which the broker still holds), else null. ProjectX's partialCloseContract takes no tag
-   * and answers without the order's id, so the first untagged Market order of the close's contract, side and
-   * size seen within a minute of its sending is taken as it (and known by its id from then on).
-   */
+  /** The tag an untagged order of the account is reported under when it is one of our late closes (`<tag>.late`), else null. */
   untaggedTagOf(order: Record<string, unknown>): string | null {
-    const id = int(order.id)
-    if (id === null) return null
-    const known = this.#closeTags.get(id)
-    if (known !== undefined || order.type !== MARKET) return known ?? null
-    const now = Date.now()
-    const at = this.#closesDue.findIndex((due) => due.until >= now && due.contractId === order.contractId && due.side === order.side && due.size === int(order.size))
-    if (at < 0) return null
-    const tag = lateCloseTagOf((this.#closesDue.splice(at, 1)[0] as { tag: string }).tag)
-    this.#closeTags.set(id, tag)
-    if (this.#closeTags.size > REMEMBERED) this.#closeTags.delete(this.#closeTags.keys().next().value as number)
-    return tag
-  }
-
-  /** A late close of the plan is about to go (`size` contracts): its order is looked for among the untagged ones. */
-  #closeDue(plan: OwnLegPlanRow, size: number): () => void {
-    const now = Date.now()
-    for (let i = this.#closesDue.length - 1; i >= 0; i--) if ((this.#closesDue[i] as { until: number }).until < now) this.#closesDue.splice(i, 1)
-    const due = { tag: plan.tag, contractId: plan.contractId, side: plan.side, size, until: now + CLOSE_SEEN_WITHIN_MS }
-    this.#closesDue.push(due)
-    // Not placed after all (refused, never sent): no untagged order of the account is taken for it.
-    return () => {
-      const at = this.#closesDue.indexOf(due)
-      if (at >= 0) this.#closesDue.splice(at, 1)
-    }
+    return this.#lateCloses.tagOf(order)
   }
 
   /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
@@ -448,7 +414,7 @@ export class OwnLegs {
     if (size === 0) return this.#say(plan, `${said}: the position was closed already`)
     let failure: BrokerError | null = null
     // Looked for before it goes: its order's events may come before the answer.
-    const notPlaced = this.#closeDue(plan, size)
+    const notPlaced = this.#lateCloses.due(plan, size)
     try {
       await call('Position/partialCloseContract', { accountId: this.#accountId, contractId: plan.contractId, size })
     } catch (error) {
