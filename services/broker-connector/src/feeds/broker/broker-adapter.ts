@@ -211,6 +211,19 @@ export interface BrokerOrder {
   text: string | null
 }
 
+/**
+ * The tag an adapter reports on an order it placed without one to close contracts a record's entry filled
+ * after its stop and target were done (ProjectX: `Position/partialCloseContract` takes no tag; own-legs.ts):
+ * `<entry tag>.late`. Its fill goes to that record's trade, never first in, first out to the user's others.
+ */
+export const lateCloseTagOf = (entryTag: string): string => `${entryTag}.late`
+
+/** The record of a late close's tag (`sig-<id>.late`, or `sig-<id>.m.late` for a remainder's entry), or null. */
+export function lateCloseRecordOf(tag: string | null): number | null {
+  const match = tag === null ? null : /^sig-(\d{1,15})(?:\.m)?\.late$/.exec(tag)
+  return match ? Number(match[1]) : null
+}
+
 /** An order's latest version (Tradovate `orderVersion`): what the trader sees of it beside its state. */
 export interface BrokerOrderVersion {
   orderType: string

@@ -13,15 +13,19 @@ export interface Allocation {
   closed: boolean
 }
 
-/** A bracket leg's fill closes its record's trade with the leg's result (SL or TP). */
+/**
+ * A fill that is its record's: a bracket leg's closes the record's trade with the leg's result (SL or TP); a
+ * late close's (result null: the trade's exit alert's, else Session End) the contracts the entry filled after
+ * its legs were done, which are the record's trade's only while it is open, and no other trade's.
+ */
 export interface LegFill {
   recordId: number
-  result: TradeResult
+  result: TradeResult | null
 }
 
 /**
- * Allocates a closing fill to trades by quantity, in one transaction: a bracket leg's fill to its record's
- * trade; a fill without our tag (our flatten, a trader's own order) first in, first out across the user's
+ * Allocates a closing fill to trades by quantity, in one transaction: a bracket leg's fill (or a late
+ * close's) to its record's trade, and to no other; a fill without our tag (our flatten, a trader's own order) first in, first out across the user's
  * open trades of that contract on the fill's account and venue, on the side it closes. Each trade it reaches is closed in full, or in part
  * (a closed part splits off and the trade keeps the rest open). A trade an exit alert asked to close takes
  * that alert's result from its flatten's fill. What was allocated before (a fill replayed from a snapshot)

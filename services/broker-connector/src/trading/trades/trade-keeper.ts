@@ -1,6 +1,6 @@
 import type { Database, Kysely } from '@signals/db'
 import { isDependencyDown } from '@signals/http-kit'
-import { BrokerError, isDone, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue, type DayRealizedPnl } from '../../feeds/broker/broker-adapter.ts'
+import { BrokerError, isDone, lateCloseRecordOf, type BrokerEvent, type BrokerFill, type BrokerOrder, type BrokerSession, type BrokerVenue, type DayRealizedPnl } from '../../feeds/broker/broker-adapter.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { applyEntryFill, type BrokerScope, type EntryFill } from '../../repositories/broker-trades.ts'
@@ -37,8 +37,8 @@ interface UserBook {
 /**
  * Trades from the broker's fills (DESIGN decisions 17 and 21), fed by the feed manager's session hooks: the
  * entry order's fill opens the record's trade; a closing fill is allocated to trades by quantity (a bracket
- * leg's to its record's trade, SL / TP; one without our tag, our flatten or a trader's own order, first in
- * first out across the open trades of the contract), at the fill's price. A part closed splits off and the
+ * leg's to its record's trade, SL / TP, as is a late close's; one without our tag, our flatten or a trader's
+ * own order, first in first out across the open trades of the contract), at the fill's price. A part closed splits off and the
  * rest keeps working with its legs resized at the broker; a trade closed in full has no leg left working.
  * One user's events are applied in the order received; every write is conditional or counted by fill, so
  * a snapshot replayed after a reconnect changes nothing.
@@ -292,7 +292,10 @@ export class TradeKeeper {
       if (context) await placeTargetsAfterEntry(context, tag.recordId)
       return
     }
-    const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : null
+    // A late close (its record's entry filled after its legs were done, closed at the market untagged by the
+    // adapter) is its record's: first in, first out it would cut another record's trade the broker still holds.
+    const lateClose = lateCloseRecordOf(order?.tag ?? null)
+    const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : lateClose === null ? null : { recordId: lateClose, result: null }
     const allocations = await this.options.db.transaction().execute((trx) => allocateExitFill(trx, { userId, scope }, fill, leg, this.options.logger))
     await this.#followLegs(userId, fill, allocations)
   }

@@ -3,7 +3,7 @@ import { decimalText } from '../../../shared/decimal-text.ts'
 import { isDone, type BrokerAdapter, type BrokerEndpoints, type BrokerSession, type BrokerSnapshot, type SessionOptions } from '../broker-adapter.ts'
 import { invokeHub, openHub } from './hub-connection.ts'
 import { loginWithKey, validateToken, type ProjectXLogin } from './login.ts'
-import { num, present, toBrokerFill, toBrokerOrder, toBrokerPosition, isFields, withoutRefusedTwins } from './mapping.ts'
+import { num, present, toBrokerFill, toBrokerPosition, isFields, withoutRefusedTwins } from './mapping.ts'
 import { LegPrices } from './leg-prices.ts'
 import { MarketQuotes } from './market-quotes.ts'
 import { OwnLegs } from './own-legs.ts'
@@ -100,6 +100,8 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
         ownLegs?.orderSeen(order)
       },
       (trade, tag) => ownLegs?.traded(trade, tag),
+      // Known from the account's Account/search on (`#synchronise`): the snapshot's orders are mapped with it too.
+      (order) => ownLegs?.untaggedTagOf(order) ?? null,
     )
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
     let hub: HubConnection | null = null
@@ -120,7 +122,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     }
     let snapshot: BrokerSnapshot
     try {
-      snapshot = await this.#synchronise(call, hub, events, state, login.account)
+      snapshot = await this.#synchronise(call, hub, events, state, login.account, (id) => (ownLegs = this.#ownLegsOf(endpoints, id)))
     } catch (error) {
       ended = true
       shutDown()
@@ -187,11 +189,13 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
    * snapshot is taken, so nothing falls between the two), then its orders of the last day and those still
    * working, its trades of the last day, its open positions and its balance (read again after subscribing):
    * the snapshot, and the seed of the session's state (user-state.ts), which
-   * the events received meanwhile are applied on.
+   * the events received meanwhile are applied on. `found` is told the account once known: its own legs
+   * (kept across sessions) name the late closes among the snapshot's orders.
    */
-  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, state: UserState, wanted: string): Promise<BrokerSnapshot> {
+  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, state: UserState, wanted: string, found: (accountId: number) => void): Promise<BrokerSnapshot> {
     const accounts = await call('Account/search', { onlyActiveAccounts: false })
     const account = savedAccount(accounts, wanted)
+    found(account.id)
     await invokeHub(hub, 'SubscribeAccounts')
     for (const method of ['SubscribeOrders', 'SubscribePositions', 'SubscribeTrades']) await invokeHub(hub, method, account.id)
     const since = new Date(Date.now() - LOOKBACK_MS).toISOString()
@@ -209,7 +213,7 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     state.seed(account.id, { orders, trades: list(trades.trades), positions: list(positions.positions), balance: num(balance) })
     return {
       account,
-      orders: withoutRefusedTwins(orders.map((order) => toBrokerOrder(order, events.entryTagOf, events.entryIdOf)).filter(present)),
+      orders: withoutRefusedTwins(orders.map(events.toOrder).filter(present)),
       fills: list(trades.trades).map(toBrokerFill).filter(present),
       positions: list(positions.positions).map(toBrokerPosition).filter(present),
       // The state's: the seed's balance, or an account event's received since the subscription.

@@ -29,15 +29,20 @@ export const OWN_LEGS_SUFFIX = '.own'
 /** Our tag as the seam knows it from a customTag: an entry sent again without brackets is its record's entry. */
 export const seamTagOf = (customTag: string): string => (customTag.endsWith(OWN_LEGS_SUFFIX) ? customTag.slice(0, -OWN_LEGS_SUFFIX.length) : customTag)
 
+/** The tag the adapter gives an order ProjectX placed without one for us (a late close, own-legs.ts), or null. */
+export type UntaggedTagOf = (order: Fields) => string | null
+
 /**
  * Our tag of an order: its `customTag` (ours is the record's tag, sent as ProjectX's idempotency key), or
  * for a bracket leg ProjectX placed, the entry's tag with `.sl` / `.tp` (the seam's leg tags), when the
- * entry's tag is known (`entryTagOf`). A leg of an order not ours keeps no tag.
+ * entry's tag is known (`entryTagOf`). A leg of an order not ours keeps no tag; an order without a
+ * customTag has the one `untaggedTagOf` knows for it (our late close's), else none.
  */
-function tagOf(order: Fields, entryTagOf: (entryId: number) => string | null): string | null {
+function tagOf(order: Fields, entryTagOf: (entryId: number) => string | null, untaggedTagOf: UntaggedTagOf): string | null {
   const customTag = typeof order.customTag === 'string' && order.customTag !== '' ? order.customTag : null
-  const leg = customTag ? LEG_TAG.exec(customTag) : null
-  if (!leg) return customTag === null ? null : seamTagOf(customTag)
+  if (customTag === null) return untaggedTagOf(order)
+  const leg = LEG_TAG.exec(customTag)
+  if (!leg) return seamTagOf(customTag)
   const entryTag = entryTagOf(Number(leg[1]))
   return entryTag === null ? null : `${entryTag}${leg[2] === 'SL' ? '.sl' : '.tp'}`
 }
@@ -62,7 +67,7 @@ export function withoutRefusedTwins(orders: BrokerOrder[]): BrokerOrder[] {
   return orders.map((order) => (order.status === 'Rejected' && live.has(order.tag) ? { ...order, tag: null } : order))
 }
 
-export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => string | null, entryIdOf?: (tag: string) => number | null): BrokerOrder | null {
+export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => string | null, entryIdOf?: (tag: string) => number | null, untaggedTagOf: UntaggedTagOf = () => null): BrokerOrder | null {
   if (!isFields(value)) return null
   const id = int(value.id)
   const accountId = int(value.accountId)
@@ -70,7 +75,7 @@ export function toBrokerOrder(value: unknown, entryTagOf: (entryId: number) => s
   const action = side(value.side)
   const status = int(value.status) === null ? undefined : STATUS[value.status as number]
   if (id === null || accountId === null || contractId === null || !action || !status) return null
-  return { id, accountId, contractId, action, status, tag: tagOf(value, entryTagOf), parentId: parentOf(value, entryIdOf), text: null }
+  return { id, accountId, contractId, action, status, tag: tagOf(value, entryTagOf, untaggedTagOf), parentId: parentOf(value, entryIdOf), text: null }
 }
 
 /** An order's type, size and prices, as the trader's view of the account shows them. */

@@ -2,6 +2,7 @@ import type { Logger } from '../../../shared/logger.ts'
 import { BrokerError } from '../broker-adapter.ts'
 import type { OwnLegPlanRow, OwnLegRow } from '../../../repositories/own-leg-plans.ts'
 import { int, isFields, OWN_LEGS_SUFFIX as OWN_SUFFIX } from './mapping.ts'
+import { LateCloses } from './late-closes.ts'
 import type { OwnLegStore } from './own-leg-store.ts'
 import type { Answer } from './rest.ts'
 
@@ -55,6 +56,7 @@ const RETRIES = 5
  * cancelled, looked for again at each later fill and session open. A fill that lands past them anyway (the
  * cancel raced it, or it came while no connector listened) has no stop: it is closed at the market
  * (`Position/partialCloseContract`, untagged: ProjectX takes no tag there), not given legs, and the record says so.
+ * Its order is reported under `<tag>.late` (late-closes.ts), so its fill goes to the record's trade alone.
  */
 export class OwnLegs {
   /** Set when ProjectX refused brackets on this account: later entries go without them at once. */
@@ -70,6 +72,8 @@ export class OwnLegs {
   readonly #failed = new Set<string>()
   #retryTimer: NodeJS.Timeout | null = null
   #retries = 0
+  /** The orders of our late closes, named so their fills go to their record's trade alone. */
+  readonly #lateCloses = new LateCloses()
 
   constructor(
     private readonly store: OwnLegStore,
@@ -148,6 +152,11 @@ export class OwnLegs {
       if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null || !(await this.#entryWorks(tag, false))) return
       await this.#close(plan, stoodFor(plan), doneWhy(name, done))
     })
+  }
+
+  /** The tag an untagged order of the account is reported under when it is one of our late closes (`<tag>.late`), else null. */
+  untaggedTagOf(order: Record<string, unknown>): string | null {
+    return this.#lateCloses.tagOf(order)
   }
 
   /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
@@ -382,7 +391,8 @@ export class OwnLegs {
    * What the account holds on the entry's side is read first (asked now), then the close is claimed (one
    * caller, once): a read that fails claims nothing. `Position/partialCloseContract`, sized to what is held
    * and no more: ProjectX refuses a size past the position, so it never turns the account over, even when the
-   * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. Certainly
+   * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. Its order
+   * is looked for before it goes and reported as the record's late close (`untaggedTagOf`). Certainly
    * not carried out (a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
    * sent again (it may have closed them) and the reconciliation compares the position at its next pass. Left
    * open either way, the record says so and the failure goes up: tried again shortly and at the session open.
@@ -403,11 +413,14 @@ export class OwnLegs {
     const size = Math.min(late, held)
     if (size === 0) return this.#say(plan, `${said}: the position was closed already`)
     let failure: BrokerError | null = null
+    // Looked for before it goes: its order's events may come before the answer.
+    const notPlaced = this.#lateCloses.due(plan, size)
     try {
       await call('Position/partialCloseContract', { accountId: this.#accountId, contractId: plan.contractId, size })
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
       failure = error
+      if (error.kind === 'rejected' || notCarriedOut(error)) notPlaced()
     }
     this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, late, size, reason: failure?.message ?? null }, 'entry contracts filled after the legs placed by the connector were done: closed at the market')
     const closed = size === 1 ? '1 closed' : `${size} closed`

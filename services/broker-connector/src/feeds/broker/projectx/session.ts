@@ -16,7 +16,7 @@ import {
 } from '../broker-adapter.ts'
 import { bracketTicks, tickText } from './bracket-ticks.ts'
 import { contractIdOf, contractNumberOf } from './contract-ids.ts'
-import { int, isFields, num, OWN_LEGS_SUFFIX, present, toBrokerFill, toBrokerOrder, toBrokerPosition, toOrderVersion, tradeFeeOf, withoutRefusedTwins } from './mapping.ts'
+import { int, isFields, num, OWN_LEGS_SUFFIX, present, toBrokerFill, toBrokerPosition, toOrderVersion, tradeFeeOf, withoutRefusedTwins } from './mapping.ts'
 import type { LegPrices } from './leg-prices.ts'
 import type { OwnLegs } from './own-legs.ts'
 import type { MarketQuotes } from './market-quotes.ts'
@@ -180,7 +180,7 @@ export class ProjectXSession implements BrokerSession {
   async listOrders(options: ReadOptions = {}): Promise<BrokerOrder[]> {
     const orders = await this.#orders(options)
     this.events.learn(orders)
-    return withoutRefusedTwins(orders.map((order) => toBrokerOrder(order, this.events.entryTagOf, this.events.entryIdOf)).filter(present))
+    return withoutRefusedTwins(orders.map(this.events.toOrder).filter(present))
   }
 
   async listPositions(options: ReadOptions = {}): Promise<BrokerPosition[]> {

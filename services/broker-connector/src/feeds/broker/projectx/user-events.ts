@@ -1,6 +1,6 @@
 import { decimalText } from '../../../shared/decimal-text.ts'
-import type { BrokerEvent } from '../broker-adapter.ts'
-import { int, isFields, num, parentOf, seamTagOf, toBrokerFill, toBrokerOrder, toBrokerPosition } from './mapping.ts'
+import type { BrokerEvent, BrokerOrder } from '../broker-adapter.ts'
+import { int, isFields, num, parentOf, seamTagOf, toBrokerFill, toBrokerOrder, toBrokerPosition, type UntaggedTagOf } from './mapping.ts'
 
 export type UserHubTarget = 'GatewayUserAccount' | 'GatewayUserOrder' | 'GatewayUserPosition' | 'GatewayUserTrade'
 export const USER_HUB_TARGETS: readonly UserHubTarget[] = ['GatewayUserAccount', 'GatewayUserOrder', 'GatewayUserPosition', 'GatewayUserTrade']
@@ -46,7 +46,12 @@ export class UserEvents {
     private readonly onOrder: (order: Record<string, unknown>) => void = () => undefined,
     /** Sees each trade of the account, with its order's tag, before it goes out (own-legs.ts). */
     private readonly onTrade: (trade: Record<string, unknown>, orderTag: string | null) => void = () => undefined,
+    /** The tag of an order ProjectX placed untagged for us (a late close, own-legs.ts). */
+    private readonly untaggedTagOf: UntaggedTagOf = () => null,
   ) {}
+
+  /** An order (the hub's, or REST's) as the seam's, with our tag: the session's snapshot, lists and events all map it so. */
+  toOrder = (order: unknown): BrokerOrder | null => toBrokerOrder(order, this.entryTagOf, this.entryIdOf, this.untaggedTagOf)
 
   /** The entry tagged `tag` is about to be placed with `legs` bracket legs (before the request: its events may come first). */
   expectLegs(tag: string, legs: number): void {
@@ -160,7 +165,7 @@ export class UserEvents {
     if (target === 'GatewayUserOrder') {
       this.#learnOrder(data)
       this.onOrder(data)
-      const order = toBrokerOrder(data, this.entryTagOf, this.entryIdOf)
+      const order = this.toOrder(data)
       if (!order) return
       const created = !this.#seenOrders.has(order.id)
       this.#seenOrders.add(order.id)
