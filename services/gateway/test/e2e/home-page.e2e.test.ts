@@ -227,7 +227,8 @@ t.test('a value out of bounds is caught before any call', async (t) => {
   t.equal(await page.locator('#risk-engine-limits-maxRiskPerTradePercent:invalid').count(), 1, 'an empty risk percentage is invalid')
   t.equal(await page.locator('#risk-engine-limits-maxOpenTrades:invalid').count(), 1, '500 open trades is over the bound')
   t.equal(await page.locator('#risk-engine-limits-maxContractsPerOrder:invalid').count(), 1, '101 contracts an order is over the bound')
-  t.same(backend.calls, [], 'no call at all')
+  // The activity card's own read of the configuration (for its chart) can land here on a slow machine: not a save call.
+  t.same(describe(backend.calls).filter((call) => call !== 'GET /api/risk-engine/config'), [], 'no call at all')
   t.equal(await page.textContent('#settings-message'), '')
 })
 
