@@ -9,6 +9,7 @@ import { setAsideEvent } from '../../repositories/set-aside-events.ts'
 import { filledOnTrade, noteTrade } from '../../repositories/trade-exits.ts'
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.ts'
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
+import { putBackAfterCloseEnded } from '../positions/close-ended.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { growLegsToTrade } from './grow-legs.ts'
@@ -147,6 +148,14 @@ export class TradeKeeper {
       // not only at the next reconciliation's pass (targets/cover-gaps.ts).
       if (done && event.order.tag?.startsWith('pc-')) {
         void this.coverGaps(userId).catch((error: unknown) => this.options.logger.warn({ userId, orderId: event.order.id, err: error }, 'stops not checked after a partial close (checked on the next pass)'))
+        // Ended short of a fill: the brackets it cut grow back. Started once the fills before it are applied,
+        // and run beside the queue: it waits for the contract's exit lock, which the close may still hold.
+        const ended = event.order
+        void this.#serial(userId, async () => {
+          void putBackAfterCloseEnded(this.options.db, book.session, userId, book.scope, ended).catch((error: unknown) =>
+            this.options.logger.warn({ userId, orderId: ended.id, err: error }, 'brackets not put back after a partial close ended unfilled'),
+          )
+        })
       }
       return
     }
