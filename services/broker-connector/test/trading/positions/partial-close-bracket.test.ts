@@ -120,3 +120,24 @@ t.test('a partial close whose outcome was unknown, then found ended unfilled at 
   t.match(outcome, /not carried out.*Canceled/, "the request's outcome says the close was not carried out")
   broker.holdEvents(false)
 })
+
+t.test('a partial close filled in part, its rest cancelled at the broker: the bracket grows back to what is still held', async (t) => {
+  const { broker, app, db, record } = await openBracket(t)
+  // Each order fills one contract per price event: the close of 2 fills 1, the other waits.
+  broker.setLiquidity('MNQZ6', 1)
+  await publishAlert(app, closeTwo())
+  await eventually(() => netMnq(broker) === 4)
+  const close = broker.orders().find((order) => order.clOrdId?.startsWith('pc-') && order.ordStatus === 'Working')
+  t.ok(close, 'the rest of the close is still working')
+  t.equal(legsOf(broker, record.id).stop?.orderQty, 3, 'while the rest may still fill: the stop covers what will be left')
+  // The trader cancels the rest on the broker's platform.
+  await app.feeds.session('u-0')!.cancelOrder(close!.id)
+  await eventually(async () => /ended Canceled.*1 of 2 filled/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
+  await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 4)
+  await app.trading.keeper.idle()
+  t.equal(netMnq(broker), 4, '4 held')
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 4, ordStatus: 'Working' }, target: { orderQty: 4, ordStatus: 'Working' } }, 'both legs cover the 4 held')
+  broker.setLiquidity('MNQZ6', null)
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
+})
