@@ -324,7 +324,7 @@ export class TradeKeeper {
   /**
    * Each trade's bracket at the broker follows what is left of it: a trade closed in full has its legs still
    * working cancelled (they would open a position of their own), a trade closed in part has its other legs
-   * resized to what is left (`resizeOrder`: the leg's whole quantity, its own fills on the trade included).
+   * shrunk to what is left (`resizeOrder`: the leg's whole quantity, its own fills on the trade included; never grown).
    * A broker that refuses says so on the trade (and the log): a reconciliation with the broker puts it right.
    */
   async #followLegs(userId: string, fill: BrokerFill, allocations: readonly Allocation[]): Promise<void> {
@@ -344,7 +344,15 @@ export class TradeKeeper {
           // merged: the stored one resized here alone would sit beside a lone or gap stop and exceed the position.
           const pairs = await hasTargetPairs(this.options.db, trade.alert_record_id)
           const left = Number(trade.quantity) - quantity
-          for (const id of legs.filter((id) => id !== fill.orderId && !(pairs && id === trade.stop_order_id))) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
+          const resized = legs.filter((id) => id !== fill.orderId && !(pairs && id === trade.stop_order_id))
+          const versions = await book.session.orderVersions(resized)
+          for (const id of resized) {
+            const whole = (await filledOnTrade(this.options.db, trade.id, id)) + left
+            // An exit fill only shrinks a leg: one shrunk already for a close whose rest still works stays so
+            // (grown, it would close the rest's contracts too); a close ended short grows it back (close-ended.ts).
+            const now = versions.get(id)?.quantity
+            if (now === undefined || now > whole) await book.session.resizeOrder(id, whole)
+          }
         }
       } catch (error) {
         if (!(error instanceof BrokerError)) throw error
