@@ -78,3 +78,22 @@ t.test('a partial close taking a whole bracket trade, refused: the trade gets it
   t.equal(stopsOf(broker, a.id), 2, "the closed trade's stop was placed again")
   t.match((await tradeOfRecord(db, a.id))?.exit_note ?? '', /not carried out.*stop .*placed again/, "the trade's note says its target is gone and its stop was placed again")
 })
+
+t.test('a partial close taking a whole bracket trade, accepted and then ended unfilled at the broker: the trade gets its stop back', async (t) => {
+  const { broker, app, db, a, b } = await twoTrades(t)
+  // Accepted under its tag, then cancelled (by the trader, a rejection after acceptance): a Sell Limit far above the market.
+  const session = app.feeds.session('u-0')!
+  session.placeClosingOrder = async (request) => {
+    const placed = await session.placeBracket({ tag: request.tag, contract: request.contract, action: request.action, quantity: request.quantity, entryType: 'Limit', entryPrice: '30000', stopPrice: '40000', targetPrice: null })
+    await session.cancelOrder(placed.entryOrderId)
+    return { orderId: placed.entryOrderId }
+  }
+  await publishAlert(app, closeTwo())
+  await eventually(async () => /ended Canceled.*stop for 2 contract\(s\) was placed again/.test((await tradeOfRecord(db, a.id))?.exit_note ?? ''))
+  t.equal(netMnq(broker), 4, 'nothing closed')
+  t.equal(stopsOf(broker, a.id), 2, "the trade's stop was placed again")
+  t.equal(stopsOf(broker, b.id), 2, 'the other trade keeps its stop')
+  t.match((await db.selectFrom('alerts').select('reason').where('id', '=', a.id).executeTakeFirst())?.reason ?? '', /its target is gone/, "the record says its target is gone")
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
+})
