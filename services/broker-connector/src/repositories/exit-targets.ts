@@ -1,5 +1,6 @@
 import { sql, type Database, type Kysely, type RowOf, type Side } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
+import { closingOrder } from './trade-exits.ts'
 import { inSourceReach, inSpecRouteReach } from './spec-route-reach.ts'
 
 /** What a flatten acts on: one user's contract, one side (or either), for entries received up to a time. */
@@ -29,7 +30,7 @@ const onSide = (side: Side | null) => (side === null ? sql`` : sql`AND t.side = 
 const ofSource = (source: ExitScope['source'], userColumn: 't.user_id' | 'a.user_id') =>
   source === undefined ? sql`` : sql`AND ${inSourceReach(source, userColumn)}`
 
-/** Our open trades in the contract the exit closes, on the session's account, in the order a closing fill reaches them. */
+/** Our open trades in the contract the exit closes, on the session's account, in the order a close's fill reaches them (closingOrder). */
 export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Promise<TargetTrade[]> {
   const result = await sql<TargetTrade>`
     SELECT t.id, t.side, t.quantity, t.stop_order_id, t.target_order_id, t.alert_record_id::int AS alert_record_id, t.exit_requested_at IS NULL AS late, a.size_multiplier
@@ -37,8 +38,7 @@ export async function targetTrades(db: Kysely<Database>, scope: ExitScope): Prom
     WHERE t.user_id = ${scope.userId} AND t.broker_contract_id = ${scope.contractId} AND t.status = 'open' ${onSide(scope.side)}
       AND t.broker = ${scope.account.broker} AND t.environment = ${scope.account.environment} AND t.broker_account_id = ${scope.account.accountId}
       AND ${enteredBy(scope.signalAt)} ${ofSource(scope.source, 't.user_id')}
-    -- As a closing fill reaches them (trade-exits.ts lockOpenTradesOf): a partial close cuts the exits of the trades its fill will close.
-    ORDER BY t.exit_requested_at IS NULL, t.opened_at, t.id`.execute(db)
+    ORDER BY ${closingOrder}`.execute(db)
   return result.rows
 }
 

@@ -28,6 +28,14 @@ const inScope = (scope: BrokerScope) =>
   sql<boolean>`(t.broker_account_id = ${scope.accountId} OR t.broker_account_id IS NULL) AND (t.broker IS NULL OR (t.broker = ${scope.broker} AND t.environment = ${scope.environment}))`
 
 /**
+ * The order in which a fill without our tag (a partial close's, a source's exit's, the trader's own) reaches
+ * the trades `t`: those an exit asked to close first (a source's closing order leaves the others open), then
+ * first in, first out. A close cuts the exits of the trades it will reach in the same order (exit-targets.ts):
+ * cut in another order, its fill would close a trade whose exits were not cut and leave the cut one short.
+ */
+export const closingOrder = sql`t.exit_requested_at IS NULL, t.opened_at, t.id`
+
+/**
  * The open trades a fill without our tag reduces (our liquidation, a trader's own order): the user's trades
  * in the contract on the fill's account and venue, on the side the fill closes, opened no later than the
  * fill, oldest first. Locked.
@@ -46,10 +54,7 @@ export async function lockOpenTradesOf(
       .where('t.status', '=', 'open')
       .where(inScope(match.scope))
       .where('t.opened_at', '<=', sql<Date>`${match.at}::timestamptz`)
-      // Trades an exit asked to close take its fill first (a source's closing order leaves the others open).
-      .orderBy(sql`t.exit_requested_at IS NULL`)
-      .orderBy('t.opened_at')
-      .orderBy('t.id')
+      .orderBy(closingOrder)
       .forUpdate()
       .execute()
   )

@@ -96,9 +96,16 @@ export async function lookForSent(session: BrokerSession, tag: string, sentAt: D
   return (await findSent(session, tag, sentAt)).text
 }
 
-/** What became of a closing order marked sent: found (in words), or given up once not listed for SENT_GRACE_MS (`givenUp`). */
-async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean }> {
+/**
+ * What became of a closing order marked sent: found (in words), found ended short of a fill (rejected after its
+ * id, cancelled by the trader, expired: not carried out, `givenUp` with `why`), or given up once not listed for
+ * SENT_GRACE_MS (`givenUp`).
+ */
+async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean; why?: string }> {
   const sent = (await session.listOrders({ fresh: true })).find((order) => order.tag === tag)
+  if (sent && isDone(sent.status) && sent.status !== 'Filled') {
+    return { text: `partial close not carried out: the broker ended its order (${sent.id}) ${sent.status}`, givenUp: true, why: `ended ${sent.status} at the broker` }
+  }
   if (sent) return { text: `partial close sent to the broker (order ${sent.id}, ${sent.status})`, givenUp: false }
   if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {
     throw new BrokerError('unavailable', `the partial close's order (${tag}) is not listed by the broker yet; it is looked for again and never sent twice`)
@@ -115,16 +122,16 @@ export async function lookForSentClose(db: Kysely<Database>, session: BrokerSess
   const sent = await findSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
   if (!sent.givenUp) return sent.text
   // Under the exit lock, as a refused close's put-back: a stops check reading meanwhile would add its own stop.
-  return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', (locked) => putBackGivenUp(locked, session, flatten, scope)))
+  return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', (locked) => putBackGivenUp(locked, session, flatten, scope, sent.why ?? 'was never confirmed')))
 }
 
-/** A given-up close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */
-async function putBackGivenUp(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten, scope: ExitScope): Promise<string> {
+/** A given-up (or ended unfilled) close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */
+async function putBackGivenUp(db: Kysely<Database>, session: BrokerSession, flatten: PendingFlatten, scope: ExitScope, why: string): Promise<string> {
   const netPos = (await session.listPositions({ fresh: true })).find((position) => position.contractId === scope.contractId)?.netPos ?? 0
   const held = netPos > 0 ? 'LONG' : netPos < 0 ? 'SHORT' : null
   if (held === null || (flatten.side !== null && held !== flatten.side)) return ''
   const trades = (await targetTrades(db, scope)).filter((trade) => trade.side === held)
   // Against every trade of ours on that side (a source's exit closes its own, the position holds all of them).
   const ours = scope.source === undefined ? trades : (await targetTrades(db, { ...scope, source: undefined })).filter((trade) => trade.side === held)
-  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, what: scope.source === undefined ? 'the partial close' : "the source's exit", contractId: scope.contractId })
+  return putBackAfterGivenUp(db, session, flatten.user_id, { onSide: Math.abs(netPos), ours: ours.reduce((sum, trade) => sum + Number(trade.quantity), 0), trades, why: `${scope.source === undefined ? 'the partial close' : "the source's exit"} ${why}`, contractId: scope.contractId })
 }

@@ -9,7 +9,7 @@ import { roomAtBroker } from './room-at-broker.ts'
 import { listedContext, type TargetContext } from './target-context.ts'
 import { stopTheRest } from './lone-stop.ts'
 
-/** A trade a partial close reaches, oldest first (its fill closes them first in, first out). */
+/** A trade a partial close reaches, in the order its fill reaches them (closingOrder, trade-exits.ts). */
 interface ClosedTrade extends BracketTrade {
   quantity: string
   alert_record_id: number | null
@@ -56,7 +56,7 @@ export async function makeRoomForClose(db: Kysely<Database>, session: BrokerSess
     const taken = Math.min(left, held)
     left -= taken
     if (recordId === null || row === undefined || (pairs.length === 0 && !(await hasTargetPairs(db, recordId)))) {
-      // A bracket (exit plans off, or an entry without them): both legs shrunk to what the close leaves.
+      // A bracket (exit plans off, or an entry without them): both legs shrunk to what the close leaves (cancelled when it leaves none).
       cut.push({ bracket: { id: trade.id, side: trade.side, stop_order_id: trade.stop_order_id, target_order_id: trade.target_order_id, contractId } })
       for (const id of await shrinkBracket(db, session, trade, held - taken, listed)) leftToKeeper.add(id)
       continue
@@ -153,7 +153,7 @@ async function stopWhatIsLeft(context: TargetContext, recordId: number, put: { u
  * could close more than is held; the trade's stops are checked by the next pass once the fill is applied).
  * Each trade's stop price is read from its stops still working. Returns what the request's outcome adds.
  */
-export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerSession, userId: string, exit: { onSide: number; ours: number; trades: readonly ClosedTrade[]; what: string; contractId: number }): Promise<string> {
+export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerSession, userId: string, exit: { onSide: number; ours: number; trades: readonly ClosedTrade[]; why: string; contractId: number }): Promise<string> {
   const { onSide, ours, trades } = exit
   if (trades.length === 0) return ''
   if (onSide < ours) return `; the broker holds ${onSide} of the ${ours} contract(s) of these trades, so what was cut for it is not put back`
@@ -171,6 +171,6 @@ export async function putBackAfterGivenUp(db: Kysely<Database>, session: BrokerS
     // Every stop of it may have been cut for the close: the price its stops had.
     cut.push({ recordId, stopPrice: await tradeStopPrice(session, listed, row, recordId) })
   }
-  await putBackAfterRefusedClose(db, session, userId, cut, `${exit.what} was never confirmed`)
+  await putBackAfterRefusedClose(db, session, userId, cut, exit.why)
   return cut.length === 0 ? '' : '; the broker still holds the position, so what was cut for it was put back'
 }

@@ -9,6 +9,7 @@ import { setAsideEvent } from '../../repositories/set-aside-events.ts'
 import { filledOnTrade, noteTrade } from '../../repositories/trade-exits.ts'
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.ts'
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
+import { putBackAfterCloseEnded } from '../positions/close-ended.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { growLegsToTrade } from './grow-legs.ts'
@@ -147,6 +148,14 @@ export class TradeKeeper {
       // not only at the next reconciliation's pass (targets/cover-gaps.ts).
       if (done && event.order.tag?.startsWith('pc-')) {
         void this.coverGaps(userId).catch((error: unknown) => this.options.logger.warn({ userId, orderId: event.order.id, err: error }, 'stops not checked after a partial close (checked on the next pass)'))
+        // Ended short of a fill: the brackets it cut grow back. Started once the fills before it are applied,
+        // and run beside the queue: it waits for the contract's exit lock, which the close may still hold.
+        const ended = event.order
+        void this.#serial(userId, async () => {
+          void putBackAfterCloseEnded(this.options.db, book.session, userId, book.scope, ended).catch((error: unknown) =>
+            this.options.logger.warn({ userId, orderId: ended.id, err: error }, 'brackets not put back after a partial close ended unfilled'),
+          )
+        })
       }
       return
     }
@@ -315,7 +324,7 @@ export class TradeKeeper {
   /**
    * Each trade's bracket at the broker follows what is left of it: a trade closed in full has its legs still
    * working cancelled (they would open a position of their own), a trade closed in part has its other legs
-   * resized to what is left (`resizeOrder`: the leg's whole quantity, its own fills on the trade included).
+   * shrunk to what is left (`resizeOrder`: the leg's whole quantity, its own fills on the trade included; never grown).
    * A broker that refuses says so on the trade (and the log): a reconciliation with the broker puts it right.
    */
   async #followLegs(userId: string, fill: BrokerFill, allocations: readonly Allocation[]): Promise<void> {
@@ -335,7 +344,15 @@ export class TradeKeeper {
           // merged: the stored one resized here alone would sit beside a lone or gap stop and exceed the position.
           const pairs = await hasTargetPairs(this.options.db, trade.alert_record_id)
           const left = Number(trade.quantity) - quantity
-          for (const id of legs.filter((id) => id !== fill.orderId && !(pairs && id === trade.stop_order_id))) await book.session.resizeOrder(id, (await filledOnTrade(this.options.db, trade.id, id)) + left)
+          const resized = legs.filter((id) => id !== fill.orderId && !(pairs && id === trade.stop_order_id))
+          const versions = await book.session.orderVersions(resized)
+          for (const id of resized) {
+            const whole = (await filledOnTrade(this.options.db, trade.id, id)) + left
+            // An exit fill only shrinks a leg: one shrunk already for a close whose rest still works stays so
+            // (grown, it would close the rest's contracts too); a close ended short grows it back (close-ended.ts).
+            const now = versions.get(id)?.quantity
+            if (now === undefined || now > whole) await book.session.resizeOrder(id, whole)
+          }
         }
       } catch (error) {
         if (!(error instanceof BrokerError)) throw error

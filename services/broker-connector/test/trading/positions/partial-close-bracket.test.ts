@@ -1,5 +1,7 @@
 import t from 'tap'
 import type { Test } from 'tap'
+import { sql } from '@signals/db'
+import { BrokerError } from '../../../src/feeds/broker/broker-adapter.ts'
 import { eventually, publishAlert } from '../../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { mnqExit, netMnq, openedTrade } from './exit-helper.ts'
@@ -65,4 +67,77 @@ t.test('a partial close the broker refuses: the bracket shrunk for it is grown b
   await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 3)
   await app.trading.keeper.idle()
   t.match(legsOf(broker, record.id), { stop: { orderQty: 3, ordStatus: 'Working' }, target: { orderQty: 3, ordStatus: 'Working' } }, 'both legs cover the 3 left')
+})
+
+/**
+ * The close as the broker ends it with no fill: accepted under its tag (it has an id), then cancelled (by the
+ * trader, a rejection after acceptance, an expiry): here a Sell Limit far above the market, cancelled.
+ */
+function closeEndingUnfilled(session: NonNullable<ReturnType<Awaited<ReturnType<typeof connectedTrader>>['app']['feeds']['session']>>, after: () => Promise<void> = async () => {}) {
+  session.placeClosingOrder = async (request) => {
+    const placed = await session.placeBracket({ tag: request.tag, contract: request.contract, action: request.action, quantity: request.quantity, entryType: 'Limit', entryPrice: '30000', stopPrice: '40000', targetPrice: null })
+    await session.cancelOrder(placed.entryOrderId)
+    await after()
+    return { orderId: placed.entryOrderId }
+  }
+}
+
+const requestOf = (db: Awaited<ReturnType<typeof connectedTrader>>['db'], alertId: string) =>
+  db.selectFrom('flatten_requests').select(['done_at', 'outcome', 'reason']).where('alert_id', '=', alertId).executeTakeFirst()
+
+t.test('a partial close the broker accepts and then ends unfilled: the bracket shrunk for it is grown back, and the trade says so', async (t) => {
+  const { broker, app, db, record } = await openBracket(t)
+  closeEndingUnfilled(app.feeds.session('u-0')!)
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  await eventually(async () => (await requestOf(db, exit.alertId))?.done_at != null, 20_000)
+  // The keeper hears the close's order end (Canceled, nothing filled): waited for as the trade's note saying so, bounded.
+  const said = /partial close .*ended Canceled.*0 of 2 filled.*put back/
+  const told = await eventually(async () => said.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''), 10_000).then(() => true, () => false)
+  t.equal(netMnq(broker), 5, 'nothing was closed: 5 still held')
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
+  t.ok(told, "the trade's note says why")
+  t.match((await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirst())?.reason ?? '', said, "and the record's reason")
+})
+
+t.test('a partial close whose outcome was unknown, then found ended unfilled at the broker: not taken for sent, the bracket is grown back', async (t) => {
+  const { broker, app, db, record } = await openBracket(t)
+  // The keeper never hears the close's end (events held): only the runner's look for the sent close can see it.
+  broker.holdEvents(true)
+  closeEndingUnfilled(app.feeds.session('u-0')!, async () => {
+    throw new BrokerError('unavailable', 'test: the answer was lost')
+  })
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  await eventually(async () => /did not answer/.test((await requestOf(db, exit.alertId))?.reason ?? ''))
+  // Its next look is now (not after the back-off): it finds the order ended at the broker.
+  await sql`UPDATE flatten_requests SET next_attempt_at = now() WHERE alert_id = ${exit.alertId}`.execute(db)
+  await eventually(async () => (await requestOf(db, exit.alertId))?.done_at != null)
+  await app.trading.flattens.idle()
+  const outcome = (await requestOf(db, exit.alertId))?.outcome ?? ''
+  t.equal(netMnq(broker), 5, 'nothing was closed: 5 still held')
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
+  t.match(outcome, /not carried out.*Canceled/, "the request's outcome says the close was not carried out")
+  broker.holdEvents(false)
+})
+
+t.test('a partial close filled in part, its rest cancelled at the broker: the bracket grows back to what is still held', async (t) => {
+  const { broker, app, db, record } = await openBracket(t)
+  // Each order fills one contract per price event: the close of 2 fills 1, the other waits.
+  broker.setLiquidity('MNQZ6', 1)
+  await publishAlert(app, closeTwo())
+  await eventually(() => netMnq(broker) === 4)
+  const close = broker.orders().find((order) => order.clOrdId?.startsWith('pc-') && order.ordStatus === 'Working')
+  t.ok(close, 'the rest of the close is still working')
+  t.equal(legsOf(broker, record.id).stop?.orderQty, 3, 'while the rest may still fill: the stop covers what will be left')
+  // The trader cancels the rest on the broker's platform.
+  await app.feeds.session('u-0')!.cancelOrder(close!.id)
+  await eventually(async () => /ended Canceled.*1 of 2 filled/.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''))
+  await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 4)
+  await app.trading.keeper.idle()
+  t.equal(netMnq(broker), 4, '4 held')
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 4, ordStatus: 'Working' }, target: { orderQty: 4, ordStatus: 'Working' } }, 'both legs cover the 4 held')
+  broker.setLiquidity('MNQZ6', null)
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
 })

@@ -1,0 +1,37 @@
+import type { Database, Kysely } from '@signals/db'
+import type { BrokerOrder, BrokerSession } from '../../feeds/broker/broker-adapter.ts'
+import type { BrokerScope } from '../../repositories/broker-trades.ts'
+import { targetTrades } from '../../repositories/exit-targets.ts'
+import { hasTargetPairs } from '../../repositories/trade-targets.ts'
+import { growBracketBack } from '../targets/bracket-for-close.ts'
+import { withExitLock } from './exit-lock.ts'
+
+const CLOSE_TAG = /^pc-(\d+)$/
+
+/**
+ * A partial close's (or a source's exit's) order that the broker accepted and then ended short of its quantity
+ * (rejected after its id, cancelled by the trader, expired, its rest cancelled): the brackets shrunk or cancelled
+ * for it are put back (targets/bracket-for-close.ts: capped by what the broker's position leaves without a stop),
+ * and the trade and its record say why. Every open bracket trade of ours on the side it closed is looked at: one
+ * it did not cut is already whole and changes nothing. Trades with target pairs are the stops check's
+ * (cover-gaps.ts). Holds the contract's exit lock, waiting for the close that may still hold it.
+ */
+export async function putBackAfterCloseEnded(db: Kysely<Database>, session: BrokerSession, userId: string, account: BrokerScope, order: BrokerOrder): Promise<void> {
+  const flattenId = Number(CLOSE_TAG.exec(order.tag ?? '')?.[1] ?? Number.NaN)
+  if (!Number.isSafeInteger(flattenId) || order.status === 'Filled') return
+  const request = await db.selectFrom('flatten_requests').select('contract').where('id', '=', flattenId).where('user_id', '=', userId).executeTakeFirst()
+  if (!request) return
+  const [versions, fills] = await Promise.all([session.orderVersions([order.id]), session.listFills()])
+  const quantity = versions.get(order.id)?.quantity ?? 0
+  const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
+  if (quantity > 0 && filled >= quantity) return
+  const side = order.action === 'Sell' ? 'LONG' : 'SHORT'
+  const why = `the partial close (order ${order.id}) ended ${order.status} at the broker with ${filled} of ${quantity} filled`
+  await withExitLock(db, userId, request.contract, 'the put-back of a close ended unfilled', async (locked) => {
+    const trades = await targetTrades(locked, { userId, account, contractId: order.contractId, side, signalAt: new Date() })
+    for (const trade of trades) {
+      if (await hasTargetPairs(locked, trade.alert_record_id)) continue
+      await growBracketBack(locked, session, { id: trade.id, side: trade.side, stop_order_id: trade.stop_order_id, target_order_id: trade.target_order_id, contractId: order.contractId }, why, true)
+    }
+  })
+}
