@@ -182,6 +182,7 @@ t.test("a limit entry still working when its own target closes the first part ha
 t.test('a fill that lands while the rest of the entry is being cancelled is closed at the market and told on the record', async (t) => {
   let broker: ProjectXPaperBroker | null = null
   let raced = false
+  let heldAfterRace: number | null = null
   const onRequest = (request: { endpoint: string }) => {
     // The first cancel after the target closed the trade (the stop's, or the entry's): the entry fills one more first.
     if (request.endpoint !== 'Order/cancel' || raced || broker === null) return
@@ -189,6 +190,8 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
     if (!working || broker.price('MNQZ6') !== '21090') return
     raced = true
     broker.setPrice('MNQZ6', '20990')
+    // Read here: the connector may close the late contract before the test's next look.
+    heldAfterRace = netMnq(broker)
   }
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
   broker = started.broker
@@ -201,7 +204,7 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
   await eventually(() => legsOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => raced)
-  t.equal(netMnq(broker), 1, 'one more contract filled after the target closed the trade')
+  t.equal(heldAfterRace, 1, 'one more contract filled after the target closed the trade')
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(() => netMnq(broker) === 0 && entryOf(broker, record.id)?.ordStatus === 'Canceled', 15_000).catch(() => undefined)
   t.equal(netMnq(broker), 0, 'the late contract is closed: flat')
