@@ -122,4 +122,7 @@ t.test("the connector stops after sending the late close, before its order is se
   const untagged = broker.orders().filter((order) => order.clOrdId === null)
   t.same(untagged.map((order) => [order.action, order.orderQty]), [['Sell', 1]], 'the close: one untagged Market order, sized to the one late contract')
   t.same((await listed()).filter((order) => order.tag === `sig-${record.id}.late`).map((order) => order.id), untagged.map((order) => order.id), "the next instance names the close's order the record's late close")
+  const keptIds = async () => (await restarted.db.selectFrom('own_leg_late_closes').select('order_id').where('tag', '=', `sig-${record.id}`).execute()).map((row) => row.order_id)
+  await eventually(async () => (await keptIds())[0] != null).catch(() => undefined)
+  t.same(await keptIds(), untagged.map((order) => order.id), 'and keeps it by its id: every later list, and the instance after, name it')
 })
