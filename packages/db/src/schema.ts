@@ -553,6 +553,15 @@ export interface OwnLegFillsTable {
   counted_at: Timestamp
 }
 
+/** A late fill's close at the market (own-legs.ts), kept until its untagged order is taken for it (`order_id`). */
+export interface OwnLegLateClosesTable {
+  tag: string
+  /** Our clock, just before the close went: the order taken for it was created from then on (a few seconds' skew allowed). */
+  sent_at: Timestamp
+  size: number
+  order_id: BrokerId
+}
+
 /** Outbox of notification events, written by triggers on alerts, trades and risk_halts; published by settings. */
 export interface NotificationEventsTable {
   id: Generated<number>
@@ -659,6 +668,7 @@ export interface Database {
   own_leg_plans: OwnLegPlansTable
   own_legs: OwnLegsTable
   own_leg_fills: OwnLegFillsTable
+  own_leg_late_closes: OwnLegLateClosesTable
 }
 
 export type User = Selectable<UsersTable>

@@ -122,7 +122,10 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     }
     let snapshot: BrokerSnapshot
     try {
-      snapshot = await this.#synchronise(call, hub, events, state, login.account, (id) => (ownLegs = this.#ownLegsOf(endpoints, id)))
+      snapshot = await this.#synchronise(call, hub, events, state, login.account, async (id) => {
+        ownLegs = this.#ownLegsOf(endpoints, id)
+        await ownLegs.loadLateCloses(id)
+      })
     } catch (error) {
       ended = true
       shutDown()
@@ -190,12 +193,12 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
    * working, its trades of the last day, its open positions and its balance (read again after subscribing):
    * the snapshot, and the seed of the session's state (user-state.ts), which
    * the events received meanwhile are applied on. `found` is told the account once known: its own legs
-   * (kept across sessions) name the late closes among the snapshot's orders.
+   * (kept across sessions) load its late closes kept in Postgres and name their orders among the snapshot's.
    */
-  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, state: UserState, wanted: string, found: (accountId: number) => void): Promise<BrokerSnapshot> {
+  async #synchronise(call: Call, hub: HubConnection, events: UserEvents, state: UserState, wanted: string, found: (accountId: number) => Promise<void>): Promise<BrokerSnapshot> {
     const accounts = await call('Account/search', { onlyActiveAccounts: false })
     const account = savedAccount(accounts, wanted)
-    found(account.id)
+    await found(account.id)
     await invokeHub(hub, 'SubscribeAccounts')
     for (const method of ['SubscribeOrders', 'SubscribePositions', 'SubscribeTrades']) await invokeHub(hub, method, account.id)
     const since = new Date(Date.now() - LOOKBACK_MS).toISOString()

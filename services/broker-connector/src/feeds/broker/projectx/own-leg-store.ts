@@ -14,6 +14,7 @@ import {
   type NewOwnLegPlan,
   type OwnLegPlanRow,
 } from '../../../repositories/own-leg-plans.ts'
+import { lateClosesOf, nameLateClose, noteLateCloseSent, withdrawLateClose, type LateCloseRow } from '../../../repositories/own-leg-late-closes.ts'
 
 type Leg = 'sl' | 'tp'
 
@@ -34,6 +35,11 @@ export interface OwnLegStore {
   claimFlatten(tag: string, from: number, to: number): Promise<boolean>
   /** Tells the trader, on the record, of a leg that could not be placed or grown. */
   note(recordId: number, note: string): Promise<void>
+  /** A late close about to go (late-closes.ts), its withdrawal (certainly not placed), the order taken for it, and the account's since a time. */
+  lateCloseSent(tag: string, sentAt: Date, size: number): Promise<void>
+  lateCloseWithdrawn(tag: string, sentAt: Date): Promise<void>
+  lateCloseNamed(tag: string, sentAt: Date, orderId: number): Promise<void>
+  lateCloses(brokerAccountId: number, since: Date): Promise<LateCloseRow[]>
 }
 
 /** The plans in Postgres (own_leg_plans, own_legs, own_leg_fills): what the connector runs with. */
@@ -51,6 +57,10 @@ export function postgresOwnLegStore(db: Kysely<Database>): OwnLegStore {
     close: (tag, filled) => closeOwnLegPlan(db, tag, filled),
     claimFlatten: (tag, from, to) => claimOwnLegFlatten(db, tag, from, to),
     note: (recordId, note) => noteOwnLegTrouble(db, recordId, note),
+    lateCloseSent: (tag, sentAt, size) => noteLateCloseSent(db, tag, sentAt, size),
+    lateCloseWithdrawn: (tag, sentAt) => withdrawLateClose(db, tag, sentAt),
+    lateCloseNamed: (tag, sentAt, orderId) => nameLateClose(db, tag, sentAt, orderId),
+    lateCloses: (brokerAccountId, since) => lateClosesOf(db, brokerAccountId, since),
   }
 }
 
@@ -102,6 +112,14 @@ export class MemoryOwnLegStore implements OwnLegStore {
   }
 
   async note(): Promise<void> {}
+
+  // Nothing kept past the process: the account's LateCloses (kept across its sessions) holds what is due.
+  async lateCloseSent(): Promise<void> {}
+  async lateCloseWithdrawn(): Promise<void> {}
+  async lateCloseNamed(): Promise<void> {}
+  async lateCloses(): Promise<LateCloseRow[]> {
+    return []
+  }
 
   async placed(tag: string, leg: Leg, orderId: number, covered: number): Promise<void> {
     const kept = this.#leg(tag, leg)

@@ -2,7 +2,7 @@ import type { Logger } from '../../../shared/logger.ts'
 import { BrokerError } from '../broker-adapter.ts'
 import type { OwnLegPlanRow, OwnLegRow } from '../../../repositories/own-leg-plans.ts'
 import { int, isFields, OWN_LEGS_SUFFIX as OWN_SUFFIX } from './mapping.ts'
-import { LateCloses } from './late-closes.ts'
+import { LateCloses, type LateClose } from './late-closes.ts'
 import type { OwnLegStore } from './own-leg-store.ts'
 import type { Answer } from './rest.ts'
 
@@ -34,6 +34,8 @@ const MAX_STEPS = 6
 /** A failed bringing-up (ProjectX or the database away) is tried again after this long, a few times (then at the next session open). */
 const RETRY_MS = 5_000
 const RETRIES = 5
+/** The late closes a session open looks for in its snapshot: those sent within the sessions' look-back (a day). */
+const LATE_CLOSES_LOOKBACK_MS = 24 * 3_600_000
 
 /**
  * The stop and target we place ourselves for an account whose settings refuse brackets on an order
@@ -56,7 +58,8 @@ const RETRIES = 5
  * cancelled, looked for again at each later fill and session open. A fill that lands past them anyway (the
  * cancel raced it, or it came while no connector listened) has no stop: it is closed at the market
  * (`Position/partialCloseContract`, untagged: ProjectX takes no tag there), not given legs, and the record says so.
- * Its order is reported under `<tag>.late` (late-closes.ts), so its fill goes to the record's trade alone.
+ * Its order is reported under `<tag>.late` (late-closes.ts; the close and its order's id kept in Postgres for the
+ * next instance), so its fill goes to the record's trade alone.
  */
 export class OwnLegs {
   /** Set when ProjectX refused brackets on this account: later entries go without them at once. */
@@ -72,8 +75,8 @@ export class OwnLegs {
   readonly #failed = new Set<string>()
   #retryTimer: NodeJS.Timeout | null = null
   #retries = 0
-  /** The orders of our late closes, named so their fills go to their record's trade alone. */
-  readonly #lateCloses = new LateCloses()
+  /** The orders of our late closes, named so their fills go to their record's trade alone; the name is kept (the next instance's too). */
+  readonly #lateCloses = new LateCloses((close, orderId) => this.#keepLateCloseName(close, orderId))
 
   constructor(
     private readonly store: OwnLegStore,
@@ -157,6 +160,22 @@ export class OwnLegs {
   /** The tag an untagged order of the account is reported under when it is one of our late closes (`<tag>.late`), else null. */
   untaggedTagOf(order: Record<string, unknown>): string | null {
     return this.#lateCloses.tagOf(order)
+  }
+
+  /**
+   * A session of the account opens: its late closes kept (sent before a restart, or by another instance) are
+   * read before its snapshot is mapped, so their orders are named there. A read that fails fails the open
+   * (tried again as a lost session): its fills would go first in, first out to another record's trade.
+   */
+  async loadLateCloses(accountId: number): Promise<void> {
+    this.#lateCloses.load(await this.store.lateCloses(accountId, new Date(Date.now() - LATE_CLOSES_LOOKBACK_MS)))
+  }
+
+  #keepLateCloseName(close: LateClose, orderId: number): void {
+    // Named in this process from now on; kept for the next instance (a failure leaves it to the creation-time match there).
+    void this.store.lateCloseNamed(close.tag, close.sentAt, orderId).catch((error: unknown) => {
+      this.logger.warn({ entry: close.tag, orderId, reason: error instanceof Error ? error.message : String(error) }, "a late close's order could not be kept by its id")
+    })
   }
 
   /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
@@ -391,8 +410,8 @@ export class OwnLegs {
    * What the account holds on the entry's side is read first (asked now), then the close is claimed (one
    * caller, once): a read that fails claims nothing. `Position/partialCloseContract`, sized to what is held
    * and no more: ProjectX refuses a size past the position, so it never turns the account over, even when the
-   * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. Its order
-   * is looked for before it goes and reported as the record's late close (`untaggedTagOf`). Certainly
+   * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. The close
+   * is kept and its order looked for before it goes and reported as the record's late close (`untaggedTagOf`). Certainly
    * not carried out (a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
    * sent again (it may have closed them) and the reconciliation compares the position at its next pass. Left
    * open either way, the record says so and the failure goes up: tried again shortly and at the session open.
@@ -409,18 +428,28 @@ export class OwnLegs {
       await this.#say(plan, `${said} and is not closed yet: ${error instanceof Error ? error.message : String(error)}; tried again`)
       throw error
     }
-    if (!(await this.store.claimFlatten(plan.tag, plan.flattened, plan.flattened + late))) return
     const size = Math.min(late, held)
+    // Kept before it is claimed and goes (a restart before its order is seen: the next instance names it), and
+    // looked for: its order's events may come before the answer.
+    const close: LateClose = { tag: plan.tag, contractId: plan.contractId, side: plan.side, size, sentAt: new Date() }
+    if (size > 0) await this.store.lateCloseSent(close.tag, close.sentAt, size)
+    const withdraw = size > 0 ? this.#lateCloses.due(close) : () => undefined
+    const notPlaced = async () => {
+      withdraw()
+      await this.store.lateCloseWithdrawn(close.tag, close.sentAt).catch((error: unknown) => {
+        // Left kept, it may name a trader's order of its shape created within the minute after it: logged.
+        this.logger.warn({ entry: close.tag, reason: error instanceof Error ? error.message : String(error) }, 'a late close not placed could not be withdrawn')
+      })
+    }
+    if (!(await this.store.claimFlatten(plan.tag, plan.flattened, plan.flattened + late))) return notPlaced()
     if (size === 0) return this.#say(plan, `${said}: the position was closed already`)
     let failure: BrokerError | null = null
-    // Looked for before it goes: its order's events may come before the answer.
-    const notPlaced = this.#lateCloses.due(plan, size)
     try {
       await call('Position/partialCloseContract', { accountId: this.#accountId, contractId: plan.contractId, size })
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
       failure = error
-      if (error.kind === 'rejected' || notCarriedOut(error)) notPlaced()
+      if (error.kind === 'rejected' || notCarriedOut(error)) await notPlaced()
     }
     this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, late, size, reason: failure?.message ?? null }, 'entry contracts filled after the legs placed by the connector were done: closed at the market')
     const closed = size === 1 ? '1 closed' : `${size} closed`

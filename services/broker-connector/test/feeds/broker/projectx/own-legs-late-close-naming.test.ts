@@ -1,0 +1,128 @@
+import t, { type Test } from 'tap'
+import { sql } from '@signals/db'
+import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
+import { buildInstance, publishAlert } from '../../../helper.ts'
+import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
+import { closedTrade } from '../../../trading/positions/exit-helper.ts'
+import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKETS, restingMnqEntry } from './helper.ts'
+
+// Review of the late-close naming (docs/decisions/projectx-adapter.md, "Its fill is the record's"): the order
+// ProjectX places untagged for a late fill's close (`Position/partialCloseContract`) is named `<tag>.late` by
+// its shape. Two ways it named the wrong order, or none, and the close's fill went first in, first out to
+// another record's trade (cut 2 -> 1 in Postgres, its stop and target resized to 1 while the broker held 2):
+// an older untagged order of the same shape listed while the close was due; a restart before its order was seen.
+// Runs with PROJECTX_RESTING_OWN_LEGS on, as the other tests of resting entries.
+const legsOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().filter((order) => order.clOrdId === `sig-${recordId}.sl` || order.clOrdId === `sig-${recordId}.tp`)
+const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
+
+type Started = Awaited<ReturnType<typeof connectedProjectXTrader>>
+
+/**
+ * Another record's market trade of 2 in MNQ with its stop and target, then a resting entry of the same side
+ * whose target closes its trade while it works: it fills one more contract first, closed at the market.
+ * `onCloseSent` runs as the broker receives the close (the test's race); returns when the late contract is held.
+ */
+async function lateFillBesideAnotherTrade(t: Test, onCloseSent: (broker: ProjectXPaperBroker) => void, before: (started: Started) => Promise<void> = async () => undefined) {
+  let broker: ProjectXPaperBroker | null = null
+  let entryTag = ''
+  let raced = false
+  let closeSent = false
+  let heldAfterRace = 0
+  const onRequest = (request: { endpoint: string }) => {
+    if (request.endpoint === 'Position/partialCloseContract' && broker !== null && !closeSent) {
+      closeSent = true
+      onCloseSent(broker)
+    }
+    // The first cancel after the resting entry's target closed its trade: the entry fills one more first.
+    if (request.endpoint !== 'Order/cancel' || raced || broker === null || entryTag === '') return
+    const working = broker.orders().find((order) => order.clOrdId === entryTag && order.ordStatus === 'Working')
+    if (!working || broker.price('MNQZ6') !== '21090') return
+    raced = true
+    broker.setPrice('MNQZ6', '20990')
+    heldAfterRace = netMnq(broker)
+  }
+  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
+  broker = started.broker
+  const { app, db } = started
+  await before(started)
+  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', ${JSON.stringify({ riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })}::jsonb)`.execute(db)
+  const other = mnqEntry()
+  await publishAlert(app, other)
+  const otherRecord = await settledRecord(db, other.alertId)
+  const working = (recordId: number) => legsOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
+  await eventually(async () => working(otherRecord.id).length === 2 && (await tradeOfRecord(db, otherRecord.id))?.target_order_id != null)
+  const held = Number((await tradeOfRecord(db, otherRecord.id))?.quantity)
+  t.ok(held > 0 && netMnq(broker) === held, "the other record's trade holds the account's position")
+  const entry = restingMnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  entryTag = `sig-${record.id}`
+  await liquidity(broker, 1)
+  broker.setPrice('MNQZ6', '20990')
+  await eventually(() => working(record.id).length === 2)
+  broker.setPrice('MNQZ6', '21090')
+  await eventually(() => raced)
+  t.equal(heldAfterRace, held + 1, "one more contract filled after the target closed the resting entry's trade")
+  await eventually(() => closeSent && netMnq(broker) === held, 15_000)
+  const legSizes = () => working(otherRecord.id).map((order) => [order.clOrdId, order.orderQty]).sort()
+  return { broker, started, record, otherRecord, held, legSizes }
+}
+
+/** What must not happen (the other trade cut, its legs cut), waited for a while: before the fix it came at once after the close's fill. */
+async function otherTradeKept(t: Test, db: Started['db'], broker: ProjectXPaperBroker, run: Awaited<ReturnType<typeof lateFillBesideAnotherTrade>>) {
+  const { otherRecord, held, record, legSizes } = run
+  await eventually(async () => (await tradeOfRecord(db, otherRecord.id))?.status !== 'open' || Number((await tradeOfRecord(db, otherRecord.id))?.quantity) !== held, 5_000).catch(() => undefined)
+  const otherNow = await tradeOfRecord(db, otherRecord.id)
+  t.same([otherNow?.status, Number(otherNow?.quantity)], ['open', held], "the other record's trade is still open with its quantity")
+  t.same(legSizes(), [[`sig-${otherRecord.id}.sl`, held], [`sig-${otherRecord.id}.tp`, held]], 'its stop and target still work at its size')
+  const open = await db.selectFrom('trades').select('quantity').where('user_id', '=', 'u-0').where('status', '=', 'open').execute()
+  t.equal(open.reduce((sum, trade) => sum + Number(trade.quantity), 0), netMnq(broker), "the account's position is what the open trades hold")
+  t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, "the resting entry's trade is the one its target closed")
+  t.equal(partialCloses(broker), 1, 'closed at the market once')
+}
+
+t.test("an older untagged Market order of the close's shape, listed while the close is due, is not taken for it: the close's fill leaves another record's trade open", async (t) => {
+  let app: Started['app'] | null = null
+  const manual: number[] = []
+  const run = await lateFillBesideAnotherTrade(
+    t,
+    (broker) => {
+      // The close's events held back while a list of the account's orders is read (as the reconciliation, the
+      // trade keeper or the broker page do): the trader's old sell of 1 is listed before the close's order.
+      broker.delayUserHub(3_000)
+      setTimeout(() => void app?.feeds.session('u-0')?.listOrders({ fresh: true }).then(() => broker.delayUserHub(0)), 100)
+    },
+    async (started) => {
+      app = started.app
+      // Earlier in the day the trader bought 1 and sold 1 by hand (untagged Market orders), seen by the session.
+      manual.push(started.broker.placeManualOrder(7000, { symbol: 'MNQZ6', side: 0, size: 1 }), started.broker.placeManualOrder(7000, { symbol: 'MNQZ6', side: 1, size: 1 }))
+      await eventually(async () => (await started.app.feeds.session('u-0')?.listOrders())?.filter((order) => order.tag === null).length === 2)
+    },
+  )
+  const { broker, started, record } = run
+  await otherTradeKept(t, started.db, broker, run)
+  const listed = async () => (await started.app.feeds.session('u-0')?.listOrders()) ?? []
+  const untagged = broker.orders().filter((order) => order.clOrdId === null && !manual.includes(order.id))
+  t.same(untagged.map((order) => [order.action, order.orderQty]), [['Sell', 1]], 'the close: one untagged Market order, sized to the one late contract')
+  const named = (await listed()).filter((order) => order.tag === `sig-${record.id}.late`).map((order) => order.id)
+  t.same(named, untagged.map((order) => order.id), "the close's order, and only it, is named the record's late close")
+  t.same((await listed()).filter((order) => manual.includes(order.id)).map((order) => order.tag), [null, null], "the trader's own orders keep no tag")
+})
+
+t.test("the connector stops after sending the late close, before its order is seen: the next instance names it, and the close's fill leaves another record's trade open", async (t) => {
+  // The close's events held back past the instance's stop.
+  const run = await lateFillBesideAnotherTrade(t, (broker) => broker.delayUserHub(8_000))
+  const { broker, started, record } = run
+  await started.app.close()
+  broker.delayUserHub(0)
+  const restarted = await buildInstance(t, started.config, { feeds: true })
+  await eventually(() => restarted.feeds.session('u-0') !== null)
+  await otherTradeKept(t, restarted.db, broker, run)
+  const listed = async () => (await restarted.feeds.session('u-0')?.listOrders()) ?? []
+  const untagged = broker.orders().filter((order) => order.clOrdId === null)
+  t.same(untagged.map((order) => [order.action, order.orderQty]), [['Sell', 1]], 'the close: one untagged Market order, sized to the one late contract')
+  t.same((await listed()).filter((order) => order.tag === `sig-${record.id}.late`).map((order) => order.id), untagged.map((order) => order.id), "the next instance names the close's order the record's late close")
+  const keptIds = async () => (await restarted.db.selectFrom('own_leg_late_closes').select('order_id').where('tag', '=', `sig-${record.id}`).execute()).map((row) => row.order_id)
+  await eventually(async () => (await keptIds())[0] != null).catch(() => undefined)
+  t.same(await keptIds(), untagged.map((order) => order.id), 'and keeps it by its id: every later list, and the instance after, name it')
+})
