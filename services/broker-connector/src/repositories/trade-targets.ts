@@ -124,6 +124,26 @@ export async function pairsInFlight(db: Kysely<Database>, recordId: number, grac
   return result.rows[0]?.found === true
 }
 
+/** A pair claimed for a trade: its record and number, and whether it is on its way (as `pairsInFlight` counts). */
+export interface PairClaim {
+  recordId: number
+  level: number
+  onItsWay: boolean
+}
+
+/**
+ * The target pairs claimed for the user's open trades in the contract (on any account: a close of one waits
+ * on another's at worst), each on its way when claimed less than `graceMs` ago with no answer stored.
+ */
+export async function pairClaimsInContract(db: Kysely<Database>, userId: string, contractId: number, graceMs: number): Promise<PairClaim[]> {
+  const result = await sql<PairClaim>`
+    SELECT tt.record_id::int AS "recordId", tt.level::int AS level,
+           (tt.order_id IS NULL AND tt.outcome IS NULL AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond') AS "onItsWay"
+    FROM trade_targets tt
+    WHERE tt.record_id IN (SELECT t.alert_record_id FROM trades t WHERE t.user_id = ${userId} AND t.broker_contract_id = ${contractId} AND t.status = 'open')`.execute(db)
+  return result.rows
+}
+
 /** True while an exit of the user's position in the contract is on its way (a flatten or a partial close not done yet). */
 export async function exitOnItsWay(db: Kysely<Database>, userId: string, contract: string): Promise<boolean> {
   const result = await sql<{ found: boolean }>`

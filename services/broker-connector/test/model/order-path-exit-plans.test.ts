@@ -44,7 +44,7 @@ const REGRESSIONS: readonly Regression[] = [
   {
     seed: -1114788195,
     path: '1',
-    what: 'a 50% close after TP1 filled (3 held, TP1 1, close 1) cancelled tp3 but left sl3 working beside sl2; both filled at breakeven and the LONG account ended SHORT -1, flattened by the reconciliation as untracked (fixed: the cut sized from the trade read beside its applied fills; the close sized again from the broker after the cut)',
+    what: 'a 50% close after TP1 filled (3 held, TP1 1, close 1) cancelled tp3 but left sl3 working beside sl2; both filled at breakeven and the LONG account ended SHORT -1, flattened by the reconciliation as untracked (fixed: the cut sized from the trade read beside its applied fills; the close sized again from the broker after the cut; still about 1 replay in 7 under load: the close ran while the keeper was sending the pairs, between the stop shrunk for pair 2 and the pair sent, and sold that contract; fixed: a close waits while a pair is on its way, close-pairs-in-flight.test.ts)',
     scenario: {
       instances: 1,
       commands: [

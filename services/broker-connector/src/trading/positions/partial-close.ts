@@ -6,6 +6,7 @@ import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { targetTrades, type ExitScope } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
+import { noPairOnItsWay, pairMovedSince, pairOnItsWay } from '../targets/pairs-on-their-way.ts'
 import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
 
@@ -49,6 +50,9 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
     if (inAccount.kind === 'none') return `partial close: nothing closed, ${inAccount.reason}`
     const decided = partialCloseQuantity(size, inAccount.asked)
     if (decided.kind === 'none') return `partial close: ${decided.reason}`
+    // Not while the keeper sends a target pair (its stop shrunk, the pair not at the broker yet): pairs-on-their-way.ts.
+    const pairs = { userId: flatten.user_id, contractId: contract.id, contract: flatten.contract, what: 'the partial close' }
+    const pairsBefore = await noPairOnItsWay(locked, session, pairs)
     // Targets paired with their own stops are cut first (the farthest pair first): once the close fills, no
     // stop or target may close more than is left. Not carried out (a refusal, a wait, a cut failing half way):
     // what was cut is put back, and the close may go again. An unknown outcome is only looked for.
@@ -58,6 +62,11 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
       const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, trades.filter((trade) => trade.side === held), decided.quantity, cut, contract.id)
       // Sized again from what the broker holds now, the cut made: never more than its position leaves without a stop.
       const room = await roomForClose(session, held, contract.id, decided.quantity, leftToKeeper)
+      if (await pairMovedSince(locked, pairs, pairsBefore)) {
+        // The cut stands (grown back now, a stop could sit beside the pair on its way); the next try cuts again.
+        cut.length = 0
+        throw pairOnItsWay(pairs)
+      }
       if (room.quantity <= 0) {
         await putBackAfterRefusedClose(locked, session, flatten.user_id, cut, 'the partial close was not carried out')
         return `partial close: nothing closed, ${room.why}`

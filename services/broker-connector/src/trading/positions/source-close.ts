@@ -4,6 +4,7 @@ import type { BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { TargetTrade } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { markPartSent } from '../../repositories/partial-closes.ts'
+import { noPairOnItsWay, pairMovedSince, pairOnItsWay } from '../targets/pairs-on-their-way.ts'
 import { makeRoomForClose, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
 import { lookForSent, partialCloseTagOf, putBackUnsent } from './partial-close.ts'
@@ -30,12 +31,20 @@ export async function closeSourceTrades(
   if (quantity === 0) return `nothing of this source's ${held} trades is left to close in ${contract.name}`
   // Its cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
   return withExitLock(db, flatten.user_id, contract.name, "the source's exit", async (locked) => {
+    // Not while the keeper sends a target pair (as a partial close: pairs-on-their-way.ts).
+    const pairs = { userId: flatten.user_id, contractId: contract.id, contract: contract.name, what: "the source's exit" }
+    const pairsBefore = await noPairOnItsWay(locked, session, pairs)
     const cut: CutForClose[] = []
     const send = { marked: false, sending: false }
     try {
       const leftToKeeper = await makeRoomForClose(locked, session, flatten.user_id, exit.trades.filter((trade) => trade.side === held), quantity, cut, contract.id)
       // Sized again from what the broker holds now, the cut made (as a partial close's).
       const room = await roomForClose(session, held, contract.id, quantity, leftToKeeper)
+      if (await pairMovedSince(locked, pairs, pairsBefore)) {
+        // The cut stands (grown back now, a stop could sit beside the pair on its way); the next try cuts again.
+        cut.length = 0
+        throw pairOnItsWay(pairs)
+      }
       if (room.quantity <= 0) {
         await putBackAfterRefusedClose(locked, session, flatten.user_id, cut, "the source's exit was not carried out")
         return `nothing closed: ${room.why}`

@@ -16,7 +16,7 @@ import { listedContext, type TargetContext } from './target-context.ts'
  * again when the same gap is seen (a crash between the claim and the send, or a stop whose outcome stayed
  * unknown and which the broker never placed). Longer than a broker request lasts (10 s at Tradovate).
  */
-const PAIR_IN_FLIGHT_MS = 30_000
+export const PAIR_IN_FLIGHT_MS = 30_000
 
 /** What a check of one trade found and did, in words (tests, logs), or null when its stops add up. */
 type GapOutcome = string | null
