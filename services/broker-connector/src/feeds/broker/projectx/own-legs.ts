@@ -25,6 +25,7 @@ const LEGS = { sl: { type: 4, field: 'stopPrice' }, tp: { type: 1, field: 'limit
 const LIVE: ReadonlySet<unknown> = new Set([0, 1, 6])
 const DONE: Readonly<Record<number, string>> = { 2: 'filled', 3: 'cancelled', 4: 'expired' }
 const REJECTED = 5
+const CANCELLED = 3
 const LEG_NAMES = { sl: 'stop', tp: 'target' } as const
 /** A leg we placed: `<entry tag>.sl|tp`. */
 const OWN_LEG_TAG = /^(.+)\.(sl|tp)$/
@@ -140,7 +141,8 @@ export class OwnLegs {
 
   /**
    * An order event of the account: a leg of ours done (filled: it closed the trade; cancelled or expired: the
-   * trade closed otherwise) while its entry may still work closes the plan, and the entry's rest is cancelled.
+   * trade closed otherwise) while its entry may still work closes the plan, and the entry's rest is cancelled
+   * (or found cancelled already, with contracts left: the plan closes all the same).
    */
   orderSeen(order: Record<string, unknown>): void {
     const own = typeof order.customTag === 'string' ? OWN_LEG_TAG.exec(order.customTag) : null
@@ -151,9 +153,10 @@ export class OwnLegs {
     this.#enqueue([tag], async () => {
       const [plan] = await this.store.plans([tag])
       const leg = plan?.legs.find((kept) => kept.leg === name)
+      if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null) return
       // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
-      if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null || !(await this.#entryWorks(tag, false))) return
-      await this.#close(plan, stoodFor(plan), doneWhy(name, done))
+      const rest = await this.#restOf(tag)
+      if (rest !== null) await this.#close(plan, stoodFor(plan), doneWhy(name, done), rest.working ? null : rest.what)
     })
   }
 
@@ -355,9 +358,12 @@ export class OwnLegs {
    * Closes the plan (written before anything is sent: whichever instance holds the session carries it on)
    * with the entry's contracts its legs stood for, and cancels the entry's rest; the record says so.
    */
-  async #close(plan: OwnLegPlanRow, stoodFor: number, why: string): Promise<void> {
+  async #close(plan: OwnLegPlanRow, stoodFor: number, why: string, cancelledAlready: string | null = null): Promise<void> {
     if (!(await this.store.close(plan.tag, stoodFor))) return
     this.logger.info({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, why }, 'the legs placed by the connector are done while the entry may still work: its rest is cancelled')
+    // Cancelled before this account's queue came to the leg (the trade keeper cancels a closed trade's working
+    // entries, trade-keeper.ts #followLegs): the plan closes all the same (a fill that raced it is late), and the record says so.
+    if (cancelledAlready !== null) await this.#say(plan, `the entry's rest${cancelledAlready} was cancelled: ${why}`)
     await this.#settle({ ...plan, closedFilled: stoodFor }, why)
   }
 
@@ -393,6 +399,20 @@ export class OwnLegs {
   /** Whether the entry under the plan's tag still works: `fresh` asked of ProjectX now, else as the session's state shows it. */
   async #entryWorks(tag: string, fresh: boolean): Promise<boolean> {
     return (await this.#listed(fresh)).some((order) => isEntryOf(tag, order) && LIVE.has(order.status))
+  }
+
+  /**
+   * The entry's rest, as the session's state shows it: still working, or cancelled with contracts left unfilled
+   * (`what`: " (4 of 5)"); null when the entry filled in full or is not listed.
+   */
+  async #restOf(tag: string): Promise<{ working: boolean; what: string } | null> {
+    const found = (await this.#listed(false)).filter((order) => isEntryOf(tag, order) && order.status !== REJECTED)
+    const entry = found.find((order) => LIVE.has(order.status)) ?? found.find((order) => order.status === CANCELLED)
+    if (entry === undefined) return null
+    const size = int(entry.size)
+    const filled = int(entry.fillVolume)
+    if (!LIVE.has(entry.status) && (size === null || filled === null || filled >= size)) return null
+    return { working: LIVE.has(entry.status), what: size !== null && filled !== null ? ` (${size - filled} of ${size})` : '' }
   }
 
   /** The entry under the plan's tag (`<tag>`, or `<tag>.own` sent again without brackets) still working at ProjectX, asked now. */
