@@ -25,6 +25,7 @@ const LEGS = { sl: { type: 4, field: 'stopPrice' }, tp: { type: 1, field: 'limit
 const LIVE: ReadonlySet<unknown> = new Set([0, 1, 6])
 const DONE: Readonly<Record<number, string>> = { 2: 'filled', 3: 'cancelled', 4: 'expired' }
 const REJECTED = 5
+const CANCELLED = 3
 const LEG_NAMES = { sl: 'stop', tp: 'target' } as const
 /** A leg we placed: `<entry tag>.sl|tp`. */
 const OWN_LEG_TAG = /^(.+)\.(sl|tp)$/
@@ -140,7 +141,8 @@ export class OwnLegs {
 
   /**
    * An order event of the account: a leg of ours done (filled: it closed the trade; cancelled or expired: the
-   * trade closed otherwise) while its entry may still work closes the plan, and the entry's rest is cancelled.
+   * trade closed otherwise) while its entry may still work closes the plan, and the entry's rest is cancelled
+   * (or found cancelled already with contracts left, by the trade keeper: the plan closes all the same).
    */
   orderSeen(order: Record<string, unknown>): void {
     const own = typeof order.customTag === 'string' ? OWN_LEG_TAG.exec(order.customTag) : null
@@ -151,9 +153,9 @@ export class OwnLegs {
     this.#enqueue([tag], async () => {
       const [plan] = await this.store.plans([tag])
       const leg = plan?.legs.find((kept) => kept.leg === name)
+      if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null) return
       // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
-      if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null || !(await this.#entryWorks(tag, false))) return
-      await this.#close(plan, stoodFor(plan), doneWhy(name, done))
+      if ((await this.#restOf(tag, false)) !== null) await this.#close(plan, stoodFor(plan), doneWhy(name, done))
     })
   }
 
@@ -358,7 +360,7 @@ export class OwnLegs {
   async #close(plan: OwnLegPlanRow, stoodFor: number, why: string): Promise<void> {
     if (!(await this.store.close(plan.tag, stoodFor))) return
     this.logger.info({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, why }, 'the legs placed by the connector are done while the entry may still work: its rest is cancelled')
-    await this.#settle({ ...plan, closedFilled: stoodFor }, why)
+    await this.#settle({ ...plan, closedFilled: stoodFor }, why, true)
   }
 
   /**
@@ -366,8 +368,10 @@ export class OwnLegs {
    * still works (a cancel whose answer was lost, a restart), and the contracts filled past what the legs
    * stood for closed at the market. Returns false: nothing more is to be done for the plan now.
    */
-  async #settle(plan: OwnLegPlanRow, why = 'its stop and target are done'): Promise<boolean> {
-    const rest = await this.#cancelRest(plan)
+  async #settle(plan: OwnLegPlanRow, why = 'its stop and target are done', closing = false): Promise<boolean> {
+    // At the close, a rest cancelled already is told too: the trade keeper cancels a closed trade's working
+    // entries (trade-keeper.ts #followLegs), first when this account's queue is busy.
+    const rest = (await this.#cancelRest(plan)) ?? (closing ? await this.#cancelledRest(plan.tag) : null)
     if (rest !== null) await this.#say(plan, `the entry's rest${rest.what} ${rest.outcome}: ${why}`)
     const late = plan.filled - (plan.closedFilled ?? plan.filled) - plan.flattened
     if (late > 0) await this.#flatten(plan, late)
@@ -393,6 +397,26 @@ export class OwnLegs {
   /** Whether the entry under the plan's tag still works: `fresh` asked of ProjectX now, else as the session's state shows it. */
   async #entryWorks(tag: string, fresh: boolean): Promise<boolean> {
     return (await this.#listed(fresh)).some((order) => isEntryOf(tag, order) && LIVE.has(order.status))
+  }
+
+  /**
+   * The entry's rest (`fresh`: asked of ProjectX now, else as the session's state shows it): still working, or cancelled with contracts left unfilled
+   * (`what`: " (4 of 5)"); null when the entry filled in full or is not listed.
+   */
+  async #restOf(tag: string, fresh: boolean): Promise<{ working: boolean; what: string } | null> {
+    const found = (await this.#listed(fresh)).filter((order) => isEntryOf(tag, order) && order.status !== REJECTED)
+    const entry = found.find((order) => LIVE.has(order.status)) ?? found.find((order) => order.status === CANCELLED)
+    if (entry === undefined) return null
+    const size = int(entry.size)
+    const filled = int(entry.fillVolume)
+    if (!LIVE.has(entry.status) && (size === null || filled === null || filled >= size)) return null
+    return { working: LIVE.has(entry.status), what: size !== null && filled !== null ? ` (${size - filled} of ${size})` : '' }
+  }
+
+  /** The entry's rest found cancelled already (asked now), as `#cancelRest` tells one it cancelled; null when none. */
+  async #cancelledRest(tag: string): Promise<{ what: string; outcome: string } | null> {
+    const rest = await this.#restOf(tag, true)
+    return rest !== null && !rest.working ? { what: rest.what, outcome: 'was cancelled' } : null
   }
 
   /** The entry under the plan's tag (`<tag>`, or `<tag>.own` sent again without brackets) still working at ProjectX, asked now. */

@@ -170,11 +170,30 @@ t.test("a limit entry still working when its own target closes the first part ha
   await eventually(() => netMnq(broker) === 0 && legsOf(broker, record.id).every((leg) => leg[2] !== 'Working'))
   t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, 'the trade closed by its target')
   // Not thrown on time-out: the asserts below say what is missing.
-  // Up to 30 s: a cancel that meets a busy account is taken up again 5 s later (projectx-adapter.md).
-  await eventually(() => entryOf(broker, record.id)?.ordStatus === 'Canceled', 30_000).catch(() => undefined)
+  await eventually(() => entryOf(broker, record.id)?.ordStatus === 'Canceled').catch(() => undefined)
   t.equal(entryOf(broker, record.id)?.ordStatus, 'Canceled', "the entry's rest is cancelled once its legs closed the trade")
   broker.setPrice('MNQZ6', '20990')
   t.equal(netMnq(broker), 0, 'the price back at the entry fills nothing: no contract without a stop')
+  await eventually(async () => /rest .*cancelled/.test(await reasonOf(db, record.id))).catch(() => undefined)
+  t.match(await reasonOf(db, record.id), /the entry's rest \(4 of 5\) was cancelled: its target closed the trade/, 'the record says why the rest was cancelled')
+  t.equal(await db.selectFrom('own_leg_plans').select('closed_filled').where('tag', '=', `sig-${record.id}`).executeTakeFirst().then((row) => row?.closed_filled), 1, 'the plan kept says it was closed after one contract')
+})
+
+t.test("an entry's rest the trade keeper cancelled before the legs' keeper came to its target's fill: the plan is closed all the same and the record says why", async (t) => {
+  const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
+  const entry = restingMnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await liquidity(broker, 1)
+  // The legs' answers come late: the account's queue (own-legs.ts) still waits on the target's when it fills, so
+  // the trade keeper, closing the trade from the fill, cancels the entry's rest first (seen under load).
+  broker.delay('Order/place', 1_500)
+  broker.setPrice('MNQZ6', '20990')
+  await eventually(() => legsOf(broker, record.id).length === 2)
+  broker.setPrice('MNQZ6', '21090')
+  await eventually(() => entryOf(broker, record.id)?.ordStatus === 'Canceled')
+  broker.delay('Order/place', 0)
+  t.equal(netMnq(broker), 0, 'the target closed the one held')
   await eventually(async () => /rest .*cancelled/.test(await reasonOf(db, record.id))).catch(() => undefined)
   t.match(await reasonOf(db, record.id), /the entry's rest \(4 of 5\) was cancelled: its target closed the trade/, 'the record says why the rest was cancelled')
   t.equal(await db.selectFrom('own_leg_plans').select('closed_filled').where('tag', '=', `sig-${record.id}`).executeTakeFirst().then((row) => row?.closed_filled), 1, 'the plan kept says it was closed after one contract')
