@@ -478,6 +478,8 @@ export class OwnLegs {
     this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, late, size, reason: failure?.message ?? null }, 'entry contracts filled after the legs placed by the connector were done: closed at the market')
     const closed = size === 1 ? '1 closed' : `${size} closed`
     if (failure === null) return this.#say(plan, `${said}: ${closed} at the market`)
+    // Refused because the position went meanwhile (the reconciliation's flatten of it came first): nothing is left to close.
+    if (failure.kind === 'rejected' && (await this.#held(plan).catch(() => null)) === 0) return this.#say(plan, `${said}: the position was closed already`)
     if (!notCarriedOut(failure)) return this.#say(plan, `${said} and may not be closed: ${failure.message}`)
     // ProjectX did not carry it out: the claim moved back, so the retry (or the next session open) closes them.
     await this.store.claimFlatten(plan.tag, plan.flattened + late, plan.flattened)
