@@ -81,6 +81,37 @@ export async function liquidity(broker: ProjectXPaperBroker, lots: number | null
   if (answer.status !== 200) throw new Error(`liquidity: ${answer.status}`)
 }
 
+/** The record's own legs (`.sl`, `.tp`) at the paper broker. */
+export const legOrdersOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().filter((order) => order.clOrdId === `sig-${recordId}.sl` || order.clOrdId === `sig-${recordId}.tp`)
+
+/** How many late closes (`Position/partialCloseContract`) the paper broker was asked for. */
+export const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
+
+/**
+ * The race of a resting entry's rest with its cancel: at the first `Order/cancel` while the entry (`isEntry`, by
+ * its tag) still works and the market is at its target (21090), the entry fills one more first (the price back
+ * at 20990), then `after` runs (a fault to arm). `heldAfterRace` is what the account held right then: the
+ * connector may close the late contract before the test's next look. Set `broker` once the trader is started.
+ */
+export function fillOneMoreAtCancel(isEntry: (tag: string | null | undefined) => boolean, after: (broker: ProjectXPaperBroker) => void = () => undefined) {
+  const race = {
+    broker: null as ProjectXPaperBroker | null,
+    raced: false,
+    heldAfterRace: null as number | null,
+    onRequest(request: { endpoint: string }): void {
+      const { broker } = race
+      if (request.endpoint !== 'Order/cancel' || race.raced || broker === null) return
+      const working = broker.orders().some((order) => isEntry(order.clOrdId) && order.ordStatus === 'Working')
+      if (!working || broker.price('MNQZ6') !== '21090') return
+      race.raced = true
+      broker.setPrice('MNQZ6', '20990')
+      race.heldAfterRace = netMnq(broker)
+      after(broker)
+    },
+  }
+  return race
+}
+
 /** What the record says to the trader. */
 export const reasonOf = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
 

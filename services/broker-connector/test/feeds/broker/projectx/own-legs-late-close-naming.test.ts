@@ -4,7 +4,7 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKETS, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, liquidity, netMnq, partialCloses, POSITION_BRACKETS, restingMnqEntry } from './helper.ts'
 
 // Review of the late-close naming (docs/decisions/projectx-adapter.md, "Its fill is the record's"): the order
 // ProjectX places untagged for a late fill's close (`Position/partialCloseContract`) is named `<tag>.late` by
@@ -12,8 +12,6 @@ import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKE
 // another record's trade (cut 2 -> 1 in Postgres, its stop and target resized to 1 while the broker held 2):
 // an older untagged order of the same shape listed while the close was due; a restart before its order was seen.
 // Runs with PROJECTX_RESTING_OWN_LEGS on, as the other tests of resting entries.
-const legsOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().filter((order) => order.clOrdId === `sig-${recordId}.sl` || order.clOrdId === `sig-${recordId}.tp`)
-const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
 
 type Started = Awaited<ReturnType<typeof connectedProjectXTrader>>
 
@@ -23,33 +21,26 @@ type Started = Awaited<ReturnType<typeof connectedProjectXTrader>>
  * `onCloseSent` runs as the broker receives the close (the test's race); returns when the late contract is held.
  */
 async function lateFillBesideAnotherTrade(t: Test, onCloseSent: (broker: ProjectXPaperBroker) => void, before: (started: Started) => Promise<void> = async () => undefined) {
-  let broker: ProjectXPaperBroker | null = null
   let entryTag = ''
-  let raced = false
   let closeSent = false
-  let heldAfterRace = 0
+  // The first cancel after the resting entry's target closed its trade: the entry fills one more first.
+  const race = fillOneMoreAtCancel((tag) => entryTag !== '' && tag === entryTag)
   const onRequest = (request: { endpoint: string }) => {
-    if (request.endpoint === 'Position/partialCloseContract' && broker !== null && !closeSent) {
+    if (request.endpoint === 'Position/partialCloseContract' && race.broker !== null && !closeSent) {
       closeSent = true
-      onCloseSent(broker)
+      onCloseSent(race.broker)
     }
-    // The first cancel after the resting entry's target closed its trade: the entry fills one more first.
-    if (request.endpoint !== 'Order/cancel' || raced || broker === null || entryTag === '') return
-    const working = broker.orders().find((order) => order.clOrdId === entryTag && order.ordStatus === 'Working')
-    if (!working || broker.price('MNQZ6') !== '21090') return
-    raced = true
-    broker.setPrice('MNQZ6', '20990')
-    heldAfterRace = netMnq(broker)
+    race.onRequest(request)
   }
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
-  broker = started.broker
-  const { app, db } = started
+  const { broker, app, db } = started
+  race.broker = broker
   await before(started)
   await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', ${JSON.stringify({ riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })}::jsonb)`.execute(db)
   const other = mnqEntry()
   await publishAlert(app, other)
   const otherRecord = await settledRecord(db, other.alertId)
-  const working = (recordId: number) => legsOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
+  const working = (recordId: number) => legOrdersOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
   await eventually(async () => working(otherRecord.id).length === 2 && (await tradeOfRecord(db, otherRecord.id))?.target_order_id != null)
   const held = Number((await tradeOfRecord(db, otherRecord.id))?.quantity)
   t.ok(held > 0 && netMnq(broker) === held, "the other record's trade holds the account's position")
@@ -61,8 +52,8 @@ async function lateFillBesideAnotherTrade(t: Test, onCloseSent: (broker: Project
   broker.setPrice('MNQZ6', '20990')
   await eventually(() => working(record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
-  await eventually(() => raced)
-  t.equal(heldAfterRace, held + 1, "one more contract filled after the target closed the resting entry's trade")
+  await eventually(() => race.raced)
+  t.equal(race.heldAfterRace, held + 1, "one more contract filled after the target closed the resting entry's trade")
   await eventually(() => closeSent && netMnq(broker) === held, 15_000)
   const legSizes = () => working(otherRecord.id).map((order) => [order.clOrdId, order.orderQty]).sort()
   return { broker, started, record, otherRecord, held, legSizes }

@@ -4,41 +4,30 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { publishAlert } from '../../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
 
 // Stop 35 review, HIGH 1 (docs/decisions/projectx-adapter.md, "Open after the stop 35 review"): a fill of a
 // resting entry that lands after its own legs closed the trade is closed at the market. The close claimed
 // `flattened` before it read what the account holds, so a failed read left the claim standing: nobody took
 // the contract up again, and it stayed held without a stop. Runs with PROJECTX_RESTING_OWN_LEGS on, as the
 // other tests of resting entries (own-legs-restart.test.ts).
-const legsOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().filter((order) => order.clOrdId === `sig-${recordId}.sl` || order.clOrdId === `sig-${recordId}.tp`)
-const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
 
 t.test('a late fill whose read of the position fails is not left held: read again shortly, then closed at the market, and the record says so', async (t) => {
-  let broker: ProjectXPaperBroker | null = null
-  let raced = false
-  const onRequest = (request: { endpoint: string }) => {
-    // The first cancel after the target closed the trade: the entry fills one more first, and the next read
-    // of the positions (the late close's) fails with a 5xx.
-    if (request.endpoint !== 'Order/cancel' || raced || broker === null) return
-    const working = broker.orders().find((order) => order.clOrdId?.endsWith('.own') && order.ordStatus === 'Working')
-    if (!working || broker.price('MNQZ6') !== '21090') return
-    raced = true
-    broker.setPrice('MNQZ6', '20990')
-    broker.interfere('Position/searchOpen', { kind: 'server_error' }, 1)
-  }
-  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
-  broker = started.broker
-  const { app, db } = started
+  // The first cancel after the target closed the trade: the entry fills one more first, and the next read
+  // of the positions (the late close's) fails with a 5xx.
+  const race = fillOneMoreAtCancel((tag) => tag?.endsWith('.own') === true, (broker) => broker.interfere('Position/searchOpen', { kind: 'server_error' }, 1))
+  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
+  const { broker, app, db } = started
+  race.broker = broker
   const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
   await liquidity(broker, 1)
   broker.setPrice('MNQZ6', '20990')
-  await eventually(() => legsOf(broker, record.id).length === 2)
+  await eventually(() => legOrdersOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
-  await eventually(() => raced)
-  t.equal(netMnq(broker), 1, 'one more contract filled after the target closed the trade')
+  await eventually(() => race.raced)
+  t.equal(race.heldAfterRace, 1, 'one more contract filled after the target closed the trade')
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(() => netMnq(broker) === 0, 20_000).catch(() => undefined)
   t.equal(netMnq(broker), 0, 'the late contract is closed: flat')
@@ -73,7 +62,7 @@ t.test('a target that fills before it grew for the entry\'s second contract, the
   const record = await settledRecord(db, entry.alertId)
   await liquidity(broker, 1)
   broker.setPrice('MNQZ6', '20990')
-  await eventually(() => legsOf(broker, record.id).length === 2)
+  await eventually(() => legOrdersOf(broker, record.id).length === 2)
   stopTag = `sig-${record.id}.sl`
   // One price move: the entry's second contract.
   broker.setPrice('MNQZ6', '20985')
@@ -88,8 +77,8 @@ t.test('a target that fills before it grew for the entry\'s second contract, the
   t.equal(netMnq(broker), 1, 'the second contract is still held')
   const plan = await db.selectFrom('own_leg_plans').select(['filled', 'closed_filled', 'flattened']).where('tag', '=', `sig-${record.id}`).executeTakeFirstOrThrow()
   t.same(plan, { filled: 2, closed_filled: 2, flattened: 0 }, 'the plan closed at the two contracts the stop stood for')
-  await eventually(() => legsOf(broker, record.id).some((order) => order.clOrdId === stopTag && order.ordStatus === 'Working' && order.orderQty === 1)).catch(() => undefined)
-  t.ok(legsOf(broker, record.id).some((order) => order.clOrdId === stopTag && order.ordStatus === 'Working' && order.orderQty === 1), 'its stop works for the contract held')
+  await eventually(() => legOrdersOf(broker, record.id).some((order) => order.clOrdId === stopTag && order.ordStatus === 'Working' && order.orderQty === 1)).catch(() => undefined)
+  t.ok(legOrdersOf(broker, record.id).some((order) => order.clOrdId === stopTag && order.ordStatus === 'Working' && order.orderQty === 1), 'its stop works for the contract held')
 })
 
 // Stop 35 review, HIGH 2: the late contract's close at the market (`Position/partialCloseContract`, which takes
@@ -97,23 +86,12 @@ t.test('a target that fills before it grew for the entry\'s second contract, the
 // record's trade was cut in Postgres, and its stop and target cut or cancelled at the broker, while the
 // broker still held its contracts. The close's fill belongs to the record whose entry filled late.
 t.test("a late fill's close at the market leaves another record's trade in the contract open: its quantity, its stop and target at the broker, the position what the open trades hold", async (t) => {
-  let broker: ProjectXPaperBroker | null = null
   let entryTag = ''
-  let raced = false
-  let heldAfterRace = 0
-  const onRequest = (request: { endpoint: string }) => {
-    // The first cancel after the resting entry's target closed its trade: the entry fills one more first.
-    if (request.endpoint !== 'Order/cancel' || raced || broker === null || entryTag === '') return
-    const working = broker.orders().find((order) => order.clOrdId === entryTag && order.ordStatus === 'Working')
-    if (!working || broker.price('MNQZ6') !== '21090') return
-    raced = true
-    broker.setPrice('MNQZ6', '20990')
-    // Read here: the late contract's close may follow before the test's next look.
-    heldAfterRace = netMnq(broker)
-  }
-  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
-  broker = started.broker
-  const { app, db } = started
+  // The first cancel after the resting entry's target closed its trade: the entry fills one more first.
+  const race = fillOneMoreAtCancel((tag) => entryTag !== '' && tag === entryTag)
+  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
+  const { broker, app, db } = started
+  race.broker = broker
   // Two trades in MNQ on the side, of 2 contracts each: the account allows adding to a position.
   await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', ${JSON.stringify({ riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })}::jsonb)`.execute(db)
   // Another record's trade: a market entry at 21000, its stop (20950) and target (21100) placed by the
@@ -121,7 +99,7 @@ t.test("a late fill's close at the market leaves another record's trade in the c
   const other = mnqEntry()
   await publishAlert(app, other)
   const otherRecord = await settledRecord(db, other.alertId)
-  const working = (recordId: number) => legsOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
+  const working = (recordId: number) => legOrdersOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
   await eventually(async () => working(otherRecord.id).length === 2 && (await tradeOfRecord(db, otherRecord.id))?.target_order_id != null)
   const otherTrade = await tradeOfRecord(db, otherRecord.id)
   const held = Number(otherTrade?.quantity)
@@ -138,8 +116,8 @@ t.test("a late fill's close at the market leaves another record's trade in the c
   broker.setPrice('MNQZ6', '20990')
   await eventually(() => working(record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
-  await eventually(() => raced)
-  t.equal(heldAfterRace, held + 1, 'one more contract filled after the target closed the resting entry\'s trade')
+  await eventually(() => race.raced)
+  t.equal(race.heldAfterRace, held + 1, 'one more contract filled after the target closed the resting entry\'s trade')
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(async () => partialCloses(broker) === 1 && /at the market/.test(await reasonOf(db, record.id)), 15_000).catch(() => undefined)
   t.equal(netMnq(broker), held, 'the late contract is closed, and only it')

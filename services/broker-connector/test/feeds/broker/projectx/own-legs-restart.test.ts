@@ -3,7 +3,7 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
 import { settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade, openedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, liquidity, netMnq, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
 
 // Issue 23 follow-up, "own legs persisted" (docs/decisions/projectx-adapter.md, "Our legs"). On an account that
 // refuses brackets the connector places the stop and target itself at each fill. Their plan is kept in Postgres
@@ -155,7 +155,6 @@ t.test('a leg ProjectX refuses is told on the record, for the trader', async (t)
 })
 
 const entryOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders().find((order) => order.clOrdId === `sig-${recordId}.own`)
-const partialCloses = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/partialCloseContract').length
 
 t.test("a limit entry still working when its own target closes the first part has its rest cancelled: nothing fills after it without a stop", async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
@@ -200,22 +199,11 @@ t.test("an entry's rest the trade keeper cancelled before the legs' keeper came 
 })
 
 t.test('a fill that lands while the rest of the entry is being cancelled is closed at the market and told on the record', async (t) => {
-  let broker: ProjectXPaperBroker | null = null
-  let raced = false
-  let heldAfterRace: number | null = null
-  const onRequest = (request: { endpoint: string }) => {
-    // The first cancel after the target closed the trade (the stop's, or the entry's): the entry fills one more first.
-    if (request.endpoint !== 'Order/cancel' || raced || broker === null) return
-    const working = broker.orders().find((order) => order.clOrdId?.endsWith('.own') && order.ordStatus === 'Working')
-    if (!working || broker.price('MNQZ6') !== '21090') return
-    raced = true
-    broker.setPrice('MNQZ6', '20990')
-    // Read here: the connector may close the late contract before the test's next look.
-    heldAfterRace = netMnq(broker)
-  }
-  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
-  broker = started.broker
-  const { app, db } = started
+  // The first cancel after the target closed the trade (the stop's, or the entry's): the entry fills one more first.
+  const race = fillOneMoreAtCancel((tag) => tag?.endsWith('.own') === true)
+  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
+  const { broker, app, db } = started
+  race.broker = broker
   const entry = restingMnqEntry()
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
@@ -223,8 +211,8 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
   broker.setPrice('MNQZ6', '20990')
   await eventually(() => legsOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
-  await eventually(() => raced)
-  t.equal(heldAfterRace, 1, 'one more contract filled after the target closed the trade')
+  await eventually(() => race.raced)
+  t.equal(race.heldAfterRace, 1, 'one more contract filled after the target closed the trade')
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(() => netMnq(broker) === 0 && entryOf(broker, record.id)?.ordStatus === 'Canceled', 15_000).catch(() => undefined)
   t.equal(netMnq(broker), 0, 'the late contract is closed: flat')
