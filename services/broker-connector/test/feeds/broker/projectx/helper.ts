@@ -5,8 +5,8 @@ import { CredentialsCipher, sealCredentials } from '@signals/secrets'
 import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '../../../../src/feeds/broker/broker-adapter.ts'
 import { ProjectXAdapter, type ProjectXAdapterOptions } from '../../../../src/feeds/broker/projectx/adapter.ts'
 import type { Config } from '../../../../src/config.ts'
-import { build, eventually } from '../../../helper.ts'
-import { connect, mnqEntry } from '../../../trading-helper.ts'
+import { build, eventually, publishAlert, type App } from '../../../helper.ts'
+import { connect, mnqEntry, settledRecord } from '../../../trading-helper.ts'
 
 export const API_KEY = 'px-key-0123456789'
 
@@ -74,6 +74,19 @@ export const POSITION_BRACKETS = { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'p
 
 /** A limit entry resting at 20990 with its stop at 20940 and its target at 21090. */
 export const restingMnqEntry = () => mnqEntry({ entryPrice: 20990, sl: 20940, tp: 21090, raw: { orderType: 'limit' }, entryOrder: { type: 'limit', stopPrice: null, timeInForce: null } })
+
+/**
+ * A resting entry (`restingMnqEntry`) taken, then its first contract filled: the market fills one contract a
+ * price move and comes to the entry's 20990. Returns its record; the test waits for the legs it expects.
+ */
+export async function restingEntryFilledOnce(broker: ProjectXPaperBroker, app: App, db: Kysely<Database>) {
+  const entry = restingMnqEntry()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await liquidity(broker, 1)
+  broker.setPrice('MNQZ6', '20990')
+  return record
+}
 
 /** The paper market fills each order one contract per price move (null: all at once). */
 export async function liquidity(broker: ProjectXPaperBroker, lots: number | null): Promise<void> {

@@ -4,7 +4,7 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, liquidity, netMnq, partialCloses, POSITION_BRACKETS, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, restingEntryFilledOnce } from './helper.ts'
 
 // Review of the late-close naming (docs/decisions/projectx-adapter.md, "Its fill is the record's"): the order
 // ProjectX places untagged for a late fill's close (`Position/partialCloseContract`) is named `<tag>.late` by
@@ -44,12 +44,8 @@ async function lateFillBesideAnotherTrade(t: Test, onCloseSent: (broker: Project
   await eventually(async () => working(otherRecord.id).length === 2 && (await tradeOfRecord(db, otherRecord.id))?.target_order_id != null)
   const held = Number((await tradeOfRecord(db, otherRecord.id))?.quantity)
   t.ok(held > 0 && netMnq(broker) === held, "the other record's trade holds the account's position")
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
+  const record = await restingEntryFilledOnce(broker, app, db)
   entryTag = `sig-${record.id}`
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
   await eventually(() => working(record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => race.raced)

@@ -4,7 +4,7 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { publishAlert } from '../../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce } from './helper.ts'
 
 // Stop 35 review, HIGH 1 (docs/decisions/projectx-adapter.md, "Open after the stop 35 review"): a fill of a
 // resting entry that lands after its own legs closed the trade is closed at the market. The close claimed
@@ -19,11 +19,7 @@ t.test('a late fill whose read of the position fails is not left held: read agai
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
   const { broker, app, db } = started
   race.broker = broker
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
+  const record = await restingEntryFilledOnce(broker, app, db)
   await eventually(() => legOrdersOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => race.raced)
@@ -57,11 +53,7 @@ t.test('a target that fills before it grew for the entry\'s second contract, the
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest } })
   broker = started.broker
   const { app, db } = started
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
+  const record = await restingEntryFilledOnce(broker, app, db)
   await eventually(() => legOrdersOf(broker, record.id).length === 2)
   stopTag = `sig-${record.id}.sl`
   // One price move: the entry's second contract.
@@ -107,13 +99,9 @@ t.test("a late fill's close at the market leaves another record's trade in the c
   const legSizes = () => working(otherRecord.id).map((order) => [order.clOrdId, order.orderQty]).sort()
   t.same(legSizes(), [[`sig-${otherRecord.id}.sl`, held], [`sig-${otherRecord.id}.tp`, held]], 'its stop and target work at its size')
 
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
+  const record = await restingEntryFilledOnce(broker, app, db)
   t.match(record, { status: 'placed', reason: null }, 'the resting entry is taken beside the other trade')
   entryTag = `sig-${record.id}`
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
   await eventually(() => working(record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => race.raced)

@@ -3,7 +3,7 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
 import { settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade, openedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce, restingMnqEntry } from './helper.ts'
 
 // Issue 23 follow-up, "own legs persisted" (docs/decisions/projectx-adapter.md, "Our legs"). On an account that
 // refuses brackets the connector places the stop and target itself at each fill. Their plan is kept in Postgres
@@ -158,11 +158,7 @@ const entryOf = (broker: ProjectXPaperBroker, recordId: number) => broker.orders
 
 t.test("a limit entry still working when its own target closes the first part has its rest cancelled: nothing fills after it without a stop", async (t) => {
   const { broker, app, db } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
+  const record = await restingEntryFilledOnce(broker, app, db)
   await eventually(() => legsOf(broker, record.id).length === 2)
   // The target closes the first contract and the stop is cancelled with it; the entry still rests for four.
   broker.setPrice('MNQZ6', '21090')
@@ -204,11 +200,7 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
   const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
   const { broker, app, db } = started
   race.broker = broker
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
+  const record = await restingEntryFilledOnce(broker, app, db)
   await eventually(() => legsOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => race.raced)
@@ -227,11 +219,7 @@ t.test('a fill that lands while the rest of the entry is being cancelled is clos
 
 t.test('an entry that filled again after its target closed the first part while no connector ran: the next instance cancels its rest and closes the late contract', async (t) => {
   const { broker, app, db: firstDb, config } = await connectedProjectXTrader(t, POSITION_BRACKETS)
-  const entry = restingMnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(firstDb, entry.alertId)
-  await liquidity(broker, 1)
-  broker.setPrice('MNQZ6', '20990')
+  const record = await restingEntryFilledOnce(broker, app, firstDb)
   await eventually(() => legsOf(broker, record.id).length === 2 && legsOf(broker, record.id).every((leg) => leg[3] === 1))
   await app.close()
   // While nobody listens: the target closes the first contract (the stop keeps working), then the entry fills one more.
