@@ -1,10 +1,8 @@
 import t, { type Test } from 'tap'
-import { sql } from '@signals/db'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
-import { buildInstance, publishAlert } from '../../../helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
-import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, restingEntryFilledOnce } from './helper.ts'
+import { buildInstance } from '../../../helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, netMnq, partialCloses, POSITION_BRACKETS, restingEntryFilledOnce } from './helper.ts'
+import { otherRecordTrade, otherTradeKept, workingLegsOf } from './other-record-trade.ts'
 
 // Review of the late-close naming (docs/decisions/projectx-adapter.md, "Its fill is the record's"): the order
 // ProjectX places untagged for a late fill's close (`Position/partialCloseContract`) is named `<tag>.late` by
@@ -36,36 +34,17 @@ async function lateFillBesideAnotherTrade(t: Test, onCloseSent: (broker: Project
   const { broker, app, db } = started
   race.broker = broker
   await before(started)
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', ${JSON.stringify({ riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })}::jsonb)`.execute(db)
-  const other = mnqEntry()
-  await publishAlert(app, other)
-  const otherRecord = await settledRecord(db, other.alertId)
-  const working = (recordId: number) => legOrdersOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
-  await eventually(async () => working(otherRecord.id).length === 2 && (await tradeOfRecord(db, otherRecord.id))?.target_order_id != null)
-  const held = Number((await tradeOfRecord(db, otherRecord.id))?.quantity)
+  const other = await otherRecordTrade(broker, app, db)
+  const { held } = other
   t.ok(held > 0 && netMnq(broker) === held, "the other record's trade holds the account's position")
   const record = await restingEntryFilledOnce(broker, app, db)
   entryTag = `sig-${record.id}`
-  await eventually(() => working(record.id).length === 2)
+  await eventually(() => workingLegsOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => race.raced)
   t.equal(race.heldAfterRace, held + 1, "one more contract filled after the target closed the resting entry's trade")
   await eventually(() => closeSent && netMnq(broker) === held, 15_000)
-  const legSizes = () => working(otherRecord.id).map((order) => [order.clOrdId, order.orderQty]).sort()
-  return { broker, started, record, otherRecord, held, legSizes }
-}
-
-/** What must not happen (the other trade cut, its legs cut), waited for a while: before the fix it came at once after the close's fill. */
-async function otherTradeKept(t: Test, db: Started['db'], broker: ProjectXPaperBroker, run: Awaited<ReturnType<typeof lateFillBesideAnotherTrade>>) {
-  const { otherRecord, held, record, legSizes } = run
-  await eventually(async () => (await tradeOfRecord(db, otherRecord.id))?.status !== 'open' || Number((await tradeOfRecord(db, otherRecord.id))?.quantity) !== held, 5_000).catch(() => undefined)
-  const otherNow = await tradeOfRecord(db, otherRecord.id)
-  t.same([otherNow?.status, Number(otherNow?.quantity)], ['open', held], "the other record's trade is still open with its quantity")
-  t.same(legSizes(), [[`sig-${otherRecord.id}.sl`, held], [`sig-${otherRecord.id}.tp`, held]], 'its stop and target still work at its size')
-  const open = await db.selectFrom('trades').select('quantity').where('user_id', '=', 'u-0').where('status', '=', 'open').execute()
-  t.equal(open.reduce((sum, trade) => sum + Number(trade.quantity), 0), netMnq(broker), "the account's position is what the open trades hold")
-  t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, "the resting entry's trade is the one its target closed")
-  t.equal(partialCloses(broker), 1, 'closed at the market once')
+  return { broker, started, record, ...other }
 }
 
 t.test("an older untagged Market order of the close's shape, listed while the close is due, is not taken for it: the close's fill leaves another record's trade open", async (t) => {
@@ -88,6 +67,7 @@ t.test("an older untagged Market order of the close's shape, listed while the cl
   )
   const { broker, started, record } = run
   await otherTradeKept(t, started.db, broker, run)
+  t.equal(partialCloses(broker), 1, 'closed at the market once')
   const listed = async () => (await started.app.feeds.session('u-0')?.listOrders()) ?? []
   const untagged = broker.orders().filter((order) => order.clOrdId === null && !manual.includes(order.id))
   t.same(untagged.map((order) => [order.action, order.orderQty]), [['Sell', 1]], 'the close: one untagged Market order, sized to the one late contract')
@@ -105,6 +85,7 @@ t.test("the connector stops after sending the late close, before its order is se
   const restarted = await buildInstance(t, started.config, { feeds: true })
   await eventually(() => restarted.feeds.session('u-0') !== null)
   await otherTradeKept(t, restarted.db, broker, run)
+  t.equal(partialCloses(broker), 1, 'closed at the market once')
   const listed = async () => (await restarted.feeds.session('u-0')?.listOrders()) ?? []
   const untagged = broker.orders().filter((order) => order.clOrdId === null)
   t.same(untagged.map((order) => [order.action, order.orderQty]), [['Sell', 1]], 'the close: one untagged Market order, sized to the one late contract')

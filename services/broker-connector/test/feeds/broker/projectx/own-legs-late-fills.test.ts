@@ -1,10 +1,7 @@
 import t from 'tap'
-import { sql } from '@signals/db'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
-import { publishAlert } from '../../../helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
-import { closedTrade } from '../../../trading/positions/exit-helper.ts'
 import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce } from './helper.ts'
+import { otherRecordTrade, otherTradeKept, workingLegsOf } from './other-record-trade.ts'
 
 // Stop 35 review, HIGH 1 (docs/decisions/projectx-adapter.md, "Open after the stop 35 review"): a fill of a
 // resting entry that lands after its own legs closed the trade is closed at the market. The close claimed
@@ -85,24 +82,15 @@ t.test("a late fill's close at the market leaves another record's trade in the c
   const { broker, app, db } = started
   race.broker = broker
   // Two trades in MNQ on the side, of 2 contracts each: the account allows adding to a position.
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', ${JSON.stringify({ riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })}::jsonb)`.execute(db)
-  // Another record's trade: a market entry at 21000, its stop (20950) and target (21100) placed by the
-  // connector; neither is reached by the prices below.
-  const other = mnqEntry()
-  await publishAlert(app, other)
-  const otherRecord = await settledRecord(db, other.alertId)
-  const working = (recordId: number) => legOrdersOf(broker, recordId).filter((order) => order.ordStatus === 'Working')
-  await eventually(async () => working(otherRecord.id).length === 2 && (await tradeOfRecord(db, otherRecord.id))?.target_order_id != null)
-  const otherTrade = await tradeOfRecord(db, otherRecord.id)
-  const held = Number(otherTrade?.quantity)
+  const other = await otherRecordTrade(broker, app, db)
+  const { otherRecord, held, legSizes } = other
   t.ok(held > 0 && netMnq(broker) === held, "the other record's trade holds the account's position")
-  const legSizes = () => working(otherRecord.id).map((order) => [order.clOrdId, order.orderQty]).sort()
   t.same(legSizes(), [[`sig-${otherRecord.id}.sl`, held], [`sig-${otherRecord.id}.tp`, held]], 'its stop and target work at its size')
 
   const record = await restingEntryFilledOnce(broker, app, db)
   t.match(record, { status: 'placed', reason: null }, 'the resting entry is taken beside the other trade')
   entryTag = `sig-${record.id}`
-  await eventually(() => working(record.id).length === 2)
+  await eventually(() => workingLegsOf(broker, record.id).length === 2)
   broker.setPrice('MNQZ6', '21090')
   await eventually(() => race.raced)
   t.equal(race.heldAfterRace, held + 1, 'one more contract filled after the target closed the resting entry\'s trade')
@@ -111,13 +99,5 @@ t.test("a late fill's close at the market leaves another record's trade in the c
   t.equal(netMnq(broker), held, 'the late contract is closed, and only it')
   t.equal(partialCloses(broker), 1, 'closed at the market once')
   t.same(broker.orders().filter((order) => order.clOrdId === null).map((order) => [order.action, order.orderQty]), [['Sell', 1]], 'its order (untagged: ProjectX takes no tag there) sized to the one late contract')
-  // What must not happen (the other trade cut, its legs cut or cancelled), waited for a while: on main's code it
-  // came at once after the close's fill.
-  await eventually(async () => (await tradeOfRecord(db, otherRecord.id))?.status !== 'open' || Number((await tradeOfRecord(db, otherRecord.id))?.quantity) !== held, 5_000).catch(() => undefined)
-  const otherNow = await tradeOfRecord(db, otherRecord.id)
-  t.same([otherNow?.status, Number(otherNow?.quantity)], ['open', held], "the other record's trade is still open with its quantity")
-  t.same(legSizes(), [[`sig-${otherRecord.id}.sl`, held], [`sig-${otherRecord.id}.tp`, held]], 'its stop and target still work at its size')
-  const open = await db.selectFrom('trades').select('quantity').where('user_id', '=', 'u-0').where('status', '=', 'open').execute()
-  t.equal(open.reduce((sum, trade) => sum + Number(trade.quantity), 0), netMnq(broker), "the account's position is what the open trades hold")
-  t.match(await closedTrade(db, record.id), { result: 'TP', quantity: '1' }, "the resting entry's trade is the one its target closed")
+  await otherTradeKept(t, db, broker, { ...other, record })
 })
