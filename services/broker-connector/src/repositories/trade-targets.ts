@@ -112,6 +112,9 @@ export async function loneStopPlaced(db: Kysely<Database>, tradeId: number, orde
   await sql`UPDATE trades SET stop_order_id = ${orderId} WHERE id = ${tradeId}`.execute(db)
 }
 
+/** A pair (`trade_targets tt`) claimed less than `graceMs` ago whose broker answer is not stored: on its way. */
+const onItsWay = (graceMs: number) => sql<boolean>`(tt.order_id IS NULL AND tt.outcome IS NULL AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond')`
+
 /**
  * True while a pair of the record was claimed less than `graceMs` ago and the broker's answer is not stored
  * (being sent now, or by another instance): its contracts may be without a stop for that moment only, and a
@@ -119,12 +122,11 @@ export async function loneStopPlaced(db: Kysely<Database>, tradeId: number, orde
  */
 export async function pairsInFlight(db: Kysely<Database>, recordId: number, graceMs: number): Promise<boolean> {
   const result = await sql<{ found: boolean }>`
-    SELECT EXISTS (SELECT 1 FROM trade_targets WHERE record_id = ${recordId} AND order_id IS NULL AND outcome IS NULL
-                   AND sent_at > now() - ${graceMs} * interval '1 millisecond') AS found`.execute(db)
+    SELECT EXISTS (SELECT 1 FROM trade_targets tt WHERE tt.record_id = ${recordId} AND ${onItsWay(graceMs)}) AS found`.execute(db)
   return result.rows[0]?.found === true
 }
 
-/** A pair claimed for a trade: its record and number, and whether it is on its way (as `pairsInFlight` counts). */
+/** A pair claimed for a trade: its record and number, and whether it is on its way (`onItsWay`). */
 export interface PairClaim {
   recordId: number
   level: number
@@ -137,8 +139,7 @@ export interface PairClaim {
  */
 export async function pairClaimsInContract(db: Kysely<Database>, userId: string, contractId: number, graceMs: number): Promise<PairClaim[]> {
   const result = await sql<PairClaim>`
-    SELECT tt.record_id::int AS "recordId", tt.level::int AS level,
-           (tt.order_id IS NULL AND tt.outcome IS NULL AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond') AS "onItsWay"
+    SELECT tt.record_id::int AS "recordId", tt.level::int AS level, ${onItsWay(graceMs)} AS "onItsWay"
     FROM trade_targets tt
     WHERE tt.record_id IN (SELECT t.alert_record_id FROM trades t WHERE t.user_id = ${userId} AND t.broker_contract_id = ${contractId} AND t.status = 'open')`.execute(db)
   return result.rows
