@@ -5,8 +5,7 @@ import { targetTrades } from '../../repositories/exit-targets.ts'
 import { hasTargetPairs } from '../../repositories/trade-targets.ts'
 import { growBracketBack } from '../targets/bracket-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
-
-const CLOSE_TAG = /^pc-(\d+)$/
+import { flattenIdOfCloseTag } from './partial-close.ts'
 
 /**
  * A partial close's (or a source's exit's) order that the broker accepted and then ended short of its quantity
@@ -17,8 +16,8 @@ const CLOSE_TAG = /^pc-(\d+)$/
  * (cover-gaps.ts). Holds the contract's exit lock, waiting for the close that may still hold it.
  */
 export async function putBackAfterCloseEnded(db: Kysely<Database>, session: BrokerSession, userId: string, account: BrokerScope, order: BrokerOrder): Promise<void> {
-  const flattenId = Number(CLOSE_TAG.exec(order.tag ?? '')?.[1] ?? Number.NaN)
-  if (!Number.isSafeInteger(flattenId) || order.status === 'Filled') return
+  const flattenId = flattenIdOfCloseTag(order.tag)
+  if (flattenId === null || order.status === 'Filled') return
   const request = await db.selectFrom('flatten_requests').select('contract').where('id', '=', flattenId).where('user_id', '=', userId).executeTakeFirst()
   if (!request) return
   const [versions, fills] = await Promise.all([session.orderVersions([order.id]), session.listFills()])
