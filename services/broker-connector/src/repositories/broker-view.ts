@@ -16,9 +16,18 @@ export function openTradesOnAccount(db: Kysely<Database>, userId: string, scope:
     .execute()
 }
 
-/** The user's saved risk configuration (null: the defaults), which our computed balance starts from. */
+/**
+ * The saved risk configuration (null: the defaults) of the user's primary account, the one their session
+ * trades (stage 3: the session's account), which our computed balance starts from.
+ */
 export async function riskConfigOf(db: Kysely<Database>, userId: string): Promise<unknown> {
-  const row = await db.selectFrom('risk_engine_configs').select('config').where('user_id', '=', userId).executeTakeFirst()
+  const row = await db
+    .selectFrom('account_risk_configs as r')
+    .innerJoin('broker_accounts as acc', 'acc.id', 'r.account_id')
+    .select('r.config')
+    .where('acc.user_id', '=', userId)
+    .where('acc.is_primary', '=', true)
+    .executeTakeFirst()
   return row?.config ?? null
 }
 

@@ -1,10 +1,18 @@
-import { sql, type Database, type Kysely } from '@signals/db'
+import { sql, type Database, type Kysely, type RowOf } from '@signals/db'
 
-/** Users whose risk-engine configuration names a daily flatten time, with their stored configuration. */
-export async function dailyFlattenUsers(db: Kysely<Database>): Promise<{ user_id: string; risk_config: unknown }[]> {
-  const { rows } = await sql<{ user_id: string; risk_config: unknown }>`
-    SELECT user_id, config AS risk_config FROM risk_engine_configs
-    WHERE jsonb_typeof(config -> 'sessionRules' -> 'dailyFlattenAt') = 'string'`.execute(db)
+/** An account a flatten pass looks at, with its user (whose session trades it) and its stored risk configuration. */
+export type FlattenAccount = RowOf<'account_risk_configs', 'account_id' | 'user_id'> & { risk_config: unknown }
+
+/**
+ * Accounts whose risk-engine configuration names a daily flatten time, with that configuration. Only
+ * primary accounts: the pass flattens the user's session, which trades the primary (stage 3 keys sessions
+ * by account and drops this condition; an additional account's rules must not flatten the primary).
+ */
+export async function dailyFlattenAccounts(db: Kysely<Database>): Promise<FlattenAccount[]> {
+  const { rows } = await sql<FlattenAccount>`
+    SELECT r.account_id, r.user_id, r.config AS risk_config
+    FROM account_risk_configs r JOIN broker_accounts acc ON acc.id = r.account_id AND acc.is_primary
+    WHERE jsonb_typeof(r.config -> 'sessionRules' -> 'dailyFlattenAt') = 'string'`.execute(db)
   return rows
 }
 
@@ -25,11 +33,15 @@ export async function markDailyFlattenDone(db: Kysely<Database>, userId: string,
   await sql`UPDATE daily_flattens SET done_at = now() WHERE user_id = ${userId} AND trading_day = ${tradingDay}::date`.execute(db)
 }
 
-/** Users whose configuration asks for a flatten before the news (news blackouts on, flattenBeforeNews on). */
-export async function newsFlattenUsers(db: Kysely<Database>): Promise<{ user_id: string; risk_config: unknown }[]> {
-  const { rows } = await sql<{ user_id: string; risk_config: unknown }>`
-    SELECT user_id, config AS risk_config FROM risk_engine_configs
-    WHERE config -> 'sessionRules' -> 'flattenBeforeNews' = 'true'::jsonb AND config -> 'sessionRules' -> 'newsBlackout' = 'true'::jsonb`.execute(db)
+/**
+ * Accounts whose configuration asks for a flatten before the news (news blackouts on, flattenBeforeNews on);
+ * primary accounts only, as `dailyFlattenAccounts`.
+ */
+export async function newsFlattenAccounts(db: Kysely<Database>): Promise<FlattenAccount[]> {
+  const { rows } = await sql<FlattenAccount>`
+    SELECT r.account_id, r.user_id, r.config AS risk_config
+    FROM account_risk_configs r JOIN broker_accounts acc ON acc.id = r.account_id AND acc.is_primary
+    WHERE r.config -> 'sessionRules' -> 'flattenBeforeNews' = 'true'::jsonb AND r.config -> 'sessionRules' -> 'newsBlackout' = 'true'::jsonb`.execute(db)
   return rows
 }
 

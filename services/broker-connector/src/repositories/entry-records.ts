@@ -1,10 +1,11 @@
 import { prepared, sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
+import { accountRiskConfigOf } from './record-account.ts'
 
 /**
- * What the entry flow reads of a record, with the user's trading settings and risk configuration. The
- * record's own columns are typed from Database; the optional ones (the instruction, the entry order, the
- * strategy position, the exit plan, the trailing stop, the signal source) are absent where a record is
- * made without them.
+ * What the entry flow reads of a record, with the user's trading settings and the risk configuration of the
+ * record's account. The record's own columns are typed from Database; the optional ones (the instruction,
+ * the entry order, the strategy position, the exit plan, the trailing stop, the signal source) are absent
+ * where a record is made without them.
  */
 export type EntryRecord = RowOf<
   'alerts',
@@ -15,8 +16,8 @@ export type EntryRecord = RowOf<
   user_id: NonNullable<ColumnOf<'alerts', 'user_id'>>
   /** The user's live_trading setting value ({enabled, autoPlaceOrders, ...}), or null. */
   live_trading: { enabled?: unknown; autoPlaceOrders?: unknown } | null
-  /** The user's stored risk-engine configuration, or null (defaults apply). */
-  risk_config: ColumnOf<'risk_engine_configs', 'config'> | null
+  /** The stored risk-engine configuration of the record's account (accountRiskConfigOf), or null (defaults apply). */
+  risk_config: ColumnOf<'account_risk_configs', 'config'> | null
   /**
    * Ages on one clock, Postgres' (`now()` of the read): the alert's, from its ingest time but never less
    * than since Postgres recorded it (an ingest clock running ahead cannot make an alert look younger);
@@ -58,7 +59,7 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
     FROM alerts a
     LEFT JOIN trading_settings s ON s.user_id = a.user_id AND s.setting_key = 'live_trading'
     LEFT JOIN trading_settings rs ON rs.user_id = a.user_id AND rs.setting_key = 'risk_strategy'
-    LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
+    LEFT JOIN ${accountRiskConfigOf('a')} r ON true
     WHERE a.id = ANY(${ids}::bigint[])
     ORDER BY a.id`.execute(db)
   return result.rows

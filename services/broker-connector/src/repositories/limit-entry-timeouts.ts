@@ -1,4 +1,5 @@
 import { sql, type Database, type Kysely, type RowOf } from '@signals/db'
+import { accountRiskConfigOf } from './record-account.ts'
 
 /**
  * A limit entry's deadline (`on_timeout`: cancel, or send the unfilled remainder at the market; `market_tag`:
@@ -11,9 +12,9 @@ export type DueLimitEntry = RowOf<'limit_entry_timeouts', 'record_id' | 'user_id
 
 /**
  * The deadlines of limit entries just marked sending, timed from `now`: the alert's `limit_timeout` (on its
- * entry order), else the account's `entryOrders.limitTimeoutSeconds`; none without either. What the deadline
- * does is fixed here too: the alert's `limitTimeoutAction`, else the account's `entryOrders.onLimitTimeout`,
- * else cancel. A send marked again (a retry) keeps its first deadline.
+ * entry order), else the `entryOrders.limitTimeoutSeconds` of the record's account (accountRiskConfigOf);
+ * none without either. What the deadline does is fixed here too: the alert's `limitTimeoutAction`, else the
+ * account's `entryOrders.onLimitTimeout`, else cancel. A send marked again (a retry) keeps its first deadline.
  */
 export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds: readonly number[], now: Date): Promise<void> {
   if (limitRecordIds.length === 0) return
@@ -22,7 +23,7 @@ export async function addLimitEntryTimeouts(db: Kysely<Database>, limitRecordIds
     SELECT a.id, a.user_id, t.seconds, ${now}::timestamptz + make_interval(secs => t.seconds),
            CASE WHEN COALESCE(a.entry_order ->> 'limitTimeoutAction', r.config -> 'entryOrders' ->> 'onLimitTimeout') = 'market' THEN 'market' ELSE 'cancel' END
     FROM alerts a
-    LEFT JOIN risk_engine_configs r ON r.user_id = a.user_id
+    LEFT JOIN ${accountRiskConfigOf('a')} r ON true
     CROSS JOIN LATERAL (SELECT COALESCE(
       CASE WHEN jsonb_typeof(a.entry_order -> 'limitTimeoutSeconds') = 'number' THEN (a.entry_order ->> 'limitTimeoutSeconds')::int END,
       CASE WHEN jsonb_typeof(r.config -> 'entryOrders' -> 'limitTimeoutSeconds') = 'number' THEN (r.config -> 'entryOrders' ->> 'limitTimeoutSeconds')::int END

@@ -1,27 +1,34 @@
 import { sql, type ColumnOf, type Database, type Kysely, type RowOf } from '@signals/db'
 import type { BrokerScope, TradeScope } from './broker-trades.ts'
+import { accountOfRow } from './record-account.ts'
 
 /** An account the risk watchdog looks at: open trades at the broker not yet on their way out. */
 export type WatchedAccount = RowOf<'trades', 'user_id'> & {
+  /** The trader's account the trades are on (`broker_accounts.id`; the primary's while only the primary trades). */
+  account_id: string
   /** Where those trades are: the user's session watches them only when it is of this account and venue. */
   scope: BrokerScope
-  risk_config: ColumnOf<'risk_engine_configs', 'config'> | null
+  /** The account's stored risk-engine configuration, or null (defaults apply). */
+  risk_config: ColumnOf<'account_risk_configs', 'config'> | null
 }
 
 /**
- * Accounts (user, broker, environment, account) with an open broker trade not yet asked to exit, whose
- * user has no flatten pending (a pending one is being carried out, with its own retries). An index on the
- * open broker trades keeps it cheap when none are.
+ * Accounts (the trader's account, at a broker, environment and broker account) with an open broker trade
+ * not yet asked to exit, whose user has no flatten pending (a pending one is being carried out, with its own
+ * retries), each with its account's risk configuration. The account is the trade's (accountOfRow: taken
+ * before the DISTINCT, so a trade without one and a trade with its primary make one watched account, not
+ * two). An index on the open broker trades keeps it cheap when none are.
  */
 export async function watchedAccounts(db: Kysely<Database>): Promise<WatchedAccount[]> {
   const result = await sql<WatchedAccount>`
-    SELECT u.user_id, json_build_object('broker', u.broker, 'environment', u.environment, 'accountId', u.broker_account_id) AS scope, r.config AS risk_config
+    SELECT u.user_id, u.account_id,
+           json_build_object('broker', u.broker, 'environment', u.environment, 'accountId', u.broker_account_id) AS scope, r.config AS risk_config
     FROM (
-      SELECT DISTINCT user_id, broker, environment, broker_account_id::int AS broker_account_id FROM trades
-      WHERE status = 'open' AND broker_contract_id IS NOT NULL AND exit_requested_at IS NULL
-        AND broker IS NOT NULL AND environment IS NOT NULL AND broker_account_id IS NOT NULL
+      SELECT DISTINCT t.user_id, ${accountOfRow('t')} AS account_id, t.broker, t.environment, t.broker_account_id::int AS broker_account_id FROM trades t
+      WHERE t.status = 'open' AND t.broker_contract_id IS NOT NULL AND t.exit_requested_at IS NULL
+        AND t.broker IS NOT NULL AND t.environment IS NOT NULL AND t.broker_account_id IS NOT NULL
     ) AS u
-    LEFT JOIN risk_engine_configs r ON r.user_id = u.user_id
+    LEFT JOIN account_risk_configs r ON r.account_id = u.account_id
     WHERE NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = u.user_id AND f.done_at IS NULL)`.execute(db)
   return result.rows
 }

@@ -15,7 +15,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody 
 
 /**
  * One account's risk-engine configuration, in the shapes of `/api/risk-engine/config`. The primary's is its
- * trader's configuration (saved to risk_engine_configs, which the connector reads, and mirrored here).
+ * trader's configuration (saved to risk_engine_configs and mirrored into the primary's account_risk_configs
+ * row, the one the connector reads: docs/decisions/accounts.md, stage 3b).
  */
 export const accountRiskConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

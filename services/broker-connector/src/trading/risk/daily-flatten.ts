@@ -6,7 +6,7 @@ import type { SessionSource } from '../entry/plan-record.ts'
 import { SweepTimer } from '../entry/sweep-timer.ts'
 import type { FlattenRunner } from '../positions/flatten-runner.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
-import { claimDailyFlatten, dailyFlattenUsers, markDailyFlattenDone } from '../../repositories/daily-flattens.ts'
+import { claimDailyFlatten, dailyFlattenAccounts, markDailyFlattenDone } from '../../repositories/daily-flattens.ts'
 import { noteCloseReason } from '../../repositories/risk-halts.ts'
 
 export interface DailyFlattenDeps {
@@ -38,10 +38,13 @@ export class DailyFlatten {
     this.timer = new SweepTimer(() => this.pass(), intervalMs, deps.logger, 'daily flatten pass')
   }
 
-  /** One look at every user with a daily flatten time: the user ids flattened. */
+  /**
+   * One look at every account with a daily flatten time (each user's primary, the account their session
+   * trades; the claim stays per user until sessions are keyed by account): the user ids flattened.
+   */
   async pass(now = this.deps.clock()): Promise<string[]> {
     const flattened: string[] = []
-    for (const user of await dailyFlattenUsers(this.deps.db)) {
+    for (const user of await dailyFlattenAccounts(this.deps.db)) {
       const session = this.deps.sessions.session(user.user_id)
       const flattenAt = normalizeRiskEngineConfig(user.risk_config).sessionRules.dailyFlattenAt
       if (!session || flattenAt === null) continue

@@ -1,6 +1,6 @@
 import { exchangeMinuteOfDay } from '@signals/instruments'
 import { SweepTimer } from '../entry/sweep-timer.ts'
-import { claimNewsFlatten, markNewsFlattenDone, newsEventsInBlackout, newsFlattenUsers } from '../../repositories/daily-flattens.ts'
+import { claimNewsFlatten, markNewsFlattenDone, newsEventsInBlackout, newsFlattenAccounts } from '../../repositories/daily-flattens.ts'
 import { noteCloseReason } from '../../repositories/risk-halts.ts'
 import type { DailyFlattenDeps } from './daily-flatten.ts'
 
@@ -22,9 +22,9 @@ export class NewsFlatten {
     this.timer = new SweepTimer(() => this.pass(), intervalMs, deps.logger, 'news flatten pass')
   }
 
-  /** One look: the user ids flattened. */
+  /** One look at the accounts asking for it (each user's primary, as the daily flatten's): the user ids flattened. */
   async pass(now = this.deps.clock()): Promise<string[]> {
-    const users = await newsFlattenUsers(this.deps.db)
+    const users = await newsFlattenAccounts(this.deps.db)
     const held = users.flatMap((user) => {
       const session = this.deps.sessions.session(user.user_id)
       return session ? [{ userId: user.user_id, session }] : []

@@ -1,0 +1,112 @@
+import t from 'tap'
+import { sql, type Database, type Kysely } from '@signals/db'
+import { recordEntryAlert } from '../../src/repositories/alerts.ts'
+import { riskConfigOf } from '../../src/repositories/broker-view.ts'
+import { dailyFlattenAccounts, newsFlattenAccounts } from '../../src/repositories/daily-flattens.ts'
+import { loadEntryRecords } from '../../src/repositories/entry-records.ts'
+import { addLimitEntryTimeouts } from '../../src/repositories/limit-entry-timeouts.ts'
+import { watchedAccounts } from '../../src/repositories/risk-halts.ts'
+import { build, makeAlert, seedUsers } from '../helper.ts'
+
+// Issue 22, stage 3b (docs/decisions/accounts.md): the connector reads a record's (a trade's, a session's)
+// risk configuration from its account, `account_risk_configs`, not from `risk_engine_configs` by user. For
+// a primary the two hold the same (a trigger mirrors the per-user row); here the primary's account row is
+// written apart from the per-user row, so each reader shows which one it reads.
+
+/** What the trader saved through the spec's route (mirrored into the primary's row by the trigger). */
+const PER_USER = { limits: { maxContractsPerOrder: 5 }, entryOrders: { limitTimeoutSeconds: 90, onLimitTimeout: 'cancel' }, sessionRules: { dailyFlattenAt: null } }
+/** The primary account's row, written past the trigger: what every reader must use. */
+const ACCOUNT = {
+  limits: { maxContractsPerOrder: 2 },
+  entryOrders: { limitTimeoutSeconds: 30, onLimitTimeout: 'market' },
+  sessionRules: { dailyFlattenAt: '15:55', newsBlackout: true, flattenBeforeNews: true },
+}
+
+async function primaryOf(db: Kysely<Database>, userId: string): Promise<string> {
+  return (await db.selectFrom('broker_accounts').select('id').where('user_id', '=', userId).where('is_primary', '=', true).executeTakeFirstOrThrow()).id
+}
+
+/** A trader whose primary's configuration differs from their per-user row. */
+async function traderWithAccountConfig(db: Kysely<Database>, userId: string): Promise<string> {
+  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${userId}, ${JSON.stringify(PER_USER)}::jsonb)`.execute(db)
+  const primary = await primaryOf(db, userId)
+  const written = await sql`UPDATE account_risk_configs SET config = ${JSON.stringify(ACCOUNT)}::jsonb WHERE account_id = ${primary}::uuid`.execute(db)
+  if (written.numAffectedRows !== 1n) throw new Error('the trigger mirrors the per-user row into the primary\'s')
+  return primary
+}
+
+/** An additional account under the primary's login-less user (its own login), with its own configuration. */
+async function additionalAccount(db: Kysely<Database>, userId: string, config: unknown): Promise<string> {
+  const login = await db
+    .insertInto('broker_logins')
+    .values({ user_id: userId, broker: 'paper', environment: 'demo', bound_account_ref: 'EVAL2', key_id: 'k', secret_iv: Buffer.alloc(12), secret_tag: Buffer.alloc(16), secret_ciphertext: Buffer.alloc(8) })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const account = await db.insertInto('broker_accounts').values({ user_id: userId, login_id: login.id, broker_account_ref: 'EVAL2', name: 'Eval 2' }).returning('id').executeTakeFirstOrThrow()
+  await db.insertInto('account_risk_configs').values({ account_id: account.id, user_id: userId, config: JSON.stringify(config) }).execute()
+  return account.id
+}
+
+t.test("the entry batch reads each record's account's configuration; a record without an account its user's primary's", async (t) => {
+  const { db } = await build(t, {}, { consumers: false })
+  const [trader, other] = await seedUsers(db, 2, { prefix: 'acct' })
+  await traderWithAccountConfig(db, trader!)
+  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${other}, ${JSON.stringify(PER_USER)}::jsonb)`.execute(db)
+  await additionalAccount(db, trader!, { limits: { maxContractsPerOrder: 9 } })
+  const { created } = await recordEntryAlert(db, makeAlert({ userId: trader! }), 'fanout')
+  // A record written without its account (by hand; the connector always writes one) is on its user's session.
+  const { rows } = await sql<{ id: number }>`INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, raw_data, received_at)
+    VALUES ('no-account', ${trader}, ${trader}, 'MNQ1!', '{}'::jsonb, now()) RETURNING id::int AS id`.execute(db)
+  const records = await loadEntryRecords(db, [...created.map((record) => record.id), rows[0]!.id])
+  const configOf = (userId: string | undefined) => records.filter((record) => record.user_id === userId).map((record) => record.risk_config)
+  t.same(configOf(trader), [ACCOUNT, ACCOUNT], "the trader's records: the primary's row, not the per-user row nor the other account's")
+  t.same(configOf(other), [PER_USER], "another trader's record: their primary's row (the mirrored one)")
+})
+
+t.test("a limit entry's deadline comes from its record's account's entry orders", async (t) => {
+  const { db } = await build(t, {}, { consumers: false })
+  const [trader] = await seedUsers(db, 1, { prefix: 'limit' })
+  await traderWithAccountConfig(db, trader!)
+  const { created } = await recordEntryAlert(db, makeAlert({ userId: trader! }), 'fanout')
+  const id = created[0]!.id
+  await sql`UPDATE alerts SET order_tag = 'sig-1', status = 'placing' WHERE id = ${id}`.execute(db)
+  await addLimitEntryTimeouts(db, [id], new Date('2026-11-25T15:00:00Z'))
+  t.match(await db.selectFrom('limit_entry_timeouts').select(['timeout_seconds', 'on_timeout', 'due_at']).where('record_id', '=', id).execute(), [
+    { timeout_seconds: 30, on_timeout: 'market', due_at: new Date('2026-11-25T15:00:30Z') },
+  ])
+})
+
+t.test("the flatten passes list each trader's primary by its own configuration; an additional account's rules flatten nothing yet", async (t) => {
+  const { db } = await build(t, {}, { consumers: false })
+  const [trader, perUserOnly, secondOnly] = await seedUsers(db, 3, { prefix: 'flat' })
+  const primary = await traderWithAccountConfig(db, trader!)
+  // The per-user row names a time but the primary's row does not: not listed (the account's row decides).
+  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${perUserOnly}, ${JSON.stringify({ sessionRules: { dailyFlattenAt: '15:00' } })}::jsonb)`.execute(db)
+  await sql`UPDATE account_risk_configs SET config = '{}'::jsonb WHERE user_id = ${perUserOnly}`.execute(db)
+  await additionalAccount(db, secondOnly!, ACCOUNT)
+  t.same(await dailyFlattenAccounts(db), [{ account_id: primary, user_id: trader, risk_config: ACCOUNT }])
+  t.same(await newsFlattenAccounts(db), [{ account_id: primary, user_id: trader, risk_config: ACCOUNT }])
+})
+
+t.test("the broker view's computed balance starts from the primary's configuration", async (t) => {
+  const { db } = await build(t, {}, { consumers: false })
+  const [trader, none] = await seedUsers(db, 2, { prefix: 'view' })
+  await traderWithAccountConfig(db, trader!)
+  await additionalAccount(db, trader!, { account: { startingBalance: 100_000 } })
+  t.same(await riskConfigOf(db, trader!), ACCOUNT)
+  t.equal(await riskConfigOf(db, none!), null, 'nothing saved: the defaults')
+})
+
+t.test("the risk watchdog watches each account with its configuration; a trade without an account is its user's primary's, watched once", async (t) => {
+  const { db } = await build(t, {}, { consumers: false })
+  const [trader] = await seedUsers(db, 1, { prefix: 'watch' })
+  const primary = await traderWithAccountConfig(db, trader!)
+  const openTrade = (accountId: string | null) =>
+    sql`INSERT INTO trades (user_id, account_id, symbol, root, side, quantity, entry_price, status, contract, broker_contract_id, broker, environment, broker_account_id)
+      VALUES (${trader}, ${accountId}::uuid, 'MNQ1!', 'MNQ', 'LONG', 1, 21000, 'open', 'MNQZ6', 1, 'paper', 'demo', 9000)`.execute(db)
+  await openTrade(primary)
+  await openTrade(null)
+  t.same(await watchedAccounts(db), [
+    { user_id: trader, account_id: primary, scope: { broker: 'paper', environment: 'demo', accountId: 9000 }, risk_config: ACCOUNT },
+  ])
+})
