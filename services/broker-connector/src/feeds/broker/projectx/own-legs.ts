@@ -76,6 +76,14 @@ export class OwnLegs {
   readonly #failed = new Set<string>()
   #retryTimer: NodeJS.Timeout | null = null
   #retries = 0
+  /**
+   * Fills whose counting failed (the database away), by trade id: counted first by the retry. Nothing else
+   * counts them before the next session open (no other event of the fill comes), and uncounted, the plan
+   * is not behind them: the position would be held without its stop.
+   */
+  readonly #uncounted = new Map<number, { tag: string; size: number }>()
+  /** The app closed (`close`): nothing more is queued or timed (its database pool is gone). */
+  #closed = false
   /** The orders of our late closes, named so their fills go to their record's trade alone; the name is kept (the next instance's too). */
   readonly #lateCloses = new LateCloses((close, orderId) => this.#keepLateCloseName(close, orderId))
 
@@ -83,6 +91,8 @@ export class OwnLegs {
     private readonly store: OwnLegStore,
     private readonly logger: Logger,
     private readonly restingEntries: boolean,
+    /** How long a failed bringing-up waits before it is tried again (tests shorten it). */
+    private readonly retryMs = RETRY_MS,
   ) {}
 
   /** A resting entry may wait for its fill: taken with PROJECTX_RESTING_OWN_LEGS on (default off) and the plans kept past a restart. */
@@ -95,6 +105,28 @@ export class OwnLegs {
     this.#accountId = accountId
     this.#orders = orders
     this.#retries = 0
+  }
+
+  /**
+   * The session whose `call` is attached ended: no retry runs against it (its token is no longer kept). The
+   * next session open reads the plans again and brings them up, the fills made meanwhile counted.
+   */
+  detach(call: Call): void {
+    if (this.#call !== call) return
+    this.#stopRetries()
+    this.#retries = RETRIES
+  }
+
+  /** The app closes: the retry timer is cleared, nothing more is queued, and the work under way is waited for (its pool closes next). */
+  async close(): Promise<void> {
+    this.#closed = true
+    this.#stopRetries()
+    await this.#chain
+  }
+
+  #stopRetries(): void {
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retryTimer = null
   }
 
   /** The entry tagged `tag` (our seam tag) is about to be sent without brackets: its plan is kept first, or the entry is refused. */
@@ -182,6 +214,7 @@ export class OwnLegs {
 
   /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
   #enqueue(entries: readonly string[], work: () => Promise<void>): void {
+    if (this.#closed) return
     // A failure (the database or ProjectX away) leaves the plan as kept: tried again shortly (a late fill has no
     // other fill or event to bring it up), and at the next fill or session open.
     this.#chain = this.#chain.then(work).catch((error: unknown) => {
@@ -194,17 +227,18 @@ export class OwnLegs {
   /** The plans of `entries` read again and brought up (as at a session open) after a while; a few times, then left to the next session open. */
   #retryLater(entries: readonly string[], afterMs: number | null): void {
     for (const tag of entries) this.#failed.add(tag)
-    if (this.#retryTimer !== null || this.#retries >= RETRIES) return
+    if (this.#closed || this.#retryTimer !== null || this.#retries >= RETRIES) return
     this.#retries++
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null
       const tags = [...this.#failed]
       this.#failed.clear()
       this.#enqueue(tags, async () => {
+        for (const [id, fill] of [...this.#uncounted]) await this.#count(fill.tag, id, fill.size)
         for (const plan of await this.store.plans(tags)) await this.#resumePlan(plan)
         this.#retries = 0
       })
-    }, Math.max(RETRY_MS, afterMs ?? 0))
+    }, Math.max(this.retryMs, afterMs ?? 0))
     this.#retryTimer.unref()
   }
 
@@ -214,7 +248,13 @@ export class OwnLegs {
   }
 
   async #count(tag: string, tradeId: number, size: number): Promise<void> {
-    await this.store.countFill(tag, tradeId, size)
+    try {
+      await this.store.countFill(tag, tradeId, size)
+    } catch (error) {
+      this.#uncounted.set(tradeId, { tag, size })
+      throw error
+    }
+    this.#uncounted.delete(tradeId)
     this.#trades.add(tradeId)
     if (this.#trades.size > REMEMBERED) this.#trades.delete(this.#trades.values().next().value as number)
   }
