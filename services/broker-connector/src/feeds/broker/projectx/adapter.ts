@@ -108,8 +108,6 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     const quotes = new MarketQuotes({ url: endpoints.mdUrl, token: () => keeper.token, timeoutMs, silenceMs, firstQuoteWaitMs: this.options.firstQuoteWaitMs ?? 2_000 })
     let hub: HubConnection | null = null
     const shutDown = () => {
-      // The account's own legs (kept across sessions) retry no more against this session's calls.
-      ownLegs?.detach(call)
       keeper.stop()
       events.close()
       quotes.close()

@@ -107,26 +107,12 @@ export class OwnLegs {
     this.#retries = 0
   }
 
-  /**
-   * The session whose `call` is attached ended: no retry runs against it (its token is no longer kept). The
-   * next session open reads the plans again and brings them up, the fills made meanwhile counted.
-   */
-  detach(call: Call): void {
-    if (this.#call !== call) return
-    this.#stopRetries()
-    this.#retries = RETRIES
-  }
-
   /** The app closes: the retry timer is cleared, nothing more is queued, and the work under way is waited for (its pool closes next). */
   async close(): Promise<void> {
     this.#closed = true
-    this.#stopRetries()
-    await this.#chain
-  }
-
-  #stopRetries(): void {
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
     this.#retryTimer = null
+    await this.#chain
   }
 
   /** The entry tagged `tag` (our seam tag) is about to be sent without brackets: its plan is kept first, or the entry is refused. */
