@@ -172,8 +172,9 @@ export class OwnLegs {
       const [plan] = await this.store.plans([tag])
       const leg = plan?.legs.find((kept) => kept.leg === name)
       if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null) return
-      // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
-      if ((await this.#restOf(tag, false)) !== null) await this.#close(plan, stoodFor(plan), doneWhy(name, done))
+      // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close,
+      // unless its trade closed before its last fills (they are late).
+      if ((await this.#restOf(tag, false)) !== null || (await this.#lateToClosedTrade(plan))) await this.#close(plan, doneWhy(name, done))
     })
   }
 
@@ -264,9 +265,8 @@ export class OwnLegs {
       if (plan.filled - plan.closedFilled > plan.flattened || (await this.#entryWorks(plan.tag, false))) await this.#settle(plan)
       return
     }
-    if (!(await this.#entryWorks(plan.tag, false))) return
     const done = doneLeg(plan, await this.#listed(false))
-    if (done) await this.#close(plan, stoodFor(plan), done.why)
+    if (done && ((await this.#entryWorks(plan.tag, false)) || (await this.#lateToClosedTrade(plan)))) await this.#close(plan, done.why)
   }
 
   /**
@@ -284,7 +284,13 @@ export class OwnLegs {
     if (done) {
       // What the entry filled past the done leg has no stop: never grow the other leg for it (it would close
       // more than is held once the trade keeper cancels it or the late part is closed at the market).
-      await this.#close(plan, stoodFor(plan), done.why)
+      await this.#close(plan, done.why)
+      return false
+    }
+    // The trade closed otherwise (the trader's close, an exit) while the entry worked, its legs not cancelled
+    // yet: a leg grown for a fill the trade never counted would close more than is held. That fill is late.
+    if (orders.length > 0 && (await this.#lateToClosedTrade(plan))) {
+      await this.#close(plan, 'its trade was closed')
       return false
     }
     for (const leg of due) {
@@ -381,12 +387,16 @@ export class OwnLegs {
 
   /**
    * Closes the plan (written before anything is sent: whichever instance holds the session carries it on)
-   * with the entry's contracts its legs stood for, and cancels the entry's rest; the record says so.
+   * with the entry's contracts its legs stood for, and cancels the entry's rest; the record says so. The
+   * record's trade closed already (by its legs, or otherwise: the trader's close, an exit), what it counted is
+   * what was covered: legs grown for a fill it never counted (grown while the trade keeper's cancels of them
+   * were on their way) covered nothing, and that fill is late.
    */
-  async #close(plan: OwnLegPlanRow, stoodFor: number, why: string): Promise<void> {
-    if (!(await this.store.close(plan.tag, stoodFor))) return
+  async #close(plan: OwnLegPlanRow, why: string): Promise<void> {
+    const stood = (await this.store.closedTradeCounted(plan.tag)) ?? stoodFor(plan)
+    if (!(await this.store.close(plan.tag, stood))) return
     this.logger.info({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, why }, 'the legs placed by the connector are done while the entry may still work: its rest is cancelled')
-    await this.#settle({ ...plan, closedFilled: stoodFor }, why, true)
+    await this.#settle({ ...plan, closedFilled: stood }, why, true)
   }
 
   /**
@@ -418,6 +428,12 @@ export class OwnLegs {
     if (failure === null || (await this.#workingEntry(plan.tag)) === null) return { what, outcome: 'was cancelled' }
     this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, reason: failure }, "the entry's rest could not be cancelled after its legs were done")
     return { what, outcome: `could not be cancelled (${failure}); tried again at its next fill and session open` }
+  }
+
+  /** The record's trade is closed, and counted fewer of the entry's contracts than filled: the others are late. */
+  async #lateToClosedTrade(plan: OwnLegPlanRow): Promise<boolean> {
+    const counted = await this.store.closedTradeCounted(plan.tag)
+    return counted !== null && counted < plan.filled
   }
 
   /** Whether the entry under the plan's tag still works: `fresh` asked of ProjectX now, else as the session's state shows it. */
