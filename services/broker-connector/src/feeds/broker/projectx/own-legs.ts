@@ -478,7 +478,7 @@ export class OwnLegs {
    * and no more: ProjectX refuses a size past the position, so it never turns the account over, even when the
    * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. The close
    * is kept and its order looked for before it goes and reported as the record's late close (`untaggedTagOf`). Certainly
-   * not carried out (a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
+   * not carried out (refused with the contracts still held, a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
    * sent again (it may have closed them) and the reconciliation compares the position at its next pass. Left
    * open either way, the record says so and the failure goes up: tried again shortly and at the session open.
    */
@@ -522,8 +522,9 @@ export class OwnLegs {
     if (failure === null) return this.#say(plan, `${said}: ${closed} at the market`)
     // Refused because the position went meanwhile (the reconciliation's flatten of it came first): nothing is left to close.
     if (failure.kind === 'rejected' && (await this.#held(plan).catch(() => null)) === 0) return this.#say(plan, `${said}: the position was closed already`)
-    if (!notCarriedOut(failure)) return this.#say(plan, `${said} and may not be closed: ${failure.message}`)
-    // ProjectX did not carry it out: the claim moved back, so the retry (or the next session open) closes them.
+    if (failure.kind !== 'rejected' && !notCarriedOut(failure)) return this.#say(plan, `${said} and may not be closed: ${failure.message}`)
+    // ProjectX did not carry it out (refused with the contracts still held, rate limited, never sent): the claim
+    // moved back, so the retry (or the next session open) closes them.
     await this.store.claimFlatten(plan.tag, plan.flattened + late, plan.flattened)
     await this.#say(plan, `${said} and is not closed yet: ${failure.message}; tried again`)
     throw failure
