@@ -58,6 +58,6 @@ export class BrokerAdapters implements BrokerAdapter {
 
   /** Closes every adapter made (the feeds close, their sessions first): a ProjectX account's own-legs retry timer stops. */
   async close(): Promise<void> {
-    await Promise.all([...this.#made.values()].map((adapter) => adapter.close?.()))
+    for (const adapter of this.#made.values()) await adapter.close?.()
   }
 }
