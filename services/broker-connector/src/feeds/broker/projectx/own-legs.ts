@@ -287,10 +287,12 @@ export class OwnLegs {
       await this.#close(plan, done.why)
       return false
     }
-    // The trade closed otherwise (the trader's close, an exit) while the entry worked, its legs not cancelled
-    // yet: a leg grown for a fill the trade never counted would close more than is held. That fill is late.
-    if (orders.length > 0 && (await this.#lateToClosedTrade(plan))) {
-      await this.#close(plan, 'its trade was closed')
+    // The record's trade closed (otherwise than by its legs: the trader's close, an exit) before the legs were
+    // placed or grown for these fills: a leg placed or grown now would close more than is held, or open a
+    // position of its own. The plan closes; what the trade never counted is late.
+    const counted = await this.store.closedTradeCounted(plan.tag)
+    if (counted !== null) {
+      await this.#close(plan, 'its trade was closed', counted)
       return false
     }
     for (const leg of due) {
@@ -392,8 +394,8 @@ export class OwnLegs {
    * what was covered: legs grown for a fill it never counted (grown while the trade keeper's cancels of them
    * were on their way) covered nothing, and that fill is late.
    */
-  async #close(plan: OwnLegPlanRow, why: string): Promise<void> {
-    const stood = (await this.store.closedTradeCounted(plan.tag)) ?? stoodFor(plan)
+  async #close(plan: OwnLegPlanRow, why: string, counted?: number): Promise<void> {
+    const stood = (counted ?? (await this.store.closedTradeCounted(plan.tag))) ?? stoodFor(plan)
     if (!(await this.store.close(plan.tag, stood))) return
     this.logger.info({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, why }, 'the legs placed by the connector are done while the entry may still work: its rest is cancelled')
     await this.#settle({ ...plan, closedFilled: stood }, why, true)
