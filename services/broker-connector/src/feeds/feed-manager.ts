@@ -207,6 +207,7 @@ export class FeedManager {
     this.#closed = true
     await Promise.all([...this.#queues.values()])
     for (const userId of [...this.#feeds.keys()]) this.#drop(userId)
+    await this.#adapters.close()
   }
 
   #serial(userId: string, work: () => Promise<void>): Promise<void> {

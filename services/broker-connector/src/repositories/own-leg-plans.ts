@@ -182,6 +182,22 @@ export async function closeOwnLegPlan(db: Kysely<Database>, tag: string, filled:
   return rows.length > 0
 }
 
+/**
+ * The plan's fills its record's trade counted, once that trade is closed: no later fill joins a closed trade
+ * (`applyEntryFill` grows open trades only), so any other fill of the plan is late. Null while the trade is
+ * open or not opened yet.
+ */
+export async function closedTradeCounted(db: Kysely<Database>, tag: string): Promise<number | null> {
+  const { rows } = await sql<{ counted: string }>`
+    SELECT COALESCE(SUM(f.quantity), 0) AS counted
+    FROM own_leg_plans p
+    JOIN trades t ON t.alert_record_id = p.record_id AND t.status = 'closed'
+    LEFT JOIN own_leg_fills f ON f.tag = p.tag AND f.trade_id = ANY(t.entry_fill_ids)
+    WHERE p.tag = ${tag}
+    GROUP BY t.id`.execute(db)
+  return rows[0] ? Number(rows[0].counted) : null
+}
+
 /** Moves the plan's `flattened` from `from` to `to`, before the closing order of a late fill goes: true for the one caller that moves it. */
 export async function claimOwnLegFlatten(db: Kysely<Database>, tag: string, from: number, to: number): Promise<boolean> {
   const { rows } = await sql`UPDATE own_leg_plans SET flattened = ${to} WHERE tag = ${tag} AND flattened = ${from} AND closed_at IS NOT NULL RETURNING tag`.execute(db)

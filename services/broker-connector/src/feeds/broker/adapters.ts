@@ -55,4 +55,9 @@ export class BrokerAdapters implements BrokerAdapter {
   openSession(endpoints: BrokerEndpoints, login: BrokerLogin, options: SessionOptions): Promise<BrokerSession> {
     return this.of(login.broker).openSession(endpoints, login, options)
   }
+
+  /** Closes every adapter made (the feeds close, their sessions first): a ProjectX account's own-legs retry timer stops. */
+  async close(): Promise<void> {
+    for (const adapter of this.#made.values()) await adapter.close?.()
+  }
 }

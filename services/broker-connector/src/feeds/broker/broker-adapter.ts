@@ -379,4 +379,6 @@ export interface BrokerAdapter<B extends BrokerName = BrokerName> {
    * token renewed before its `expirationTime` for as long as the session is open. Throws `BrokerError`.
    */
   openSession(endpoints: BrokerEndpoints, login: BrokerLogin<B>, options: SessionOptions): Promise<BrokerSession>
+  /** The process closes, its sessions closed already: what outlives a session (timers, work under way) ends. */
+  close?(): Promise<void>
 }

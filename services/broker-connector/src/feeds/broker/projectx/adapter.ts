@@ -50,6 +50,8 @@ export interface ProjectXAdapterOptions {
    * store (PROJECTX_RESTING_OWN_LEGS, default off): see OWN_LEGS_MARKET_ONLY in session.ts for why it is off.
    */
   restingOwnLegs?: boolean
+  /** How long a failed bringing-up of our legs waits before it is tried again (own-legs.ts). Default 5 s. */
+  ownLegRetryMs?: number
 }
 
 /**
@@ -167,11 +169,19 @@ export class ProjectXAdapter implements BrokerAdapter<'projectx'> {
     }
   }
 
+  /**
+   * The app closes (the feeds' close, after their sessions): each account's own legs clear their retry timer
+   * and finish the work under way, before the database pool they write to closes.
+   */
+  async close(): Promise<void> {
+    await Promise.all([...this.#ownLegs.values()].map((ownLegs) => ownLegs.close()))
+  }
+
   #ownLegsOf(endpoints: BrokerEndpoints, accountId: number): OwnLegs {
     const key = `${endpoints.restUrl}\n${accountId}`
     const known = this.#ownLegs.get(key)
     if (known) return known
-    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? false)
+    const created = new OwnLegs(this.#ownLegStore, this.options.logger ?? SILENT, this.options.restingOwnLegs ?? false, this.options.ownLegRetryMs)
     this.#ownLegs.set(key, created)
     return created
   }

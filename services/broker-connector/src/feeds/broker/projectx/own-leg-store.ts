@@ -2,6 +2,7 @@ import type { Database, Kysely } from '@signals/db'
 import {
   claimOwnLegFlatten,
   claimOwnLegGrowth,
+  closedTradeCounted,
   closeOwnLegPlan,
   countOwnLegFill,
   markOwnLegResent,
@@ -32,6 +33,8 @@ export interface OwnLegStore {
   refused(tag: string, leg: Leg, why: string): Promise<void>
   /** The legs closed the trade while the entry worked: its rest is to be cancelled, a fill past `filled` is late. */
   close(tag: string, filled: number): Promise<boolean>
+  /** The plan's contracts its record's trade counted once that trade is closed (any other fill is late); null while open. */
+  closedTradeCounted(tag: string): Promise<number | null>
   claimFlatten(tag: string, from: number, to: number): Promise<boolean>
   /** Tells the trader, on the record, of a leg that could not be placed or grown. */
   note(recordId: number, note: string): Promise<void>
@@ -55,6 +58,7 @@ export function postgresOwnLegStore(db: Kysely<Database>): OwnLegStore {
     claimGrowth: (tag, leg, from, to) => claimOwnLegGrowth(db, tag, leg, from, to),
     refused: (tag, leg, why) => noteOwnLegRefused(db, tag, leg, why),
     close: (tag, filled) => closeOwnLegPlan(db, tag, filled),
+    closedTradeCounted: (tag) => closedTradeCounted(db, tag),
     claimFlatten: (tag, from, to) => claimOwnLegFlatten(db, tag, from, to),
     note: (recordId, note) => noteOwnLegTrouble(db, recordId, note),
     lateCloseSent: (tag, sentAt, size) => noteLateCloseSent(db, tag, sentAt, size),
@@ -143,6 +147,11 @@ export class MemoryOwnLegStore implements OwnLegStore {
     if (!plan || plan.closedFilled !== null) return false
     plan.closedFilled = filled
     return true
+  }
+
+  /** No trades here (an adapter without a database): the legs' sizes tell what the trade stood for. */
+  async closedTradeCounted(): Promise<number | null> {
+    return null
   }
 
   async claimFlatten(tag: string, from: number, to: number): Promise<boolean> {

@@ -76,6 +76,14 @@ export class OwnLegs {
   readonly #failed = new Set<string>()
   #retryTimer: NodeJS.Timeout | null = null
   #retries = 0
+  /**
+   * Fills whose counting failed (the database away), by trade id: counted first by the retry. Nothing else
+   * counts them before the next session open (no other event of the fill comes), and uncounted, the plan
+   * is not behind them: the position would be held without its stop.
+   */
+  readonly #uncounted = new Map<number, { tag: string; size: number }>()
+  /** The app closed (`close`): nothing more is queued or timed (its database pool is gone). */
+  #closed = false
   /** The orders of our late closes, named so their fills go to their record's trade alone; the name is kept (the next instance's too). */
   readonly #lateCloses = new LateCloses((close, orderId) => this.#keepLateCloseName(close, orderId))
 
@@ -83,6 +91,8 @@ export class OwnLegs {
     private readonly store: OwnLegStore,
     private readonly logger: Logger,
     private readonly restingEntries: boolean,
+    /** How long a failed bringing-up waits before it is tried again (tests shorten it). */
+    private readonly retryMs = RETRY_MS,
   ) {}
 
   /** A resting entry may wait for its fill: taken with PROJECTX_RESTING_OWN_LEGS on (default off) and the plans kept past a restart. */
@@ -95,6 +105,14 @@ export class OwnLegs {
     this.#accountId = accountId
     this.#orders = orders
     this.#retries = 0
+  }
+
+  /** The app closes: the retry timer is cleared, nothing more is queued, and the work under way is waited for (its pool closes next). */
+  async close(): Promise<void> {
+    this.#closed = true
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retryTimer = null
+    await this.#chain
   }
 
   /** The entry tagged `tag` (our seam tag) is about to be sent without brackets: its plan is kept first, or the entry is refused. */
@@ -154,8 +172,9 @@ export class OwnLegs {
       const [plan] = await this.store.plans([tag])
       const leg = plan?.legs.find((kept) => kept.leg === name)
       if (!plan || !leg || leg.orderId === null || plan.closedFilled !== null) return
-      // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close.
-      if ((await this.#restOf(tag, false)) !== null) await this.#close(plan, stoodFor(plan), doneWhy(name, done))
+      // An entry filled in full (its Filled event came before its legs could fill) has no rest: nothing to close,
+      // unless its trade closed before its last fills (they are late).
+      if ((await this.#restOf(tag, false)) !== null || (await this.#lateToClosedTrade(plan))) await this.#close(plan, doneWhy(name, done))
     })
   }
 
@@ -182,6 +201,7 @@ export class OwnLegs {
 
   /** `entries`: the tags (`sig-<record id>`) the work covers, logged with its failure. */
   #enqueue(entries: readonly string[], work: () => Promise<void>): void {
+    if (this.#closed) return
     // A failure (the database or ProjectX away) leaves the plan as kept: tried again shortly (a late fill has no
     // other fill or event to bring it up), and at the next fill or session open.
     this.#chain = this.#chain.then(work).catch((error: unknown) => {
@@ -194,17 +214,18 @@ export class OwnLegs {
   /** The plans of `entries` read again and brought up (as at a session open) after a while; a few times, then left to the next session open. */
   #retryLater(entries: readonly string[], afterMs: number | null): void {
     for (const tag of entries) this.#failed.add(tag)
-    if (this.#retryTimer !== null || this.#retries >= RETRIES) return
+    if (this.#closed || this.#retryTimer !== null || this.#retries >= RETRIES) return
     this.#retries++
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null
       const tags = [...this.#failed]
       this.#failed.clear()
       this.#enqueue(tags, async () => {
+        for (const [id, fill] of [...this.#uncounted]) await this.#count(fill.tag, id, fill.size)
         for (const plan of await this.store.plans(tags)) await this.#resumePlan(plan)
         this.#retries = 0
       })
-    }, Math.max(RETRY_MS, afterMs ?? 0))
+    }, Math.max(this.retryMs, afterMs ?? 0))
     this.#retryTimer.unref()
   }
 
@@ -214,7 +235,13 @@ export class OwnLegs {
   }
 
   async #count(tag: string, tradeId: number, size: number): Promise<void> {
-    await this.store.countFill(tag, tradeId, size)
+    try {
+      await this.store.countFill(tag, tradeId, size)
+    } catch (error) {
+      this.#uncounted.set(tradeId, { tag, size })
+      throw error
+    }
+    this.#uncounted.delete(tradeId)
     this.#trades.add(tradeId)
     if (this.#trades.size > REMEMBERED) this.#trades.delete(this.#trades.values().next().value as number)
   }
@@ -238,9 +265,8 @@ export class OwnLegs {
       if (plan.filled - plan.closedFilled > plan.flattened || (await this.#entryWorks(plan.tag, false))) await this.#settle(plan)
       return
     }
-    if (!(await this.#entryWorks(plan.tag, false))) return
     const done = doneLeg(plan, await this.#listed(false))
-    if (done) await this.#close(plan, stoodFor(plan), done.why)
+    if (done && ((await this.#entryWorks(plan.tag, false)) || (await this.#lateToClosedTrade(plan)))) await this.#close(plan, done.why)
   }
 
   /**
@@ -258,7 +284,15 @@ export class OwnLegs {
     if (done) {
       // What the entry filled past the done leg has no stop: never grow the other leg for it (it would close
       // more than is held once the trade keeper cancels it or the late part is closed at the market).
-      await this.#close(plan, stoodFor(plan), done.why)
+      await this.#close(plan, done.why)
+      return false
+    }
+    // The record's trade closed (otherwise than by its legs: the trader's close, an exit) before the legs were
+    // placed or grown for these fills: a leg placed or grown now would close more than is held, or open a
+    // position of its own. The plan closes; what the trade never counted is late.
+    const counted = await this.store.closedTradeCounted(plan.tag)
+    if (counted !== null) {
+      await this.#close(plan, 'its trade was closed', counted)
       return false
     }
     for (const leg of due) {
@@ -355,12 +389,16 @@ export class OwnLegs {
 
   /**
    * Closes the plan (written before anything is sent: whichever instance holds the session carries it on)
-   * with the entry's contracts its legs stood for, and cancels the entry's rest; the record says so.
+   * with the entry's contracts its legs stood for, and cancels the entry's rest; the record says so. The
+   * record's trade closed already (by its legs, or otherwise: the trader's close, an exit), what it counted is
+   * what was covered: legs grown for a fill it never counted (grown while the trade keeper's cancels of them
+   * were on their way) covered nothing, and that fill is late.
    */
-  async #close(plan: OwnLegPlanRow, stoodFor: number, why: string): Promise<void> {
-    if (!(await this.store.close(plan.tag, stoodFor))) return
+  async #close(plan: OwnLegPlanRow, why: string, counted?: number): Promise<void> {
+    const stood = (counted ?? (await this.store.closedTradeCounted(plan.tag))) ?? stoodFor(plan)
+    if (!(await this.store.close(plan.tag, stood))) return
     this.logger.info({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, why }, 'the legs placed by the connector are done while the entry may still work: its rest is cancelled')
-    await this.#settle({ ...plan, closedFilled: stoodFor }, why, true)
+    await this.#settle({ ...plan, closedFilled: stood }, why, true)
   }
 
   /**
@@ -392,6 +430,12 @@ export class OwnLegs {
     if (failure === null || (await this.#workingEntry(plan.tag)) === null) return { what, outcome: 'was cancelled' }
     this.logger.warn({ userId: plan.userId, recordId: plan.recordId, entry: plan.tag, reason: failure }, "the entry's rest could not be cancelled after its legs were done")
     return { what, outcome: `could not be cancelled (${failure}); tried again at its next fill and session open` }
+  }
+
+  /** The record's trade is closed, and counted fewer of the entry's contracts than filled: the others are late. */
+  async #lateToClosedTrade(plan: OwnLegPlanRow): Promise<boolean> {
+    const counted = await this.store.closedTradeCounted(plan.tag)
+    return counted !== null && counted < plan.filled
   }
 
   /** Whether the entry under the plan's tag still works: `fresh` asked of ProjectX now, else as the session's state shows it. */
@@ -436,7 +480,7 @@ export class OwnLegs {
    * and no more: ProjectX refuses a size past the position, so it never turns the account over, even when the
    * reconciliation's flatten of the same contract (a position none of our trades is in) lands first. The close
    * is kept and its order looked for before it goes and reported as the record's late close (`untaggedTagOf`). Certainly
-   * not carried out (a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
+   * not carried out (refused with the contracts still held, a 429, our own rate window, never sent), the claim is moved back; an answer lost is not
    * sent again (it may have closed them) and the reconciliation compares the position at its next pass. Left
    * open either way, the record says so and the failure goes up: tried again shortly and at the session open.
    */
@@ -480,8 +524,9 @@ export class OwnLegs {
     if (failure === null) return this.#say(plan, `${said}: ${closed} at the market`)
     // Refused because the position went meanwhile (the reconciliation's flatten of it came first): nothing is left to close.
     if (failure.kind === 'rejected' && (await this.#held(plan).catch(() => null)) === 0) return this.#say(plan, `${said}: the position was closed already`)
-    if (!notCarriedOut(failure)) return this.#say(plan, `${said} and may not be closed: ${failure.message}`)
-    // ProjectX did not carry it out: the claim moved back, so the retry (or the next session open) closes them.
+    if (failure.kind !== 'rejected' && !notCarriedOut(failure)) return this.#say(plan, `${said} and may not be closed: ${failure.message}`)
+    // ProjectX did not carry it out (refused with the contracts still held, rate limited, never sent): the claim
+    // moved back, so the retry (or the next session open) closes them.
     await this.store.claimFlatten(plan.tag, plan.flattened + late, plan.flattened)
     await this.#say(plan, `${said} and is not closed yet: ${failure.message}; tried again`)
     throw failure

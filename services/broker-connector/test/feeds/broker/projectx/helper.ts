@@ -5,6 +5,7 @@ import { CredentialsCipher, sealCredentials } from '@signals/secrets'
 import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '../../../../src/feeds/broker/broker-adapter.ts'
 import { ProjectXAdapter, type ProjectXAdapterOptions } from '../../../../src/feeds/broker/projectx/adapter.ts'
 import type { Config } from '../../../../src/config.ts'
+import type { BuildOptions } from '../../../../src/app.ts'
 import { build, eventually, publishAlert, type App } from '../../../helper.ts'
 import { connect, mnqEntry, settledRecord } from '../../../trading-helper.ts'
 
@@ -48,14 +49,18 @@ export async function saveProjectXCredentials(db: Kysely<Database>, config: Conf
  * feeds pointed at it, and trader u-0 (ProjectX login trader0, account PAPERX7000) live with orders placed
  * automatically, its session held.
  */
-export async function connectedProjectXTrader(t: Test, options: { accounts?: ProjectXPaperAccount[]; env?: Record<string, string>; broker?: Partial<ProjectXPaperBrokerOptions> } = {}) {
+export async function connectedProjectXTrader(
+  t: Test,
+  options: { accounts?: ProjectXPaperAccount[]; env?: Record<string, string>; broker?: Partial<ProjectXPaperBrokerOptions>; build?: BuildOptions; built?: (db: Kysely<Database>) => void } = {},
+) {
   const broker = await projectXBroker(t, { ...options.broker, ...(options.accounts ? { accounts: options.accounts } : {}) })
   broker.setPrice('MNQZ6', '21000')
   const { app, db, config } = await build(
     t,
     { PROJECTX_DEMO_API_URL: broker.apiUrl, PROJECTX_DEMO_USER_HUB_URL: broker.userHubUrl, PROJECTX_DEMO_MARKET_HUB_URL: broker.marketHubUrl, ENTRY_SESSION_WAIT_MS: '3000', CONSUMER_ACK_WAIT_MS: '2000', ...options.env },
-    { feeds: true },
+    { ...options.build, feeds: true },
   )
+  options.built?.(db)
   await sql`INSERT INTO users (user_id, email, approved) VALUES ('u-0', 'u-0@example.com', true)`.execute(db)
   await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u-0', 'live_trading', '{"enabled": true, "autoPlaceOrders": true}'::jsonb)`.execute(db)
   await saveProjectXCredentials(db, config, 'u-0', 'trader0', 'PAPERX7000')
