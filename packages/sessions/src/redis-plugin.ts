@@ -1,6 +1,11 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { createClient } from '@redis/client'
+// node-redis's client alone: the package's index also loads its cluster and sentinel clients, which
+// nothing here makes (1.6 MiB of V8 heap at rest in each service that holds sessions; docs/decisions/memory.md).
+// A CommonJS module: its class is the module's `default` export.
+import redisClientModule from '@redis/client/dist/lib/client/index.js'
+
+const createClient = redisClientModule.default.create
 
 export type RedisClient = ReturnType<typeof createRedisClient>
 
