@@ -10,7 +10,6 @@ const isLegOrder = (event: UserEvent): boolean => event.target === 'GatewayUserO
  */
 export class LateLegs {
   #ms = 0
-  readonly #timers = new Set<NodeJS.Timeout>()
 
   constructor(private readonly send: (events: UserEvent[]) => void) {}
 
@@ -23,16 +22,8 @@ export class LateLegs {
     if (this.#ms === 0) return events
     const legs = events.filter(isLegOrder)
     if (legs.length === 0) return events
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer)
-      this.send(legs)
-    }, this.#ms)
-    this.#timers.add(timer)
+    // Unref'd: one still due when the broker closes sends to no client, and keeps no test process alive.
+    setTimeout(() => this.send(legs), this.#ms).unref()
     return events.filter((event) => !isLegOrder(event))
-  }
-
-  stop(): void {
-    for (const timer of this.#timers) clearTimeout(timer)
-    this.#timers.clear()
   }
 }

@@ -218,7 +218,6 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     dropConnections: () => signalr.drop(),
     async close() {
       userEvents.stop()
-      legEvents.stop()
       marketHub.stop()
       await signalr.close()
       server.closeAllConnections()
