@@ -3,6 +3,7 @@ import { PaperMarket, RequestControls, type Interference, type Position, type Ta
 import { loginsOf, marketAccountsOf, type ProjectXPaperAccount } from './accounts.ts'
 import { ProjectXBook } from './book.ts'
 import { MarketHub, UserHub } from './hubs.ts'
+import { LateLegs } from './late-legs.ts'
 import { RateLimiter, type RateLimit } from './rate-limit.ts'
 import { handleRest, type RestContext, type SeenRequest } from './rest.ts'
 import { SignalRServer } from './signalr.ts'
@@ -110,6 +111,11 @@ export interface ProjectXPaperBroker {
    * broker's event bus can be), still in their order; 0 sends them at once again.
    */
   delayUserHub(ms: number): void
+  /**
+   * ProjectX places a bracket's legs after the entry's fill and tells them after it: the order events of
+   * bracket legs (orders with a parent) go out `ms` after the rest of their batch; 0 sends them with it again.
+   */
+  delayBracketLegs(ms: number): void
   /** Cuts every hub connection without a close message; clients reconnect. */
   dropConnections(): void
   close(): Promise<void>
@@ -165,9 +171,10 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
   }
   const signalr = new SignalRServer({ '/hubs/user': userHub.hub(), '/hubs/market': marketHub.hub() }, authorize, options.keepAliveMs ?? 15_000)
   const userEvents = new DelayedDelivery((events: UserEvent[]) => userHub.deliver(events))
+  const legEvents = new LateLegs((events) => userEvents.send(events))
   /** After every request and price: the engine's events to the user hub, changed prices to the market hub. */
   const publish = () => {
-    userEvents.send(book.apply(market.drainEvents()))
+    userEvents.send(legEvents.keep(book.apply(market.drainEvents())))
     marketHub.flush(market.drainQuoteChanges())
   }
   const server = createServer((request, response) => {
@@ -207,6 +214,7 @@ export async function startProjectXPaperBroker(options: ProjectXPaperBrokerOptio
     delay: (endpoint, ms) => controls.delay(endpoint, ms),
     ...handTrading(market, publish),
     delayUserHub: (ms) => userEvents.delay(ms),
+    delayBracketLegs: (ms) => legEvents.delay(ms),
     dropConnections: () => signalr.drop(),
     async close() {
       userEvents.stop()

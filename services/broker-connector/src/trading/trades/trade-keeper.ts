@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from '../entry/order-plan.ts'
 import { applyEntryFill, type BrokerScope, type EntryFill } from '../../repositories/broker-trades.ts'
 import { openLatePart } from '../../repositories/late-entry-fills.ts'
+import { linkLateLeg, type EntryLeg } from '../../repositories/late-legs.ts'
 import { setAsideEvent } from '../../repositories/set-aside-events.ts'
 import { filledOnTrade, noteTrade } from '../../repositories/trade-exits.ts'
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.ts'
@@ -30,6 +31,8 @@ interface UserBook {
   filled: Set<number>
   /** Fills applied (or set aside) in this session: a reconciliation's `fill/list` applies only the others. */
   seenFills: Set<number>
+  /** Entry legs already offered to their trade (linkLeg): each once per session, not at every update. */
+  legsLinked: Set<number>
   cashBalance: string | null
   /** The day's realized pnl as the broker last told it (with the cash balance). */
   realizedPnl: DayRealizedPnl | null
@@ -66,12 +69,13 @@ export class TradeKeeper {
   sessionOpened(userId: string, session: BrokerSession, venue: BrokerVenue): Promise<void> {
     const { snapshot } = session
     const scope = { ...venue, accountId: snapshot.account.id }
-    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), seenFills: new Set(), cashBalance: snapshot.cashBalance, realizedPnl: snapshot.realizedPnl }
+    const book: UserBook = { session, scope, setAside: 0, orders: new Map(snapshot.orders.map((order) => [order.id, order])), filled: new Set(), seenFills: new Set(), legsLinked: new Set(), cashBalance: snapshot.cashBalance, realizedPnl: snapshot.realizedPnl }
     this.#books.set(userId, book)
     const fills = [...snapshot.fills, ...(this.#early.get(userId) ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id)
     this.#early.delete(userId)
     return this.#serial(userId, async () => {
       for (const fill of fills) await this.#applyOrSetAside(userId, book, fill)
+      for (const order of book.orders.values()) await this.#linkLeg(userId, book, order)
       // The snapshot lists the day's done orders too: those whose fills are applied are dropped at once.
       for (const order of [...book.orders.values()]) this.#prune(book, order.id)
     })
@@ -144,6 +148,13 @@ export class TradeKeeper {
       book.orders.set(event.order.id, event.order)
       // Queued behind the fills already received, so a done order is dropped only after they are applied.
       if (done) void this.#serial(userId, async () => this.#prune(book, event.order.id))
+      // A leg told after its entry's fill (ProjectX's brackets, placed from the fill): its trade is told it, once opened.
+      else if (entryLegOf(event.order) !== null && !book.legsLinked.has(event.order.id)) {
+        const leg = event.order
+        void this.#serial(userId, () => this.#linkLeg(userId, book, leg)).catch((error: unknown) =>
+          this.options.logger.warn({ userId, orderId: leg.id, err: error }, 'leg not linked to its trade (linked at the next session open)'),
+        )
+      }
       // A partial close done (filled, or its rest cancelled): what it did not close gets its stops back now,
       // not only at the next reconciliation's pass (targets/cover-gaps.ts).
       if (done && event.order.tag?.startsWith('pc-')) {
@@ -216,6 +227,7 @@ export class TradeKeeper {
     if (order.status === 'Filled' && !book.filled.has(orderId)) return
     book.orders.delete(orderId)
     book.filled.delete(orderId)
+    book.legsLinked.delete(orderId)
   }
 
   async #orderOf(userId: string, orderId: number): Promise<BrokerOrder | undefined> {
@@ -227,6 +239,18 @@ export class TradeKeeper {
       for (const order of await book.session.listOrders()) if (order.id === orderId || !isDone(order.status)) book.orders.set(order.id, order)
     }
     return book.orders.get(orderId)
+  }
+
+  /**
+   * A live stop or target of an entry (our `<entry>.sl|tp` hung on the entry) is told to the record's open trade
+   * opened from that entry, when the trade knows no such leg (its fill came first: late-legs.ts). Without it the
+   * trade keeper neither resizes nor cancels the leg with the trade, and the leg is the trade's at the broker.
+   */
+  async #linkLeg(userId: string, book: UserBook, order: BrokerOrder): Promise<void> {
+    const leg = isDone(order.status) || book.legsLinked.has(order.id) ? null : entryLegOf(order)
+    if (leg === null) return
+    book.legsLinked.add(order.id)
+    if (await linkLateLeg(this.options.db, userId, book.scope, leg)) this.options.logger.info({ userId, recordId: leg.recordId, orderId: order.id, leg: leg.leg }, 'a leg told after its entry filled is linked to the trade')
   }
 
   /** A fill of the order was applied: a filled order is done with. */
@@ -395,6 +419,13 @@ function workingEntriesOf(book: UserBook, recordId: number | null): number[] {
     const tag = parseOrderTag(order.tag)
     return tag?.leg === 'entry' && tag.recordId === recordId && !isDone(order.status) ? [order.id] : []
   })
+}
+
+/** The order as a stop or target of its record's entry (not one of several targets' pairs, nor a remainder's), or null. */
+function entryLegOf(order: BrokerOrder): EntryLeg | null {
+  const tag = parseOrderTag(order.tag)
+  if (tag === null || tag.leg === 'entry' || tag.level !== undefined || tag.remainder !== undefined || order.parentId === null) return null
+  return { recordId: tag.recordId, leg: tag.leg, orderId: order.id, entryOrderId: order.parentId }
 }
 
 /** The account an event names (a fill names none: the adapter scoped it by its order). */
