@@ -112,8 +112,13 @@ export async function loneStopPlaced(db: Kysely<Database>, tradeId: number, orde
   await sql`UPDATE trades SET stop_order_id = ${orderId} WHERE id = ${tradeId}`.execute(db)
 }
 
-/** A pair (`trade_targets tt`) claimed less than `graceMs` ago whose broker answer is not stored: on its way. */
-const onItsWay = (graceMs: number) => sql<boolean>`(tt.order_id IS NULL AND tt.outcome IS NULL AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond')`
+/**
+ * A pair (`trade_targets tt`) claimed less than `graceMs` ago whose broker answer is not stored, or whose send
+ * ended with an unknown outcome (the broker may carry it out after the client gave up: a stop added for its
+ * contract meanwhile would sit beside the pair's own, stop 37's review): on its way.
+ */
+const onItsWay = (graceMs: number) =>
+  sql<boolean>`(tt.order_id IS NULL AND (tt.outcome IS NULL OR tt.outcome LIKE 'outcome unknown%') AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond')`
 
 /**
  * True while a pair of the record was claimed less than `graceMs` ago and the broker's answer is not stored
