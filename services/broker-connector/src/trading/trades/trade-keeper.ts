@@ -9,7 +9,7 @@ import { setAsideEvent } from '../../repositories/set-aside-events.ts'
 import { filledOnTrade, noteTrade } from '../../repositories/trade-exits.ts'
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.ts'
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
-import { putBackAfterCloseEnded } from '../positions/close-ended.ts'
+import { putBackAfterCloseEnded, stopAfterCloseLeftOpen } from '../positions/close-ended.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { growLegsToTrade } from './grow-legs.ts'
@@ -307,6 +307,25 @@ export class TradeKeeper {
     const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : lateClose === null ? null : { recordId: lateClose, result: null }
     const allocations = await this.options.db.transaction().execute((trx) => allocateExitFill(trx, { userId, scope }, fill, leg, this.options.logger))
     await this.#followLegs(userId, fill, allocations)
+    if (order?.tag?.startsWith('pc-')) this.#stopsLeftOpen(userId, order, fill, allocations)
+  }
+
+  /**
+   * A close's fill that leaves open a trade whose stop is not working (cancelled by the close's cut, which was to
+   * take the trade whole): its stop is placed again (positions/close-ended.ts). Run beside the queue: it waits
+   * for the contract's exit lock, which the close may still hold.
+   */
+  #stopsLeftOpen(userId: string, order: BrokerOrder, fill: BrokerFill, allocations: readonly Allocation[]): void {
+    const book = this.#books.get(userId)
+    if (!book) return
+    for (const { trade, closed } of allocations) {
+      // No stop of its own (a late part), or its stop still working: nothing to place again.
+      if (closed || trade.stop_order_id === null || !isDone(book.orders.get(trade.stop_order_id)?.status ?? 'Canceled')) continue
+      const bracket = { id: trade.id, side: trade.side, stop_order_id: trade.stop_order_id, target_order_id: trade.target_order_id, contractId: fill.contractId, recordId: trade.alert_record_id }
+      void stopAfterCloseLeftOpen(this.options.db, book.session, userId, order, bracket).catch((error: unknown) =>
+        this.options.logger.warn({ userId, tradeId: trade.id, orderId: order.id, err: error }, 'no stop placed again for a trade a close left open'),
+      )
+    }
   }
 
   /**
