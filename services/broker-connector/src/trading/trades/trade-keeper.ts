@@ -16,7 +16,8 @@ import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../../shared/serial-queues.ts'
 import { checkStops, followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
 import type { TargetContext } from '../targets/target-context.ts'
-import { hasTargetPairs, openTradesWithPairs } from '../../repositories/trade-targets.ts'
+import { hasTargetPairs, openTradesWithPairs, pairsInFlight } from '../../repositories/trade-targets.ts'
+import { PAIR_IN_FLIGHT_MS } from '../targets/cover-gaps.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -298,7 +299,10 @@ export class TradeKeeper {
       if (tag.remainder === 'added' && tradeId !== null && book) await growLegsToTrade(this.options.db, book.session, tradeId, (id): id is number => id !== null && book.orders.has(id) && !isDone((book.orders.get(id) as BrokerOrder).status))
       // Several targets go out once the entry has filled in full (each claimed once: a replayed fill sends nothing).
       const context = this.#targetContext(userId)
-      if (context) await placeTargetsAfterEntry(context, tag.recordId)
+      if (context) {
+        await placeTargetsAfterEntry(context, tag.recordId)
+        await this.#checkStopsAfterGrace(userId, tag.recordId)
+      }
       return
     }
     // A late close (its record's entry filled after its legs were done, closed at the market untagged by the
@@ -326,6 +330,18 @@ export class TradeKeeper {
         this.options.logger.warn({ userId, tradeId: trade.id, orderId: order.id, err: error }, 'no stop placed again for a trade a close left open'),
       )
     }
+  }
+
+  /**
+   * A pair whose send ended with an unknown outcome is given its grace (the broker may still carry it out: a stop
+   * beside it would close more than is held); once the grace is over, a contract it did not cover gets its stop
+   * from a check then (cover-gaps.ts), not only at the next reconciliation's pass.
+   */
+  async #checkStopsAfterGrace(userId: string, recordId: number): Promise<void> {
+    if (!(await pairsInFlight(this.options.db, recordId, PAIR_IN_FLIGHT_MS))) return
+    setTimeout(() => {
+      this.coverGaps(userId).catch((error: unknown) => this.options.logger.warn({ userId, recordId, err: error }, 'stops not checked after a pair\'s grace (checked on the next pass)'))
+    }, PAIR_IN_FLIGHT_MS).unref()
   }
 
   /**

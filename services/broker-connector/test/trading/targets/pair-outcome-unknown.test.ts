@@ -24,3 +24,17 @@ t.test('a pair whose send timed out and which the broker carries out later: no s
   t.ok(exitsOf(broker, record.id).stops <= 5, `stops ${exitsOf(broker, record.id).stops} for the 5 held, never more`)
   t.equal(stopPriceHit(broker), 0, 'the stop price hit: flat, never short')
 })
+
+t.test('a pair whose send timed out and which the broker never carries out: its contract gets a stop once the grace is over', async (t) => {
+  const connected = await connectedTrader(t, EXIT_PLANS_ON)
+  const { broker, db } = connected
+  // Answered 503, not carried out: the outcome is unknown to the connector.
+  broker.interfere('order/placeOCO', { kind: 'server_error' }, 1)
+  const { entry, record } = await placedWithPairs(connected)
+  t.match((await settledRecord(db, entry.alertId)).reason, /pair 1, contract 1 of 2\) was not placed: outcome unknown/)
+  t.equal(exitsOf(broker, record.id).stops, 4, 'while the pair may still land: no stop beside it')
+  // Past the grace (30 s from the claim), without waiting for a reconciliation's pass.
+  await eventually(() => exitsOf(broker, record.id).stops === 5, 45_000)
+  t.equal(exitsOf(broker, record.id).stops, 5, 'every contract held has a stop, never more')
+  t.equal(stopPriceHit(broker), 0, 'the stop price hit: flat, never short')
+})
