@@ -124,10 +124,11 @@ t.test("a partial close taking a whole bracket trade whose limit entry's rest fi
   await eventually(() => netMnq(broker) === 3)
   await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 3)
   await app.trading.keeper.idle()
-  // Placed again beside the keeper's queue (it waits for the exit lock): waited for, bounded.
-  await eventually(() => stopsOf(broker, record.id) === 3, 10_000).catch(() => undefined)
+  // Placed again beside the keeper's queue (it waits for the exit lock), then said: waited for, bounded.
+  const said = /was to take the whole trade and left part of it open.*a stop for 3 contract\(s\) was placed again at 20925/
+  await eventually(async () => stopsOf(broker, record.id) === 3 && said.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''), 10_000).catch(() => undefined)
   t.equal(stopsOf(broker, record.id), 3, 'the 3 the trade still holds have a stop')
-  t.match((await tradeOfRecord(db, record.id))?.exit_note, /was to take the whole trade and left part of it open.*a stop for 3 contract\(s\) was placed again at 20925/, 'the trade says so')
+  t.match((await tradeOfRecord(db, record.id))?.exit_note, said, 'the trade says so')
   broker.setPrice('MNQZ6', '20920')
   t.equal(netMnq(broker), 0, 'the stop price hit: flat')
 })
