@@ -117,11 +117,11 @@ export async function flattensWaitFor(db: Kysely<Database>, userIds: readonly st
     ${noteExit(sql`SELECT user_id, contract FROM changed`, reason)}`.execute(db)
 }
 
-/** Carried out: what was done at the broker is kept, and told on the trades still waiting for their fill. */
+/** Carried out: what was done at the broker is kept (before what its order's end added already: noteCloseOrderEnded), and told on the trades still waiting for their fill. */
 export async function flattenDone(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id'>, outcome: string): Promise<void> {
   await sql`
     WITH changed AS (
-      UPDATE flatten_requests SET done_at = now(), outcome = ${outcome}, attempts = attempts + 1, reason = NULL
+      UPDATE flatten_requests SET done_at = now(), outcome = concat_ws('; ', ${outcome}::text, NULLIF(outcome, '')), attempts = attempts + 1, reason = NULL
       WHERE id = ${flatten.id} AND done_at IS NULL RETURNING user_id, contract)
     ${noteExit(sql`SELECT user_id, contract FROM changed`, outcome)}`.execute(db)
 }

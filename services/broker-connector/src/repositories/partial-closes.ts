@@ -34,3 +34,12 @@ export async function markPartSent(db: Kysely<Database>, id: number): Promise<bo
 export async function markPartUnsent(db: Kysely<Database>, id: number): Promise<void> {
   await sql`UPDATE flatten_requests SET part_sent_at = NULL WHERE id = ${id} AND done_at IS NULL`.execute(db)
 }
+
+/**
+ * What became of a close's order after the request was carried out (it ended short of its fill at the broker):
+ * added to the request's outcome, so "sent" is not all it says. Written before the runner marks the request done
+ * (the order can end while the close still holds the exit lock), it stays after the runner's outcome (flattenDone).
+ */
+export async function noteCloseOrderEnded(db: Kysely<Database>, id: number, note: string): Promise<void> {
+  await sql`UPDATE flatten_requests SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${note}::text) WHERE id = ${id}`.execute(db)
+}

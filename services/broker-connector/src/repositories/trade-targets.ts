@@ -42,6 +42,15 @@ export async function claimTargets(db: Kysely<Database>, recordId: number, targe
   return result.rows.map((row) => row.level)
 }
 
+/**
+ * A pair's send begins now (the whole-position stop is about to be shrunk for it): its grace on its way
+ * (`onItsWay`) counts from here, not from the claim of all the record's pairs, which a slow broker (each send
+ * up to its timeout) can leave behind the grace before the later pairs go out.
+ */
+export async function pairSendBegins(db: Kysely<Database>, recordId: number, level: number): Promise<void> {
+  await sql`UPDATE trade_targets SET sent_at = now() WHERE record_id = ${recordId} AND level = ${level} AND order_id IS NULL AND outcome IS NULL`.execute(db)
+}
+
 /** What the broker answered for a target's pair (its target's id, its stop's id when known), or why it is not working. */
 export async function targetSent(db: Kysely<Database>, recordId: number, level: number, outcome: { orderId: number; stopOrderId?: number | null } | { failure: string }): Promise<void> {
   if ('orderId' in outcome) {
@@ -112,8 +121,13 @@ export async function loneStopPlaced(db: Kysely<Database>, tradeId: number, orde
   await sql`UPDATE trades SET stop_order_id = ${orderId} WHERE id = ${tradeId}`.execute(db)
 }
 
-/** A pair (`trade_targets tt`) claimed less than `graceMs` ago whose broker answer is not stored: on its way. */
-const onItsWay = (graceMs: number) => sql<boolean>`(tt.order_id IS NULL AND tt.outcome IS NULL AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond')`
+/**
+ * A pair (`trade_targets tt`) claimed less than `graceMs` ago whose broker answer is not stored, or whose send
+ * ended with an unknown outcome (the broker may carry it out after the client gave up: a stop added for its
+ * contract meanwhile would sit beside the pair's own, stop 37's review): on its way.
+ */
+const onItsWay = (graceMs: number) =>
+  sql<boolean>`(tt.order_id IS NULL AND (tt.outcome IS NULL OR tt.outcome LIKE 'outcome unknown%') AND tt.sent_at > now() - ${graceMs} * interval '1 millisecond')`
 
 /**
  * True while a pair of the record was claimed less than `graceMs` ago and the broker's answer is not stored

@@ -5,7 +5,7 @@ import { parseOrderTag, roundToTick } from '../entry/order-plan.ts'
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
 import { TARGETS_NOTE } from '../../repositories/entry-records.ts'
 import { filledOnTrade } from '../../repositories/trade-exits.ts'
-import { claimTargets, hasTargetPairs, noteFailure, noteRecord, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
+import { claimTargets, hasTargetPairs, noteFailure, noteRecord, pairSendBegins, targetPlanOf, targetSent, type TargetPlanRow } from '../../repositories/trade-targets.ts'
 import { balanceExits, uncoveredNote } from './balance-exits.ts'
 import { coverStopGaps } from './cover-gaps.ts'
 import { findTargets, firstTargetPrice, workingStops } from './find-targets.ts'
@@ -108,6 +108,8 @@ interface PairToPlace {
 async function placePair(context: TargetContext, { recordId, row, main, target, price }: PairToPlace): Promise<string | null> {
   const { session, db } = context
   const tag = row.order_tag ?? `sig-${recordId}`
+  // On its way from now (a close or a stops check waits for it), however long the pairs before it took.
+  await pairSendBegins(db, recordId, target.level)
   let version
   try {
     version = main === null ? undefined : (await session.orderVersions([main])).get(main)

@@ -10,14 +10,15 @@ import { setAsideEvent } from '../../repositories/set-aside-events.ts'
 import { filledOnTrade, noteTrade } from '../../repositories/trade-exits.ts'
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.ts'
 import { cancelQuietly } from '../positions/cancel-quietly.ts'
-import { putBackAfterCloseEnded } from '../positions/close-ended.ts'
+import { putBackAfterCloseEnded, stopAfterCloseLeftOpen } from '../positions/close-ended.ts'
 import { allocateExitFill, type Allocation, type LegFill } from './exit-allocation.ts'
 import { isOutage, setAsideNote } from './set-aside.ts'
 import { growLegsToTrade } from './grow-legs.ts'
 import { SerialQueues } from '../../shared/serial-queues.ts'
 import { checkStops, followTargets, placeTargetsAfterEntry } from '../targets/keep-targets.ts'
 import type { TargetContext } from '../targets/target-context.ts'
-import { hasTargetPairs, openTradesWithPairs } from '../../repositories/trade-targets.ts'
+import { hasTargetPairs, openTradesWithPairs, pairsInFlight } from '../../repositories/trade-targets.ts'
+import { PAIR_IN_FLIGHT_MS } from '../targets/cover-gaps.ts'
 
 interface UserBook {
   session: BrokerSession
@@ -322,7 +323,10 @@ export class TradeKeeper {
       if (tag.remainder === 'added' && tradeId !== null && book) await growLegsToTrade(this.options.db, book.session, tradeId, (id): id is number => id !== null && book.orders.has(id) && !isDone((book.orders.get(id) as BrokerOrder).status))
       // Several targets go out once the entry has filled in full (each claimed once: a replayed fill sends nothing).
       const context = this.#targetContext(userId)
-      if (context) await placeTargetsAfterEntry(context, tag.recordId)
+      if (context) {
+        await placeTargetsAfterEntry(context, tag.recordId)
+        await this.#checkStopsAfterGrace(userId, tag.recordId)
+      }
       return
     }
     // A late close (its record's entry filled after its legs were done, closed at the market untagged by the
@@ -331,6 +335,37 @@ export class TradeKeeper {
     const leg: LegFill | null = tag ? { recordId: tag.recordId, result: tag.leg === 'stop' ? 'SL' : 'TP' } : lateClose === null ? null : { recordId: lateClose, result: null }
     const allocations = await this.options.db.transaction().execute((trx) => allocateExitFill(trx, { userId, scope }, fill, leg, this.options.logger))
     await this.#followLegs(userId, fill, allocations)
+    if (order?.tag?.startsWith('pc-')) this.#stopsLeftOpen(userId, order, fill, allocations)
+  }
+
+  /**
+   * A close's fill that leaves open a trade whose stop is not working (cancelled by the close's cut, which was to
+   * take the trade whole): its stop is placed again (positions/close-ended.ts). Run beside the queue: it waits
+   * for the contract's exit lock, which the close may still hold.
+   */
+  #stopsLeftOpen(userId: string, order: BrokerOrder, fill: BrokerFill, allocations: readonly Allocation[]): void {
+    const book = this.#books.get(userId)
+    if (!book) return
+    for (const { trade, closed } of allocations) {
+      // No stop of its own (a late part), or its stop still working: nothing to place again.
+      if (closed || trade.stop_order_id === null || !isDone(book.orders.get(trade.stop_order_id)?.status ?? 'Canceled')) continue
+      const bracket = { id: trade.id, side: trade.side, stop_order_id: trade.stop_order_id, target_order_id: trade.target_order_id, contractId: fill.contractId, recordId: trade.alert_record_id }
+      void stopAfterCloseLeftOpen(this.options.db, book.session, userId, order, bracket).catch((error: unknown) =>
+        this.options.logger.warn({ userId, tradeId: trade.id, orderId: order.id, err: error }, 'no stop placed again for a trade a close left open'),
+      )
+    }
+  }
+
+  /**
+   * A pair whose send ended with an unknown outcome is given its grace (the broker may still carry it out: a stop
+   * beside it would close more than is held); once the grace is over, a contract it did not cover gets its stop
+   * from a check then (cover-gaps.ts), not only at the next reconciliation's pass.
+   */
+  async #checkStopsAfterGrace(userId: string, recordId: number): Promise<void> {
+    if (!(await pairsInFlight(this.options.db, recordId, PAIR_IN_FLIGHT_MS))) return
+    setTimeout(() => {
+      this.coverGaps(userId).catch((error: unknown) => this.options.logger.warn({ userId, recordId, err: error }, 'stops not checked after a pair\'s grace (checked on the next pass)'))
+    }, PAIR_IN_FLIGHT_MS).unref()
   }
 
   /**

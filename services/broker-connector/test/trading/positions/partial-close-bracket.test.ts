@@ -2,6 +2,7 @@ import t from 'tap'
 import type { Test } from 'tap'
 import { sql } from '@signals/db'
 import { BrokerError } from '../../../src/feeds/broker/broker-adapter.ts'
+import { waitExitLock } from '../../../src/repositories/exit-locks.ts'
 import { eventually, publishAlert } from '../../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { mnqExit, netMnq, openedTrade } from './exit-helper.ts'
@@ -98,6 +99,43 @@ t.test('a partial close the broker accepts and then ends unfilled: the bracket s
   t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
   t.ok(told, "the trade's note says why")
   t.match((await db.selectFrom('alerts').select('reason').where('id', '=', record.id).executeTakeFirst())?.reason ?? '', said, "and the record's reason")
+  t.match((await requestOf(db, exit.alertId))?.outcome, /^partial close sent to the broker: .*; the partial close \(order \d+\) ended Canceled at the broker with 0 of 2 filled$/, "the request's outcome says the order then ended, not only that it was sent")
+})
+
+/** When the wait for the contract's exit lock that is under way now began (a waiter on an advisory lock of this database), or null. */
+async function lockWaitStarted(db: Awaited<ReturnType<typeof connectedTrader>>['db']): Promise<string | null> {
+  const result = await sql<{ started: string }>`
+    SELECT a.query_start::text AS started FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE l.locktype = 'advisory' AND NOT l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ORDER BY a.query_start LIMIT 1`.execute(db)
+  return result.rows[0]?.started ?? null
+}
+
+t.test('a partial close ended unfilled while the exit lock is held past one wait: the bracket is put back once the lock is free', async (t) => {
+  const { broker, app, db, record } = await openBracket(t)
+  // The keeper hears the close's end only once another holder has the contract's exit lock.
+  broker.holdEvents(true)
+  closeEndingUnfilled(app.feeds.session('u-0')!)
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  await eventually(async () => (await requestOf(db, exit.alertId))?.done_at != null, 20_000)
+  // Another holder (a close whose broker requests hang) keeps the lock longer than one wait lasts (30 s).
+  let free: (() => void) | null = null
+  const held = waitExitLock(db, 'u-0', 'MNQZ6', 5_000, () => new Promise<void>((resolve) => (free = resolve)))
+  await eventually(() => free !== null)
+  broker.holdEvents(false)
+  let started: string | null = null
+  await eventually(async () => (started = await lockWaitStarted(db)) !== null)
+  // That wait runs out (a wait begun later is the put-back trying again).
+  await eventually(async () => (await lockWaitStarted(db)) !== started, 45_000)
+  free!()
+  await held
+  const said = /partial close .*ended Canceled.*0 of 2 filled.*put back/
+  const told = await eventually(async () => said.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''), 40_000).then(() => true, () => false)
+  t.ok(told, "the trade's note says its bracket was put back")
+  t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
+  broker.setPrice('MNQZ6', '20940')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat')
 })
 
 t.test('a partial close whose outcome was unknown, then found ended unfilled at the broker: not taken for sent, the bracket is grown back', async (t) => {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import { eventually, publishAlert } from '../../helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { traderWithSource } from '../../source-helper.ts'
 import { mnqExit, netMnq, openedTrade } from '../positions/exit-helper.ts'
 
@@ -96,4 +96,39 @@ t.test('a partial close taking a whole bracket trade, accepted and then ended un
   t.match((await db.selectFrom('alerts').select('reason').where('id', '=', a.id).executeTakeFirst())?.reason ?? '', /its target is gone/, "the record says its target is gone")
   broker.setPrice('MNQZ6', '20940')
   t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
+})
+
+t.test("a partial close taking a whole bracket trade whose limit entry's rest fills meanwhile: what the rest adds keeps a stop", async (t) => {
+  const { broker, app, db } = await connectedTrader(t)
+  // A limit 25 points under the market, its stop 50 under that: 5 contracts; 2 fill first.
+  const entry = mnqEntry({ userId: 'u-0', entryPrice: 20975, sl: 20925, tp: 21075, raw: { orderType: 'limit' } })
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  t.equal(record.order_quantity, 5)
+  broker.setLiquidity('MNQZ6', 2)
+  broker.setPrice('MNQZ6', '20974')
+  await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 2)
+  await app.trading.keeper.idle()
+  t.equal(stopsOf(broker, record.id), 2, 'the bracket covers the 2 filled')
+  // The close of 2 takes the trade whole (its legs cancelled first); its read of the position is answered late,
+  // and meanwhile the limit's rest fills (no leg left to arm for it).
+  broker.delay('position/list', 1_500)
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  await eventually(() => stopsOf(broker, record.id) === 0)
+  broker.setLiquidity('MNQZ6', null)
+  broker.setPrice('MNQZ6', '20970')
+  t.equal(netMnq(broker), 5, "the limit's rest filled: 5 held")
+  broker.delay('position/list', 0)
+  await eventually(async () => (await db.selectFrom('flatten_requests').select('done_at').where('alert_id', '=', exit.alertId).executeTakeFirst())?.done_at != null, 20_000)
+  await eventually(() => netMnq(broker) === 3)
+  await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 3)
+  await app.trading.keeper.idle()
+  // Placed again beside the keeper's queue (it waits for the exit lock), then said: waited for, bounded.
+  const said = /was to take the whole trade and left part of it open.*a stop for 3 contract\(s\) was placed again at 20925/
+  await eventually(async () => stopsOf(broker, record.id) === 3 && said.test((await tradeOfRecord(db, record.id))?.exit_note ?? ''), 10_000).catch(() => undefined)
+  t.equal(stopsOf(broker, record.id), 3, 'the 3 the trade still holds have a stop')
+  t.match((await tradeOfRecord(db, record.id))?.exit_note, said, 'the trade says so')
+  broker.setPrice('MNQZ6', '20920')
+  t.equal(netMnq(broker), 0, 'the stop price hit: flat')
 })

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
 import { traderWithSource } from '../../source-helper.ts'
 import { connectedTrader, mnqEntry, settledRecord } from '../../trading-helper.ts'
@@ -69,5 +70,34 @@ t.test("a source's exit while its trade's target pair is on its way never leaves
   t.equal(exitsOf(broker, houseRecord.id).stops, 0, "no stop of the house trade is left working")
   // The house trade's stop price (20950), above the spec route's stop (20900).
   t.equal(stopPriceHit(broker), specQuantity, "the house trade's stop price reached: the spec route's contracts are not sold")
+  broker.holdEvents(false)
+})
+
+t.test("a partial close while a later pair is on its way after the earlier sends were slow: the pair's grace counts from its own send", async (t) => {
+  const connected = await connectedTrader(t, EXIT_PLANS_ON)
+  const { broker, app, db } = connected
+  const seen = (endpoint: string) => broker.requests.filter((request) => request.endpoint === endpoint).length
+  // The broker answers none of the first four pairs' sends before the client's timeout (10 s each), and carries
+  // them out only when let go: pair 4 is being sent more than the grace (30 s) after the pairs were claimed.
+  broker.interfere('order/placeOCO', { kind: 'late' }, 4)
+  const entry = withTargets()
+  await publishAlert(app, entry)
+  const record = await settledRecord(db, entry.alertId)
+  await openedTrade(db, record.id)
+  await eventually(() => seen('order/placeOCO') === 4, 60_000)
+  const claimedAgo = await sql<{ seconds: number }>`SELECT extract(epoch FROM now() - min(sent_at))::float AS seconds FROM trade_targets WHERE record_id = ${record.id}`.execute(db)
+  t.ok((claimedAgo.rows[0]?.seconds ?? 0) > 30, 'pair 4 goes out after the grace counted from the claim')
+  broker.holdEvents(true)
+  const exit = closeTwo()
+  await publishAlert(app, exit)
+  const request = () => db.selectFrom('flatten_requests').select(['attempts', 'done_at', 'outcome']).where('alert_id', '=', exit.alertId).executeTakeFirst()
+  // The close has been tried once (sent, or told to wait for the pair), then the pairs are let go.
+  await eventually(async () => ((await request())?.attempts ?? 0) > 0 || (await request())?.done_at != null)
+  broker.release('order/placeOCO')
+  await eventually(async () => /targets placed: /.test((await settledRecord(db, entry.alertId)).reason ?? ''), 30_000)
+  await eventually(async () => (await request())?.done_at != null, 60_000)
+  await eventually(() => netMnq(broker) === 3)
+  t.ok(exitsOf(broker, record.id).stops <= 3, `stops ${exitsOf(broker, record.id).stops} for the 3 held, never more`)
+  t.equal(stopPriceHit(broker), 0, 'the stop price hit: flat, never short')
   broker.holdEvents(false)
 })

@@ -32,6 +32,11 @@ t.test('the last pair\'s answer lost and the pair never placed: a stop covers it
   broker.interfere('order/placeOCO', { kind: 'server_error' }, 1)
   const { entry, record } = await placedWithPairs(connected)
   t.match((await settledRecord(db, entry.alertId)).reason, /TP3 \(pair 5, contract 1 of 1\) was not placed: outcome unknown/)
+  // An unknown outcome may still be carried out by the broker (pair-outcome-unknown.test.ts): its contract
+  // waits the grace a pair on its way is given, then the next pass covers it.
+  t.same(exitsOf(broker, record.id), { stops: 4, targets: 4 }, 'while the pair may still land: no stop beside it')
+  await sql`UPDATE trade_targets SET sent_at = now() - interval '5 minutes' WHERE record_id = ${record.id} AND level = 5`.execute(db)
+  t.equal(await stopsAfterPass(connected, record.id), 5, 'past the grace, the next pass covers the contract')
   t.same(exitsOf(broker, record.id), { stops: 5, targets: 4 }, 'every contract held has a stop, never more')
   t.equal(stopPriceHit(broker), 0, 'the stop price hit: flat, never short')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
