@@ -7,6 +7,7 @@ import { loadEntryRecords } from '../../src/repositories/entry-records.ts'
 import { addLimitEntryTimeouts } from '../../src/repositories/limit-entry-timeouts.ts'
 import { watchedAccounts } from '../../src/repositories/risk-halts.ts'
 import { build, makeAlert, seedUsers } from '../helper.ts'
+import { additionalAccount } from './additional-account.ts'
 
 // Issue 22, stage 3b (docs/decisions/accounts.md): the connector reads a record's (a trade's, a session's)
 // risk configuration from its account, `account_risk_configs`, not from `risk_engine_configs` by user. For
@@ -33,18 +34,6 @@ async function traderWithAccountConfig(db: Kysely<Database>, userId: string): Pr
   const written = await sql`UPDATE account_risk_configs SET config = ${JSON.stringify(ACCOUNT)}::jsonb WHERE account_id = ${primary}::uuid`.execute(db)
   if (written.numAffectedRows !== 1n) throw new Error('the trigger mirrors the per-user row into the primary\'s')
   return primary
-}
-
-/** An additional account under the primary's login-less user (its own login), with its own configuration. */
-async function additionalAccount(db: Kysely<Database>, userId: string, config: unknown): Promise<string> {
-  const login = await db
-    .insertInto('broker_logins')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', bound_account_ref: 'EVAL2', key_id: 'k', secret_iv: Buffer.alloc(12), secret_tag: Buffer.alloc(16), secret_ciphertext: Buffer.alloc(8) })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  const account = await db.insertInto('broker_accounts').values({ user_id: userId, login_id: login.id, broker_account_ref: 'EVAL2', name: 'Eval 2' }).returning('id').executeTakeFirstOrThrow()
-  await db.insertInto('account_risk_configs').values({ account_id: account.id, user_id: userId, config: JSON.stringify(config) }).execute()
-  return account.id
 }
 
 t.test("the entry batch reads each record's account's configuration; a record without an account its user's primary's", async (t) => {

@@ -4,6 +4,7 @@ import { insertTestRecord, recordEntryAlert } from '../../src/repositories/alert
 import { applyEntryFill } from '../../src/repositories/broker-trades.ts'
 import { closePart, lockRecordTrade } from '../../src/repositories/trade-exits.ts'
 import { build, makeAlert, seedUsers } from '../helper.ts'
+import { additionalAccount } from './additional-account.ts'
 
 // Issue 22 item 1, stage 3a (docs/decisions/accounts.md): every record and trade the connector writes names
 // the broker account it is for. Only a trader's primary account trades today, so fan-out and targeted
@@ -14,17 +15,6 @@ const accountsOf = async (db: Kysely<Database>, userId: string) => {
   return { primary: rows.find((row) => row.is_primary)!.id }
 }
 
-/** A second (additional) account beside the trader's primary: records must not land on it. */
-async function addSecondAccount(db: Kysely<Database>, userId: string): Promise<string> {
-  const login = await db
-    .insertInto('broker_logins')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', bound_account_ref: 'EVAL2', key_id: 'k', secret_iv: Buffer.alloc(12), secret_tag: Buffer.alloc(16), secret_ciphertext: Buffer.alloc(8) })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  const account = await db.insertInto('broker_accounts').values({ user_id: userId, login_id: login.id, broker_account_ref: 'EVAL2', name: 'Eval 2' }).returning('id').executeTakeFirstOrThrow()
-  return account.id
-}
-
 const recordAccounts = async (db: Kysely<Database>, alertId: string) =>
   db.selectFrom('alerts').select(['user_id', 'account_id']).where('alert_id', '=', alertId).orderBy('user_id').execute()
 
@@ -32,7 +22,7 @@ t.test("a fan-out record names each recipient's primary account, in the one stat
   const { db } = await build(t, {}, { consumers: false })
   const users = await seedUsers(db, 3, { prefix: 'fan' })
   await seedUsers(db, 1, { prefix: 'off', live: false })
-  for (const userId of users) await addSecondAccount(db, userId)
+  for (const userId of users) await additionalAccount(db, userId)
   const alert = makeAlert({ userId: 'fan-0' })
   const { created } = await recordEntryAlert(db, alert, 'fanout')
   t.equal(created.length, 3)
@@ -43,7 +33,7 @@ t.test("a fan-out record names each recipient's primary account, in the one stat
 t.test('a targeted record names its trader\'s primary account; a test record names none', async (t) => {
   const { db } = await build(t, {}, { consumers: false })
   await seedUsers(db, 2, { prefix: 'tg' })
-  await addSecondAccount(db, 'tg-1')
+  await additionalAccount(db, 'tg-1')
   const alert = makeAlert({ userId: 'tg-1' })
   await recordEntryAlert(db, alert, 'targeted')
   t.same(await recordAccounts(db, alert.alertId), [{ user_id: 'tg-1', account_id: (await accountsOf(db, 'tg-1')).primary }])
@@ -56,7 +46,7 @@ t.test('a targeted record names its trader\'s primary account; a test record nam
 t.test("a trade takes its record's account, and a part closed on its own its trade's", async (t) => {
   const { db } = await build(t, {}, { consumers: false })
   await seedUsers(db, 1, { prefix: 'tr' })
-  const second = await addSecondAccount(db, 'tr-0')
+  const second = await additionalAccount(db, 'tr-0')
   // A record on the second account (as stage 3's fan-out will write): the trade follows the record, not the primary.
   const record = await db
     .insertInto('alerts')
