@@ -130,6 +130,24 @@ export function fillOneMoreAtCancel(isEntry: (tag: string | null | undefined) =>
   return race
 }
 
+/**
+ * The target-and-late-fill race on a resting entry (own legs, Position Brackets): a trader connected with the
+ * race (`fillOneMoreAtCancel`) listening, the entry taken and its first contract filled, its legs working, then
+ * the market at the target: the trade closes, and the entry fills one more as its rest is cancelled. Asserts
+ * that the race happened with one contract held after it; returns the connection and the record.
+ */
+export async function targetRacedByOneMoreFill(t: Test, race: ReturnType<typeof fillOneMoreAtCancel>) {
+  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
+  const { broker, app, db } = started
+  race.broker = broker
+  const record = await restingEntryFilledOnce(broker, app, db)
+  await eventually(() => legOrdersOf(broker, record.id).length === 2)
+  broker.setPrice('MNQZ6', '21090')
+  await eventually(() => race.raced)
+  t.equal(race.heldAfterRace, 1, 'one more contract filled after the target closed the trade')
+  return { ...started, record }
+}
+
 /** What the record says to the trader. */
 export const reasonOf = async (db: Kysely<Database>, recordId: number) => (await db.selectFrom('alerts').select('reason').where('id', '=', recordId).executeTakeFirstOrThrow()).reason ?? ''
 

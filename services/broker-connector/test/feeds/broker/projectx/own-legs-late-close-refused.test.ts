@@ -1,5 +1,5 @@
 import t from 'tap'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce } from './helper.ts'
+import { eventually, fillOneMoreAtCancel, targetRacedByOneMoreFill, netMnq, partialCloses, reasonOf } from './helper.ts'
 
 // Stop 37 review, MED (docs/decisions/projectx-adapter.md, "Stop 37's review"): a late fill's close at the
 // market refused by ProjectX while the position was still held kept its claim: never tried again, the contract
@@ -8,13 +8,7 @@ import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, 
 t.test('a late close refused while the contract is still held is tried again shortly: closed at the market, and the record says what happened', async (t) => {
   // The first cancel after the target closed the trade: the entry fills one more first, and the late close is refused once.
   const race = fillOneMoreAtCancel((tag) => tag?.endsWith('.own') === true, (broker) => broker.interfere('Position/partialCloseContract', { kind: 'refusal', failureReason: '2', failureText: 'Trading is unavailable for a moment' }, 1))
-  const { broker, app, db } = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
-  race.broker = broker
-  const record = await restingEntryFilledOnce(broker, app, db)
-  await eventually(() => legOrdersOf(broker, record.id).length === 2)
-  broker.setPrice('MNQZ6', '21090')
-  await eventually(() => race.raced)
-  t.equal(race.heldAfterRace, 1, 'one more contract filled after the target closed the trade')
+  const { broker, db, record } = await targetRacedByOneMoreFill(t, race)
   await eventually(() => partialCloses(broker) >= 1)
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(() => netMnq(broker) === 0, 20_000).catch(() => undefined)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, targetRacedByOneMoreFill, legOrdersOf, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce } from './helper.ts'
 import { otherRecordTrade, otherTradeKept, workingLegsOf } from './other-record-trade.ts'
 
 // Stop 35 review, HIGH 1 (docs/decisions/projectx-adapter.md, "Open after the stop 35 review"): a fill of a
@@ -13,14 +13,8 @@ t.test('a late fill whose read of the position fails is not left held: read agai
   // The first cancel after the target closed the trade: the entry fills one more first, and the next read
   // of the positions (the late close's) fails with a 5xx.
   const race = fillOneMoreAtCancel((tag) => tag?.endsWith('.own') === true, (broker) => broker.interfere('Position/searchOpen', { kind: 'server_error' }, 1))
-  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
-  const { broker, app, db } = started
-  race.broker = broker
-  const record = await restingEntryFilledOnce(broker, app, db)
-  await eventually(() => legOrdersOf(broker, record.id).length === 2)
-  broker.setPrice('MNQZ6', '21090')
-  await eventually(() => race.raced)
-  t.equal(race.heldAfterRace, 1, 'one more contract filled after the target closed the trade')
+  const started = await targetRacedByOneMoreFill(t, race)
+  const { broker, db, record } = started
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(() => netMnq(broker) === 0, 20_000).catch(() => undefined)
   t.equal(netMnq(broker), 0, 'the late contract is closed: flat')

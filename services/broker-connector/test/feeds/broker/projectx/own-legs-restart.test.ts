@@ -3,7 +3,7 @@ import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { buildInstance, publishAlert } from '../../../helper.ts'
 import { settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade, openedTrade } from '../../../trading/positions/exit-helper.ts'
-import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce, restingMnqEntry } from './helper.ts'
+import { connectedProjectXTrader, eventually, fillOneMoreAtCancel, targetRacedByOneMoreFill, liquidity, netMnq, partialCloses, POSITION_BRACKETS, reasonOf, restingEntryFilledOnce, restingMnqEntry } from './helper.ts'
 
 // Issue 23 follow-up, "own legs persisted" (docs/decisions/projectx-adapter.md, "Our legs"). On an account that
 // refuses brackets the connector places the stop and target itself at each fill. Their plan is kept in Postgres
@@ -197,14 +197,8 @@ t.test("an entry's rest the trade keeper cancelled before the legs' keeper came 
 t.test('a fill that lands while the rest of the entry is being cancelled is closed at the market and told on the record', async (t) => {
   // The first cancel after the target closed the trade (the stop's, or the entry's): the entry fills one more first.
   const race = fillOneMoreAtCancel((tag) => tag?.endsWith('.own') === true)
-  const started = await connectedProjectXTrader(t, { ...POSITION_BRACKETS, broker: { onRequest: (request) => race.onRequest(request) } })
-  const { broker, app, db } = started
-  race.broker = broker
-  const record = await restingEntryFilledOnce(broker, app, db)
-  await eventually(() => legsOf(broker, record.id).length === 2)
-  broker.setPrice('MNQZ6', '21090')
-  await eventually(() => race.raced)
-  t.equal(race.heldAfterRace, 1, 'one more contract filled after the target closed the trade')
+  const started = await targetRacedByOneMoreFill(t, race)
+  const { broker, db, record } = started
   // Not thrown on time-out: the asserts below say what is missing.
   await eventually(() => netMnq(broker) === 0 && entryOf(broker, record.id)?.ordStatus === 'Canceled', 15_000).catch(() => undefined)
   t.equal(netMnq(broker), 0, 'the late contract is closed: flat')
