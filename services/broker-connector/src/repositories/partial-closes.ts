@@ -41,5 +41,17 @@ export async function markPartUnsent(db: Kysely<Database>, id: number): Promise<
  * (the order can end while the close still holds the exit lock), it stays after the runner's outcome (flattenDone).
  */
 export async function noteCloseOrderEnded(db: Kysely<Database>, id: number, note: string): Promise<void> {
-  await sql`UPDATE flatten_requests SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${note}::text) WHERE id = ${id}`.execute(db)
+  // Said once: the same order's end looked at again (a session open after a restart) adds nothing.
+  await sql`UPDATE flatten_requests SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${note}::text) WHERE id = ${id} AND strpos(coalesce(outcome, ''), ${note}::text) = 0`.execute(db)
+}
+
+/** Whether the brackets cut for the close were put back already (its order ended short of its fill): done once. */
+export async function closePutBack(db: Kysely<Database>, id: number): Promise<boolean> {
+  const row = await db.selectFrom('flatten_requests').select('put_back_at').where('id', '=', id).executeTakeFirst()
+  return row?.put_back_at != null
+}
+
+/** The brackets cut for the close were put back: never again, whoever looks at its ended order next (a session open). */
+export async function markClosePutBack(db: Kysely<Database>, id: number): Promise<void> {
+  await db.updateTable('flatten_requests').set({ put_back_at: sql<Date>`now()` }).where('id', '=', id).where('put_back_at', 'is', null).execute()
 }
