@@ -9,7 +9,7 @@ import { mnqExit, netMnq, openedTrade } from './exit-helper.ts'
  * A partial close cuts a bracket trade's legs before its order goes; an order that then ends short of its fill
  * gets the cut put back (positions/close-ended.ts). Here it ends while no connector listens (the app closed):
  * the instance opening the session next finds it ended in the snapshot and puts the bracket back
- * (docs/decisions/targets-breakeven.md, "Stop 38: exit MEDs").
+ * (docs/decisions/targets-breakeven.md, "Stop 37's review", its MED done in stop 38).
  */
 
 const legsOf = (broker: PaperBroker, recordId: number) =>
