@@ -45,13 +45,13 @@ export async function noteCloseOrderEnded(db: Kysely<Database>, id: number, note
   await sql`UPDATE flatten_requests SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${note}::text) WHERE id = ${id} AND strpos(coalesce(outcome, ''), ${note}::text) = 0`.execute(db)
 }
 
-/** Whether the brackets cut for the close were put back already (its order ended short of its fill): done once. */
-export async function closePutBack(db: Kysely<Database>, id: number): Promise<boolean> {
-  const row = await db.selectFrom('flatten_requests').select('put_back_at').where('id', '=', id).executeTakeFirst()
-  return row?.put_back_at != null
+/** Whether the brackets cut for the close's order (broker id) were put back already (it ended short of its fill): done once. */
+export async function closePutBack(db: Kysely<Database>, id: number, orderId: number): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 FROM flatten_requests WHERE id = ${id} AND ${orderId}::bigint = ANY(put_back_orders)`.execute(db)
+  return rows.length > 0
 }
 
-/** The brackets cut for the close were put back: never again, whoever looks at its ended order next (a session open). */
-export async function markClosePutBack(db: Kysely<Database>, id: number): Promise<void> {
-  await db.updateTable('flatten_requests').set({ put_back_at: sql<Date>`now()` }).where('id', '=', id).where('put_back_at', 'is', null).execute()
+/** The brackets cut for the close's order were put back: never again, whoever looks at its end next (a session open). */
+export async function markClosePutBack(db: Kysely<Database>, id: number, orderId: number): Promise<void> {
+  await sql`UPDATE flatten_requests SET put_back_orders = array_append(put_back_orders, ${orderId}::bigint) WHERE id = ${id} AND NOT ${orderId}::bigint = ANY(put_back_orders)`.execute(db)
 }

@@ -116,10 +116,10 @@ export async function lookForSent(session: BrokerSession, tag: string, sentAt: D
  * id, cancelled by the trader, expired: not carried out, `givenUp` with `why`), or given up once not listed for
  * SENT_GRACE_MS (`givenUp`).
  */
-async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean; why?: string }> {
+async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean; why?: string; orderId?: number }> {
   const sent = (await session.listOrders({ fresh: true })).find((order) => order.tag === tag)
   if (sent && isDone(sent.status) && sent.status !== 'Filled') {
-    return { text: `partial close not carried out: the broker ended its order (${sent.id}) ${sent.status}`, givenUp: true, why: `ended ${sent.status} at the broker` }
+    return { text: `partial close not carried out: the broker ended its order (${sent.id}) ${sent.status}`, givenUp: true, why: `ended ${sent.status} at the broker`, orderId: sent.id }
   }
   if (sent) return { text: `partial close sent to the broker (order ${sent.id}, ${sent.status})`, givenUp: false }
   if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {
@@ -139,9 +139,10 @@ export async function lookForSentClose(db: Kysely<Database>, session: BrokerSess
   // Under the exit lock, as a refused close's put-back: a stops check reading meanwhile would add its own stop.
   return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', async (locked) => {
     // Its ended order may have been put back already by the trade keeper (close-ended.ts): never twice.
-    if (await closePutBack(locked, flatten.id)) return ''
+    const ended = sent.orderId
+    if (ended !== undefined && (await closePutBack(locked, flatten.id, ended))) return ''
     const said = await putBackGivenUp(locked, session, flatten, scope, sent.why ?? 'was never confirmed')
-    await markClosePutBack(locked, flatten.id)
+    if (ended !== undefined) await markClosePutBack(locked, flatten.id, ended)
     return said
   }))
 }

@@ -18,7 +18,7 @@ const legsOf = (broker: PaperBroker, recordId: number) =>
 const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
 
 const requestOf = (db: Awaited<ReturnType<typeof connectedTrader>>['db'], alertId: string) =>
-  db.selectFrom('flatten_requests').select(['done_at', 'outcome', 'put_back_at']).where('alert_id', '=', alertId).executeTakeFirst()
+  db.selectFrom('flatten_requests').select(['done_at', 'outcome', 'put_back_orders']).where('alert_id', '=', alertId).executeTakeFirst()
 
 /** The trader's entry of 5 (stop 20950, target 21100) placed and filled, its bracket working. */
 async function openBracket(t: Test) {
@@ -66,7 +66,7 @@ t.test('a partial close accepted, then cancelled at the broker while the connect
   t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
   t.ok(told, "the trade's note says why")
   const request = await requestOf(db, exit.alertId)
-  t.ok(request?.put_back_at, 'the request says its put-back was done (never done again)')
+  t.same(request?.put_back_orders.map(Number), [close.id], 'the request says its order was put back (never again)')
   t.equal(request?.outcome?.match(/ended Canceled/g)?.length, 1, "the request's outcome says once how the order ended")
   broker.setPrice('MNQZ6', '20940')
   t.equal(netMnq(broker), 0, 'the stop price hit: flat, never short')
