@@ -98,6 +98,8 @@ export interface PaperBroker {
   placeOso(accountId: number, body: Record<string, unknown>): PlaceOsoResult
   /** Flattens an account's position in a contract by hand (as `order/liquidateposition`). */
   liquidate(accountId: number, contractId: number): CommandResult
+  /** Cancels a working order by hand on the broker's platform (as `order/cancelorder`, not automated), whoever listens. */
+  cancelByHand(accountId: number, orderId: number): CommandResult
   /**
    * A trader's own market order on the login's (first) account (no tag, not automated), as `POST /dev/orders` places
    * it; throws with the broker's text when refused. Returns the order id.
@@ -132,7 +134,7 @@ export interface PaperBroker {
  * started in production. See docs/decisions/paper-broker.md.
  */
 /** Trading an account by hand, as its trader would on the broker's own platform (tests and `/dev/orders`). */
-function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broadcast: () => void): Pick<PaperBroker, 'placeManualOrder' | 'setLiquidity' | 'splitNextFill' | 'placeOso' | 'liquidate'> {
+function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broadcast: () => void): Pick<PaperBroker, 'placeManualOrder' | 'setLiquidity' | 'splitNextFill' | 'placeOso' | 'liquidate' | 'cancelByHand'> {
   const thenBroadcast = <T>(result: T): T => {
     broadcast()
     return result
@@ -155,6 +157,7 @@ function handTrading(market: PaperMarket, logins: Map<string, PaperLogin>, broad
     },
     placeOso: (accountId, body) => thenBroadcast(market.placeOso(accountId, body)),
     liquidate: (accountId, contractId) => thenBroadcast(market.liquidate(accountId, contractId)),
+    cancelByHand: (accountId, orderId) => thenBroadcast(market.cancelOrder(accountId, orderId, false)),
   }
 }
 

@@ -291,6 +291,8 @@ export interface FlattenRequestsTable {
   close_part: ColumnType<ClosePart | null, string | null | undefined, string | null>
   /** When a partial close's order was about to leave: it is never sent again, only looked for by its tag. */
   part_sent_at: NullableTimestamp
+  /** The close's orders (broker ids) ended short of their fill whose cut brackets were put back: each once. */
+  put_back_orders: ColumnType<string[], string[] | undefined, string[]>
   /** The exit reaches one source's trades (`source_id`; null: the spec route's); false: every source's. */
   source_scoped: ColumnType<boolean, boolean | undefined, boolean>
   source_id: string | null

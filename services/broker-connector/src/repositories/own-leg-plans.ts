@@ -198,6 +198,20 @@ export async function closedTradeCounted(db: Kysely<Database>, tag: string): Pro
   return rows[0] ? Number(rows[0].counted) : null
 }
 
+/**
+ * The contracts closed off the record's trade while it stays open (its closed parts: a partial exit, the trader's
+ * own close in part): a leg placed or grown later stands for the plan's fills less these. 0 with no open trade.
+ */
+export async function openTradeCut(db: Kysely<Database>, tag: string): Promise<number> {
+  const { rows } = await sql<{ cut: string }>`
+    SELECT COALESCE(SUM(c.quantity), 0) AS cut
+    FROM own_leg_plans p
+    JOIN trades t ON t.alert_record_id = p.record_id AND t.status = 'open'
+    JOIN trades c ON c.parent_trade_id = t.id
+    WHERE p.tag = ${tag}`.execute(db)
+  return Number(rows[0]?.cut ?? 0)
+}
+
 /** Moves the plan's `flattened` from `from` to `to`, before the closing order of a late fill goes: true for the one caller that moves it. */
 export async function claimOwnLegFlatten(db: Kysely<Database>, tag: string, from: number, to: number): Promise<boolean> {
   const { rows } = await sql`UPDATE own_leg_plans SET flattened = ${to} WHERE tag = ${tag} AND flattened = ${from} AND closed_at IS NOT NULL RETURNING tag`.execute(db)

@@ -41,5 +41,17 @@ export async function markPartUnsent(db: Kysely<Database>, id: number): Promise<
  * (the order can end while the close still holds the exit lock), it stays after the runner's outcome (flattenDone).
  */
 export async function noteCloseOrderEnded(db: Kysely<Database>, id: number, note: string): Promise<void> {
-  await sql`UPDATE flatten_requests SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${note}::text) WHERE id = ${id}`.execute(db)
+  // Said once: the same order's end looked at again (a session open after a restart) adds nothing.
+  await sql`UPDATE flatten_requests SET outcome = concat_ws('; ', NULLIF(outcome, ''), ${note}::text) WHERE id = ${id} AND strpos(coalesce(outcome, ''), ${note}::text) = 0`.execute(db)
+}
+
+/** Whether the brackets cut for the close's order (broker id) were put back already (it ended short of its fill): done once. */
+export async function closePutBack(db: Kysely<Database>, id: number, orderId: number): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 FROM flatten_requests WHERE id = ${id} AND ${orderId}::bigint = ANY(put_back_orders)`.execute(db)
+  return rows.length > 0
+}
+
+/** The brackets cut for the close's order were put back: never again, whoever looks at its end next (a session open). */
+export async function markClosePutBack(db: Kysely<Database>, id: number, orderId: number): Promise<void> {
+  await sql`UPDATE flatten_requests SET put_back_orders = array_append(put_back_orders, ${orderId}::bigint) WHERE id = ${id} AND NOT ${orderId}::bigint = ANY(put_back_orders)`.execute(db)
 }

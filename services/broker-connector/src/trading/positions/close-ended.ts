@@ -2,7 +2,7 @@ import type { Database, Kysely } from '@signals/db'
 import { BrokerError, type BrokerOrder, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { targetTrades } from '../../repositories/exit-targets.ts'
-import { noteCloseOrderEnded } from '../../repositories/partial-closes.ts'
+import { closePutBack, markClosePutBack, noteCloseOrderEnded } from '../../repositories/partial-closes.ts'
 import { hasTargetPairs } from '../../repositories/trade-targets.ts'
 import { growBracketBack, type BracketTrade } from '../targets/bracket-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
@@ -26,12 +26,15 @@ const LOCK_TRIES = 10
  * and the trade and its record say why. Every open bracket trade of ours on the side it closed is looked at: one
  * it did not cut is already whole and changes nothing. Trades with target pairs are the stops check's
  * (cover-gaps.ts). The request's outcome says how the order ended. Holds the contract's exit lock, waiting for the
- * close that may still hold it, and waiting again (LOCK_TRIES) rather than leaving the cut for good.
+ * close that may still hold it, and waiting again (LOCK_TRIES) rather than leaving the cut for good. Done once per
+ * order (`put_back_orders`): called for the order's end as heard, and for each ended close a session's snapshot
+ * lists (the order may have ended while the connector was away).
  */
 export async function putBackAfterCloseEnded(db: Kysely<Database>, session: BrokerSession, userId: string, account: BrokerScope, order: BrokerOrder): Promise<void> {
   if (order.status === 'Filled') return
   const request = await closeRequestOf(db, userId, order)
-  if (request === null) return
+  // Put back already (the order's end heard live, then listed again by a session's snapshot): never twice.
+  if (request === null || (await closePutBack(db, request.id, order.id))) return
   const [versions, fills] = await Promise.all([session.orderVersions([order.id]), session.listFills()])
   const quantity = versions.get(order.id)?.quantity ?? 0
   const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
@@ -42,11 +45,13 @@ export async function putBackAfterCloseEnded(db: Kysely<Database>, session: Brok
   await noteCloseOrderEnded(db, request.id, why)
   const putBack = () =>
     withExitLock(db, userId, request.contract, 'the put-back of a close ended unfilled', async (locked) => {
+      if (await closePutBack(locked, request.id, order.id)) return
       const trades = await targetTrades(locked, { userId, account, contractId: order.contractId, side, signalAt: new Date() })
       for (const trade of trades) {
         if (await hasTargetPairs(locked, trade.alert_record_id)) continue
         await growBracketBack(locked, session, { id: trade.id, side: trade.side, stop_order_id: trade.stop_order_id, target_order_id: trade.target_order_id, contractId: order.contractId }, why, true)
       }
+      await markClosePutBack(locked, request.id, order.id)
     })
   // The lock held longer than a wait (a close whose broker requests hang): waited for again, never dropped silently.
   for (let attempt = 1; ; attempt++) {

@@ -5,7 +5,7 @@ import { BrokerError, isDone, outcomeUnknown, type BrokerSession } from '../../f
 import type { BrokerScope } from '../../repositories/broker-trades.ts'
 import { targetTrades, type ExitScope } from '../../repositories/exit-targets.ts'
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
-import { markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
+import { closePutBack, markClosePutBack, markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
 import { noPairOnItsWay, pairMovedSince, pairOnItsWay } from '../targets/pairs-on-their-way.ts'
 import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
@@ -116,10 +116,10 @@ export async function lookForSent(session: BrokerSession, tag: string, sentAt: D
  * id, cancelled by the trader, expired: not carried out, `givenUp` with `why`), or given up once not listed for
  * SENT_GRACE_MS (`givenUp`).
  */
-async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean; why?: string }> {
+async function findSent(session: BrokerSession, tag: string, sentAt: Date): Promise<{ text: string; givenUp: boolean; why?: string; orderId?: number }> {
   const sent = (await session.listOrders({ fresh: true })).find((order) => order.tag === tag)
   if (sent && isDone(sent.status) && sent.status !== 'Filled') {
-    return { text: `partial close not carried out: the broker ended its order (${sent.id}) ${sent.status}`, givenUp: true, why: `ended ${sent.status} at the broker` }
+    return { text: `partial close not carried out: the broker ended its order (${sent.id}) ${sent.status}`, givenUp: true, why: `ended ${sent.status} at the broker`, orderId: sent.id }
   }
   if (sent) return { text: `partial close sent to the broker (order ${sent.id}, ${sent.status})`, givenUp: false }
   if (Date.now() - sentAt.getTime() < SENT_GRACE_MS) {
@@ -137,7 +137,14 @@ export async function lookForSentClose(db: Kysely<Database>, session: BrokerSess
   const sent = await findSent(session, partialCloseTagOf(flatten.id), flatten.part_sent_at)
   if (!sent.givenUp) return sent.text
   // Under the exit lock, as a refused close's put-back: a stops check reading meanwhile would add its own stop.
-  return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', (locked) => putBackGivenUp(locked, session, flatten, scope, sent.why ?? 'was never confirmed')))
+  return sent.text + (await withExitLock(db, flatten.user_id, flatten.contract, 'the put-back of a close given up', async (locked) => {
+    // Its ended order may have been put back already by the trade keeper (close-ended.ts): never twice.
+    const ended = sent.orderId
+    if (ended !== undefined && (await closePutBack(locked, flatten.id, ended))) return ''
+    const said = await putBackGivenUp(locked, session, flatten, scope, sent.why ?? 'was never confirmed')
+    if (ended !== undefined) await markClosePutBack(locked, flatten.id, ended)
+    return said
+  }))
 }
 
 /** A given-up (or ended unfilled) close's trades, on the side the broker holds (the alert's, when it names one): their cut put back (room-for-close.ts). */

@@ -77,6 +77,9 @@ export class TradeKeeper {
     return this.#serial(userId, async () => {
       for (const fill of fills) await this.#applyOrSetAside(userId, book, fill)
       for (const order of book.orders.values()) await this.#linkLeg(userId, book, order)
+      // A close that ended short of its fill while no session listened (the connector away): what it cut is put
+      // back now, its fills applied above (which drop it from the book). A request put back already is skipped (close-ended.ts).
+      for (const order of snapshot.orders) if (order.status !== 'Filled' && isDone(order.status) && order.tag?.startsWith('pc-')) this.#putBack(userId, book, order)
       // The snapshot lists the day's done orders too: those whose fills are applied are dropped at once.
       for (const order of [...book.orders.values()]) this.#prune(book, order.id)
     })
@@ -163,11 +166,7 @@ export class TradeKeeper {
         // Ended short of a fill: the brackets it cut grow back. Started once the fills before it are applied,
         // and run beside the queue: it waits for the contract's exit lock, which the close may still hold.
         const ended = event.order
-        void this.#serial(userId, async () => {
-          void putBackAfterCloseEnded(this.options.db, book.session, userId, book.scope, ended).catch((error: unknown) =>
-            this.options.logger.warn({ userId, orderId: ended.id, err: error }, 'brackets not put back after a partial close ended unfilled'),
-          )
-        })
+        void this.#serial(userId, async () => this.#putBack(userId, book, ended))
       }
       return
     }
@@ -185,6 +184,16 @@ export class TradeKeeper {
     }
     void this.#serial(userId, () => this.#applyOrSetAside(userId, book, event.fill)).catch((error: unknown) =>
       this.options.logger.warn({ userId, fillId: event.fill.id, err: error }, 'fill not applied to trades (applied again from the next snapshot)'),
+    )
+  }
+
+  /**
+   * A close's order ended short of its fill: the brackets it cut grow back (positions/close-ended.ts). Run beside
+   * the queue: it waits for the contract's exit lock, which the close may still hold.
+   */
+  #putBack(userId: string, book: UserBook, ended: BrokerOrder): void {
+    void putBackAfterCloseEnded(this.options.db, book.session, userId, book.scope, ended).catch((error: unknown) =>
+      this.options.logger.warn({ userId, orderId: ended.id, err: error }, 'brackets not put back after a partial close ended unfilled'),
     )
   }
 

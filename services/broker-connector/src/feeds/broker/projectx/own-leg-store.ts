@@ -3,6 +3,7 @@ import {
   claimOwnLegFlatten,
   claimOwnLegGrowth,
   closedTradeCounted,
+  openTradeCut,
   closeOwnLegPlan,
   countOwnLegFill,
   markOwnLegResent,
@@ -35,6 +36,8 @@ export interface OwnLegStore {
   close(tag: string, filled: number): Promise<boolean>
   /** The plan's contracts its record's trade counted once that trade is closed (any other fill is late); null while open. */
   closedTradeCounted(tag: string): Promise<number | null>
+  /** The contracts closed off the record's trade while it stays open (a partial exit): no leg stands for them. */
+  openTradeCut(tag: string): Promise<number>
   claimFlatten(tag: string, from: number, to: number): Promise<boolean>
   /** Tells the trader, on the record, of a leg that could not be placed or grown. */
   note(recordId: number, note: string): Promise<void>
@@ -59,6 +62,7 @@ export function postgresOwnLegStore(db: Kysely<Database>): OwnLegStore {
     refused: (tag, leg, why) => noteOwnLegRefused(db, tag, leg, why),
     close: (tag, filled) => closeOwnLegPlan(db, tag, filled),
     closedTradeCounted: (tag) => closedTradeCounted(db, tag),
+    openTradeCut: (tag) => openTradeCut(db, tag),
     claimFlatten: (tag, from, to) => claimOwnLegFlatten(db, tag, from, to),
     note: (recordId, note) => noteOwnLegTrouble(db, recordId, note),
     lateCloseSent: (tag, sentAt, size) => noteLateCloseSent(db, tag, sentAt, size),
@@ -152,6 +156,10 @@ export class MemoryOwnLegStore implements OwnLegStore {
   /** No trades here (an adapter without a database): the legs' sizes tell what the trade stood for. */
   async closedTradeCounted(): Promise<number | null> {
     return null
+  }
+
+  async openTradeCut(): Promise<number> {
+    return 0
   }
 
   async claimFlatten(tag: string, from: number, to: number): Promise<boolean> {

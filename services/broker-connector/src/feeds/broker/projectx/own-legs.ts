@@ -307,8 +307,19 @@ export class OwnLegs {
     const legTag = `${plan.tag}.${leg.leg}`
     // Sent before (here or by an instance since gone) and its answer lost: looked for by its tag, sent once more if not listed.
     if (leg.sent) return (await this.#adopt(plan, leg, legTag)) || this.#resend(plan, leg, legTag)
-    if (this.#call === null || !(await this.store.markSent(plan.tag, leg.leg))) return false
-    return this.#send(plan, leg, legTag, false)
+    const size = this.#call === null ? 0 : await this.#sizeNow(plan)
+    if (size <= 0 || !(await this.store.markSent(plan.tag, leg.leg))) return false
+    return this.#send(plan, leg, legTag, false, size)
+  }
+
+  /**
+   * What a leg placed or grown now stands for: the plan's fills less what was closed off the record's trade
+   * while it stays open (a partial exit made before the leg: placed late, after a retry or a session open),
+   * never more than the account holds on the entry's side.
+   */
+  async #sizeNow(plan: OwnLegPlanRow): Promise<number> {
+    const [cut, held] = await Promise.all([this.store.openTradeCut(plan.tag), this.#held(plan)])
+    return Math.min(plan.filled - cut, held)
   }
 
   /**
@@ -317,16 +328,21 @@ export class OwnLegs {
    * two arrives second is refused: never two legs.
    */
   async #resend(plan: OwnLegPlanRow, leg: OwnLegRow, legTag: string): Promise<boolean> {
-    if (leg.resent || this.#call === null || !(await this.store.markResent(plan.tag, leg.leg))) return false
-    return this.#send(plan, leg, legTag, true)
+    if (leg.resent || this.#call === null) return false
+    const size = await this.#sizeNow(plan)
+    if (size <= 0 || !(await this.store.markResent(plan.tag, leg.leg))) return false
+    return this.#send(plan, leg, legTag, true, size)
   }
 
-  /** One Order/place of the leg (marked sent, or resent, before): placed, found by its tag, refused, or lost. */
-  async #send(plan: OwnLegPlanRow, leg: OwnLegRow, legTag: string, resent: boolean): Promise<boolean> {
+  /**
+   * One Order/place of the leg (marked sent, or resent, before) for `size` (#sizeNow): placed, found by its tag,
+   * refused, or lost. Placed, it stands for the plan's fills (a part cut off stays cut: growth adds fills only).
+   */
+  async #send(plan: OwnLegPlanRow, leg: OwnLegRow, legTag: string, resent: boolean, size: number): Promise<boolean> {
     const call = this.#call
     if (call === null) return false
     const { type, field } = LEGS[leg.leg]
-    const body = { accountId: this.#accountId, contractId: plan.contractId, type, side: plan.side, size: plan.filled, [field]: Number(leg.price), customTag: legTag }
+    const body = { accountId: this.#accountId, contractId: plan.contractId, type, side: plan.side, size, [field]: Number(leg.price), customTag: legTag }
     let lost: string
     try {
       const orderId = int((await call('Order/place', body)).orderId)
@@ -381,7 +397,10 @@ export class OwnLegs {
     const size = shown ? int(shown.size) : null
     if (call === null || !shown || size === null || !LIVE.has(shown.status)) return false
     if (!(await this.store.claimGrowth(plan.tag, leg.leg, leg.covered, plan.filled))) return true
-    const body = { accountId: this.#accountId, orderId: leg.orderId, size: size + plan.filled - leg.covered }
+    // Never past what the trade holds now and the account on the entry's side (a cut the size shown may not show yet).
+    const grown = Math.min(size + plan.filled - leg.covered, await this.#sizeNow(plan))
+    if (grown <= size) return true
+    const body = { accountId: this.#accountId, orderId: leg.orderId, size: grown }
     const failure = await sendOnce(() => call('Order/modify', body))
     if (failure !== null) await this.#tell(plan, leg, `was not grown to the ${plan.filled} filled: ${failure}`)
     return true
