@@ -155,7 +155,7 @@ const REGRESSIONS: readonly Regression[] = [
   {
     seed: -495680393,
     path: '11',
-    what: 'LONG-only MES entries with send faults (pairs answered never / 503 carried out / late, a stop move late, a close\'s single order late) and a limit entry resting 1 lot per price while a TP exit closed LONG: u-0 ended SHORT -1 MESZ6 with no open trade, flattened by the reconciliation as untracked (found 2026-11-27 by the send faults, not yet replayed or explained: open)',
+    what: 'LONG-only MES entries with send faults (pairs answered never / 503 carried out / late, a stop move late, a close\'s single order late) and a limit entry resting 1 lot per price while a TP exit closed LONG: an account ended SHORT -1 MESZ6 with no open trade, flattened by the reconciliation as untracked (replays: u-0, then u-1). On replay (account 9001): sig-8 LONG 3 held; a partial close\'s pc-2 (Sell 1) was sent with the placeorder send fault \'late\' (carried out 2.5 s later, past the 1 s client timeout: outcome unknown); the TP exit\'s liquidation (untagged Sell 3) closed the 3 meanwhile; then the broker carried pc-2 out: -1. Open: an exit\'s liquidation does not wait for (or count) a partial close whose outcome is unknown',
     open: true,
     scenario: {
       instances: 2,
