@@ -86,11 +86,19 @@ async function apiRequest(context: RestContext, endpoint: string, request: Incom
 /**
  * Carries the request out and answers it, unless a test control says otherwise: a 429 or 5xx instead
  * (or after carrying it out: `carriedOut`), a refusal in ProjectX's words, carried out late (`late`: after
- * `afterMs` or when released), or the connection cut (`drop`). A delay holds the answer back, not the request.
+ * `afterMs` or when released), answered late or never after carrying it out (`unanswered`), or the
+ * connection cut (`drop`). A delay holds the answer back, not the request.
  */
 async function controlled(context: RestContext, endpoint: string, request: IncomingMessage, send: Send, carryOut: () => Outcome): Promise<void> {
   const answer = context.controls.answerFor(endpoint, undefined)
   if (answer?.kind === 'late') await new Promise<void>((resolve) => context.controls.hold(endpoint, resolve, answer.afterMs))
+  if (answer?.kind === 'unanswered') {
+    // Carried out now; the answer `afterMs` later, or never (the request left open until the client gives up).
+    const result = carryOut()
+    context.publish()
+    if (answer.afterMs !== null) setTimeout(() => send(200, result), answer.afterMs)
+    return
+  }
   const result = answer === null || answer.kind === 'late' || ('carriedOut' in answer && answer.carriedOut) ? carryOut() : null
   context.publish()
   await sleep(context.controls.delayOf(endpoint))

@@ -3,7 +3,7 @@ import type { Interference } from './controls.ts'
 
 const SOCKET_ENDPOINTS: ReadonlySet<string> = new Set(Object.values(ENDPOINTS))
 const REST_ENDPOINTS: ReadonlySet<string> = new Set([ACCESS_TOKEN_PATH, RENEW_TOKEN_PATH])
-const KINDS = ['penalty', 'captcha', 'rate_limit', 'server_error', 'late', 'drop', 'delay'] as const
+const KINDS = ['penalty', 'captcha', 'rate_limit', 'server_error', 'late', 'unanswered', 'drop', 'delay'] as const
 const MAX_MS = 600_000
 
 /** A control asked for over HTTP (`POST /dev/controls`): an interference for the next `count` requests, or a delay. */
@@ -32,7 +32,7 @@ function flag(body: Fields, name: string): boolean | undefined | { error: string
 
 /** The interference a body describes (its `kind` already known), or the reason it is not a valid one. */
 function interferenceOf(kind: Exclude<(typeof KINDS)[number], 'delay'>, body: Fields, socket: boolean): Interference | { error: string } {
-  if ((kind === 'late' || kind === 'drop') && !socket) return { error: `${kind} applies to real-time socket endpoints only` }
+  if ((kind === 'late' || kind === 'unanswered' || kind === 'drop') && !socket) return { error: `${kind} applies to real-time socket endpoints only` }
   switch (kind) {
     case 'penalty':
       return isInt(body.seconds, 1, 3_600) ? { kind, seconds: body.seconds } : { error: 'seconds must be a whole number from 1 to 3600' }
@@ -47,6 +47,7 @@ function interferenceOf(kind: Exclude<(typeof KINDS)[number], 'delay'>, body: Fi
       return { kind, status: body.status as number | undefined, carriedOut }
     }
     case 'late':
+    case 'unanswered':
       if (body.afterMs !== undefined && !isInt(body.afterMs, 0, MAX_MS)) return { error: `afterMs must be a whole number from 0 to ${MAX_MS} (omit it to hold the request until released)` }
       return { kind, afterMs: body.afterMs as number | undefined }
     case 'drop': {

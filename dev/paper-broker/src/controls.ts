@@ -15,6 +15,11 @@ export type Interference =
    * released (`release(endpoint)`) when no time is given. Socket endpoints only.
    */
   | { kind: 'late'; afterMs?: number }
+  /**
+   * The request carried out at once (its events sent) and its answer held: sent `afterMs` later, or never
+   * when no time is given, the connection kept open (the client times out on a request that did land). Socket endpoints only.
+   */
+  | { kind: 'unanswered'; afterMs?: number }
   /** The connection is cut instead of answering; carried out first unless `carriedOut: false`. Socket endpoints only. */
   | { kind: 'drop'; carriedOut?: boolean }
   /** The command refused in the broker's words: HTTP-level 200 with `failureReason` and `failureText`. */
@@ -27,6 +32,7 @@ export type Answer =
   | { kind: 'penalty' | 'body'; body: Record<string, unknown> }
   | { kind: 'status'; status: number; text: string; carriedOut: boolean }
   | { kind: 'late'; afterMs: number | null }
+  | { kind: 'unanswered'; afterMs: number | null }
   | { kind: 'drop'; carriedOut: boolean }
 
 /** What is set up now, for `GET /dev/controls`. */
@@ -135,6 +141,8 @@ export class RequestControls {
         return { kind: 'status', status: interference.status ?? 503, text: 'Service Unavailable', carriedOut: interference.carriedOut === true }
       case 'late':
         return { kind: 'late', afterMs: interference.afterMs ?? null }
+      case 'unanswered':
+        return { kind: 'unanswered', afterMs: interference.afterMs ?? null }
       case 'drop':
         return { kind: 'drop', carriedOut: interference.carriedOut !== false }
       case 'refusal':

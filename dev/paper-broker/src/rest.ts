@@ -56,6 +56,8 @@ async function interfered(context: RestContext, endpoint: string, ticket: unknow
     await new Promise<void>((resolve) => context.controls.hold(endpoint, resolve, answer.afterMs))
     return false
   }
+  // `unanswered` holds a socket answer; a REST request (the kind is refused for REST endpoints) is answered as usual.
+  if (answer.kind === 'unanswered') return false
   if (answer.kind === 'drop') request.socket.destroy()
   // Tradovate issues penalty tickets and command refusals as HTTP 200.
   else if (answer.kind !== 'status') send(200, answer.body)

@@ -146,6 +146,7 @@ export class PaperSockets {
       this.context.controls.hold(request.endpoint, () => this.#carryOutLate(connection, request, body), answer.afterMs)
       return
     }
+    if (answer?.kind === 'unanswered') return this.#carryOutUnanswered(connection, request, body, answer.afterMs)
     const carriedOut = answer === null || ('carriedOut' in answer && answer.carriedOut)
     const result = carriedOut ? this.#respond(connection, request, body) : null
     await sleep(this.context.controls.delayOf(request.endpoint))
@@ -160,6 +161,13 @@ export class PaperSockets {
   #carryOutLate(connection: Connection, request: WireRequest, body: Record<string, unknown>): void {
     this.#send(connection, { i: request.id, ...this.#respond(connection, request, body) })
     this.broadcast()
+  }
+
+  /** An `unanswered` control: carried out now and its events sent; the answer sent `afterMs` later, or never. */
+  #carryOutUnanswered(connection: Connection, request: WireRequest, body: Record<string, unknown>, afterMs: number | null): void {
+    const result = this.#respond(connection, request, body)
+    this.broadcast()
+    if (afterMs !== null) setTimeout(() => this.#send(connection, { i: request.id, ...result }), afterMs)
   }
 
   #respond(connection: Connection, request: WireRequest, body: Record<string, unknown>): Omit<WireResponse, 'i'> {

@@ -44,6 +44,23 @@ t.test('over HTTP: a placeOSO held late is not carried out or answered until rel
   t.equal((await control({ endpoint: 'order/placeOSO' }, '/dev/controls/release')).body.released, 0, 'nothing left to release')
 })
 
+t.test('over HTTP: unanswered carries the request out at once and answers it afterMs later, or never', async (t) => {
+  const { broker, control } = await setUp(t)
+  await control({ endpoint: 'order/placeOSO', kind: 'unanswered', afterMs: 300 })
+  await control({ endpoint: 'order/placeOSO', kind: 'unanswered' })
+  const client = await syncedSocket(broker.restUrl, broker.wsUrl, account)
+  t.teardown(() => client.socket.close())
+  const late = client.send('order/placeOSO', oso('sig-3'))
+  const never = client.send('order/placeOSO', oso('sig-4'))
+  // A request sent after them is answered: both have been carried out by then.
+  await client.answer(client.send('order/list', null))
+  t.equal(tagged(broker, 'sig-3'), 1, 'carried out before its answer')
+  t.equal(tagged(broker, 'sig-4'), 1, 'carried out, though never answered')
+  t.equal(client.frames.filter((frame) => frame.includes(`"i":${late}`)).length, 0, 'no answer yet')
+  t.match(await client.answer(late), { s: 200, d: { orderId: Number } }, 'answered afterMs later')
+  t.equal(client.frames.filter((frame) => frame.includes(`"i":${never}`)).length, 0, 'the other never answered')
+})
+
 t.test('over HTTP: late with afterMs carries the request out by itself', async (t) => {
   const { broker, base, control } = await setUp(t)
   await control({ endpoint: 'order/placeOSO', kind: 'late', afterMs: 200 })
@@ -86,7 +103,7 @@ t.test('over HTTP: a delay, a count, DELETE clears, and bad controls are a 400 t
   t.same(await cleared.json(), { queued: {}, delays: {}, held: {}, scheduled: {} })
   for (const [body, text] of [
     [{ endpoint: 'order/nothing', kind: 'late' }, /^endpoint must be one of order\/placeOSO, /],
-    [{ endpoint: 'order/placeOSO', kind: 'slow' }, 'kind must be one of penalty, captcha, rate_limit, server_error, late, drop, delay'],
+    [{ endpoint: 'order/placeOSO', kind: 'slow' }, 'kind must be one of penalty, captcha, rate_limit, server_error, late, unanswered, drop, delay'],
     [{ endpoint: 'order/placeOSO', kind: 'penalty' }, 'seconds must be a whole number from 1 to 3600'],
     [{ endpoint: 'order/placeOSO', kind: 'server_error', status: 404 }, 'status must be a whole number from 500 to 599'],
     [{ endpoint: 'order/placeOSO', kind: 'server_error', carriedOut: 'yes' }, 'carriedOut must be true or false'],

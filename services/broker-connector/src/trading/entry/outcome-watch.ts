@@ -1,6 +1,10 @@
 import type { BrokerEvent } from '../../feeds/broker/broker-adapter.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from './order-plan.ts'
+import type { RecordOutcome } from './settle-records.ts'
+
+/** Looks again at a record another holder had locked, at most (about 2 s in all). */
+const LOOKS_WHILE_HELD = 6
 
 interface Watched {
   userId: string
@@ -18,7 +22,7 @@ export class OutcomeWatch {
   readonly #scheduled = new Set<number>()
 
   constructor(
-    private readonly settle: (records: { id: number; userId: string }[]) => Promise<unknown>,
+    private readonly settle: (records: { id: number; userId: string }[]) => Promise<readonly RecordOutcome[]>,
     private readonly logger: Logger,
     /** How long a record is watched (a late order is still recorded within this time). */
     private readonly keepMs: number,
@@ -40,14 +44,41 @@ export class OutcomeWatch {
   onEvent(userId: string, event: BrokerEvent): void {
     if (event.type !== 'order') return
     const id = parseOrderTag(event.order.tag)?.recordId
-    if (id === undefined || this.#watched.get(id)?.userId !== userId || this.#scheduled.has(id)) return
+    if (id === undefined || this.#watched.get(id)?.userId !== userId) return
+    this.#settleSoon(id, userId)
+  }
+
+  /**
+   * One more look by its tag, for a record just failed "outcome unknown": its order may have landed while
+   * the look that failed it was on its way, its event come before the record was watched (or met the
+   * look's lock on the record). A look after the failure is written lists it; a later order's event is watched.
+   */
+  recheck(id: number, userId: string): void {
+    this.watch(id, userId)
+    this.#settleSoon(id, userId)
+  }
+
+  #settleSoon(id: number, userId: string): void {
+    if (this.#scheduled.has(id)) return
     this.#scheduled.add(id)
     // After the events of this frame (the legs come with the entry), so one look finds the whole bracket.
-    setImmediate(() => {
-      this.settle([{ id, userId }])
-        .catch((error: unknown) => this.logger.warn({ recordId: id, err: error }, 'order event for a record waiting on its outcome: not reconciled now (the sweep will)'))
-        .finally(() => this.#scheduled.delete(id))
+    setImmediate(() => void this.#look(id, userId, 0))
+  }
+
+  /**
+   * Looks for the record's order by its tag; a record another holder has locked (the look that is failing
+   * it, whose lock is let go just after) is looked at again shortly, a few times.
+   */
+  async #look(id: number, userId: string, tries: number): Promise<void> {
+    const outcomes = await this.settle([{ id, userId }]).catch((error: unknown): readonly RecordOutcome[] => {
+      this.logger.warn({ recordId: id, err: error }, 'order event for a record waiting on its outcome: not reconciled now (the sweep will)')
+      return []
     })
+    if (outcomes.includes('retry') && tries < LOOKS_WHILE_HELD) {
+      setTimeout(() => void this.#look(id, userId, tries + 1), 100 * (tries + 1))
+      return
+    }
+    this.#scheduled.delete(id)
   }
 
   /** Drops records watched longer than `keepMs`. */

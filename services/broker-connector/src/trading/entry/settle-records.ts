@@ -30,7 +30,7 @@ export interface SettleDeps extends PlanDeps {
    */
   slice: number
   /** Told which records wait on an unknown outcome (an order event for one settles it at once). */
-  watch?: { watch(id: number, userId: string): void; forget(id: number): void }
+  watch?: { watch(id: number, userId: string): void; recheck(id: number, userId: string): void; forget(id: number): void }
   /** Told each outcome written and each order the broker accepted (metrics). */
   observer?: EntryObserver
   /** The durable flattens an instruction record's flatten everything or kill switch goes through (instructions/). */
@@ -210,7 +210,8 @@ function follow(watch: NonNullable<SettleDeps['watch']>, outcomes: readonly Plan
     if (userId === undefined) continue
     // `none`: a record failed "outcome unknown" whose order is still not listed (a session open after a
     // restart looked for it): watched again, so an order that turns up later still corrects it.
-    if (plan.kind === 'waiting' || plan.kind === 'none' || (plan.kind === 'decided' && plan.mark.code === OUTCOME_UNKNOWN)) watch.watch(id, userId)
+    if (plan.kind === 'decided' && plan.mark.code === OUTCOME_UNKNOWN) watch.recheck(id, userId)
+    else if (plan.kind === 'waiting' || plan.kind === 'none') watch.watch(id, userId)
     else if (plan.kind === 'placed' || plan.kind === 'decided') watch.forget(id)
   }
 }
