@@ -2,8 +2,8 @@ import t from 'tap'
 import type { Test } from 'tap'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { buildInstance, eventually, publishAlert } from '../../helper.ts'
-import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
-import { mnqExit, netMnq, openedTrade } from './exit-helper.ts'
+import { tradeOfRecord, type connectedTrader } from '../../trading-helper.ts'
+import { mnqExit, netMnq, openBracket } from './exit-helper.ts'
 
 /**
  * A partial close cuts a bracket trade's legs before its order goes; an order that then ends short of its fill
@@ -20,16 +20,6 @@ const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quant
 const requestOf = (db: Awaited<ReturnType<typeof connectedTrader>>['db'], alertId: string) =>
   db.selectFrom('flatten_requests').select(['done_at', 'outcome', 'put_back_orders']).where('alert_id', '=', alertId).executeTakeFirst()
 
-/** The trader's entry of 5 (stop 20950, target 21100) placed and filled, its bracket working. */
-async function openBracket(t: Test) {
-  const connected = await connectedTrader(t)
-  const entry = mnqEntry()
-  await publishAlert(connected.app, entry)
-  const record = await settledRecord(connected.db, entry.alertId)
-  await openedTrade(connected.db, record.id)
-  await connected.app.trading.keeper.idle()
-  return { ...connected, record }
-}
 
 /** The connector starts again on the same database, and holds the trader's session. */
 async function restarted(t: Test, config: Awaited<ReturnType<typeof connectedTrader>>['config']) {

@@ -1,8 +1,9 @@
 import type { NormalizedAlert } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
-import { eventually, makeAlert } from '../../helper.ts'
-import { tradeOfRecord } from '../../trading-helper.ts'
+import type { Test } from 'tap'
+import { eventually, makeAlert, publishAlert } from '../../helper.ts'
+import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 
 /** A result alert for MNQ as ingest publishes it (no user: it closes every trader's MNQ trades). */
 export function mnqExit(overrides: Partial<NormalizedAlert> = {}): NormalizedAlert {
@@ -28,3 +29,14 @@ export async function closedTrade(db: Kysely<Database>, recordId: number, timeou
 /** The user's trades, oldest first. */
 export const tradesOf = (db: Kysely<Database>, userId: string) =>
   db.selectFrom('trades').selectAll().where('user_id', '=', userId).orderBy('id').execute()
+
+/** The trader's entry of 5 (stop 20950, target 21100) placed and filled, its bracket working. */
+export async function openBracket(t: Test) {
+  const connected = await connectedTrader(t)
+  const entry = mnqEntry()
+  await publishAlert(connected.app, entry)
+  const record = await settledRecord(connected.db, entry.alertId)
+  await openedTrade(connected.db, record.id)
+  await connected.app.trading.keeper.idle()
+  return { ...connected, record }
+}

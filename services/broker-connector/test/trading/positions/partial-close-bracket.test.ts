@@ -1,11 +1,10 @@
 import t from 'tap'
-import type { Test } from 'tap'
 import { sql } from '@signals/db'
 import { BrokerError } from '../../../src/feeds/broker/broker-adapter.ts'
 import { waitExitLock } from '../../../src/repositories/exit-locks.ts'
 import { eventually, publishAlert } from '../../helper.ts'
-import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
-import { mnqExit, netMnq, openedTrade } from './exit-helper.ts'
+import { tradeOfRecord, type connectedTrader } from '../../trading-helper.ts'
+import { mnqExit, netMnq, openBracket } from './exit-helper.ts'
 
 /**
  * With exit plans off (today's live path): a partial close's trade keeps its bracket (stop and target, one
@@ -20,16 +19,6 @@ const legsOf = (broker: Awaited<ReturnType<typeof connectedTrader>>['broker'], r
 
 const closeTwo = () => mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
 
-/** The trader's entry of 5 (stop 20950, target 21100) placed and filled, its bracket working. */
-async function openBracket(t: Test) {
-  const connected = await connectedTrader(t)
-  const entry = mnqEntry()
-  await publishAlert(connected.app, entry)
-  const record = await settledRecord(connected.db, entry.alertId)
-  await openedTrade(connected.db, record.id)
-  await connected.app.trading.keeper.idle()
-  return { ...connected, record }
-}
 
 t.test('a partial close, its fill not yet applied, then the stop price: the bracket stop closes only what is left', async (t) => {
   const { broker, app, record } = await openBracket(t)
