@@ -1,10 +1,7 @@
 import t from 'tap'
-import { ProjectXAdapter } from '../../../../src/feeds/broker/projectx/adapter.ts'
-import { publishAlert } from '../../../helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { mnqEntry, settledRecord } from '../../../trading-helper.ts'
-import { databaseAway } from './database-away.ts'
-import { ACCOUNTS, connectedProjectXTrader, eventually, legOrdersOf, netMnq } from './helper.ts'
+import { legsWaitingForRetry } from './database-away.ts'
+import { eventually, legOrdersOf, netMnq } from './helper.ts'
 
 // Stop 37 review (docs/decisions/projectx-adapter.md, "Stop 37's review"): legs whose placement waits for a
 // retry (the database away a moment as the entry filled) were placed for the plan's fills even when the trade
@@ -12,15 +9,7 @@ import { ACCOUNTS, connectedProjectXTrader, eventually, legOrdersOf, netMnq } fr
 // account, each able to open a position of its own.
 
 t.test('a trade closed before its legs could be placed gets none: nothing works at the broker on the flat account', async (t) => {
-  const database = databaseAway()
-  const adapter = new ProjectXAdapter({ ownLegs: database.store })
-  const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }], build: { brokerAdapters: { projectx: adapter } }, built: (db) => database.use(db) })
-  // The stop's marking as sent fails once: the legs wait for the retry.
-  database.failNext('markSent')
-  const entry = mnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await eventually(() => netMnq(broker) === 5 && database.calls.includes('markSent'))
+  const { broker, db, record } = await legsWaitingForRetry(t)
   t.equal(legOrdersOf(broker, record.id).length, 0, 'no leg placed yet')
   // The trader closes the position on the platform before the retry (5 s after the failure).
   broker.placeManualOrder(7000, { symbol: 'MNQZ6', side: 1, size: 5 })

@@ -1,10 +1,8 @@
 import t from 'tap'
-import { ProjectXAdapter } from '../../../../src/feeds/broker/projectx/adapter.ts'
-import { publishAlert } from '../../../helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
-import { databaseAway } from './database-away.ts'
-import { ACCOUNTS, connectedProjectXTrader, eventually, legOrdersOf, netMnq } from './helper.ts'
+import { tradeOfRecord } from '../../../trading-helper.ts'
+import { legsWaitingForRetry } from './database-away.ts'
+import { eventually, legOrdersOf, netMnq } from './helper.ts'
 
 // Stop 38 (docs/decisions/projectx-adapter.md, "Stop 37's review", the MED left): a leg placed late (its
 // placement waited for a retry) was sized to the plan's fills. The trade keeper had cut the still open trade
@@ -12,15 +10,7 @@ import { ACCOUNTS, connectedProjectXTrader, eventually, legOrdersOf, netMnq } fr
 // which at its price closes the 3 and opens a short of 2.
 
 t.test('a trade cut before its legs could be placed gets legs for what it holds, not for what its entry filled', async (t) => {
-  const database = databaseAway()
-  const adapter = new ProjectXAdapter({ ownLegs: database.store })
-  const { broker, app, db } = await connectedProjectXTrader(t, { accounts: [{ ...ACCOUNTS[0]!, bracketMode: 'position' }], build: { brokerAdapters: { projectx: adapter } }, built: (db) => database.use(db) })
-  // The stop's marking as sent fails once: the legs wait for the retry.
-  database.failNext('markSent')
-  const entry = mnqEntry()
-  await publishAlert(app, entry)
-  const record = await settledRecord(db, entry.alertId)
-  await eventually(() => netMnq(broker) === 5 && database.calls.includes('markSent'))
+  const { broker, db, record } = await legsWaitingForRetry(t)
   await eventually(async () => Number((await tradeOfRecord(db, record.id))?.quantity) === 5)
   t.equal(legOrdersOf(broker, record.id).length, 0, 'no leg placed yet')
   // The trader sells 2 on the platform before the retry (5 s after the failure): the keeper cuts the trade to 3.
