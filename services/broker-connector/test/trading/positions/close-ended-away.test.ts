@@ -55,7 +55,10 @@ t.test('a partial close accepted, then cancelled at the broker while the connect
   t.equal(netMnq(broker), 5, 'nothing was closed: 5 still held')
   t.match(legsOf(broker, record.id), { stop: { orderQty: 5, ordStatus: 'Working' }, target: { orderQty: 5, ordStatus: 'Working' } }, 'both legs cover the 5 held again')
   t.ok(told, "the trade's note says why")
+  // The request is marked after the legs are grown and the trade's note written (a crash between puts them back again).
+  const marked = await eventually(async () => (await requestOf(db, exit.alertId))?.put_back_orders.length === 1, 15_000).then(() => true, () => false)
   const request = await requestOf(db, exit.alertId)
+  t.ok(marked, 'the request is marked put back')
   t.same(request?.put_back_orders.map(Number), [close.id], 'the request says its order was put back (never again)')
   t.equal(request?.outcome?.match(/ended Canceled/g)?.length, 1, "the request's outcome says once how the order ended")
   broker.setPrice('MNQZ6', '20940')
