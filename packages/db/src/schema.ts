@@ -43,14 +43,6 @@ export interface TradingSettingsTable {
   updated_at: Timestamp
 }
 
-export interface RiskEngineConfigsTable {
-  user_id: string
-  config: Json
-  updated_at: Timestamp
-  /** The prop-firm preset the configuration was last filled from (id, firm, plan, the values it set), or null. */
-  preset: ColumnType<unknown, string | null | undefined, string | null>
-}
-
 export interface BrokerCredentialsTable {
   user_id: string
   broker: BrokerName
@@ -106,11 +98,12 @@ export interface BrokerAccountsTable {
   updated_at: Timestamp
 }
 
-/** An account's risk-engine configuration; the primary's mirrors `risk_engine_configs` (a trigger). */
+/** An account's risk-engine configuration; the primary's is the one the spec's `/api/risk-engine/config` addresses. */
 export interface AccountRiskConfigsTable {
   account_id: string
   user_id: string
   config: Json
+  /** The prop-firm preset the configuration was last filled from (id, firm, plan, the values it set), or null. */
   preset: ColumnType<unknown, string | null | undefined, string | null>
   updated_at: Timestamp
 }
@@ -637,7 +630,6 @@ export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
   trading_settings: TradingSettingsTable
-  risk_engine_configs: RiskEngineConfigsTable
   broker_credentials: BrokerCredentialsTable
   alerts: AlertsTable
   trades: TradesTable
@@ -678,7 +670,6 @@ export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type BannedEmail = Selectable<BannedEmailsTable>
 export type TradingSetting = Selectable<TradingSettingsTable>
-export type RiskEngineConfigRow = Selectable<RiskEngineConfigsTable>
 export type BrokerCredentialsRow = Selectable<BrokerCredentialsTable>
 export type AlertRecord = Selectable<AlertsTable>
 export type NewAlertRecord = Insertable<AlertsTable>

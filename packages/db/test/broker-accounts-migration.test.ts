@@ -1,7 +1,7 @@
 import t from 'tap'
 import type pg from 'pg'
 import { randomBytes } from 'node:crypto'
-import { migrateTo, migrateToLatest } from '../src/index.ts'
+import { migrateTo } from '../src/index.ts'
 import { databaseBefore, migrationBefore } from './migration-helper.ts'
 
 // Issue 22 item 9: every existing user's credentials, live-trading switches and risk configuration move to
@@ -35,7 +35,8 @@ const ACCOUNTS = `SELECT a.user_id, a.name, a.is_primary, a.live_trading, a.auto
 t.test('each user gets one primary account holding their credentials, switches and risk configuration', async (t) => {
   const { client, url } = await databaseBefore(t, MIGRATION, 'accounts')
   await todaysRows(client)
-  const result = await migrateToLatest(url)
+  // This migration itself: 20261204120000 drops risk_engine_configs (risk-config-mirror-migration.test.ts).
+  const result = await migrateTo(url, MIGRATION)
   t.error(result.error)
 
   const linked = (await client.query(ACCOUNTS, ['linked'])).rows
@@ -68,7 +69,7 @@ t.test('each user gets one primary account holding their credentials, switches a
 t.test('writes to the per-user tables reach the primary account, whoever makes them', async (t) => {
   const { client, url } = await databaseBefore(t, MIGRATION, 'accounts')
   await todaysRows(client)
-  t.error((await migrateToLatest(url)).error)
+  t.error((await migrateTo(url, MIGRATION)).error)
 
   // The admin's ban and the kill switch write trading_settings directly.
   await client.query(`UPDATE trading_settings SET setting_value = '{"enabled":false,"autoPlaceOrders":false}' WHERE user_id = 'linked' AND setting_key = 'live_trading'`)

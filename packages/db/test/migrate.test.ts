@@ -34,7 +34,7 @@ t.test('migrations apply to an empty database and are safe to run again', async 
   await client.end()
   const tables = new Set(rows.map((r) => r.table_name))
   // Later migrations add tables; these are the data model's core and must always be there.
-  for (const table of ['admin_audit_log', 'alerts', 'banned_emails', 'broker_credentials', 'intake_log', 'risk_engine_configs', 'trades', 'trading_settings', 'users']) {
+  for (const table of ['admin_audit_log', 'alerts', 'banned_emails', 'broker_credentials', 'intake_log', 'account_risk_configs', 'broker_accounts', 'trades', 'trading_settings', 'users']) {
     t.ok(tables.has(table), `table ${table} exists`)
   }
 })

@@ -1,5 +1,5 @@
 import type { Database, Kysely } from '@signals/db'
-import { connectedTrader } from './trading-helper.ts'
+import { connectedTrader, savePrimaryRiskConfig } from './trading-helper.ts'
 
 /** An operator source that u-0 subscribes to, as admin makes it. */
 export async function operatorSource(db: Kysely<Database>): Promise<string> {
@@ -13,6 +13,6 @@ export async function traderWithSource(t: Parameters<typeof connectedTrader>[0],
   const connected = await connectedTrader(t, options)
   const house = await operatorSource(connected.db)
   const riskConfig = { riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { reversals: 'allow', pyramiding: 'allow' } }
-  await connected.db.insertInto('risk_engine_configs').values({ user_id: 'u-0', config: JSON.stringify(riskConfig) }).execute()
+  await savePrimaryRiskConfig(connected.db, 'u-0', riskConfig)
   return { ...connected, house }
 }

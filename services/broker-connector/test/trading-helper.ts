@@ -40,10 +40,19 @@ export async function liveTrader(
   await sql`INSERT INTO users (user_id, email, approved) VALUES (${trader.userId}, ${`${trader.userId}@example.com`}, true)`.execute(db)
   await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
     VALUES (${trader.userId}, 'live_trading', jsonb_build_object('enabled', true, 'autoPlaceOrders', ${trader.autoPlace ?? true}::boolean))`.execute(db)
-  if (trader.riskConfig !== undefined) {
-    await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${trader.userId}, ${JSON.stringify(trader.riskConfig)}::jsonb)`.execute(db)
-  }
+  if (trader.riskConfig !== undefined) await savePrimaryRiskConfig(db, trader.userId, trader.riskConfig)
   await saveCredentials(db, config, trader.userId, trader.username)
+}
+
+/**
+ * Saves (or replaces) the trader's primary account's risk configuration: the row the settings service's
+ * `/api/risk-engine/config` writes and the connector reads for the primary (docs/decisions/accounts.md).
+ */
+export async function savePrimaryRiskConfig(db: Kysely<Database>, userId: string, riskConfig: unknown) {
+  const saved = await sql`INSERT INTO account_risk_configs (account_id, user_id, config)
+    SELECT id, user_id, ${JSON.stringify(riskConfig)}::jsonb FROM broker_accounts WHERE user_id = ${userId} AND is_primary
+    ON CONFLICT (account_id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`.execute(db)
+  if (saved.numAffectedRows !== 1n) throw new Error(`no primary account for ${userId}`)
 }
 
 export function feedCommand(app: App, userId: string, action: 'start' | 'stop' | 'restart') {

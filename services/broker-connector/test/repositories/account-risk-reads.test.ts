@@ -7,16 +7,17 @@ import { loadEntryRecords } from '../../src/repositories/entry-records.ts'
 import { addLimitEntryTimeouts } from '../../src/repositories/limit-entry-timeouts.ts'
 import { watchedAccounts } from '../../src/repositories/risk-halts.ts'
 import { build, makeAlert, seedUsers } from '../helper.ts'
+import { savePrimaryRiskConfig } from '../trading-helper.ts'
 import { additionalAccount } from './additional-account.ts'
 
 // Issue 22, stage 3b (docs/decisions/accounts.md): the connector reads a record's (a trade's, a session's)
-// risk configuration from its account, `account_risk_configs`, not from `risk_engine_configs` by user. For
-// a primary the two hold the same (a trigger mirrors the per-user row); here the primary's account row is
-// written apart from the per-user row, so each reader shows which one it reads.
+// risk configuration from its account, `account_risk_configs` (the per-user `risk_engine_configs` is gone).
+// Each trader here has another account of different rules, or another trader has, so each reader shows
+// that it reads the record's own account's row.
 
-/** What the trader saved through the spec's route (mirrored into the primary's row by the trigger). */
-const PER_USER = { limits: { maxContractsPerOrder: 5 }, entryOrders: { limitTimeoutSeconds: 90, onLimitTimeout: 'cancel' }, sessionRules: { dailyFlattenAt: null } }
-/** The primary account's row, written past the trigger: what every reader must use. */
+/** Another trader's primary's row. */
+const OTHER = { limits: { maxContractsPerOrder: 5 }, entryOrders: { limitTimeoutSeconds: 90, onLimitTimeout: 'cancel' }, sessionRules: { dailyFlattenAt: null } }
+/** The trader's primary's row (what the spec's /api/risk-engine/config saves): what every reader must use. */
 const ACCOUNT = {
   limits: { maxContractsPerOrder: 2 },
   entryOrders: { limitTimeoutSeconds: 30, onLimitTimeout: 'market' },
@@ -27,20 +28,17 @@ async function primaryOf(db: Kysely<Database>, userId: string): Promise<string> 
   return (await db.selectFrom('broker_accounts').select('id').where('user_id', '=', userId).where('is_primary', '=', true).executeTakeFirstOrThrow()).id
 }
 
-/** A trader whose primary's configuration differs from their per-user row. */
+/** A trader whose primary holds ACCOUNT. */
 async function traderWithAccountConfig(db: Kysely<Database>, userId: string): Promise<string> {
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${userId}, ${JSON.stringify(PER_USER)}::jsonb)`.execute(db)
-  const primary = await primaryOf(db, userId)
-  const written = await sql`UPDATE account_risk_configs SET config = ${JSON.stringify(ACCOUNT)}::jsonb WHERE account_id = ${primary}::uuid`.execute(db)
-  if (written.numAffectedRows !== 1n) throw new Error('the trigger mirrors the per-user row into the primary\'s')
-  return primary
+  await savePrimaryRiskConfig(db, userId, ACCOUNT)
+  return primaryOf(db, userId)
 }
 
 t.test("the entry batch reads each record's account's configuration; a record without an account its user's primary's", async (t) => {
   const { db } = await build(t, {}, { consumers: false })
   const [trader, other] = await seedUsers(db, 2, { prefix: 'acct' })
   await traderWithAccountConfig(db, trader!)
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${other}, ${JSON.stringify(PER_USER)}::jsonb)`.execute(db)
+  await savePrimaryRiskConfig(db, other!, OTHER)
   await additionalAccount(db, trader!, { limits: { maxContractsPerOrder: 9 } })
   const { created } = await recordEntryAlert(db, makeAlert({ userId: trader! }), 'fanout')
   // A record written without its account (by hand; the connector always writes one) is on its user's session.
@@ -48,8 +46,8 @@ t.test("the entry batch reads each record's account's configuration; a record wi
     VALUES ('no-account', ${trader}, ${trader}, 'MNQ1!', '{}'::jsonb, now()) RETURNING id::int AS id`.execute(db)
   const records = await loadEntryRecords(db, [...created.map((record) => record.id), rows[0]!.id])
   const configOf = (userId: string | undefined) => records.filter((record) => record.user_id === userId).map((record) => record.risk_config)
-  t.same(configOf(trader), [ACCOUNT, ACCOUNT], "the trader's records: the primary's row, not the per-user row nor the other account's")
-  t.same(configOf(other), [PER_USER], "another trader's record: their primary's row (the mirrored one)")
+  t.same(configOf(trader), [ACCOUNT, ACCOUNT], "the trader's records: the primary's row, not the other account's")
+  t.same(configOf(other), [OTHER], "another trader's record: their primary's row")
 })
 
 t.test("a limit entry's deadline comes from its record's account's entry orders", async (t) => {
@@ -67,11 +65,11 @@ t.test("a limit entry's deadline comes from its record's account's entry orders"
 
 t.test("the flatten passes list each trader's primary by its own configuration; an additional account's rules flatten nothing yet", async (t) => {
   const { db } = await build(t, {}, { consumers: false })
-  const [trader, perUserOnly, secondOnly] = await seedUsers(db, 3, { prefix: 'flat' })
+  const [trader, noTime, secondOnly] = await seedUsers(db, 3, { prefix: 'flat' })
   const primary = await traderWithAccountConfig(db, trader!)
-  // The per-user row names a time but the primary's row does not: not listed (the account's row decides).
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES (${perUserOnly}, ${JSON.stringify({ sessionRules: { dailyFlattenAt: '15:00' } })}::jsonb)`.execute(db)
-  await sql`UPDATE account_risk_configs SET config = '{}'::jsonb WHERE user_id = ${perUserOnly}`.execute(db)
+  // A primary whose row names no time (an additional account of the trader names one): not listed.
+  await savePrimaryRiskConfig(db, noTime!, {})
+  await additionalAccount(db, noTime!, { sessionRules: { dailyFlattenAt: '15:00' } })
   await additionalAccount(db, secondOnly!, ACCOUNT)
   t.same(await dailyFlattenAccounts(db), [{ account_id: primary, user_id: trader, risk_config: ACCOUNT }])
   t.same(await newsFlattenAccounts(db), [{ account_id: primary, user_id: trader, risk_config: ACCOUNT }])

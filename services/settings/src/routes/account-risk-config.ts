@@ -4,7 +4,6 @@ import { badRequest } from '@signals/http-kit'
 import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig, withSessionRules } from '@signals/risk-engine'
 import { findAccount } from '../repositories/broker-accounts.ts'
 import { findAccountRiskConfig, saveAccountRiskConfig } from '../repositories/account-risk-configs.ts'
-import { saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { AccountParams } from '../schemas/accounts.ts'
 import { accountNotFound } from '../accounts/account-refusals.ts'
@@ -14,9 +13,9 @@ const tags = ['accounts']
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 500: ErrorBody }
 
 /**
- * One account's risk-engine configuration, in the shapes of `/api/risk-engine/config`. The primary's is its
- * trader's configuration (saved to risk_engine_configs and mirrored into the primary's account_risk_configs
- * row, the one the connector reads: docs/decisions/accounts.md, stage 3b).
+ * One account's risk-engine configuration, in the shapes of `/api/risk-engine/config`. The primary's is the
+ * same row as that route's (its trader's configuration); every account's row is the one the connector reads
+ * (docs/decisions/accounts.md, stage 3b).
  */
 export const accountRiskConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -50,7 +49,7 @@ export const accountRiskConfigRoutes: FastifyPluginAsyncTypebox = async (app) =>
       const config = withSessionRules(request.body)
       const problem = crossFieldProblem(config)
       if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem}`)
-      const saved = account.is_primary ? await saveRiskEngineConfig(app.db, userId, config) : await saveAccountRiskConfig(app.db, { id: account.id, userId }, config)
+      const saved = await saveAccountRiskConfig(app.db, { id: account.id, userId }, config)
       return { success: true as const, config, updatedAt: saved.updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(saved.preset, config) }
     },
   )

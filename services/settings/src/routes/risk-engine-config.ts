@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
-import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
+import { findPrimaryRiskConfig, savePrimaryRiskConfig } from '../repositories/account-risk-configs.ts'
 import { DEFAULT_RISK_ENGINE_CONFIG, RiskEngineConfig, crossFieldProblem, normalizeRiskEngineConfig, withSessionRules } from '@signals/risk-engine'
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { presetOriginOf } from '../preset-origin.ts'
@@ -18,7 +18,7 @@ export const riskEngineConfigRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       },
     },
     async (request) => {
-      const stored = await findRiskEngineConfig(app.db, request.identity.userId)
+      const stored = await findPrimaryRiskConfig(app.db, request.identity.userId)
       if (!stored) return { success: true as const, config: DEFAULT_RISK_ENGINE_CONFIG, updatedAt: null, isDefault: true, preset: null }
       const config = normalizeRiskEngineConfig(stored.config)
       return { success: true as const, config, updatedAt: stored.updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(stored.preset, config) }
@@ -39,9 +39,10 @@ export const riskEngineConfigRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       const config = withSessionRules(request.body)
       const problem = crossFieldProblem(config)
       if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem}`)
-      const saved = await saveRiskEngineConfig(app.db, request.identity.userId, config).catch((error: unknown) => {
+      const saved = await savePrimaryRiskConfig(app.db, request.identity.userId, config).catch((error: unknown) => {
         throw isMissingUser(error) ? notFound('User not found') : error
       })
+      if (!saved) throw notFound('User not found')
       // A plain save keeps the preset the configuration came from; the answer says what now differs from it.
       return { success: true as const, config, updatedAt: saved.updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(saved.preset, config) }
     },

@@ -10,7 +10,7 @@ import {
   normalizeRiskEngineConfig,
   propFirmPreset,
 } from '@signals/risk-engine'
-import { findRiskEngineConfig, saveRiskEngineConfig } from '../repositories/risk-engine-configs.ts'
+import { findPrimaryRiskConfig, savePrimaryRiskConfig } from '../repositories/account-risk-configs.ts'
 import { RiskEngineConfigResponse } from '../schemas/risk-engine-config.ts'
 import { PresetIdParams, PropFirmPresetsResponse } from '../schemas/risk-engine-presets.ts'
 import { presetOriginOf } from '../preset-origin.ts'
@@ -53,15 +53,16 @@ export const riskEnginePresetRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const preset = propFirmPreset(request.params.id)
       if (!preset) throw notFound(`Unknown prop-firm preset "${request.params.id}": GET /api/risk-engine/presets lists the presets`)
       const userId = request.identity.userId
-      const stored = await findRiskEngineConfig(app.db, userId)
+      const stored = await findPrimaryRiskConfig(app.db, userId)
       const base = stored ? normalizeRiskEngineConfig(stored.config) : DEFAULT_RISK_ENGINE_CONFIG
       const { config, presetValues } = applyPreset(base, preset, request.body)
       const problem = crossFieldProblem(config)
       if (problem) throw badRequest(`Invalid risk-engine configuration: ${problem} (after applying preset ${preset.id})`)
       const origin = { id: preset.id, firm: preset.firm, plan: preset.plan, values: presetValues }
-      const saved = await saveRiskEngineConfig(app.db, userId, config, origin).catch((error: unknown) => {
+      const saved = await savePrimaryRiskConfig(app.db, userId, config, origin).catch((error: unknown) => {
         throw isMissingUser(error) ? notFound('User not found') : error
       })
+      if (!saved) throw notFound('User not found')
       return { success: true as const, config, updatedAt: saved.updatedAt.toISOString(), isDefault: false, preset: presetOriginOf(origin, config) }
     },
   )

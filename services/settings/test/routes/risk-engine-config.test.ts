@@ -46,8 +46,8 @@ t.test('GET returns the documented defaults when nothing is saved; POST round-tr
 
   const again = await app.inject({ method: 'POST', url: '/api/risk-engine/config', headers, payload: { ...custom, limits: { ...custom.limits, maxOpenTrades: 5 } } })
   t.ok(Date.parse(again.json().updatedAt) >= Date.parse(saved.json().updatedAt), 'updatedAt does not go back')
-  const rows = await app.db.selectFrom('risk_engine_configs').selectAll().where('user_id', '=', 'quinn').execute()
-  t.equal(rows.length, 1, 'one row per user')
+  const rows = await app.db.selectFrom('account_risk_configs').selectAll().where('user_id', '=', 'quinn').execute()
+  t.equal(rows.length, 1, 'one row per user (their primary account\'s)')
   t.equal((rows[0]?.config as Config).limits.maxOpenTrades, 5)
 
   for (const mode of ['fixed_fraction', 'fixed_contracts'] as const) {
@@ -108,16 +108,17 @@ t.test('unknown fields and out-of-bounds values get a 400 naming the field; noth
     t.equal(response.statusCode, 400, name)
     t.match(response.json(), { success: false, error }, `${name}: ${response.json().error}`)
   }
-  const rows = await app.db.selectFrom('risk_engine_configs').selectAll().execute()
+  const rows = await app.db.selectFrom('account_risk_configs').selectAll().execute()
   t.equal(rows.length, 0, 'nothing saved')
 })
 
 t.test('a stored configuration from an older shape is completed from the defaults, area by area', async (t) => {
   const { app, createUser } = await build(t)
   const headers = await createUser('sam')
+  const primary = await app.db.selectFrom('broker_accounts').select('id').where('user_id', '=', 'sam').where('is_primary', '=', true).executeTakeFirstOrThrow()
   await app.db
-    .insertInto('risk_engine_configs')
-    .values({ user_id: 'sam', config: JSON.stringify({ account: { startingBalance: 75_000 }, limits: { maxOpenTrades: 4, retired: true }, riskMode: 'fixed_fraction' }) })
+    .insertInto('account_risk_configs')
+    .values({ account_id: primary.id, user_id: 'sam', config: JSON.stringify({ account: { startingBalance: 75_000 }, limits: { maxOpenTrades: 4, retired: true }, riskMode: 'fixed_fraction' }) })
     .execute()
   const body = (await app.inject({ method: 'GET', url: '/api/risk-engine/config', headers })).json()
   t.equal(body.isDefault, false)

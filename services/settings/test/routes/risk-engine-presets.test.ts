@@ -36,7 +36,7 @@ t.test('applying a preset stores what the table says and remembers the preset; a
     verification: { ...DEFAULT_RISK_ENGINE_CONFIG.verification, phase: 'evaluation' },
   }
   t.same(applied.json(), { success: true, config: expected, updatedAt: applied.json().updatedAt, isDefault: false, preset: { id: 'topstep-50k', firm: 'Topstep', plan: 'Trading Combine 50K', changed: [] } })
-  const row = await app.db.selectFrom('risk_engine_configs').selectAll().where('user_id', '=', 'paz').executeTakeFirstOrThrow()
+  const row = await app.db.selectFrom('account_risk_configs').selectAll().where('user_id', '=', 'paz').executeTakeFirstOrThrow()
   t.same(row.config, expected, 'the stored configuration is the table applied over the defaults')
   t.match(row.preset, { id: 'topstep-50k', values: { 'dailyLossLimit.amount': 1_000 } })
 
@@ -64,7 +64,7 @@ t.test('a field the trader sends wins over the preset, on top of the saved confi
   const topstep = await app.inject({ method: 'POST', url: '/api/risk-engine/presets/topstep-50k/apply', headers, payload: { dailyLossLimit: { amount: 750 } } })
   t.equal(topstep.json().config.dailyLossLimit.amount, 750)
   t.same(topstep.json().preset.changed, ['dailyLossLimit.amount'], 'another preset replaces the first')
-  const row = await app.db.selectFrom('risk_engine_configs').select(['config', 'preset']).where('user_id', '=', 'pol').executeTakeFirstOrThrow()
+  const row = await app.db.selectFrom('account_risk_configs').select(['config', 'preset']).where('user_id', '=', 'pol').executeTakeFirstOrThrow()
   t.equal((row.config as Config).dailyLossLimit.amount, 750)
   t.match(row.preset, { id: 'topstep-50k' })
 })
@@ -85,5 +85,5 @@ t.test('an unknown preset is a 404 naming it; a bad override is a 400 naming the
     t.equal(response.statusCode, 400, name)
     t.match(response.json(), { success: false, error }, `${name}: ${response.json().error}`)
   }
-  t.equal((await app.db.selectFrom('risk_engine_configs').selectAll().execute()).length, 0, 'nothing saved')
+  t.equal((await app.db.selectFrom('account_risk_configs').selectAll().execute()).length, 0, 'nothing saved')
 })

@@ -3,7 +3,7 @@ import { sql, type Database, type Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { eventually, publishAlert, type App } from '../../helper.ts'
 import { entryOrders } from '../../broker-controls.ts'
-import { connect, liveTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { connect, liveTrader, mnqEntry, savePrimaryRiskConfig, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { clockedTradingApp } from '../risk/clocked-timer-helper.ts'
 import { loadAccountRows } from '../../../src/repositories/account-rows.ts'
 
@@ -89,8 +89,8 @@ t.test('nothing filled: the whole rest sent at the market once, re-sized for the
 })
 
 t.test("the account's choice; part filled: the rest at the market, the filled part's stop and target grow to the whole position", async (t) => {
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', '{"entryOrders": {"limitTimeoutSeconds": 20, "onLimitTimeout": "market"}}'::jsonb)`.execute(db)
-  t.teardown(() => sql`DELETE FROM risk_engine_configs WHERE user_id = 'u-0'`.execute(db))
+  await savePrimaryRiskConfig(db, 'u-0', { entryOrders: { limitTimeoutSeconds: 20, onLimitTimeout: 'market' } })
+  t.teardown(() => sql`DELETE FROM account_risk_configs WHERE user_id = 'u-0'`.execute(db))
   const alert = mnqEntry({ userId: 'u-0', entryPrice: 20950, sl: 20900, tp: 21050, raw: { orderType: 'limit' } })
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)

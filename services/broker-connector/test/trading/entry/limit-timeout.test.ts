@@ -3,7 +3,7 @@ import { sql, type Database, type Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import { eventually, publishAlert, type App } from '../../helper.ts'
 import { entryOrders } from '../../broker-controls.ts'
-import { connect, liveTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
+import { connect, liveTrader, mnqEntry, savePrimaryRiskConfig, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { clockedTradingApp } from '../risk/clocked-timer-helper.ts'
 
 /**
@@ -55,7 +55,7 @@ t.test('not filled by its deadline: cancelled once, the record says so', async (
 })
 
 t.test("the account's default timeout; filled in part by then: the rest cancelled, the filled part kept with its legs", async (t) => {
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', '{"entryOrders": {"limitTimeoutSeconds": 20}}'::jsonb)`.execute(db)
+  await savePrimaryRiskConfig(db, 'u-0', { entryOrders: { limitTimeoutSeconds: 20 } })
   const alert = mnqEntry({ userId: 'u-0', entryPrice: 20950, sl: 20900, tp: 21050, raw: { orderType: 'limit' } })
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
@@ -79,7 +79,7 @@ t.test("the account's default timeout; filled in part by then: the rest cancelle
   broker.setPrice('MNQZ6', '20900')
   await eventually(async () => (await tradeOfRecord(db, record.id))?.status === 'closed')
   broker.setPrice('MNQZ6', '21000')
-  await sql`DELETE FROM risk_engine_configs WHERE user_id = 'u-0'`.execute(db)
+  await sql`DELETE FROM account_risk_configs WHERE user_id = 'u-0'`.execute(db)
 })
 
 t.test('filled before its deadline: left alone, nothing cancelled or placed again', async (t) => {

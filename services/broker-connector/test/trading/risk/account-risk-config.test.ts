@@ -6,14 +6,14 @@ import { clockedTradingApp } from './clocked-timer-helper.ts'
 import { watchedTrader } from './watchdog-helper.ts'
 
 // Issue 22, stage 3b (docs/decisions/accounts.md): the risk watchdog and the daily flatten act on the
-// account's risk configuration (`account_risk_configs`, the primary's while only the primary trades), not
-// on the per-user `risk_engine_configs` row; here the primary's row is written apart from the per-user one.
+// account's risk configuration (`account_risk_configs`, the primary's while only the primary trades) as it
+// is now: the trader's first configuration is replaced in the primary's row after the trader is set up.
 
 const primaryConfig = (db: Kysely<Database>, config: unknown) =>
   sql`UPDATE account_risk_configs r SET config = ${JSON.stringify(config)}::jsonb
     FROM broker_accounts a WHERE a.id = r.account_id AND a.user_id = 'u-0' AND a.is_primary`.execute(db)
 
-t.test("the watchdog flattens and halts by the account's hard daily loss limit (the per-user row's is soft)", async (t) => {
+t.test("the watchdog flattens and halts by the account's hard daily loss limit (it was soft when the trader was set up)", async (t) => {
   const { broker, db, openTrade, closedLoss, netPosition } = await watchedTrader(t, { dailyLossLimit: { enabled: true, amount: 1000, type: 'soft' } })
   await primaryConfig(db, { dailyLossLimit: { enabled: true, amount: 1000, type: 'hard' } })
   const tradeRecord = await openTrade()
@@ -25,7 +25,7 @@ t.test("the watchdog flattens and halts by the account's hard daily loss limit (
   t.match(await db.selectFrom('risk_halts').selectAll().where('user_id', '=', 'u-0').execute(), [{ code: 'daily_loss_limit_hard' }])
 })
 
-t.test("the daily flatten runs at the account's time (the per-user row names none)", async (t) => {
+t.test("the daily flatten runs at the account's time (it named none when the trader was set up)", async (t) => {
   const { app, db, config, passAt } = await clockedTradingApp(t)
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0', riskConfig: { sessionRules: { dailyFlattenAt: null } } })
   await primaryConfig(db, { sessionRules: { dailyFlattenAt: '15:55' } })

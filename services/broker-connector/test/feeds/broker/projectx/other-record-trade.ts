@@ -1,8 +1,8 @@
 import type { Test } from 'tap'
-import { sql, type Database, type Kysely } from '@signals/db'
+import type { Database, Kysely } from '@signals/db'
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import { publishAlert, type App } from '../../../helper.ts'
-import { mnqEntry, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
+import { mnqEntry, savePrimaryRiskConfig, settledRecord, tradeOfRecord } from '../../../trading-helper.ts'
 import { closedTrade } from '../../../trading/positions/exit-helper.ts'
 import { eventually, legOrdersOf, netMnq } from './helper.ts'
 
@@ -15,7 +15,7 @@ export const workingLegsOf = (broker: ProjectXPaperBroker, recordId: number) => 
  * the prices of the late-fill tests reach neither. `legSizes`: its working legs, tag and size.
  */
 export async function otherRecordTrade(broker: ProjectXPaperBroker, app: App, db: Kysely<Database>) {
-  await sql`INSERT INTO risk_engine_configs (user_id, config) VALUES ('u-0', ${JSON.stringify({ riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })}::jsonb)`.execute(db)
+  await savePrimaryRiskConfig(db, 'u-0', { riskMode: { mode: 'fixed_contracts', fixedContracts: 2 }, limits: { maxOpenTrades: 10 }, positionChanges: { pyramiding: 'allow' } })
   const other = mnqEntry()
   await publishAlert(app, other)
   const otherRecord = await settledRecord(db, other.alertId)
