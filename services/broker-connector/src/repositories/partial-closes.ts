@@ -55,3 +55,18 @@ export async function closePutBack(db: Kysely<Database>, id: number, orderId: nu
 export async function markClosePutBack(db: Kysely<Database>, id: number, orderId: number): Promise<void> {
   await sql`UPDATE flatten_requests SET put_back_orders = array_append(put_back_orders, ${orderId}::bigint) WHERE id = ${id} AND NOT ${orderId}::bigint = ANY(put_back_orders)`.execute(db)
 }
+
+/** The user's closes in the contract (partial closes, sources' exits) marked sent and not yet carried out: their outcome is not known yet. `except`: the asking request. */
+export async function closesSentNotDone(db: Kysely<Database>, userId: string, contract: string, except: number): Promise<{ id: number; part_sent_at: Date }[]> {
+  const rows = await db
+    .selectFrom('flatten_requests')
+    .select(['id', 'part_sent_at'])
+    .where('user_id', '=', userId)
+    .where('contract', '=', contract)
+    .where('id', '!=', except)
+    .where('done_at', 'is', null)
+    .where('part_sent_at', 'is not', null)
+    .orderBy('id')
+    .execute()
+  return rows.flatMap((row) => (row.part_sent_at === null ? [] : [{ id: row.id, part_sent_at: row.part_sent_at }]))
+}

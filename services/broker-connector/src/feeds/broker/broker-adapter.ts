@@ -66,7 +66,7 @@ export class BrokerError extends Error {
   constructor(
     readonly kind: BrokerErrorKind,
     message: string,
-    /** For `rate_limited` and `captcha`: how long to wait before the next attempt. */
+    /** For `rate_limited` and `captcha`: how long to wait before the next attempt; for an `unavailable` wait of our own (nothing sent), when to look again. */
     readonly retryAfterMs: number | null = null,
     /** For `unavailable`: the request never left (no connection), so the broker cannot have carried it out. */
     readonly neverSent = false,

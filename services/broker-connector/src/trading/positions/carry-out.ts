@@ -6,6 +6,7 @@ import { mayHaveWorkingEntries, noteEntriesCancelled, otherSourcesQuantity, reco
 import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { carryOutPartialClose, lookForSentClose } from './partial-close.ts'
 import { cancelQuietly } from './cancel-quietly.ts'
+import { noCloseOnItsWay } from './closes-on-their-way.ts'
 import { closeSourceTrades } from './source-close.ts'
 
 /**
@@ -76,6 +77,8 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   // given up, what was cut for it is put back where the broker still holds the position.
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
+  // Not while a close of the contract whose outcome is unknown may still be carried out: its sale is not in the position yet.
+  const unconfirmed = await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, what: 'the exit' })
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope)])
   await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
@@ -94,8 +97,8 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   // Another source's trades share the position, or its orders work in the contract (a liquidation cancels
   // every working order there): only this source's quantity is closed, never the whole of it.
   if (source !== undefined && ((await otherSourcesQuantity(db, { ...scope, source, side: held })) > 0 || (await othersWorking(db, session, scope)))) {
-    return (await closeSourceTrades(db, session, { flatten, contract: { id: contractId, name: flatten.contract }, held, netPos, trades })) + entries
+    return (await closeSourceTrades(db, session, { flatten, contract: { id: contractId, name: flatten.contract }, held, netPos, trades })) + entries + unconfirmed
   }
   await session.liquidatePosition(contractId)
-  return `exit sent to the broker: the ${held} ${flatten.contract} position of ${Math.abs(netPos)} is being flattened, and the trade closes at its fill${entries}`
+  return `exit sent to the broker: the ${held} ${flatten.contract} position of ${Math.abs(netPos)} is being flattened, and the trade closes at its fill${entries}${unconfirmed}`
 }

@@ -6,7 +6,7 @@ import { closePutBack, markClosePutBack, noteCloseOrderEnded } from '../../repos
 import { hasTargetPairs } from '../../repositories/trade-targets.ts'
 import { growBracketBack, type BracketTrade } from '../targets/bracket-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
-import { flattenIdOfCloseTag } from './partial-close.ts'
+import { flattenIdOfCloseTag } from './close-tag.ts'
 
 /** The close's request (its id, and its contract: the exit lock's name), or null when the tag is not a close's of the user. */
 async function closeRequestOf(db: Kysely<Database>, userId: string, order: BrokerOrder): Promise<{ id: number; contract: string } | null> {

@@ -28,6 +28,8 @@ function waitAfter(error: BrokerError, attempts: number): { reason: string; wait
     const waitMs = Math.max(error.retryAfterMs ?? backoffMs, 1_000)
     return { reason: `waiting for the broker: ${error.message}; the exit is sent after the wait (${seconds(waitMs)})`, waitMs }
   }
+  // A wait of our own (nothing sent: a close on its way, closes-on-their-way.ts), looked at again soon.
+  if (error.kind === 'unavailable' && error.retryAfterMs !== null) return { reason: `${error.message}; looked at again in ${seconds(error.retryAfterMs)}`, waitMs: error.retryAfterMs }
   if (error.kind === 'unavailable') return { reason: `the broker did not answer the exit (${error.message}); tried again in ${seconds(backoffMs)}`, waitMs: backoffMs }
   return { reason: `the broker refused the exit: ${error.message}; tried again in ${seconds(backoffMs)}`, waitMs: backoffMs }
 }

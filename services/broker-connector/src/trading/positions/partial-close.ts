@@ -8,19 +8,9 @@ import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { closePutBack, markClosePutBack, markPartSent, markPartUnsent } from '../../repositories/partial-closes.ts'
 import { noPairOnItsWay, pairMovedSince, pairOnItsWay } from '../targets/pairs-on-their-way.ts'
 import { makeRoomForClose, putBackAfterGivenUp, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
+import { partialCloseTagOf, SENT_GRACE_MS } from './close-tag.ts'
+import { noCloseOnItsWay } from './closes-on-their-way.ts'
 import { withExitLock } from './exit-lock.ts'
-
-/** Our tag on a partial close's order: not an entry's or a leg's (`sig-…`), so its fill closes trades first in, first out. */
-export const partialCloseTagOf = (flattenId: number) => `pc-${flattenId}`
-
-/** The flatten request a partial close's order tag names (`partialCloseTagOf`), or null for any other tag. */
-export function flattenIdOfCloseTag(tag: string | null): number | null {
-  const id = Number(/^pc-(\d+)$/.exec(tag ?? '')?.[1] ?? Number.NaN)
-  return Number.isSafeInteger(id) ? id : null
-}
-
-/** How long a sent partial close that the broker does not list is looked for before it is given up (never sent twice). */
-const SENT_GRACE_MS = 60_000
 
 /**
  * One partial close at the broker (issue 24 item 3). The part is taken off the smaller of the broker's
@@ -36,6 +26,8 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const contract = flatten.broker_contract_id === null ? await session.findContract(flatten.contract) : { id: flatten.broker_contract_id, name: flatten.contract }
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
+  // Not while an earlier close whose outcome is unknown may still be carried out (its sale is not in the position yet).
+  await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, what: 'the partial close' })
   // Its reads, cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
   return withExitLock(db, flatten.user_id, flatten.contract, 'the partial close', async (locked) => {
     const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(locked, scope), session.listOrders({ fresh: true })])

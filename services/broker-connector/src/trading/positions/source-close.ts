@@ -7,7 +7,8 @@ import { markPartSent } from '../../repositories/partial-closes.ts'
 import { noPairOnItsWay, pairMovedSince, pairOnItsWay } from '../targets/pairs-on-their-way.ts'
 import { makeRoomForClose, putBackAfterRefusedClose, roomForClose, type CutForClose } from '../targets/room-for-close.ts'
 import { withExitLock } from './exit-lock.ts'
-import { lookForSent, partialCloseTagOf, putBackUnsent } from './partial-close.ts'
+import { partialCloseTagOf } from './close-tag.ts'
+import { lookForSent, putBackUnsent } from './partial-close.ts'
 
 /**
  * A source's exit in a contract where other sources' trades (or the spec route's) are open on the same side
