@@ -6,8 +6,9 @@
 // scope); bundled, a service's V8 heap at rest is 7-14 MiB smaller (docs/decisions/memory.md,
 // `pnpm bench memory`).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import { build, type Plugin } from 'esbuild'
+import { build, type OutputFile, type Plugin } from 'esbuild'
 
 /**
  * Left to node_modules: packages that find files beside their own code at run time (a bundle has no
@@ -44,7 +45,22 @@ const swaggerUiFolder: Plugin = {
  * start-up (plugin registration, schema compilation, route setup) is then let go: 4-7 MiB of V8 heap per
  * service at rest (docs/decisions/memory.md). Functions on a hot path keep theirs.
  */
-const V8_FLAGS = "import { setFlagsFromString as __v8Flags } from 'node:v8'; __v8Flags('--bytecode-old-age=1'); __v8Flags('--flush-baseline-code');\n"
+const V8_FLAGS = ['--bytecode-old-age=1', '--flush-baseline-code']
+
+/**
+ * V8 flags of one service only. The broker connector makes garbage at rest (its lease loop, its sweeps: about
+ * 30 KiB/s reaches the old generation) and V8 lets the old generation grow 8 MiB or more past what is live
+ * before its next full collection, so its resident memory climbs about 3 MiB a minute and more after its
+ * reducing collections at start-up. In memory saver mode the step after a full collection is about 3 MiB
+ * instead: a full collection of its 13 MiB heap (7-27 ms) about every 30 s at rest, and resident memory that
+ * stays near its floor (docs/decisions/memory.md, eighth pass).
+ */
+const SERVICE_V8_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  '@signals/broker-connector': ['--memory-saver-mode'],
+}
+const service = (JSON.parse(readFileSync('package.json', 'utf8')) as { name: string }).name
+const entryFlags = [...V8_FLAGS, ...(SERVICE_V8_FLAGS[service] ?? [])]
+const ENTRY_PROLOGUE = `import { setFlagsFromString as __v8Flags } from 'node:v8'; ${entryFlags.map((flag) => `__v8Flags('${flag}');`).join(' ')}\n`
 
 /**
  * `undici` as @fastify/reply-from (the gateway's proxy) uses it: its dispatchers, their request API and the
@@ -78,6 +94,37 @@ const undiciDispatchersOnly: Plugin = {
   },
 }
 
+/**
+ * `yaml` as @fastify/swagger uses it (`stringify` for a document asked as YAML, `parse` for a static one):
+ * loaded at its first call from dist/chunks/yaml.cjs, a bundle of its own built beside the service's. Swagger
+ * requires it at load, but every service asks for its document as JSON (`/openapi.json`); only the gateway's
+ * `/docs/yaml` wants YAML. Bundled in, yaml's source (160 KB) and its classes were held by every service for
+ * nothing (docs/decisions/memory.md, eighth pass). A `require`, so it stays synchronous as swagger calls it;
+ * the bundle's own `require` resolves from the file this code lands in (dist/ or dist/chunks/).
+ */
+const YAML_AT_FIRST_USE = `import { createRequire } from 'node:module'
+let yaml
+function load() {
+  yaml ??= createRequire(import.meta.url)(import.meta.url.includes('/dist/chunks/') ? './yaml.cjs' : './chunks/yaml.cjs')
+  return yaml
+}
+export const stringify = (...args) => load().stringify(...args)
+export const parse = (...args) => load().parse(...args)
+`
+/** Where swagger's `yaml` resolves (set when the bundle has swagger): its chunk is built from there. */
+let swaggerYaml: string | undefined
+const yamlAtFirstUse: Plugin = {
+  name: 'yaml-at-first-use',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^yaml$/ }, (args) => {
+      if (!/[\\/]@fastify[\\/]swagger[\\/]/.test(args.importer)) return undefined
+      swaggerYaml = createRequire(args.importer).resolve('yaml')
+      return { path: 'yaml', namespace: 'yaml-at-first-use' }
+    })
+    esbuild.onLoad({ filter: /.*/, namespace: 'yaml-at-first-use' }, () => ({ contents: YAML_AT_FIRST_USE, loader: 'js' }))
+  },
+}
+
 const result = await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
@@ -89,7 +136,7 @@ const result = await build({
   target: 'node24',
   format: 'esm',
   external,
-  plugins: [undiciDispatchersOnly, swaggerUiFolder],
+  plugins: [undiciDispatchersOnly, swaggerUiFolder, yamlAtFirstUse],
   // Bundled CommonJS code calls `require` for Node's modules and the external packages (in every chunk).
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   // Blanks and syntax minified, names left as written, so stack traces read without esbuild's keepNames: that
@@ -104,11 +151,28 @@ const result = await build({
   write: false,
 })
 
+// The yaml swagger loads at its first use: a CommonJS bundle of its own (required synchronously).
+const yamlChunk = swaggerYaml === undefined ? [] : (await build({
+  entryPoints: [swaggerYaml],
+  outfile: 'dist/chunks/yaml.cjs',
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'cjs',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  charset: 'ascii',
+  logLevel: 'warning',
+  write: false,
+})).outputFiles
+
 // esbuild leaves a few characters unescaped in regular expressions and strings (`µs`, a licence's `ä`); one is
 // enough for V8 to hold the whole source, 1-2 MB, as two bytes a character instead of one. `\uXXXX` means
 // the same character in a string, a template and a regular expression; the bundle keeps no comments.
-for (const file of result.outputFiles) {
+const files: OutputFile[] = [...result.outputFiles, ...yamlChunk]
+for (const file of files) {
   const ascii = file.text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
   mkdirSync(path.dirname(file.path), { recursive: true })
-  writeFileSync(file.path, path.basename(file.path) === 'main.js' ? `${V8_FLAGS}${ascii}` : ascii)
+  writeFileSync(file.path, path.basename(file.path) === 'main.js' ? `${ENTRY_PROLOGUE}${ascii}` : ascii)
 }

@@ -61,8 +61,9 @@ t.test('ingest built to dist/ starts with plain node and answers /health', async
 
 // The gateway's bundle replaces two dependencies' ways of loading (scripts/bundle-service.ts,
 // docs/decisions/memory.md): @fastify/reply-from gets undici's dispatchers without undici's index, and
-// @fastify/swagger-ui is bundled and serves Swagger UI's files from the folder it is installed in. Both are
-// shown from the build: a webhook reaches its upstream through the proxy, and /docs serves its page and files.
+// @fastify/swagger-ui is bundled and serves Swagger UI's files from the folder it is installed in;
+// @fastify/swagger's yaml is a chunk required at its first use. All are shown from the build: a webhook
+// reaches its upstream through the proxy, and /docs serves its page, its files and the document as YAML.
 t.test('the gateway built to dist/ proxies through undici and serves Swagger UI from its installed folder', async (t) => {
   const build = spawnSync('pnpm', ['--filter', '@signals/gateway...', '--workspace-concurrency=2', 'run', 'build'], { cwd: root, encoding: 'utf8', timeout: 180_000 })
   t.equal(build.status, 0, `the gateway and its packages compile${build.status === 0 ? '' : `: ${build.stdout}${build.stderr}`}`)
@@ -135,5 +136,9 @@ t.test('the gateway built to dist/ proxies through undici and serves Swagger UI 
   const script = await fetch(`${base}/docs/static/swagger-ui-bundle.js`)
   t.equal(script.status, 200, 'and so is its script')
   t.ok((await script.arrayBuffer()).byteLength > 100_000, 'whole')
+  // The yaml swagger writes it with is a chunk of its own, loaded at this first call (scripts/bundle-service.ts).
+  const yaml = await fetch(`${base}/docs/yaml`)
+  t.equal(yaml.status, 200, 'the document as YAML answers')
+  t.match(await yaml.text(), /^openapi: 3\.0\.3$/m, 'written by yaml from its chunk')
   t.notMatch(output, /tsx|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED/, 'nothing on the way loaded TypeScript')
 })
