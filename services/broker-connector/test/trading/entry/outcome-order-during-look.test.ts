@@ -27,3 +27,31 @@ t.test('an order that lands while the last look for it is on its way: the record
   t.match(await db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirstOrThrow(), { status: 'placed', entry_order_id: sent.entryOrderId, refusal_code: null })
   t.equal(seen(broker, 'order/placeOSO'), 1, 'nothing sent by the connector')
 })
+
+// Found by the model again (seeds 514173193 and 1797525873 path "0", targets-breakeven.md): the record failed,
+// the look after the failure (`OutcomeWatch.recheck`) was on its way, and the order landed then: its events
+// met that look under way and were dropped (one look at a time per record), while the look's list predated the
+// order. The record stayed failed "outcome unknown" with its order at the broker (a limit entry resting: no
+// later event of it looked again). Here the list of the look after the failure is taken at once and answered
+// 3 s later, and the order is placed once that list was taken.
+t.test('an order that lands while the look after the failure is on its way: the record is corrected to placed', async (t) => {
+  const broker = await paperBroker(t)
+  broker.setPrice('MNQZ6', '21000')
+  const { app, db, config } = await tradingApp(t, broker, SWEEP)
+  await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
+  await connect(app, 'u-0')
+  broker.delay('order/list', 3_000)
+  // Each look lists the orders with their commands (`command/list` beside `order/list`).
+  const lists = seen(broker, 'command/list')
+  const id = await stranded(db, { status: 'placing', receivedAt: '-1 minute' })
+  const status = async () => (await db.selectFrom('alerts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+  await eventually(async () => (await status()) === 'failed', 15_000)
+  // The sweep's last look was the first list; the look after the failure is the second, taken now.
+  await eventually(() => seen(broker, 'command/list') >= lists + 2, 10_000)
+  const sent = await orderOfGoneInstance(broker, `sig-${id}`, true)
+  broker.delay('order/list', 0)
+  await eventually(async () => (await status()) === 'placed', 10_000).catch(() => undefined)
+  t.match(await db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirstOrThrow(), { status: 'placed', entry_order_id: sent.entryOrderId, refusal_code: null })
+  t.equal(broker.orders().find((order) => order.id === sent.entryOrderId)?.ordStatus, 'Working', 'the entry rests: no later event of it')
+  t.equal(seen(broker, 'order/placeOSO'), 1, 'nothing sent by the connector')
+})
