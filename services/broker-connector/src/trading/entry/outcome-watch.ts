@@ -3,8 +3,11 @@ import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from './order-plan.ts'
 import type { RecordOutcome } from './settle-records.ts'
 
-/** Looks again at a record another holder had locked, at most (about 2 s in all). */
-const LOOKS_WHILE_HELD = 6
+/**
+ * Looks again at a record another holder had locked, or whose user's session is being opened here, at most
+ * (about 7 s in all: an open ends with a reconciliation's reads).
+ */
+const LOOKS_WHILE_HELD = 12
 
 interface Watched {
   userId: string
@@ -72,7 +75,8 @@ export class OutcomeWatch {
 
   /**
    * Looks for the record's order by its tag; a record another holder has locked (the look that is failing
-   * it, whose lock is let go just after) is looked at again shortly, a few times. An order event (or a
+   * it, whose lock is let go just after), or whose user's session is not handed out yet, is looked at again
+   * shortly, a few times. An order event (or a
    * recheck) that came while the look was on its way is looked at once more after it, if the record is still
    * watched: the look's list may predate that order.
    */
@@ -84,7 +88,7 @@ export class OutcomeWatch {
       return []
     })
     if (outcomes.includes('retry') && tries < LOOKS_WHILE_HELD) {
-      setTimeout(() => void this.#look(id, userId, tries + 1), 100 * (tries + 1))
+      setTimeout(() => void this.#look(id, userId, tries + 1), Math.min(100 * (tries + 1), 1_000))
       return
     }
     this.#scheduled.delete(id)
