@@ -3,8 +3,11 @@ import type { Logger } from '../../shared/logger.ts'
 import { parseOrderTag } from './order-plan.ts'
 import type { RecordOutcome } from './settle-records.ts'
 
-/** Looks again at a record another holder had locked, at most (about 2 s in all). */
-const LOOKS_WHILE_HELD = 6
+/**
+ * Looks again at a record another holder had locked, or whose user's session is being opened here, at most
+ * (about 7 s in all: an open ends with a reconciliation's reads).
+ */
+const LOOKS_WHILE_HELD = 12
 
 interface Watched {
   userId: string
@@ -19,7 +22,8 @@ interface Watched {
  */
 export class OutcomeWatch {
   readonly #watched = new Map<number, Watched>()
-  readonly #scheduled = new Set<number>()
+  /** Records with a look on its way; `again`: an order event or a recheck came since that look began. */
+  readonly #scheduled = new Map<number, { again: boolean }>()
 
   constructor(
     private readonly settle: (records: { id: number; userId: string }[]) => Promise<readonly RecordOutcome[]>,
@@ -59,26 +63,36 @@ export class OutcomeWatch {
   }
 
   #settleSoon(id: number, userId: string): void {
-    if (this.#scheduled.has(id)) return
-    this.#scheduled.add(id)
+    const underWay = this.#scheduled.get(id)
+    if (underWay) {
+      underWay.again = true
+      return
+    }
+    this.#scheduled.set(id, { again: false })
     // After the events of this frame (the legs come with the entry), so one look finds the whole bracket.
     setImmediate(() => void this.#look(id, userId, 0))
   }
 
   /**
    * Looks for the record's order by its tag; a record another holder has locked (the look that is failing
-   * it, whose lock is let go just after) is looked at again shortly, a few times.
+   * it, whose lock is let go just after), or whose user's session is not handed out yet, is looked at again
+   * shortly, a few times. An order event (or a
+   * recheck) that came while the look was on its way is looked at once more after it, if the record is still
+   * watched: the look's list may predate that order.
    */
   async #look(id: number, userId: string, tries: number): Promise<void> {
+    const look = this.#scheduled.get(id)
+    if (look) look.again = false
     const outcomes = await this.settle([{ id, userId }]).catch((error: unknown): readonly RecordOutcome[] => {
       this.logger.warn({ recordId: id, err: error }, 'order event for a record waiting on its outcome: not reconciled now (the sweep will)')
       return []
     })
     if (outcomes.includes('retry') && tries < LOOKS_WHILE_HELD) {
-      setTimeout(() => void this.#look(id, userId, tries + 1), 100 * (tries + 1))
+      setTimeout(() => void this.#look(id, userId, tries + 1), Math.min(100 * (tries + 1), 1_000))
       return
     }
     this.#scheduled.delete(id)
+    if (look?.again === true && this.#watched.get(id)?.userId === userId) this.#settleSoon(id, userId)
   }
 
   /** Drops records watched longer than `keepMs`. */

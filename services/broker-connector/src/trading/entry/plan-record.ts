@@ -205,8 +205,11 @@ async function reconcileSent(context: PlanContext, record: EntryRecord): Promise
   // A session being opened here is handed out in a moment: the order is looked for with it then, not
   // concluded absent for want of a session (its open's own look may have run before the order arrived).
   // Bounded: opens that keep failing do not hold the record past twice the grace.
-  if (!session && record.status === 'placing' && sentAgoMs < 2 * context.outcomeGraceMs && context.sessions.opening?.(record.user_id) === true) {
-    return { kind: 'waiting', id: record.id, note: null }
+  if (!session && context.sessions.opening?.(record.user_id) === true) {
+    if (record.status === 'placing' && sentAgoMs < 2 * context.outcomeGraceMs) return { kind: 'waiting', id: record.id, note: null }
+    // A record failed so: the order may have landed after the open's own look (its event reached the watch
+    // before the session was handed out); looked for again shortly (the watch's look comes back).
+    if (record.status !== 'placing') return { kind: 'retry', id: record.id, note: null }
   }
   let unchecked = session ? null : 'there was no connected broker session to check'
   if (session) {

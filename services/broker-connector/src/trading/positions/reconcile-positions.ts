@@ -17,7 +17,7 @@ import {
   type Discrepancy,
 } from '../../repositories/position-discrepancies.ts'
 import { cancelQuietly } from './cancel-quietly.ts'
-import { stopCoverage } from './stop-coverage.ts'
+import { marketCloses, stopCoverage } from './stop-coverage.ts'
 
 export interface ReconcileDeps {
   db: Kysely<Database>
@@ -69,7 +69,10 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
   const books = await openTradeBooks(db, userId, scope)
   const listed = (await session.listOrders()).filter((order) => !isDone(order.status))
   const after = await session.listPositions()
-  const strays = await strayOrders(deps, held, listed, (contractId) => netOf(after, contractId) === (books.find((book) => book.broker_contract_id === contractId)?.quantity ?? 0))
+  const moved = (contractId: number) => netOf(after, contractId) !== netOf(before, contractId)
+  // A contract whose position moved during the pass keeps its orders to the next pass as well: the list may
+  // predate the fill of the very order it shows working (a stop that closed the trade read closed just after).
+  const strays = await strayOrders(deps, held, listed.filter((order) => !moved(order.contractId)), (contractId) => netOf(after, contractId) === (books.find((book) => book.broker_contract_id === contractId)?.quantity ?? 0))
   const working = listed.filter((order) => !strays.some((stray) => stray.orderId === order.id))
   const open = await openDiscrepancyContracts(db, userId, scope)
   const contractIds = [...new Set([...after.filter((position) => position.netPos !== 0).map((position) => position.contractId), ...books.map((book) => book.broker_contract_id), ...open.map((row) => row.contractId)])]
@@ -78,7 +81,7 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
   const stops: StopsSeen = { working, versions: await session.orderVersions(working.map((order) => order.id)), fills }
   for (const contractId of contractIds) {
     const brokerQty = netOf(after, contractId)
-    if (brokerQty !== netOf(before, contractId)) continue
+    if (moved(contractId)) continue
     const book = books.find((candidate) => candidate.broker_contract_id === contractId)
     const contract = { id: contractId, name: book?.contract ?? names.get(contractId) ?? null }
     const difference = await compareContract(deps, held, contract, brokerQty, book, working)
@@ -89,7 +92,7 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
     else found.push(uncovered)
   }
   // A stray order not found again is gone (cancelled, or its record settled).
-  for (const { contractId } of open.filter((row) => row.kind === 'stray_order' && !strays.some((stray) => !stray.resolved && stray.contractId === row.contractId))) {
+  for (const { contractId } of open.filter((row) => row.kind === 'stray_order' && !moved(row.contractId) && !strays.some((stray) => !stray.resolved && stray.contractId === row.contractId))) {
     await resolveDiscrepancies(db, userId, scope, contractId, ['stray_order'])
   }
   for (const difference of found) {
@@ -116,7 +119,9 @@ interface StopsSeen {
  */
 function stopsDiffer(contract: { id: number; name: string | null }, brokerQty: number, seen: StopsSeen): Discrepancy | null {
   if (brokerQty === 0) return null
-  const coverage = stopCoverage({ contractId: contract.id, netPos: brokerQty }, seen.working, seen.versions, seen.fills)
+  const held = { contractId: contract.id, netPos: brokerQty }
+  // A partial close filling in parts has its stops cut beforehand: what it has still to take needs none.
+  const coverage = stopCoverage(held, seen.working, seen.versions, seen.fills, marketCloses(held, seen.working, seen.versions, seen.fills))
   if (coverage.note === null) return null
   const label = contractLabel(contract)
   const reason = `${label}: ${coverage.note}`

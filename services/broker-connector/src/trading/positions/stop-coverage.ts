@@ -15,24 +15,47 @@ export interface StopCoverage {
  * Adds up what the working stops closing a position still close (each stop's quantity less its own fills)
  * against the position held (signed: positive long). Fewer: some contracts have no stop; more: if every
  * stop triggered, they would open a position the other way (docs/decisions/targets-breakeven.md).
+ * `closing`: contracts a Market close on its way will take (`marketCloses`): those need no stop.
  */
 export function stopCoverage(
   held: { contractId: number; netPos: number },
   orders: readonly BrokerOrder[],
   versions: ReadonlyMap<number, BrokerOrderVersion>,
   fills: readonly BrokerFill[],
+  closing = 0,
 ): StopCoverage {
-  const closing = held.netPos > 0 ? 'Sell' : 'Buy'
+  const side = held.netPos > 0 ? 'Sell' : 'Buy'
   let stopQuantity = 0
   for (const order of orders) {
     const version = versions.get(order.id)
-    if (order.contractId !== held.contractId || order.action !== closing || order.status !== 'Working' || version === undefined || !STOP_TYPES.has(version.orderType)) continue
+    if (order.contractId !== held.contractId || order.action !== side || order.status !== 'Working' || version === undefined || !STOP_TYPES.has(version.orderType)) continue
     const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
     stopQuantity += Math.max(version.quantity - filled, 0)
   }
   const quantity = Math.abs(held.netPos)
-  if (stopQuantity === quantity) return { stopQuantity, note: null }
-  if (stopQuantity < quantity) return { stopQuantity, note: `${quantity - stopQuantity} of the ${quantity} contract(s) held have no working stop at the broker (stops cover ${stopQuantity})` }
+  // Fewer stops are needed while a close takes contracts; never more than are held.
+  const needed = Math.max(quantity - closing, 0)
+  if (stopQuantity >= needed && stopQuantity <= quantity) return { stopQuantity, note: null }
+  const closes = closing === 0 ? '' : `, a Market close takes ${closing}`
+  if (stopQuantity < needed) return { stopQuantity, note: `${needed - stopQuantity} of the ${quantity} contract(s) held have no working stop at the broker (stops cover ${stopQuantity}${closes})` }
   const other = held.netPos > 0 ? 'short' : 'long'
   return { stopQuantity, note: `the working stops at the broker close ${stopQuantity} contract(s), more than the ${quantity} held: if they all trigger, they open a ${other} position of ${stopQuantity - quantity}` }
+}
+
+/** What the working Market orders closing a position have still to fill (a close on its way), summed. */
+export function marketCloses(
+  held: { contractId: number; netPos: number },
+  orders: readonly BrokerOrder[],
+  versions: ReadonlyMap<number, BrokerOrderVersion>,
+  fills: readonly BrokerFill[],
+): number {
+  const side = held.netPos > 0 ? 'Sell' : 'Buy'
+  let left = 0
+  for (const order of orders) {
+    const version = versions.get(order.id)
+    if (order.contractId !== held.contractId || order.action !== side || order.status !== 'Working' || version?.orderType !== 'Market') continue
+    const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
+    left += Math.max(version.quantity - filled, 0)
+  }
+  return left
 }

@@ -39,8 +39,11 @@ export async function reserveId(db: Kysely<Database>): Promise<number> {
   return rows[0]?.id as number
 }
 
-/** An order placed under `tag` over a session of its own, as an instance that then died would have. */
-export async function orderOfGoneInstance(broker: PaperBroker, tag: string) {
+/**
+ * An order placed under `tag` over a session of its own, as an instance that then died would have: a market
+ * entry unless `resting` (a limit below the market, which keeps working: no event of it follows).
+ */
+export async function orderOfGoneInstance(broker: PaperBroker, tag: string, resting = false) {
   const adapter = new TradovateAdapter({ heartbeatMs: 200 })
   const session = await adapter.openSession(
     { restUrl: broker.restUrl, wsUrl: broker.wsUrl, mdUrl: broker.mdUrl },
@@ -49,7 +52,8 @@ export async function orderOfGoneInstance(broker: PaperBroker, tag: string) {
   )
   try {
     const contract = await session.findContract('MNQZ6')
-    return await session.placeBracket({ tag, contract, action: 'Buy', quantity: 5, entryType: 'Market', entryPrice: null, stopPrice: '20950', targetPrice: '21100' })
+    const entry = resting ? { entryType: 'Limit' as const, entryPrice: '20900', stopPrice: '20850' } : { entryType: 'Market' as const, entryPrice: null, stopPrice: '20950' }
+    return await session.placeBracket({ tag, contract, action: 'Buy', quantity: 5, ...entry, targetPrice: '21100' })
   } finally {
     session.close()
   }
