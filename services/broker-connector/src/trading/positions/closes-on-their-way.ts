@@ -21,8 +21,9 @@ const LOOK_AGAIN_MS = 1_000
  * its stop), and a halt must not hold a position for a close that may never land; it says which closes it did
  * not wait for (a late one turns the account over by its quantity: the reconciliation flattens that).
  */
-export async function noCloseOnItsWay(db: Kysely<Database>, session: Pick<BrokerSession, 'listOrders'>, exit: { userId: string; contract: string; flattenId: number; what: string; waits: boolean }): Promise<string> {
-  const sent = await closesSentNotDone(db, exit.userId, exit.contract, exit.flattenId)
+export async function noCloseOnItsWay(db: Kysely<Database>, session: Pick<BrokerSession, 'listOrders'>, exit: { userId: string; contract: string; flattenId: number; ownCloseSent?: boolean; what: string; waits: boolean }): Promise<string> {
+  // `ownCloseSent`: the asking request's own close was sent (a source's exit joined since by a wider exit): counted too.
+  const sent = await closesSentNotDone(db, exit.userId, exit.contract, exit.ownCloseSent === true ? null : exit.flattenId)
   if (sent.length === 0) return ''
   const listed = new Set((await session.listOrders({ fresh: true })).flatMap((order) => (order.tag === null ? [] : [order.tag])))
   const unknown = sent.filter((close) => !listed.has(partialCloseTagOf(close.id)))

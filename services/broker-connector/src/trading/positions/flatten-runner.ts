@@ -23,6 +23,9 @@ export async function waitForSession(db: Kysely<Database>, userIds: readonly str
   for (const userId of userIds) await flattensWaitFor(db, [userId], (await isLive(db, userId)) ? CONNECTION_DOWN : LIVE_TRADING_OFF)
 }
 
+/** A close sent (a partial close, a source's exit not joined by a wider exit since) whose outcome is only looked for. */
+const onlyLookedFor = (flatten: PendingFlatten) => flatten.part_sent_at !== null && (flatten.close_part !== null || flatten.source_scoped)
+
 /** Why an attempt failed, in words for the trader, how long to wait before the next, and whether it counts as a try (its back-off). */
 function waitAfter(error: BrokerError, attempts: number): { reason: string; waitMs: number; counted?: false } {
   const backoffMs = Math.min(300_000, 2_000 * 2 ** Math.min(attempts, 8))
@@ -100,7 +103,7 @@ export class FlattenRunner {
     let waiting = false
     for (const flatten of pending) {
       if (!force && flatten.next_attempt_at > now) waiting = true
-      else if (!(await this.#attempt(session, flatten)) && flatten.part_sent_at === null) waiting = true
+      else if (!(await this.#attempt(session, flatten)) && !onlyLookedFor(flatten)) waiting = true
     }
     return waiting ? 'waiting' : 'done'
   }

@@ -1,9 +1,10 @@
 import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually, identityHeaders, publishAlert } from '../../helper.ts'
-import { type connectedTrader } from '../../trading-helper.ts'
+import { mnqEntry, settledRecord, type connectedTrader } from '../../trading-helper.ts'
+import { traderWithSource } from '../../source-helper.ts'
 import { closeTwo } from '../targets/targets-helper.ts'
-import { closedTrade, mnqExit, netMnq, openBracket } from './exit-helper.ts'
+import { closedTrade, mnqExit, netMnq, openBracket, openedTrade } from './exit-helper.ts'
 
 /**
  * A partial close whose send outcome is unknown (no answer before the client's time-out, `late`) makes an
@@ -31,7 +32,7 @@ t.test('the kill switch with a partial close whose outcome is unknown: the posit
   t.equal(response.statusCode, 200, response.body)
   const working = () => broker.orders().filter((order) => order.accountId === 9000 && WORKING.has(order.ordStatus))
   // Never held without a stop: flattened, or its stop still working.
-  t.ok(netMnq(broker) === 0 || working().some((order) => order.orderType === 'Stop'), `after the kill switch: ${netMnq(broker)} held, working: ${JSON.stringify(working().map((order) => order.orderType))}`)
+  t.ok(netMnq(broker) === 0 || working().some((order) => /\.sl\d*$/.test(order.clOrdId ?? '')), `after the kill switch: ${netMnq(broker)} held, working: ${JSON.stringify(working().map((order) => order.clOrdId))}`)
   t.match(response.json().killSwitch, { outcome: 'done' }, 'the kill switch flattened the contract of our trade')
   await eventually(() => netMnq(broker) === 0)
   t.match(await closedTrade(db, record.id), { status: 'closed', result: 'Session End' })
@@ -91,4 +92,32 @@ t.test("an alert's exit waiting for a close whose outcome is unknown: its waits 
   t.match(failed?.reason, /the broker did not answer the exit .*tried again in 2 s/, 'its first try after the waits is tried again after the first back-off')
   await eventually(async () => (await requestOf(db, exit.alertId))?.done_at != null)
   t.equal(netMnq(broker), 0, 'flattened on its next try')
+})
+
+t.test("the kill switch while a source's exit (a sized close) waits for its unknown outcome: the kill switch's flatten is carried out, not swallowed by the source's look", async (t) => {
+  const { broker, app, db, config, house } = await traderWithSource(t)
+  const spec = mnqEntry({ userId: 'u-0' })
+  await publishAlert(app, spec)
+  const specTrade = await openedTrade(db, (await settledRecord(db, spec.alertId)).id)
+  const fromHouse = mnqEntry({ userId: null, sourceId: house, sl: 20900, tp: 21200 })
+  await publishAlert(app, fromHouse)
+  const houseTrade = await openedTrade(db, (await settledRecord(db, fromHouse.alertId)).id)
+  await app.trading.keeper.idle()
+  const held = Number(specTrade.quantity) + Number(houseTrade.quantity)
+  t.equal(netMnq(broker), held, 'both trades are in the one position')
+
+  // The source's exit is a sized close (the spec route's trade shares the position); its send times out.
+  broker.interfere('order/placeorder', { kind: 'late' }, 1)
+  const exit = mnqExit({ sourceId: house, result: 'TP' })
+  await publishAlert(app, exit)
+  await eventually(async () => /did not answer/.test((await requestOf(db, exit.alertId))?.reason ?? ''))
+  t.equal(netMnq(broker), held, "the source's close has not reached the broker")
+
+  const response = await app.inject({ method: 'POST', url: '/api/kill-switch', headers: identityHeaders(config, 'u-0') })
+  t.equal(response.statusCode, 200, response.body)
+  const working = () => broker.orders().filter((order) => order.accountId === 9000 && WORKING.has(order.ordStatus))
+  t.ok(netMnq(broker) === 0 || working().some((order) => /\.sl\d*$/.test(order.clOrdId ?? '')), `after the kill switch: ${netMnq(broker)} held, working: ${JSON.stringify(working().map((order) => order.clOrdId))}`)
+  await eventually(() => netMnq(broker) === 0)
+  t.match(await closedTrade(db, specTrade.alert_record_id!), { status: 'closed', result: 'Session End' }, "the spec route's trade is closed by the kill switch")
+  broker.release('order/placeorder')
 })
