@@ -78,7 +78,7 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   // exit of every source's trades (the kill switch, a halt, another source's exit: no longer source-scoped),
   // that exit is carried out below, its sent close counted as any close on its way (never swallowed by the look).
   const ownCloseSent = flatten.part_sent_at !== null
-  if (ownCloseSent && flatten.source_scoped) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
+  if (flatten.part_sent_at !== null && flatten.source_scoped) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
   // Not while a close of the contract whose outcome is unknown may still be carried out: its sale is not in the
   // position yet. An exit no alert asked for (the kill switch, a halt's or session end's flatten, the trader's close) never waits.
