@@ -98,11 +98,11 @@ const noteExit = (changed: ReturnType<typeof sql>, note: string) => sql`
   WHERE t.user_id = f.user_id AND t.contract = f.contract AND t.status = 'open' AND t.exit_requested_at IS NOT NULL
     AND t.exit_note IS DISTINCT FROM ${note}`
 
-/** An attempt that could not finish: why, and when to try again (counted as an attempt). */
-export async function flattenWaits(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id'>, reason: string, waitMs: number): Promise<void> {
+/** An attempt that could not finish: why, and when to try again (counted as an attempt unless `counted` is false: a wait of our own, nothing sent). */
+export async function flattenWaits(db: Kysely<Database>, flatten: Pick<PendingFlatten, 'id'>, reason: string, waitMs: number, counted = true): Promise<void> {
   await sql`
     WITH changed AS (
-      UPDATE flatten_requests SET attempts = attempts + 1, reason = ${reason}, next_attempt_at = now() + ${waitMs} * interval '1 millisecond'
+      UPDATE flatten_requests SET attempts = attempts + ${counted ? 1 : 0}::int, reason = ${reason}, next_attempt_at = now() + ${waitMs} * interval '1 millisecond'
       WHERE id = ${flatten.id} AND done_at IS NULL RETURNING user_id, contract)
     ${noteExit(sql`SELECT user_id, contract FROM changed`, reason)}`.execute(db)
 }

@@ -56,14 +56,14 @@ export async function markClosePutBack(db: Kysely<Database>, id: number, orderId
   await sql`UPDATE flatten_requests SET put_back_orders = array_append(put_back_orders, ${orderId}::bigint) WHERE id = ${id} AND NOT ${orderId}::bigint = ANY(put_back_orders)`.execute(db)
 }
 
-/** The user's closes in the contract (partial closes, sources' exits) marked sent and not yet carried out: their outcome is not known yet. `except`: the asking request. */
-export async function closesSentNotDone(db: Kysely<Database>, userId: string, contract: string, except: number): Promise<{ id: number; part_sent_at: Date }[]> {
+/** The user's closes in the contract (partial closes, sources' exits) marked sent and not yet carried out: their outcome is not known yet. `except`: the asking request (null: none left out). */
+export async function closesSentNotDone(db: Kysely<Database>, userId: string, contract: string, except: number | null): Promise<{ id: number; part_sent_at: Date }[]> {
   const rows = await db
     .selectFrom('flatten_requests')
     .select(['id', 'part_sent_at'])
     .where('user_id', '=', userId)
     .where('contract', '=', contract)
-    .where('id', '!=', except)
+    .$if(except !== null, (query) => query.where('id', '!=', except ?? 0))
     .where('done_at', 'is', null)
     .where('part_sent_at', 'is not', null)
     .orderBy('id')

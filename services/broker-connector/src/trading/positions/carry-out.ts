@@ -74,11 +74,15 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   const source = flatten.source_scoped ? { id: flatten.source_id } : undefined
   const scope: ExitScope = { userId: flatten.user_id, account, contractId, side: flatten.side, signalAt: flatten.signal_at, source }
   // A source's exit sent as a closing order of its trades' quantity (below): looked for, never sent again;
-  // given up, what was cut for it is put back where the broker still holds the position.
-  if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
+  // given up, what was cut for it is put back where the broker still holds the position. Joined since by an
+  // exit of every source's trades (the kill switch, a halt, another source's exit: no longer source-scoped),
+  // that exit is carried out below, its sent close counted as any close on its way (never swallowed by the look).
+  const ownCloseSent = flatten.part_sent_at !== null
+  if (flatten.part_sent_at !== null && flatten.source_scoped) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
-  // Not while a close of the contract whose outcome is unknown may still be carried out: its sale is not in the position yet.
-  const unconfirmed = await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, what: 'the exit' })
+  // Not while a close of the contract whose outcome is unknown may still be carried out: its sale is not in the
+  // position yet. An exit no alert asked for (the kill switch, a halt's or session end's flatten, the trader's close) never waits.
+  const unconfirmed = await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, ownCloseSent, what: 'the exit', waits: flatten.alert_id !== null })
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope)])
   await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })

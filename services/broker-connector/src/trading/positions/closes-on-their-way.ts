@@ -16,22 +16,34 @@ const LOOK_AGAIN_MS = 1_000
  * broker lists its tag (filled: the position shows it; working: a liquidation cancels it with the contract's
  * orders; ended), or its grace is over (`SENT_GRACE_MS`, after which the close itself is given up: never
  * confirmed). Returns what the exit should say of the closes given up that way (empty when none).
+ * `waits` false (an exit no alert asked for: the kill switch, a halt's flatten, the trader's close) goes at
+ * once: the kill switch cancels every working order after it (a waiting exit would leave the position without
+ * its stop), and a halt must not hold a position for a close that may never land; it says which closes it did
+ * not wait for (a late one turns the account over by its quantity: the reconciliation flattens that).
  */
-export async function noCloseOnItsWay(db: Kysely<Database>, session: Pick<BrokerSession, 'listOrders'>, exit: { userId: string; contract: string; flattenId: number; what: string }): Promise<string> {
-  const sent = await closesSentNotDone(db, exit.userId, exit.contract, exit.flattenId)
+export async function noCloseOnItsWay(db: Kysely<Database>, session: Pick<BrokerSession, 'listOrders'>, exit: { userId: string; contract: string; flattenId: number; ownCloseSent?: boolean; what: string; waits: boolean }): Promise<string> {
+  // `ownCloseSent`: the asking request's own close was sent (a source's exit joined since by a wider exit): counted too.
+  const sent = await closesSentNotDone(db, exit.userId, exit.contract, exit.ownCloseSent === true ? null : exit.flattenId)
   if (sent.length === 0) return ''
   const listed = new Set((await session.listOrders({ fresh: true })).flatMap((order) => (order.tag === null ? [] : [order.tag])))
   const unknown = sent.filter((close) => !listed.has(partialCloseTagOf(close.id)))
   const now = Date.now()
-  const waiting = unknown.find((close) => now - close.part_sent_at.getTime() < SENT_GRACE_MS)
+  const agoOf = (close: { part_sent_at: Date }) => Math.round((now - close.part_sent_at.getTime()) / 1000)
+  const inGrace = (close: { part_sent_at: Date }) => now - close.part_sent_at.getTime() < SENT_GRACE_MS
+  const waiting = exit.waits ? unknown.find(inGrace) : undefined
   if (waiting) {
-    const ago = Math.round((now - waiting.part_sent_at.getTime()) / 1000)
     throw new BrokerError(
       'unavailable',
-      `${exit.what} waits for the partial close ${partialCloseTagOf(waiting.id)} sent ${ago} s ago whose outcome is unknown (the broker does not list it yet): sent now, both could sell the same contracts; it waits at most ${SENT_GRACE_MS / 1000} s from the close's send`,
+      `${exit.what} waits for the partial close ${partialCloseTagOf(waiting.id)} sent ${agoOf(waiting)} s ago whose outcome is unknown (the broker does not list it yet): sent now, both could sell the same contracts; it waits at most ${SENT_GRACE_MS / 1000} s from the close's send`,
       LOOK_AGAIN_MS,
       true,
     )
   }
-  return unknown.map((close) => `; the partial close ${partialCloseTagOf(close.id)} was never confirmed by the broker (past its ${SENT_GRACE_MS / 1000} s): if the broker carries it out after all, check the ${exit.contract} position`).join('')
+  return unknown
+    .map((close) =>
+      inGrace(close)
+        ? `; the partial close ${partialCloseTagOf(close.id)} sent ${agoOf(close)} s ago is not confirmed by the broker yet (its outcome is unknown) and ${exit.what} did not wait for it: if the broker carries it out after all, check the ${exit.contract} position`
+        : `; the partial close ${partialCloseTagOf(close.id)} was never confirmed by the broker (past its ${SENT_GRACE_MS / 1000} s): if the broker carries it out after all, check the ${exit.contract} position`,
+    )
+    .join('')
 }

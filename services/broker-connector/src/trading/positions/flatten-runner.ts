@@ -10,7 +10,10 @@ import { SerialQueues } from '../../shared/serial-queues.ts'
 import type { HaltedEntries } from '../risk/halt-entries.ts'
 import { carryOutFlatten } from './carry-out.ts'
 
-/** done: nothing of the user's is left to flatten; waiting: some flatten waits (its reason is kept). */
+/**
+ * done: nothing of the user's is left to flatten; waiting: some flatten waits (its reason is kept). A close
+ * already sent and only looked for (its outcome unknown) is not waiting: nothing of it is left to send.
+ */
 export type FlattenRun = 'done' | 'waiting'
 
 const CONNECTION_DOWN = 'the broker connection is down: the exit is sent to the broker as soon as it is back'
@@ -20,16 +23,20 @@ export async function waitForSession(db: Kysely<Database>, userIds: readonly str
   for (const userId of userIds) await flattensWaitFor(db, [userId], (await isLive(db, userId)) ? CONNECTION_DOWN : LIVE_TRADING_OFF)
 }
 
-/** Why an attempt failed, in words for the trader, and how long to wait before the next. */
-function waitAfter(error: BrokerError, attempts: number): { reason: string; waitMs: number } {
+/** A close sent (a partial close, a source's exit not joined by a wider exit since) whose outcome is only looked for. */
+const onlyLookedFor = (flatten: PendingFlatten) => flatten.part_sent_at !== null && (flatten.close_part !== null || flatten.source_scoped)
+
+/** Why an attempt failed, in words for the trader, how long to wait before the next, and whether it counts as a try (its back-off). */
+function waitAfter(error: BrokerError, attempts: number): { reason: string; waitMs: number; counted?: false } {
   const backoffMs = Math.min(300_000, 2_000 * 2 ** Math.min(attempts, 8))
   const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`
   if (error.kind === 'rate_limited' || error.kind === 'captcha') {
     const waitMs = Math.max(error.retryAfterMs ?? backoffMs, 1_000)
     return { reason: `waiting for the broker: ${error.message}; the exit is sent after the wait (${seconds(waitMs)})`, waitMs }
   }
-  // A wait of our own (nothing sent: a close on its way, closes-on-their-way.ts), looked at again soon.
-  if (error.kind === 'unavailable' && error.retryAfterMs !== null) return { reason: `${error.message}; looked at again in ${seconds(error.retryAfterMs)}`, waitMs: error.retryAfterMs }
+  // A wait of our own (nothing sent: a close on its way, closes-on-their-way.ts), looked at again soon. Not a
+  // try: a minute of such waits would otherwise put the exit's next broker failure at the longest back-off.
+  if (error.kind === 'unavailable' && error.retryAfterMs !== null) return { reason: `${error.message}; looked at again in ${seconds(error.retryAfterMs)}`, waitMs: error.retryAfterMs, counted: false }
   if (error.kind === 'unavailable') return { reason: `the broker did not answer the exit (${error.message}); tried again in ${seconds(backoffMs)}`, waitMs: backoffMs }
   return { reason: `the broker refused the exit: ${error.message}; tried again in ${seconds(backoffMs)}`, waitMs: backoffMs }
 }
@@ -96,7 +103,7 @@ export class FlattenRunner {
     let waiting = false
     for (const flatten of pending) {
       if (!force && flatten.next_attempt_at > now) waiting = true
-      else if (!(await this.#attempt(session, flatten))) waiting = true
+      else if (!(await this.#attempt(session, flatten)) && !onlyLookedFor(flatten)) waiting = true
     }
     return waiting ? 'waiting' : 'done'
   }
@@ -109,8 +116,8 @@ export class FlattenRunner {
       return true
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error
-      const { reason, waitMs } = waitAfter(error, flatten.attempts)
-      await flattenWaits(this.deps.db, flatten, reason, waitMs)
+      const { reason, waitMs, counted } = waitAfter(error, flatten.attempts)
+      await flattenWaits(this.deps.db, flatten, reason, waitMs, counted)
       this.deps.logger.warn({ userId: flatten.user_id, contract: flatten.contract, kind: error.kind, reason }, 'flatten not carried out yet')
       return false
     }

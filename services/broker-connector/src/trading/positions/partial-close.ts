@@ -27,7 +27,7 @@ export async function carryOutPartialClose(db: Kysely<Database>, session: Broker
   const scope = { userId: flatten.user_id, account, contractId: contract.id, side: flatten.side, signalAt: flatten.signal_at }
   if (flatten.part_sent_at !== null) return lookForSentClose(db, session, { ...flatten, part_sent_at: flatten.part_sent_at }, scope)
   // Not while an earlier close whose outcome is unknown may still be carried out (its sale is not in the position yet).
-  await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, what: 'the partial close' })
+  await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, what: 'the partial close', waits: true })
   // Its reads, cut and send are exclusive with the stops check of the contract (which would take the cut for a gap).
   return withExitLock(db, flatten.user_id, flatten.contract, 'the partial close', async (locked) => {
     const [positions, trades, orders] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(locked, scope), session.listOrders({ fresh: true })])
