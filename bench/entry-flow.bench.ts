@@ -139,7 +139,7 @@ async function singleUser(rig: Rig): Promise<number[]> {
 /** 2. 1,000 live users, one alert per run: the 200 to the 1,000th order, and the Exit after each run. */
 async function manyUsers(rig: Rig) {
   const { connector } = rig
-  await sql`UPDATE trading_settings SET setting_value = '{"enabled": true, "autoPlaceOrders": true}'`.execute(connector.db)
+  await sql`UPDATE broker_accounts SET live_trading = true, auto_place = true, switches_updated_at = now() WHERE is_primary`.execute(connector.db)
   const others = Array.from({ length: USERS - 1 }, (_, i) => `bench-${i + 1}`)
   for (let i = 0; i < others.length; i += 50) await Promise.all(others.slice(i, i + 50).map((userId) => connector.feeds.start(userId)))
   await until(() => others.every((userId) => connector.feeds.session(userId) !== null), 'every session', 120_000)

@@ -72,8 +72,8 @@ try {
   await app.ready()
   const db = app.db
   await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(1, ${USERS}::int) g`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT 'bench-' || g, 'live_trading', '{"enabled": true, "autoPlaceOrders": false}' FROM generate_series(1, ${USERS}::int) g`.execute(db)
+  // Live trading on: the primary accounts' switches (each made with its user).
+  await sql`UPDATE broker_accounts SET live_trading = true, switches_updated_at = now() WHERE is_primary`.execute(db)
   // An operator source every one of them subscribes to (one subscription: one account).
   const source = (await sql<{ id: string }>`INSERT INTO signal_sources (owner_user_id, name, token_hash)
     VALUES (NULL, 'bench operator source', ${randomUUID().replaceAll('-', '').padEnd(64, '0')}) RETURNING id`.execute(db)).rows[0]?.id as string
@@ -107,8 +107,7 @@ try {
   async function rowByRow(): Promise<number> {
     const alert = entryAlert()
     const started = performance.now()
-    const users = await sql<{ user_id: string }>`SELECT user_id FROM trading_settings
-      WHERE setting_key = 'live_trading' AND setting_value -> 'enabled' = 'true'::jsonb`.execute(db)
+    const users = await sql<{ user_id: string }>`SELECT user_id FROM broker_accounts WHERE is_primary AND live_trading`.execute(db)
     const raw = rawDataOf(alert)
     for (const { user_id } of users.rows) {
       await sql`INSERT INTO alerts (alert_id, user_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data, received_at)
@@ -135,8 +134,7 @@ try {
 
   // The opt-out case: OPTED_OUT more live traders who opted out of the spec route; it still writes USERS records.
   await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(${USERS + 1}::int, ${USERS + OPTED_OUT}::int) g`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT 'bench-' || g, 'live_trading', '{"enabled": true, "autoPlaceOrders": false}' FROM generate_series(${USERS + 1}::int, ${USERS + OPTED_OUT}::int) g`.execute(db)
+  await sql`UPDATE broker_accounts SET live_trading = true, switches_updated_at = now() WHERE is_primary AND NOT live_trading`.execute(db)
   await sql`INSERT INTO default_source_opt_outs (user_id) SELECT 'bench-' || g FROM generate_series(${USERS + 1}::int, ${USERS + OPTED_OUT}::int) g`.execute(db)
   await sql`ANALYZE`.execute(db)
   const optedOut: number[] = []

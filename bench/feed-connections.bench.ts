@@ -114,7 +114,7 @@ try {
 
   // Live trading on for everyone (as the settings service's toggle does), then one start command each.
   const states = await watchStates()
-  await sql`UPDATE trading_settings SET setting_value = jsonb_set(setting_value, '{enabled}', 'true') WHERE user_id LIKE 'bench-feed-%'`.execute(db)
+  await sql`UPDATE broker_accounts SET live_trading = true, switches_updated_at = now() WHERE is_primary AND user_id LIKE 'bench-feed-%'`.execute(db)
   const started = performance.now()
   await startFeeds(users)
   await whileConnectorRuns(() => (states.connected() === USERS ? true : undefined), { timeoutMs: 60_000 + USERS * 500, intervalMs: 50, what: `${USERS} feeds connected` })

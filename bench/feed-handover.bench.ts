@@ -39,8 +39,8 @@ const children: ChildProcess[] = []
 
 async function seed() {
   await sql`INSERT INTO users (user_id, email, approved) SELECT 'bench-' || g, 'bench-' || g || '@example.com', true FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT 'bench-' || g, 'live_trading', jsonb_build_object('enabled', true, 'autoPlaceOrders', true) FROM generate_series(0, ${USERS - 1}::int) g`.execute(db)
+  // Live trading on: the primary accounts' switches (each made with its user).
+  await sql`UPDATE broker_accounts SET live_trading = true, auto_place = true, switches_updated_at = now() WHERE is_primary AND user_id LIKE 'bench-%'`.execute(db)
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const rows = Array.from({ length: USERS }, (_, i) => {
     const owner = { userId: `bench-${i}`, broker: 'paper', environment: 'demo', accountId: `DEMO${9000 + i}` } as const

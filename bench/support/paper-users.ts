@@ -27,9 +27,9 @@ export async function seedPaperUsers(db: Kysely<Database>, options: PaperUsersOp
   const { count, prefix } = options
   await sql`INSERT INTO users (user_id, email, approved)
     SELECT ${prefix} || g, ${prefix} || g || '@example.com', true FROM generate_series(0, ${count - 1}::int) g`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT ${prefix} || g, 'live_trading', jsonb_build_object('enabled', g < ${options.live}::int, 'autoPlaceOrders', ${options.autoPlace}::boolean)
-    FROM generate_series(0, ${count - 1}::int) g`.execute(db)
+  // The spec's live_trading setting: each primary account's switches (made with its user).
+  await sql`UPDATE broker_accounts a SET live_trading = g < ${options.live}::int, auto_place = ${options.autoPlace}::boolean, switches_updated_at = now()
+    FROM generate_series(0, ${count - 1}::int) g WHERE a.is_primary AND a.user_id = ${prefix} || g`.execute(db)
   const cipher = CredentialsCipher.fromConfig(options.credentials.keyId, options.credentials.key, options.credentials.previousKeys)
   const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
   // Sealed as the settings service seals them: bound to the row's user, broker, environment and account.

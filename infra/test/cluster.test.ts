@@ -21,8 +21,8 @@ async function seedLiveTraders(db: Kysely<Database>, env: Record<string, string>
   const users = Array.from({ length: USERS }, (_, i) => `trader-${i}`)
   for (const [i, userId] of users.entries()) {
     await sql`INSERT INTO users (user_id, email, approved) VALUES (${userId}, ${`${userId}@example.com`}, true)`.execute(db)
-    await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-      VALUES (${userId}, 'live_trading', '{"enabled": true, "autoPlaceOrders": true}'::jsonb)`.execute(db)
+    // The spec's live_trading setting: the primary account's switches (made with the user).
+    await sql`UPDATE broker_accounts SET live_trading = true, auto_place = true, switches_updated_at = now() WHERE user_id = ${userId} AND is_primary`.execute(db)
     await saveCredentials(db, config, userId, `trader${i}`)
   }
   return users

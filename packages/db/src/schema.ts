@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
-import type { AlertRecordStatus, BrokerEnvironment, BrokerName, ClosePart, OrderWord, Role as UserRole, SettingKey, Side, TradeResult, TradeStatus } from '@signals/contracts'
+import type { AlertRecordStatus, BrokerEnvironment, BrokerName, ClosePart, OrderWord, Role as UserRole, Side, TradeResult, TradeStatus } from '@signals/contracts'
 
 /** Timestamps come back as Date; inserts and updates may pass a Date or an SQL expression. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -38,7 +38,8 @@ export interface BannedEmailsTable {
 
 export interface TradingSettingsTable {
   user_id: string
-  setting_key: SettingKey
+  /** `live_trading` is the primary account's switches (`broker_accounts`), no longer a row here. */
+  setting_key: 'risk_strategy'
   setting_value: Json
   updated_at: Timestamp
 }
@@ -80,7 +81,7 @@ export interface BrokerLoginsTable {
 
 /**
  * A trader's broker account: one broker account id under a login, with its own switches. Each trader has one
- * primary (the spec's single-account routes address it; its switches mirror `trading_settings`' live_trading).
+ * primary (the spec's single-account routes address it; its switches are the spec's live_trading setting).
  * Until the connector trades by account only the primary may be live (a check constraint).
  */
 export interface BrokerAccountsTable {
@@ -94,6 +95,8 @@ export interface BrokerAccountsTable {
   is_primary: ColumnType<boolean, boolean | undefined, boolean>
   live_trading: ColumnType<boolean, boolean | undefined, boolean>
   auto_place: ColumnType<boolean, boolean | undefined, boolean>
+  /** The primary's: when its switches (the spec's `live_trading` setting) were last saved; the setting's `updatedAt`. */
+  switches_updated_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   created_at: Timestamp
   updated_at: Timestamp
 }

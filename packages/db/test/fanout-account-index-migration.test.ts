@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap'
 import pg from 'pg'
 import { createTestDatabase } from '@signals/test-support'
+import { databaseBefore } from './migration-helper.ts'
 
 // Migration 20261203010000_fanout_account_index (docs/decisions/fanout-speed.md): the fan-out's records have no
 // index of their own by account, and the live-trading mirror looks the trader's primary up once per write.
@@ -17,7 +18,8 @@ async function client(t: Test): Promise<pg.Client> {
 }
 
 t.test("a live-trading write looks its trader's primary up once, not once per account on the server", async (t) => {
-  const db = await client(t)
+  // The mirror lived until 20261204130000_live_trading_by_account: tested at the schema before it.
+  const { client: db } = await databaseBefore(t, '20261204130000_live_trading_by_account', 'fanoutmirror')
   await db.query("INSERT INTO users (user_id, email) SELECT 'u' || g, 'u' || g || '@x.com' FROM generate_series(1, 20) g")
   await db.query('BEGIN')
   // Counts the plpgsql function's calls in this transaction (pg_stat_xact_user_functions).

@@ -4,7 +4,7 @@ import type { Interference, PaperBroker, TaggedOrder } from '@signals/dev-paper-
 import type { ProjectXPaperBroker } from '@signals/dev-paper-broker-projectx'
 import type { Config } from '../src/config.ts'
 import type { BuildOptions } from '../src/app.ts'
-import { build, type App } from './helper.ts'
+import { build, setLiveTrading, type App } from './helper.ts'
 import { connect, paperBroker } from './trading-helper.ts'
 import { saveCredentials } from './feeds/feed-helper.ts'
 import { projectXBroker, saveProjectXCredentials } from './feeds/broker/projectx/helper.ts'
@@ -124,8 +124,7 @@ export function tradingAppOn(t: Test, broker: BrokerUnderTest, overrides: Record
 /** An approved trader live with orders placed automatically, holding login `trader<index>` at this broker. */
 export async function liveTraderOn(db: Kysely<Database>, config: Config, broker: BrokerUnderTest, userId: string, index = 0, autoPlace = true) {
   await sql`INSERT INTO users (user_id, email, approved) VALUES (${userId}, ${`${userId}@example.com`}, true)`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    VALUES (${userId}, 'live_trading', jsonb_build_object('enabled', true, 'autoPlaceOrders', ${autoPlace}::boolean))`.execute(db)
+  await setLiveTrading(db, [userId], { enabled: true, autoPlaceOrders: autoPlace })
   await broker.saveCredentials(db, config, userId, index)
 }
 

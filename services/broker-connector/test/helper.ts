@@ -100,11 +100,25 @@ export async function seedUsers(
     INSERT INTO users (user_id, email, name, approved)
     SELECT ${prefix} || '-' || g, ${prefix} || '-' || g || '@example.com', 'Trader ' || g, ${options.approved ?? true}
     FROM generate_series(0, ${count - 1}::int) AS g`.execute(db)
+  const userIds = Array.from({ length: count }, (_, i) => `${prefix}-${i}`)
+  await setLiveTrading(db, userIds, { enabled: live, autoPlaceOrders: options.autoPlace ?? false })
+  return userIds
+}
+
+/**
+ * Saves the spec's live_trading setting of these users as the settings service does: their primary account's
+ * switches (each user has one from the trigger on `users`), the row the connector reads.
+ */
+export async function setLiveTrading(db: Kysely<Database>, userIds: readonly string[], switches: { enabled: boolean; autoPlaceOrders: boolean }): Promise<void> {
   await sql`
-    INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    SELECT ${prefix} || '-' || g, 'live_trading', jsonb_build_object('enabled', ${live}::boolean, 'autoPlaceOrders', ${options.autoPlace ?? false}::boolean)
-    FROM generate_series(0, ${count - 1}::int) AS g`.execute(db)
-  return Array.from({ length: count }, (_, i) => `${prefix}-${i}`)
+    UPDATE broker_accounts SET live_trading = ${switches.enabled}, auto_place = ${switches.autoPlaceOrders}, switches_updated_at = clock_timestamp()
+    WHERE is_primary AND user_id = ANY(${userIds}::text[])`.execute(db)
+}
+
+/** The user's live_trading setting as the spec shows it: their primary account's switches. */
+export async function liveTradingOf(db: Kysely<Database>, userId: string): Promise<{ enabled: boolean; autoPlaceOrders: boolean }> {
+  const row = await db.selectFrom('broker_accounts').select(['live_trading', 'auto_place']).where('user_id', '=', userId).where('is_primary', '=', true).executeTakeFirstOrThrow()
+  return { enabled: row.live_trading, autoPlaceOrders: row.auto_place }
 }
 
 /** Settles records as an entry flow would, for tests of intake alone: how many this call claimed. */

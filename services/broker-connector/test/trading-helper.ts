@@ -5,7 +5,7 @@ import { sql, type Database, type Kysely } from '@signals/db'
 import { startPaperBroker, type PaperBroker, type PaperBrokerOptions } from '@signals/dev-paper-broker'
 import type { Config } from '../src/config.ts'
 import type { BuildOptions } from '../src/app.ts'
-import { build, eventually, makeAlert, type App } from './helper.ts'
+import { build, eventually, makeAlert, setLiveTrading, type App } from './helper.ts'
 import { PASSWORD, saveCredentials } from './feeds/feed-helper.ts'
 
 
@@ -38,8 +38,7 @@ export async function liveTrader(
   trader: { userId: string; username: string; autoPlace?: boolean; riskConfig?: unknown },
 ) {
   await sql`INSERT INTO users (user_id, email, approved) VALUES (${trader.userId}, ${`${trader.userId}@example.com`}, true)`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value)
-    VALUES (${trader.userId}, 'live_trading', jsonb_build_object('enabled', true, 'autoPlaceOrders', ${trader.autoPlace ?? true}::boolean))`.execute(db)
+  await setLiveTrading(db, [trader.userId], { enabled: true, autoPlaceOrders: trader.autoPlace ?? true })
   if (trader.riskConfig !== undefined) await savePrimaryRiskConfig(db, trader.userId, trader.riskConfig)
   await saveCredentials(db, config, trader.userId, trader.username)
 }

@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Database, type Kysely } from '@signals/db'
 
 /**
- * A ban or a revocation ends trading (DESIGN decision 19): the user's live trading is switched off and a
- * `stop` feed command is queued in the caller's transaction (the settings service's outbox relay
+ * A ban or a revocation ends trading (DESIGN decision 19): live trading is switched off on every account of
+ * the user (the primary's switch is the spec's live_trading setting, its time advanced as a save's; auto-place
+ * kept) and a `stop` feed command is queued in the caller's transaction (the settings service's outbox relay
  * publishes it; the command exists if and only if the change commits). Returns whether trading was on.
  */
 export async function switchLiveTradingOff(trx: Kysely<Database>, userId: string, reason: string): Promise<boolean> {
-  const switched = await sql<{ user_id: string }>`
-    UPDATE trading_settings
-    SET setting_value = setting_value || jsonb_build_object('enabled', false), updated_at = now()
-    WHERE user_id = ${userId} AND setting_key = 'live_trading' AND setting_value -> 'enabled' = 'true'::jsonb
-    RETURNING user_id`.execute(trx)
+  const switched = await sql<{ id: string }>`
+    UPDATE broker_accounts
+    SET live_trading = false, updated_at = now(),
+        switches_updated_at = CASE WHEN is_primary THEN greatest(clock_timestamp(), switches_updated_at + interval '1 microsecond') ELSE switches_updated_at END
+    WHERE user_id = ${userId} AND live_trading
+    RETURNING id`.execute(trx)
   if (switched.rows.length === 0) return false
   await trx
     .insertInto('feed_commands')

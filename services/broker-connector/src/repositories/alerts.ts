@@ -59,8 +59,8 @@ export interface EntryAlertRecords {
 }
 
 /**
- * Intake rule 8 in one statement: one record per user whose live trading is enabled (the partial index
- * `trading_settings_live_users_idx` is exactly this set), or only the payload's user when routing is
+ * Intake rule 8 in one statement: one record per user whose live trading is enabled, read from
+ * their primary account's switch (the partial index `broker_accounts_live_primary_idx` is exactly this set), or only the payload's user when routing is
  * targeted; never a trader who opted out of the spec's route (the default operator source). Approved,
  * unbanned users only (DESIGN decision 19): an account that cannot use the API gets no records. A signal source's alert goes to the source's subscribers (its owner alone for a trader's source)
  * and keeps its source on each record (`source_id`). The alert's own quantity is kept on each record (`alert_quantity`), with the subscription's multiplier of it when it sizes so (`size_multiplier`). Records already
@@ -77,31 +77,30 @@ export interface EntryAlertRecords {
 export async function recordEntryAlert(db: Kysely<Database>, alert: NormalizedAlert, routing: Routing): Promise<EntryAlertRecords> {
   const c = alertColumns(alert)
   if (routing === 'targeted' && c.owner === null) return { created: [], unsettled: await unsettledEntryRecords(db, c.alertId) }
-  const onlyOwner = routing === 'targeted' ? sql`AND s.user_id = ${c.owner}` : sql``
+  const onlyOwner = routing === 'targeted' ? sql`AND acc.user_id = ${c.owner}` : sql``
   // A signal source's alert (issue 22) reaches its subscribers instead: the owner alone for a trader's
   // source, every subscribed trader for an operator source; nobody once the source is revoked.
   // The spec's route is the default operator source: every live trader but those who opted out of it
   // (an anti-join on the opt-out's primary key; the statement stays one set-based INSERT ... SELECT).
-  const optedIn = alert.sourceId === undefined ? sql`AND NOT EXISTS (SELECT 1 FROM default_source_opt_outs o WHERE o.user_id = s.user_id)` : sql``
+  const optedIn = alert.sourceId === undefined ? sql`AND NOT EXISTS (SELECT 1 FROM default_source_opt_outs o WHERE o.user_id = acc.user_id)` : sql``
   // A subscription sizing by a multiplier of the alert's quantity writes it on the record (the spec's route: none).
   const multiplier = alert.sourceId === undefined ? sql`NULL::numeric` : sql`CASE WHEN sub.size_rule = 'multiplier' THEN sub.multiplier END`
   const recipients =
     alert.sourceId === undefined
-      ? sql`FROM trading_settings s`
+      ? sql`FROM broker_accounts acc`
       : sql`FROM signal_source_subscriptions sub
     JOIN signal_sources src ON src.id = sub.source_id AND src.revoked_at IS NULL AND (src.owner_user_id IS NULL OR src.owner_user_id = sub.user_id)
-    JOIN trading_settings s ON s.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
+    JOIN broker_accounts acc ON acc.user_id = sub.user_id AND sub.source_id = ${alert.sourceId}::uuid`
   // Each recipient's record names the account it is for (issue 22 item 1): the trader's primary, the only one
-  // that trades until the connector is keyed by account. A left join: who gets a record is decided as before
-  // (every user has a primary, from a trigger on users). Stage 3's fan-out per subscribed live account
-  // changes this join (and the unique key to the account); the rest of the statement stays.
+  // that trades until the connector is keyed by account, and whose switch is the spec's live_trading setting.
+  // Stage 3's fan-out per subscribed live account changes the account condition (and the unique key to the
+  // account); the rest of the statement stays.
   const result = await sql<{ id: number | null; user_id: string | null; kind: 'created' | 'unsettled' | 'conflicted' }>`${prepared}
     WITH recipients AS MATERIALIZED (
-      SELECT s.user_id, acc.id AS account_id, ${multiplier} AS size_multiplier
+      SELECT acc.user_id, acc.id AS account_id, ${multiplier} AS size_multiplier
       ${recipients}
-      JOIN users u ON u.user_id = s.user_id AND u.approved
-      LEFT JOIN broker_accounts acc ON acc.user_id = s.user_id AND acc.is_primary
-      WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${onlyOwner} ${optedIn}
+      JOIN users u ON u.user_id = acc.user_id AND u.approved
+      WHERE acc.is_primary AND acc.live_trading ${onlyOwner} ${optedIn}
         AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))
     ), created AS (
       INSERT INTO alerts (alert_id, user_id, account_id, owner_user_id, symbol, root, action, entry_price, sl, tp, indicator, leverage, raw_data,

@@ -14,7 +14,7 @@ export type EntryRecord = RowOf<
 > & {
   /** The trader's: the entry flow decides only records that belong to one (a test alert's has none). */
   user_id: NonNullable<ColumnOf<'alerts', 'user_id'>>
-  /** The user's live_trading setting value ({enabled, autoPlaceOrders, ...}), or null. */
+  /** The switches of the user's primary account (the spec's live_trading setting; the account the session trades), or null. */
   live_trading: { enabled?: unknown; autoPlaceOrders?: unknown } | null
   /** The stored risk-engine configuration of the record's account (accountRiskConfigOf), or null (defaults apply). */
   risk_config: ColumnOf<'account_risk_configs', 'config'> | null
@@ -52,12 +52,12 @@ export async function loadEntryRecords(db: Kysely<Database>, ids: readonly numbe
     SELECT a.id::int AS id, a.user_id, a.alert_id, a.status, a.symbol, a.root, a.action, a.entry_price, a.sl, a.tp, a.alert_quantity, a.order_word,
            a.raw_data, a.received_at, a.send_attempts, a.order_tag, a.order_quantity, a.contract, a.refusal_code, a.instruction, a.entry_order, a.strategy_position, a.exit_plan, a.trailing_stop, a.source_id, a.size_multiplier,
            COALESCE(a.reason LIKE ${`${REVERSAL_NOTE}%`}, false) AS reversal_asked,
-           s.setting_value AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
+           CASE WHEN p.id IS NOT NULL THEN jsonb_build_object('enabled', p.live_trading, 'autoPlaceOrders', p.auto_place) END AS live_trading, r.config AS risk_config, rs.setting_value -> 'maxContracts' AS max_contracts,
            (extract(epoch FROM now() - LEAST(a.received_at, a.created_at)) * 1000)::float8 AS age_ms,
            (extract(epoch FROM now() - COALESCE(a.sent_at, a.received_at)) * 1000)::float8 AS sent_age_ms,
            now() AS read_at
     FROM alerts a
-    LEFT JOIN trading_settings s ON s.user_id = a.user_id AND s.setting_key = 'live_trading'
+    LEFT JOIN broker_accounts p ON p.user_id = a.user_id AND p.is_primary
     LEFT JOIN trading_settings rs ON rs.user_id = a.user_id AND rs.setting_key = 'risk_strategy'
     LEFT JOIN ${accountRiskConfigOf('a')} r ON true
     WHERE a.id = ANY(${ids}::bigint[])

@@ -10,16 +10,16 @@ export async function findBrokerCredentials(db: Kysely<Database>, userId: string
 }
 
 /**
- * A user who may be traded: live trading on, approved and not banned (DESIGN decision 19). A ban or a
+ * A user who may be traded: their primary account's live trading on (the account the session trades), approved and not banned (DESIGN decision 19). A ban or a
  * revocation also switches live trading off, but a feed start never relies on that alone.
  */
 const tradable = (user: ReturnType<typeof sql>) => sql`
-  SELECT s.user_id FROM trading_settings s
-  JOIN users u ON u.user_id = s.user_id AND u.approved
-  WHERE s.setting_key = 'live_trading' AND s.setting_value -> 'enabled' = 'true'::jsonb ${user}
+  SELECT acc.user_id FROM broker_accounts acc
+  JOIN users u ON u.user_id = acc.user_id AND u.approved
+  WHERE acc.is_primary AND acc.live_trading ${user}
     AND NOT EXISTS (SELECT 1 FROM banned_emails b WHERE b.email = lower(u.email))`
 
-/** Users whose live trading is on and who may trade (the partial index `trading_settings_live_users_idx`). */
+/** Users whose live trading is on and who may trade (the partial index `broker_accounts_live_primary_idx`). */
 export async function liveUsers(db: Kysely<Database>): Promise<string[]> {
   const result = await sql<{ user_id: string }>`${tradable(sql``)}`.execute(db)
   return result.rows.map((row) => row.user_id)
@@ -27,6 +27,6 @@ export async function liveUsers(db: Kysely<Database>): Promise<string[]> {
 
 /** Whether the user's live trading is on now and they may trade. */
 export async function isLive(db: Kysely<Database>, userId: string): Promise<boolean> {
-  const result = await sql`${tradable(sql`AND s.user_id = ${userId}`)}`.execute(db)
+  const result = await sql`${tradable(sql`AND acc.user_id = ${userId}`)}`.execute(db)
   return result.rows.length > 0
 }

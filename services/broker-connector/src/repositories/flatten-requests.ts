@@ -40,13 +40,13 @@ export async function requestFlattens(trx: Kysely<Database>, requests: readonly 
   await sql`
     INSERT INTO flatten_requests (user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, reason, source_scoped, source_id)
     SELECT r.user_id, r.contract, r.contract_id, r.side, r.alert_id, r.result, r.signal_exit_price, r.signal_at,
-           CASE WHEN s.setting_value -> 'enabled' = 'true'::jsonb THEN NULL ELSE ${LIVE_TRADING_OFF} END, r.source_scoped, r.source_id
+           CASE WHEN acc.live_trading THEN NULL ELSE ${LIVE_TRADING_OFF} END, r.source_scoped, r.source_id
     FROM unnest(${column((r) => r.userId)}::text[], ${column((r) => r.contract)}::text[], ${column((r) => r.brokerContractId)}::bigint[],
                 ${column((r) => r.side)}::text[], ${column((r) => r.alertId)}::text[], ${column((r) => r.result)}::text[],
                 ${column((r) => r.signalExitPrice)}::numeric[], ${column((r) => r.signalAt)}::timestamptz[],
                 ${column((r) => r.source !== undefined)}::boolean[], ${column((r) => r.source?.id ?? null)}::uuid[])
          AS r(user_id, contract, contract_id, side, alert_id, result, signal_exit_price, signal_at, source_scoped, source_id)
-    LEFT JOIN trading_settings s ON s.user_id = r.user_id AND s.setting_key = 'live_trading'
+    LEFT JOIN broker_accounts acc ON acc.user_id = r.user_id AND acc.is_primary
     -- A redelivered exit asks for nothing again.
     WHERE NOT EXISTS (SELECT 1 FROM flatten_requests f WHERE f.user_id = r.user_id AND f.contract = r.contract AND f.alert_id = r.alert_id AND f.close_part IS NULL)
     ORDER BY r.user_id, r.contract

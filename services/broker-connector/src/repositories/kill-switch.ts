@@ -3,13 +3,16 @@ import { sql, type Database, type Kysely } from '@signals/db'
 export type KillSwitchOutcome = 'done' | 'incomplete' | 'no_session'
 
 /**
- * Auto-place switched off (live trading itself stays as it is: the session is what flattens and cancels).
- * It stays off until the trader switches it on again. A user with no live-trading setting has auto-place off already.
+ * The primary account's auto-place switched off (the account the session trades; the spec's live_trading
+ * setting's `autoPlaceOrders`). Live trading itself stays as it is: the session is what flattens and cancels.
+ * It stays off until the trader switches it on again. A trader who never had the setting (no time stamped)
+ * has auto-place off already; the setting's time advances as a save's does.
  */
 export async function switchAutoPlaceOff(trx: Kysely<Database>, userId: string): Promise<void> {
   await sql`
-    UPDATE trading_settings SET setting_value = jsonb_set(setting_value, '{autoPlaceOrders}', 'false'::jsonb), updated_at = now()
-    WHERE user_id = ${userId} AND setting_key = 'live_trading'`.execute(trx)
+    UPDATE broker_accounts SET auto_place = false, updated_at = now(),
+      switches_updated_at = greatest(clock_timestamp(), switches_updated_at + interval '1 microsecond')
+    WHERE user_id = ${userId} AND is_primary AND switches_updated_at IS NOT NULL`.execute(trx)
 }
 
 /** A use of the kill switch, pending until the broker's part is done. */

@@ -14,12 +14,12 @@ export async function requestPartialCloses(trx: Kysely<Database>, requests: read
   await sql`
     INSERT INTO flatten_requests (user_id, contract, broker_contract_id, side, alert_id, result, signal_exit_price, signal_at, reason, close_part)
     SELECT r.user_id, r.contract, r.contract_id, r.side, r.alert_id, r.result, r.signal_exit_price, r.signal_at,
-           CASE WHEN s.setting_value -> 'enabled' = 'true'::jsonb THEN NULL ELSE ${LIVE_TRADING_OFF} END, r.part
+           CASE WHEN acc.live_trading THEN NULL ELSE ${LIVE_TRADING_OFF} END, r.part
     FROM unnest(${column((r) => r.userId)}::text[], ${column((r) => r.contract)}::text[], ${column((r) => r.brokerContractId)}::bigint[],
                 ${column((r) => r.side)}::text[], ${column((r) => r.alertId)}::text[], ${column((r) => r.result)}::text[],
                 ${column((r) => r.signalExitPrice)}::numeric[], ${column((r) => r.signalAt)}::timestamptz[], ${column((r) => JSON.stringify(r.part))}::jsonb[])
          AS r(user_id, contract, contract_id, side, alert_id, result, signal_exit_price, signal_at, part)
-    LEFT JOIN trading_settings s ON s.user_id = r.user_id AND s.setting_key = 'live_trading'
+    LEFT JOIN broker_accounts acc ON acc.user_id = r.user_id AND acc.is_primary
     ORDER BY r.user_id, r.contract
     ON CONFLICT (user_id, contract, alert_id) WHERE close_part IS NOT NULL DO NOTHING`.execute(trx)
 }

@@ -175,7 +175,7 @@ t.test('a crash between the insert and the hand-off, then the users turn live tr
     async handOff(_alert, records) {
       if (failOnce) {
         failOnce = false
-        await sql`UPDATE trading_settings SET setting_value = jsonb_set(setting_value, '{enabled}', 'false'::jsonb) WHERE setting_key = 'live_trading'`.execute(db)
+        await sql`UPDATE broker_accounts SET live_trading = false WHERE is_primary`.execute(db)
         throw new Error('entry flow unavailable')
       }
       handedOff.push(...records)

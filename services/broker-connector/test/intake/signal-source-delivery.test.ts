@@ -1,7 +1,7 @@
 import t from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { Durables } from '../../src/intake/plugin.ts'
-import { build, drained, makeAlert, publishAlert, seedUsers } from '../helper.ts'
+import { build, drained, makeAlert, publishAlert, seedUsers, setLiveTrading } from '../helper.ts'
 
 /** A source row as settings or admin makes it; `owner` null: an operator source. */
 async function source(db: Kysely<Database>, owner: string | null, subscribers: string[]): Promise<string> {
@@ -35,7 +35,7 @@ t.test("a trader's source reaches its owner only, when subscribed; an operator s
   t.same(await recordsOf(db, spec.alertId), [['u-0', null], ['u-1', null], ['u-2', null], ['u-3', null]], 'the spec route still fans out to every live trader')
 
   await sql`UPDATE signal_sources SET revoked_at = now() WHERE id = ${house}`.execute(db)
-  await sql`UPDATE trading_settings SET setting_value = '{"enabled": false}'::jsonb WHERE user_id = 'u-1'`.execute(db)
+  await setLiveTrading(db, ['u-1'], { enabled: false, autoPlaceOrders: false })
   const afterRevoke = makeAlert({ userId: null, sourceId: house })
   await publishAlert(app, afterRevoke)
   await drained(app, 'ALERTS', Durables.entry)

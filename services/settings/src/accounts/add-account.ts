@@ -4,7 +4,7 @@ import { badRequest, notFound } from '@signals/http-kit'
 import { sealCredentials, type CredentialsCipher, type SealedSecret } from '@signals/secrets'
 import { findLogin, findPrimaryAccount, insertAccount, insertLogin, isLinked, updateAccount } from '../repositories/broker-accounts.ts'
 import { upsertCredentials } from '../repositories/broker-credentials.ts'
-import { readLiveTrading } from '../repositories/trading-settings.ts'
+import { readPrimarySwitches } from '../repositories/primary-switches.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import type { NewAccountBody } from '../schemas/accounts.ts'
 import { accountAlreadyLinked } from './account-refusals.ts'
@@ -65,7 +65,7 @@ async function linkPrimary(
 ): Promise<{ id: string; command: FeedCommandRow | null }> {
   await upsertCredentials(trx, link.userId, { broker: login.broker, environment: login.environment, accountId: link.brokerAccountId }, login.sealed)
   await updateAccount(trx, link.primaryId, { name: link.name })
-  const live = await readLiveTrading(trx, link.userId, true)
+  const live = await readPrimarySwitches(trx, link.userId, true)
   const command = live.enabled ? await enqueueFeedCommand(trx, { userId: link.userId, action: 'restart', reason: 'broker credentials changed' }) : null
   return { id: link.primaryId, command }
 }

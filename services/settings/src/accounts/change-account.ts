@@ -1,17 +1,15 @@
 import type { Database, FeedCommandRow, Kysely, Transaction } from '@signals/db'
 import { deleteAccount, findAccount, updateAccount, type AccountRow } from '../repositories/broker-accounts.ts'
-import { lockLiveTrading, saveSetting } from '../repositories/trading-settings.ts'
+import { savePrimarySwitches } from '../repositories/primary-switches.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import type { AccountChangeBody } from '../schemas/accounts.ts'
 import { accountNotFound, primaryNotDeletable, tradingNotAvailable } from './account-refusals.ts'
 
 /**
- * Renames an account or turns its switches. The primary's switches are its trader's `live_trading` setting
- * (the connector reads it), saved as `POST /api/trading-settings` saves it, with the same feed command; the
- * row here follows by its trigger. An additional account cannot go live yet (409).
- *
- * Lock order: trading_settings before broker_accounts, as the trigger takes them, so a concurrent
- * settings save or ban waits instead of deadlocking.
+ * Renames an account or turns its switches. The primary's switches are its trader's `live_trading` setting,
+ * saved as `POST /api/trading-settings` saves them (the setting's time advanced), with the same feed command.
+ * An additional account cannot go live yet (409). One row lock, the account's: a concurrent settings save
+ * or ban waits for it.
  */
 export async function changeAccount(db: Kysely<Database>, userId: string, accountId: string, body: AccountChangeBody): Promise<FeedCommandRow | null> {
   return db.transaction().execute(async (trx) => {
@@ -30,10 +28,13 @@ export async function changeAccount(db: Kysely<Database>, userId: string, accoun
 
 async function switchPrimary(trx: Transaction<Database>, userId: string, body: AccountChangeBody): Promise<FeedCommandRow | null> {
   if (body.liveTrading === undefined && body.autoPlaceOrders === undefined) return null
-  const current = await lockLiveTrading(trx, userId)
-  const next = { ...current, enabled: body.liveTrading ?? current.enabled, autoPlaceOrders: body.autoPlaceOrders ?? current.autoPlaceOrders }
-  await saveSetting(trx, userId, 'live_trading', next)
-  if (next.enabled === current.enabled) return null
+  const change = await savePrimarySwitches(trx, userId, (current) => ({
+    enabled: body.liveTrading ?? current.enabled,
+    autoPlaceOrders: body.autoPlaceOrders ?? current.autoPlaceOrders,
+  }))
+  if (!change) throw accountNotFound()
+  const next = change.saved.value
+  if (next.enabled === change.previous.enabled) return null
   return enqueueFeedCommand(trx, { userId, action: next.enabled ? 'start' : 'stop', reason: next.enabled ? 'live trading enabled' : 'live trading disabled' })
 }
 

@@ -85,7 +85,7 @@ export async function insertAccount(trx: Transaction<Database>, account: { userI
   return row.id
 }
 
-/** Changes the columns given (the primary's switches are written to trading_settings instead, and mirrored). */
+/** Changes the columns given (the primary's switches are saved by savePrimarySwitches, which stamps the setting's time). */
 export async function updateAccount(trx: Transaction<Database>, accountId: string, change: { name?: string; liveTrading?: boolean; autoPlace?: boolean }): Promise<void> {
   const set = {
     ...(change.name === undefined ? {} : { name: change.name }),

@@ -1,7 +1,11 @@
 import { sql, type Database, type Kysely, type Transaction } from '@signals/db'
-import { SETTING_KEYS } from '@signals/contracts'
 import { DEFAULT_SETTINGS, type SettingKey, type SettingsByKey } from '../schemas/trading-settings.ts'
 import { normalizeSettingValue } from '../settings-values.ts'
+import { getOrStampPrimarySwitches } from './primary-switches.ts'
+
+/** The settings this table holds: `live_trading` is the primary account's switches (primary-switches.ts). */
+const TABLE_KEYS = ['risk_strategy'] as const
+type TableKey = (typeof TABLE_KEYS)[number]
 
 export interface StoredSetting<K extends SettingKey = SettingKey> {
   settingKey: K
@@ -16,6 +20,7 @@ async function selectSettings(db: Db, userId: string) {
     .selectFrom('trading_settings')
     .select(['setting_key', 'setting_value', 'updated_at'])
     .where('user_id', '=', userId)
+    .where('setting_key', 'in', TABLE_KEYS)
     .execute()
 }
 
@@ -32,12 +37,13 @@ function byKey(rows: Awaited<ReturnType<typeof selectSettings>>): Partial<Record
 }
 
 /**
- * The user's settings, creating any missing one with its default first. Concurrent first calls are safe:
- * the insert does nothing on conflict, so each key is created exactly once and everyone reads the winner.
+ * The user's settings, creating any missing one with its default first (the primary's switches: their time
+ * stamped). Concurrent first calls are safe: the insert does nothing on conflict, so each key is created
+ * exactly once and everyone reads the winner. Undefined when there is no such user.
  */
-export async function getOrCreateSettings(db: Kysely<Database>, userId: string): Promise<Record<SettingKey, StoredSetting>> {
+export async function getOrCreateSettings(db: Kysely<Database>, userId: string): Promise<Record<SettingKey, StoredSetting> | undefined> {
   let settings = byKey(await selectSettings(db, userId))
-  const missing = SETTING_KEYS.filter((key) => !settings[key])
+  const missing = TABLE_KEYS.filter((key) => !settings[key])
   if (missing.length > 0) {
     await db
       .insertInto('trading_settings')
@@ -46,21 +52,9 @@ export async function getOrCreateSettings(db: Kysely<Database>, userId: string):
       .execute()
     settings = byKey(await selectSettings(db, userId))
   }
-  return settings as Record<SettingKey, StoredSetting>
-}
-
-/**
- * Just the live_trading value, without creating anything (missing means the default: off). `lock`
- * holds the row (FOR SHARE) until the transaction ends, so a concurrent switch waits for our decision.
- */
-export async function readLiveTrading(db: Db, userId: string, lock = false): Promise<SettingsByKey['live_trading']['value']> {
-  const query = db
-    .selectFrom('trading_settings')
-    .select('setting_value')
-    .where('user_id', '=', userId)
-    .where('setting_key', '=', 'live_trading')
-  const row = await (lock ? query.forShare() : query).executeTakeFirst()
-  return row ? normalizeSettingValue('live_trading', row.setting_value) : DEFAULT_SETTINGS.live_trading
+  const switches = await getOrStampPrimarySwitches(db, userId)
+  if (!switches) return undefined
+  return { ...settings, live_trading: { settingKey: 'live_trading', ...switches } } as Record<SettingKey, StoredSetting>
 }
 
 export interface SettingChange<K extends SettingKey> {
@@ -74,7 +68,7 @@ export interface SettingChange<K extends SettingKey> {
  * each sees the value the previous one committed. updated_at is the clock after the lock, never before
  * the previous save's: it always advances.
  */
-export async function saveSetting<K extends SettingKey>(
+export async function saveSetting<K extends TableKey>(
   trx: Transaction<Database>,
   userId: string,
   settingKey: K,
@@ -106,24 +100,4 @@ export async function saveSetting<K extends SettingKey>(
     previous: normalizeSettingValue(settingKey, current.setting_value),
     saved: { settingKey, value: normalizeSettingValue(settingKey, saved.setting_value), updatedAt: saved.updated_at },
   }
-}
-
-/**
- * The live_trading value, created with its default if missing and locked (`FOR UPDATE`) until `trx` ends, so
- * a change of one switch keeps the other as it is now (PATCH /api/accounts/:id on the primary).
- */
-export async function lockLiveTrading(trx: Transaction<Database>, userId: string): Promise<SettingsByKey['live_trading']['value']> {
-  await trx
-    .insertInto('trading_settings')
-    .values({ user_id: userId, setting_key: 'live_trading', setting_value: JSON.stringify(DEFAULT_SETTINGS.live_trading) })
-    .onConflict((oc) => oc.columns(['user_id', 'setting_key']).doNothing())
-    .execute()
-  const row = await trx
-    .selectFrom('trading_settings')
-    .select('setting_value')
-    .where('user_id', '=', userId)
-    .where('setting_key', '=', 'live_trading')
-    .forUpdate()
-    .executeTakeFirstOrThrow()
-  return normalizeSettingValue('live_trading', row.setting_value) as SettingsByKey['live_trading']['value']
 }

@@ -3,7 +3,7 @@ import { ErrorBody, checkBrokerCredentials, sealedCredentialsOf } from '@signals
 import { badRequest, notFound } from '@signals/http-kit'
 import { sealCredentials, type CredentialsCipher } from '@signals/secrets'
 import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
-import { readLiveTrading } from '../repositories/trading-settings.ts'
+import { readPrimarySwitches } from '../repositories/primary-switches.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
@@ -52,7 +52,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
         .transaction()
         .execute(async (trx) => {
           const row = await upsertCredentials(trx, userId, body, sealed)
-          const live = await readLiveTrading(trx, userId, true)
+          const live = await readPrimarySwitches(trx, userId, true)
           const command = live.enabled
             ? await enqueueFeedCommand(trx, { userId, action: 'restart', reason: 'broker credentials changed' })
             : null
@@ -83,7 +83,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
       const userId = request.identity.userId
       const { deleted, command } = await app.db.transaction().execute(async (trx) => {
         const deleted = await deleteCredentials(trx, userId)
-        const live = deleted ? await readLiveTrading(trx, userId, true) : { enabled: false }
+        const live = deleted ? await readPrimarySwitches(trx, userId, true) : { enabled: false }
         const command = live.enabled ? await enqueueFeedCommand(trx, { userId, action: 'stop', reason: 'broker credentials removed' }) : null
         return { deleted, command }
       })

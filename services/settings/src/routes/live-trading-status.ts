@@ -33,6 +33,7 @@ export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
         countOpenTrades(app.db, userId),
         options.feedStatus.read(userId),
       ])
+      if (!settings) throw notFound('User not found')
       const live = settings.live_trading.value as { enabled: boolean; autoPlaceOrders: boolean }
       const credentials = credentialsRow ? summarizeCredentials(credentialsRow, options.cipher) : null
       const flags = { liveTradingEnabled: live.enabled, autoPlaceOrdersEnabled: live.autoPlaceOrders, hasCredentials: credentials !== null }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody } from '@signals/contracts'
 import { notFound } from '@signals/http-kit'
 import { getOrCreateSettings, saveSetting, type StoredSetting } from '../repositories/trading-settings.ts'
+import { savePrimarySwitches } from '../repositories/primary-switches.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'
 import {
@@ -33,12 +34,11 @@ export const tradingSettingsRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
       },
     },
     async (request) => {
-      try {
-        return { success: true as const, settings: settingsResponse(await getOrCreateSettings(app.db, request.identity.userId)) }
-      } catch (error) {
-        if (isMissingUser(error)) throw notFound('User not found')
-        throw error
-      }
+      const settings = await getOrCreateSettings(app.db, request.identity.userId).catch((error: unknown) => {
+        throw isMissingUser(error) ? notFound('User not found') : error
+      })
+      if (!settings) throw notFound('User not found')
+      return { success: true as const, settings: settingsResponse(settings) }
     },
   )
 
@@ -59,11 +59,12 @@ export const tradingSettingsRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
       const { saved, command } = await app.db
         .transaction()
         .execute(async (trx) => {
-          const change = await saveSetting(trx, userId, settingKey, value)
-          if (settingKey !== 'live_trading') return { saved: change.saved, command: null }
-          const before = change.previous as LiveTradingValue
+          if (settingKey !== 'live_trading') return { saved: (await saveSetting(trx, userId, settingKey, value as RiskStrategyValue)).saved, command: null }
+          // live_trading is the primary account's switches, the row the connector reads.
           const after = value as LiveTradingValue
-          if (before.enabled === after.enabled) return { saved: change.saved, command: null }
+          const change = await savePrimarySwitches(trx, userId, () => after)
+          if (!change) throw notFound('User not found')
+          if (change.previous.enabled === after.enabled) return { saved: change.saved, command: null }
           const command = await enqueueFeedCommand(trx, {
             userId,
             action: after.enabled ? 'start' : 'stop',

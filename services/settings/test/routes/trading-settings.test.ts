@@ -13,7 +13,9 @@ t.test('GET /api/trading-settings creates both defaults first and returns them k
   t.same(Object.keys(body.settings).sort(), ['live_trading', 'risk_strategy'])
   t.ok(Date.parse(body.settings.live_trading.updatedAt), 'updatedAt is a timestamp')
   const rows = await app.db.selectFrom('trading_settings').selectAll().where('user_id', '=', 'alice').execute()
-  t.equal(rows.length, 2, 'both rows stored')
+  t.equal(rows.length, 1, 'the risk_strategy row stored')
+  const primary = await app.db.selectFrom('broker_accounts').select('switches_updated_at').where('user_id', '=', 'alice').where('is_primary', '=', true).executeTakeFirstOrThrow()
+  t.equal(primary.switches_updated_at?.toISOString(), body.settings.live_trading.updatedAt, "live_trading is the primary account's switches, their time stamped")
 
   t.test('a second GET returns the same rows without touching them', async (t) => {
     const again = (await app.inject({ method: 'GET', url: '/api/trading-settings', headers })).json()
@@ -34,7 +36,9 @@ t.test('concurrent first GETs create each default exactly once and all see the s
     .where('user_id', '=', 'bob')
     .groupBy('setting_key')
     .execute()
-  t.same(count.map((row) => [row.setting_key, Number(row.n)]).sort(), [['live_trading', 1], ['risk_strategy', 1]])
+  t.same(count.map((row) => [row.setting_key, Number(row.n)]).sort(), [['risk_strategy', 1]])
+  const primary = await app.db.selectFrom('broker_accounts').select('switches_updated_at').where('user_id', '=', 'bob').where('is_primary', '=', true).executeTakeFirstOrThrow()
+  t.equal(primary.switches_updated_at?.toISOString(), responses[0]?.json().settings.live_trading.updatedAt, "the primary's switches stamped once")
 })
 
 t.test('POST upserts one row per key, advances updated_at and answers {success, setting}', async (t) => {
@@ -120,6 +124,7 @@ t.test('every 400 path of POST /api/trading-settings says what was wrong and sav
   t.equal(badJson.json().success, false)
   const rows = await app.db.selectFrom('trading_settings').selectAll().where('user_id', '=', 'dave').execute()
   t.equal(rows.length, 0, 'nothing was written')
+  t.match(await app.db.selectFrom('broker_accounts').select(['live_trading', 'auto_place', 'switches_updated_at']).where('user_id', '=', 'dave').execute(), [{ live_trading: false, auto_place: false, switches_updated_at: null }], 'nor the switches')
 })
 
 t.test('without the gateway identity every route answers 401 Authentication required', async (t) => {

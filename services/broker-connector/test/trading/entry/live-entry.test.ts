@@ -1,6 +1,5 @@
 import t from 'tap'
-import { sql } from '@signals/db'
-import { eventually, identityHeaders, makeAlert, publishAlert } from '../../helper.ts'
+import { eventually, identityHeaders, makeAlert, publishAlert, setLiveTrading } from '../../helper.ts'
 import type { Database, Kysely } from '@signals/db'
 import { connectedTraderOn, forEachBroker, legsOf, netPositionAt } from '../../brokers-under-test.ts'
 import { connect, connectedTrader, feedCommand, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
@@ -11,7 +10,7 @@ t.test('enabling live trading connects the trader\'s session; disabling disconne
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   await connect(app, 'u-0')
   t.same(broker.sessions(), ['trader0'])
-  await sql`UPDATE trading_settings SET setting_value = '{"enabled": false}' WHERE user_id = 'u-0'`.execute(db)
+  await setLiveTrading(db, ['u-0'], { enabled: false, autoPlaceOrders: false })
   await feedCommand(app, 'u-0', 'stop')
   await eventually(() => broker.sessions().length === 0)
   t.equal(app.feeds.session('u-0'), null)

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
-import { eventually, identityHeaders, makeAlert, publishAlert, type App } from '../../helper.ts'
+import { eventually, identityHeaders, makeAlert, publishAlert, setLiveTrading, type App } from '../../helper.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
 
 /**
@@ -36,7 +36,7 @@ async function refusal(t: Test, userId: string, alert = mnqEntry({ userId })) {
   await publishAlert(app, alert)
   const record = await settledRecord(db, alert.alertId)
   t.equal(broker.orders().length, before, 'nothing sent to the broker')
-  await sql`UPDATE trading_settings SET setting_value = '{"enabled": false}' WHERE user_id = ${userId}`.execute(db)
+  await setLiveTrading(db, [userId], { enabled: false, autoPlaceOrders: false })
   return record
 }
 
@@ -85,7 +85,7 @@ t.test('the drawdown floor: refused drawdown_floor', async (t) => {
 t.test('an incomplete alert and an unknown contract: refused with their own codes', async (t) => {
   const userId = await trader()
   t.match(await refusal(t, userId, makeAlert({ userId, symbol: 'AAPL', root: null })), { status: 'refused', refusal_code: 'unknown_contract', reason: /AAPL/ })
-  await sql`UPDATE trading_settings SET setting_value = '{"enabled": true, "autoPlaceOrders": true}' WHERE user_id = ${userId}`.execute(db)
+  await setLiveTrading(db, [userId], { enabled: true, autoPlaceOrders: true })
   t.match(await refusal(t, userId, makeAlert({ userId, action: null })), { status: 'refused', refusal_code: 'incomplete_alert' })
 })
 

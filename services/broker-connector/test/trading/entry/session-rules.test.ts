@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import type { PaperBroker } from '@signals/dev-paper-broker'
 import type { NormalizedAlert } from '@signals/contracts'
-import { eventually, publishAlert, type App } from '../../helper.ts'
+import { eventually, publishAlert, setLiveTrading, type App } from '../../helper.ts'
 import { tradingDayOf } from '@signals/instruments'
 import { PASSWORD } from '../../feeds/feed-helper.ts'
 import { connect, liveTrader, mnqEntry, paperBroker, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
@@ -61,7 +61,7 @@ async function enter(userId: string, alert: NormalizedAlert = mnqEntry({ userId 
 }
 
 async function done(userId: string) {
-  await sql`UPDATE trading_settings SET setting_value = '{"enabled": false}' WHERE user_id = ${userId}`.execute(db)
+  await setLiveTrading(db, [userId], { enabled: false, autoPlaceOrders: false })
 }
 
 t.test('trading windows: refused outside the window on the exchange clock, placed inside it', async (t: Test) => {

@@ -2,7 +2,7 @@ import t from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { entryOrders, seen } from '../../broker-controls.ts'
 import { connect, liveTrader, paperBroker, tradingApp } from '../../trading-helper.ts'
-import { eventually } from '../../helper.ts'
+import { eventually, setLiveTrading } from '../../helper.ts'
 import { orderOfGoneInstance, reserveId, stranded, SWEEP } from './stranded-records.ts'
 
 // Issue 20, point 7: a record left `received` or `placing` past its time (its message lost, its holder
@@ -22,7 +22,7 @@ t.test('records left received: swept and failed with the reason the trader reads
   await liveTrader(db, config, { userId: 'u-0', username: 'trader0' })
   // A live trader whose broker login was never saved: no session will come.
   await sql`INSERT INTO users (user_id, email, approved) VALUES ('u-9', 'u-9@example.com', true)`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u-9', 'live_trading', '{"enabled": true, "autoPlaceOrders": true}')`.execute(db)
+  await setLiveTrading(db, ['u-9'], { enabled: true, autoPlaceOrders: true })
   await connect(app, 'u-0')
   const lost = await stranded(db, { status: 'received', receivedAt: '-5 minutes' })
   // Ingest's clock ran an hour ahead: the age is never less than the time since Postgres recorded the alert.
@@ -61,7 +61,7 @@ t.test('a record left placing while its trader has no session: failed "outcome u
   const broker = await paperBroker(t)
   const { db } = await tradingApp(t, broker, SWEEP)
   await sql`INSERT INTO users (user_id, email, approved) VALUES ('u-9', 'u-9@example.com', true)`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u-9', 'live_trading', '{"enabled": false}')`.execute(db)
+  await setLiveTrading(db, ['u-9'], { enabled: false, autoPlaceOrders: false })
   const id = await stranded(db, { userId: 'u-9', status: 'placing', receivedAt: '-1 minute', sentAt: '-1 minute' })
   t.match(await settled(db, id), { status: 'failed', refusal_code: 'outcome_unknown', reason: /^outcome unknown: check the broker .*no connected broker session to check/ })
 })

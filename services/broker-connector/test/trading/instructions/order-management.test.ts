@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { OrderInstruction } from '@signals/contracts'
-import { eventually, makeAlert, publishAlert } from '../../helper.ts'
+import { eventually, liveTradingOf, makeAlert, publishAlert } from '../../helper.ts'
 import { connectedTrader, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 
 /** Issue 24, item 5, against the paper broker: alerts that manage what is at the broker (docs/decisions/order-management-words.md). */
@@ -63,8 +63,7 @@ t.test('flatten everything, then cancel by type: an account flat and without wor
   await eventually(() => open().length === 0 && working().length === 0)
   await eventually(async () => (await tradeOfRecord(db, trade.alert_record_id!))?.status === 'closed')
   t.match(await tradeOfRecord(db, trade.alert_record_id!), { close_reason: /flatten-everything alert/ })
-  const setting = await db.selectFrom('trading_settings').select('setting_value').where('user_id', '=', 'u-0').where('setting_key', '=', 'live_trading').executeTakeFirstOrThrow()
-  t.same(setting.setting_value, { enabled: true, autoPlaceOrders: true }, 'a flatten leaves auto-place on')
+  t.same(await liveTradingOf(db, 'u-0'), { enabled: true, autoPlaceOrders: true }, 'a flatten leaves auto-place on')
 
   // A limit entry resting below the market; a cancel of entries cancels it (its legs go with it) and says so on both records.
   const resting = mnqEntry({ userId: 'u-0', entryPrice: 20900, sl: 20850, tp: 21000, raw: { orderType: 'limit' } })
@@ -90,8 +89,7 @@ t.test('kill switch by alert: what the button does (flat, cancelled, auto-place 
   t.match(await settledRecord(db, kill.alertId), { status: 'placed', reason: /^kill switch: automatic order placement is off until you switch it on; exits sent for your open trades in 1 contract\(s\)/ })
   await eventually(() => broker.positions().every((position) => position.accountId !== 9000 || position.netPos === 0))
   await eventually(async () => (await tradeOfRecord(db, trade.alert_record_id!))?.status === 'closed')
-  const setting = await db.selectFrom('trading_settings').select('setting_value').where('user_id', '=', 'u-0').where('setting_key', '=', 'live_trading').executeTakeFirstOrThrow()
-  t.same(setting.setting_value, { enabled: true, autoPlaceOrders: false })
+  t.same(await liveTradingOf(db, 'u-0'), { enabled: true, autoPlaceOrders: false })
   t.match(await db.selectFrom('kill_switch_events').select(['outcome', 'detail']).where('user_id', '=', 'u-0').execute(), [{ outcome: 'done', detail: /on account DEMO9000/ }])
 
   // The same alert again under another message id (a second publish): its record exists, nothing is done twice.

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { sql } from '@signals/db'
-import { eventually, identityHeaders, publishAlert } from '../../helper.ts'
+import { eventually, identityHeaders, liveTradingOf, publishAlert } from '../../helper.ts'
 import { connectedTrader, liveTrader, mnqEntry, paperBroker, settledRecord, tradeOfRecord, tradingApp } from '../../trading-helper.ts'
 
 const WORKING = new Set(['PendingNew', 'Working', 'Suspended'])
@@ -39,8 +39,7 @@ t.test('kill switch: every position flattened and every working order cancelled 
   })()
   t.match(trade, { status: 'closed', result: 'Session End', close_reason: /kill switch/ }, 'our trade closed from the broker fill, with why')
 
-  const setting = await db.selectFrom('trading_settings').select('setting_value').where('user_id', '=', 'u-0').where('setting_key', '=', 'live_trading').executeTakeFirstOrThrow()
-  t.same(setting.setting_value, { enabled: true, autoPlaceOrders: false }, 'auto-place off, live trading left on')
+  t.same(await liveTradingOf(db, 'u-0'), { enabled: true, autoPlaceOrders: false }, 'auto-place off, live trading left on')
 
   const history = await app.inject({ method: 'GET', url: '/api/kill-switch', headers: identityHeaders(config, 'u-0') })
   t.equal(history.statusCode, 200)
@@ -79,8 +78,7 @@ t.test('kill switch without a broker session: auto-place off, the open trade ask
   t.match(response.json().killSwitch, { outcome: 'no_session', detail: /nothing could be flattened or cancelled at the broker now/ })
   const pending = await db.selectFrom('flatten_requests').select(['contract', 'done_at']).where('user_id', '=', 'u-1').execute()
   t.same(pending, [{ contract: 'MNQZ6', done_at: null }], 'the exit waits durably for the session')
-  const setting = await db.selectFrom('trading_settings').select('setting_value').where('user_id', '=', 'u-1').executeTakeFirstOrThrow()
-  t.same(setting.setting_value, { enabled: true, autoPlaceOrders: false })
+  t.same(await liveTradingOf(db, 'u-1'), { enabled: true, autoPlaceOrders: false })
 })
 
 t.test('kill switch needs a signed-in user', async (t) => {

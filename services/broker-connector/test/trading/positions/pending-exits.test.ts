@@ -1,7 +1,6 @@
 import t, { type Test } from 'tap'
-import { sql } from '@signals/db'
 import { Durables } from '../../../src/intake/plugin.ts'
-import { drained, eventually, identityHeaders, publishAlert } from '../../helper.ts'
+import { drained, eventually, identityHeaders, publishAlert, setLiveTrading } from '../../helper.ts'
 import { connect, connectedTrader, feedCommand, mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { closedTrade, mnqExit, netMnq, openedTrade } from './exit-helper.ts'
 
@@ -15,7 +14,7 @@ async function tradeOpenAt5(t: Test) {
 }
 
 const setLive = (db: Awaited<ReturnType<typeof connectedTrader>>['db'], enabled: boolean) =>
-  sql`UPDATE trading_settings SET setting_value = jsonb_build_object('enabled', ${enabled}::boolean, 'autoPlaceOrders', true) WHERE user_id = 'u-0'`.execute(db)
+  setLiveTrading(db, ['u-0'], { enabled, autoPlaceOrders: true })
 
 t.test('live trading off: the exit waits, the trade shows it and why; switched on again, the exit runs first and the trade closes at its fill', async (t) => {
   const { broker, app, db, config, record } = await tradeOpenAt5(t)

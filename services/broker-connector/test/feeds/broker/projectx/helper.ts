@@ -6,7 +6,7 @@ import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '.
 import { ProjectXAdapter, type ProjectXAdapterOptions } from '../../../../src/feeds/broker/projectx/adapter.ts'
 import type { Config } from '../../../../src/config.ts'
 import type { BuildOptions } from '../../../../src/app.ts'
-import { build, eventually, publishAlert, type App } from '../../../helper.ts'
+import { build, eventually, publishAlert, setLiveTrading, type App } from '../../../helper.ts'
 import { connect, mnqEntry, settledRecord } from '../../../trading-helper.ts'
 
 export const API_KEY = 'px-key-0123456789'
@@ -62,7 +62,7 @@ export async function connectedProjectXTrader(
   )
   options.built?.(db)
   await sql`INSERT INTO users (user_id, email, approved) VALUES ('u-0', 'u-0@example.com', true)`.execute(db)
-  await sql`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u-0', 'live_trading', '{"enabled": true, "autoPlaceOrders": true}'::jsonb)`.execute(db)
+  await setLiveTrading(db, ['u-0'], { enabled: true, autoPlaceOrders: true })
   await saveProjectXCredentials(db, config, 'u-0', 'trader0', 'PAPERX7000')
   await connect(app, 'u-0')
   return { broker, app, db, config }
