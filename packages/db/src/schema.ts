@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
-import type { AlertRecordStatus, BrokerEnvironment, BrokerName, ClosePart, OrderWord, Role as UserRole, Side, TradeResult, TradeStatus } from '@signals/contracts'
+import type { AlertRecordStatus, BrokerEnvironment, BrokerName, ClosePart, OrderWord, Role as UserRole, SettingKey, Side, TradeResult, TradeStatus } from '@signals/contracts'
 
 /** Timestamps come back as Date; inserts and updates may pass a Date or an SQL expression. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
@@ -38,8 +38,11 @@ export interface BannedEmailsTable {
 
 export interface TradingSettingsTable {
   user_id: string
-  /** `live_trading` is the primary account's switches (`broker_accounts`), no longer a row here. */
-  setting_key: 'risk_strategy'
+  /**
+   * `live_trading` is the primary account's switches (`broker_accounts`); its row here is written from them by a
+   * trigger (the spec's table keeps it), never by our code: inserts and updates name `risk_strategy` only.
+   */
+  setting_key: ColumnType<SettingKey, 'risk_strategy', 'risk_strategy'>
   setting_value: Json
   updated_at: Timestamp
 }

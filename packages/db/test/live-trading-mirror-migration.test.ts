@@ -4,8 +4,8 @@ import { migrateTo } from '../src/index.ts'
 import { databaseBefore, migrationBefore } from './migration-helper.ts'
 
 // Issue 22, "Toward dropping the mirrors" (docs/decisions/accounts.md): the spec's live_trading setting becomes
-// the primary account's switches; the setting's rows and their mirror go, each moved into the primary first
-// (with its time). Tested on a database at the schema before the migration, with rows written there.
+// the primary account's switches, each moved into the primary first (with its time); the mirror goes and the
+// spec's rows are written from the primary's switches instead. Tested on a database at the schema before the migration, with rows written there.
 const MIGRATION = '20261204130000_live_trading_by_account'
 
 /**
@@ -43,11 +43,24 @@ t.test("every trader's setting is their primary's switches; the rows, the trigge
     { user_id: 'eve', is_primary: true, live_trading: true, auto_place: false, switches_updated_at: new Date('2026-12-04T10:00:00Z') },
   ], "the setting and its time moved; bob's account follows his setting; eve given a primary holding hers; the additional account untouched")
 
-  t.same((await client.query('SELECT user_id, setting_key FROM trading_settings ORDER BY user_id')).rows, [{ user_id: 'dan', setting_key: 'risk_strategy' }], 'only the risk_strategy setting stays')
+  t.same((await client.query('SELECT user_id, setting_key FROM trading_settings ORDER BY user_id, setting_key')).rows, [
+    { user_id: 'ada', setting_key: 'live_trading' },
+    { user_id: 'bob', setting_key: 'live_trading' },
+    { user_id: 'dan', setting_key: 'risk_strategy' },
+    { user_id: 'eve', setting_key: 'live_trading' },
+  ], "the spec's table keeps its rows")
   t.equal((await client.query("SELECT count(*) FROM pg_trigger WHERE tgname = 'broker_primary_live_trading'")).rows[0].count, '0', 'the trigger is gone')
   t.equal((await client.query("SELECT count(*) FROM pg_proc WHERE proname = 'broker_primary_live_trading'")).rows[0].count, '0', 'its function')
-  const refused = await client.query(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('cy', 'live_trading', '{"enabled":true}')`).catch((error: { code?: string }) => error.code)
-  t.equal(refused, '23514', 'a write to the old place fails instead of being lost')
+  await client.query(`UPDATE trading_settings SET setting_value = '{"enabled":false,"autoPlaceOrders":false}' WHERE user_id = 'ada' AND setting_key = 'live_trading'`)
+  t.match((await client.query("SELECT live_trading FROM broker_accounts WHERE user_id = 'ada' AND is_primary")).rows, [{ live_trading: true }], 'a row written by hand changes no switch')
+
+  await client.query("UPDATE broker_accounts SET live_trading = false, switches_updated_at = '2026-12-06T10:00:00Z' WHERE user_id = 'ada' AND is_primary")
+  await client.query("UPDATE broker_accounts SET live_trading = true, switches_updated_at = '2026-12-06T11:00:00Z' WHERE user_id = 'cy' AND is_primary")
+  await client.query("UPDATE broker_accounts SET auto_place = false WHERE user_id = 'ada' AND NOT is_primary")
+  t.same((await client.query("SELECT user_id, setting_value, updated_at FROM trading_settings WHERE setting_key = 'live_trading' AND user_id IN ('ada', 'cy') ORDER BY user_id")).rows, [
+    { user_id: 'ada', setting_value: { enabled: false, autoPlaceOrders: true }, updated_at: new Date('2026-12-06T10:00:00Z') },
+    { user_id: 'cy', setting_value: { enabled: true, autoPlaceOrders: false }, updated_at: new Date('2026-12-06T11:00:00Z') },
+  ], "a primary's switches saved are the spec's row (made when missing); an additional account's are not")
   t.same((await client.query("SELECT indexname FROM pg_indexes WHERE indexname IN ('broker_accounts_live_primary_idx', 'trading_settings_live_users_idx')")).rows, [{ indexname: 'broker_accounts_live_primary_idx' }], "the live primaries' index replaces the setting's")
 
   await client.query("INSERT INTO users (user_id, email) VALUES ('fay', 'f@x.com')")

@@ -62,8 +62,7 @@ t.test('constraints refuse bad rows', async (t) => {
 
   await client.query(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u1', 'risk_strategy', '{"enabled":true}')`)
   await refuses(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u1', 'risk_strategy', '{}')`, '23505', 'second row for one key')
-  await refuses(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u1', 'colour', '{}')`, '23514', 'setting key outside the one allowed')
-  await refuses(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u1', 'live_trading', '{"enabled":true}')`, '23514', "live_trading is the primary account's switches, not a row here")
+  await refuses(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u1', 'colour', '{}')`, '23514', 'setting key outside the two allowed')
   await refuses(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('u1', 'risk_strategy', '[1]')`, '23514', 'setting value not an object')
   await refuses(`INSERT INTO trading_settings (user_id, setting_key, setting_value) VALUES ('nobody', 'risk_strategy', '{}')`, '23503', 'setting of an unknown user')
 

@@ -13,7 +13,7 @@ t.test('GET /api/trading-settings creates both defaults first and returns them k
   t.same(Object.keys(body.settings).sort(), ['live_trading', 'risk_strategy'])
   t.ok(Date.parse(body.settings.live_trading.updatedAt), 'updatedAt is a timestamp')
   const rows = await app.db.selectFrom('trading_settings').selectAll().where('user_id', '=', 'alice').execute()
-  t.equal(rows.length, 1, 'the risk_strategy row stored')
+  t.equal(rows.length, 2, 'both rows stored (live_trading written from the primary account by its trigger)')
   const primary = await app.db.selectFrom('broker_accounts').select('switches_updated_at').where('user_id', '=', 'alice').where('is_primary', '=', true).executeTakeFirstOrThrow()
   t.equal(primary.switches_updated_at?.toISOString(), body.settings.live_trading.updatedAt, "live_trading is the primary account's switches, their time stamped")
 
@@ -36,7 +36,7 @@ t.test('concurrent first GETs create each default exactly once and all see the s
     .where('user_id', '=', 'bob')
     .groupBy('setting_key')
     .execute()
-  t.same(count.map((row) => [row.setting_key, Number(row.n)]).sort(), [['risk_strategy', 1]])
+  t.same(count.map((row) => [row.setting_key, Number(row.n)]).sort(), [['live_trading', 1], ['risk_strategy', 1]])
   const primary = await app.db.selectFrom('broker_accounts').select('switches_updated_at').where('user_id', '=', 'bob').where('is_primary', '=', true).executeTakeFirstOrThrow()
   t.equal(primary.switches_updated_at?.toISOString(), responses[0]?.json().settings.live_trading.updatedAt, "the primary's switches stamped once")
 })
