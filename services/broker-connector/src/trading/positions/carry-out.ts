@@ -7,6 +7,7 @@ import type { PendingFlatten } from '../../repositories/flatten-requests.ts'
 import { carryOutPartialClose, lookForSentClose } from './partial-close.ts'
 import { cancelQuietly } from './cancel-quietly.ts'
 import { noCloseOnItsWay } from './closes-on-their-way.ts'
+import { noPairOnItsWay, pairMovedSince, pairOnItsWay } from '../targets/pairs-on-their-way.ts'
 import { closeSourceTrades } from './source-close.ts'
 
 /**
@@ -82,7 +83,14 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   const cancelled = (await mayHaveWorkingEntries(db, { ...scope, contract: flatten.contract })) ? await cancelWorkingEntries(db, session, scope) : 0
   // Not while a close of the contract whose outcome is unknown may still be carried out: its sale is not in the
   // position yet. An exit no alert asked for (the kill switch, a halt's or session end's flatten, the trader's close) never waits.
-  const unconfirmed = await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, ownCloseSent, what: 'the exit', waits: flatten.alert_id !== null })
+  const waits = flatten.alert_id !== null
+  const unconfirmed = await noCloseOnItsWay(db, session, { userId: flatten.user_id, contract: flatten.contract, flattenId: flatten.id, ownCloseSent, what: 'the exit', waits })
+  // Not while a target pair is on its way either: a liquidation cannot cancel an order the broker has not
+  // placed yet, and the pair carried out after it opens a position of its own (its target marketable by then:
+  // the order-path model's seed 2012554249, the SHORT account ended LONG 1). As a partial close: pairs-on-their-way.ts.
+  // The urgent exits above do not wait for a pair either (a pair landing late is the reconciliation's untracked position).
+  const pairs = { userId: flatten.user_id, contractId, contract: flatten.contract, what: 'the exit' }
+  const pairsBefore = waits ? await noPairOnItsWay(db, session, pairs) : null
   // Read after the entries are cancelled: a trade whose entry filled meanwhile is among them.
   const [positions, trades] = await Promise.all([session.listPositions({ fresh: true }), targetTrades(db, scope)])
   await requestLateExits(db, trades.filter((trade) => trade.late).map((trade) => trade.id), { alertId: flatten.alert_id, result: flatten.result, signalExitPrice: flatten.signal_exit_price })
@@ -103,6 +111,7 @@ export async function carryOutFlatten(db: Kysely<Database>, session: BrokerSessi
   if (source !== undefined && ((await otherSourcesQuantity(db, { ...scope, source, side: held })) > 0 || (await othersWorking(db, session, scope)))) {
     return (await closeSourceTrades(db, session, { flatten, contract: { id: contractId, name: flatten.contract }, held, netPos, trades })) + entries + unconfirmed
   }
+  if (pairsBefore !== null && (await pairMovedSince(db, pairs, pairsBefore))) throw pairOnItsWay(pairs)
   await session.liquidatePosition(contractId)
   return `exit sent to the broker: the ${held} ${flatten.contract} position of ${Math.abs(netPos)} is being flattened, and the trade closes at its fill${entries}${unconfirmed}`
 }
