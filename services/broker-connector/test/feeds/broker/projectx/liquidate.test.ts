@@ -39,10 +39,11 @@ function moveAtFirstCancel(price: string) {
 const workingOf = (broker: ProjectXPaperBroker) => broker.orders().filter((order) => order.accountId === 7000 && order.ordStatus === 'Working')
 const closes = (broker: ProjectXPaperBroker) => broker.requests.filter((request) => request.endpoint === 'Position/closeContract').length
 
-async function longTwoAt21000(t: Test, race: ReturnType<typeof moveAtFirstCancel>) {
-  const broker = await projectXBroker(t, { onRequest: (request) => race.onRequest(request) })
+/** Trader0's session on an account long 2 MNQZ6 at 21000, the race (if any) listening. */
+async function longTwoAt21000(t: Test, race?: ReturnType<typeof moveAtFirstCancel>) {
+  const broker = await projectXBroker(t, race ? { onRequest: (request) => race.onRequest(request) } : {})
   broker.setPrice('MNQZ6', '21000')
-  race.broker = broker
+  if (race) race.broker = broker
   broker.placeManualOrder(7000, { symbol: 'MNQZ6', side: 0, size: 2 })
   t.equal(netMnq(broker), 2, 'long 2')
   const { session } = await openSession(t, broker)
@@ -77,8 +78,7 @@ t.test('a stop that fills between the cancel and the read leaves nothing to clos
 })
 
 t.test("a cancel that fails throws before the close: the position stays open, the caller's retry flattens", async (t) => {
-  const race = moveAtFirstCancel('21000')
-  const { broker, session, contract } = await longTwoAt21000(t, race)
+  const { broker, session, contract } = await longTwoAt21000(t)
   await placeOwnOrder(broker, { type: 1, side: 1, size: 1, limitPrice: 21050 })
   await placeOwnOrder(broker, { type: 4, side: 1, size: 2, stopPrice: 20950 })
   broker.interfere('Order/cancel', { kind: 'server_error' }, 1)
