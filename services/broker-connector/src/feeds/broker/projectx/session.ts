@@ -337,29 +337,31 @@ export class ProjectXSession implements BrokerSession {
   }
 
   /**
-   * Position/closeContract (flattens at the market; ProjectX cancels the position's bracket legs), then
-   * Order/cancel for any other working order of the contract, as the seam's flatten promises. A flat
-   * position is nothing to close.
+   * Order/cancel for every working order of the contract first, then Position/closeContract (at the market)
+   * if the position, read again, is still open: as Tradovate's liquidation, which cancels and flattens in one
+   * step. Closed first, a working order in the closing direction (a partial close's rest, the trader's own
+   * limit) could fill before its cancel and reverse the account. A cancel that fails throws before the close:
+   * the orders cancelled stay cancelled, the position stays open, and the caller's retry starts again. A
+   * position gone flat meanwhile (a stop filled) is nothing to close.
    */
   async liquidatePosition(contractId: number): Promise<void> {
     const contract = contractIdText(contractId)
-    // Asked of the broker, not the state: a position the hub has not shown yet is still closed.
-    const positions = (await this.#restPositions()).map(toBrokerPosition).filter(present)
-    if (positions.some((position) => position.contractId === contractId && position.netPos !== 0)) {
-      try {
-        await this.call('Position/closeContract', { accountId: this.#accountId, contractId: contract })
-      } catch (error) {
-        if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('rejected', `the broker refused to flatten the position: ${error.message}`)
-        throw error
-      }
-    }
     const open = await this.call('Order/searchOpen', { accountId: this.#accountId })
     for (const order of list(open.orders).filter(isFields)) {
       const id = int(order.id)
-      // One done meanwhile (a leg closeContract cancelled) is refused: nothing is left to cancel.
+      // One done meanwhile (filled) is refused: nothing is left to cancel.
       if (id !== null && order.contractId === contract) await this.cancelOrder(id).catch((error: unknown) => {
         if (!(error instanceof BrokerError && error.kind === 'rejected')) throw error
       })
+    }
+    // Asked of the broker, not the state: a position the hub has not shown yet is still closed.
+    const positions = (await this.#restPositions()).map(toBrokerPosition).filter(present)
+    if (!positions.some((position) => position.contractId === contractId && position.netPos !== 0)) return
+    try {
+      await this.call('Position/closeContract', { accountId: this.#accountId, contractId: contract })
+    } catch (error) {
+      if (error instanceof BrokerError && error.kind === 'rejected') throw new BrokerError('rejected', `the broker refused to flatten the position: ${error.message}`)
+      throw error
     }
   }
 
