@@ -3,7 +3,7 @@ import { sql } from '@signals/db'
 import { eventually, publishAlert } from '../../helper.ts'
 import { tradeOfRecord, type connectedTrader } from '../../trading-helper.ts'
 import { closeTwo } from '../targets/targets-helper.ts'
-import { closedTrade, mnqExit, netMnq, openBracket } from './exit-helper.ts'
+import { bracketWithUnknownClose, closedTrade, mnqExit, netMnq, openBracket } from './exit-helper.ts'
 
 /**
  * With exit plans off (today's live path): a partial close whose send got no answer before the client's
@@ -18,12 +18,8 @@ const requestOf = (db: Awaited<ReturnType<typeof connectedTrader>>['db'], alertI
   db.selectFrom('flatten_requests').select(['done_at', 'outcome', 'reason']).where('alert_id', '=', alertId).executeTakeFirst()
 
 t.test('a partial close whose outcome is unknown, then an exit alert: the exit waits for the close, and the account ends flat, never short', async (t) => {
-  const { broker, app, db, record } = await openBracket(t)
   // The close's order reaches the broker only when released: its send times out at the connector.
-  broker.interfere('order/placeorder', { kind: 'late' }, 1)
-  const close = closeTwo()
-  await publishAlert(app, close)
-  await eventually(async () => /did not answer/.test((await requestOf(db, close.alertId))?.reason ?? ''))
+  const { broker, app, db, record, close } = await bracketWithUnknownClose(t)
   t.equal(netMnq(broker), 5, 'the close has not reached the broker: 5 held')
 
   const exit = mnqExit({ closes: 'LONG', result: 'TP' })
@@ -68,12 +64,8 @@ t.test('a partial close carried out first, then an exit alert: the exit flattens
 })
 
 t.test('a partial close the broker never carries out (answered 503): the exit waits out its grace, then flattens what is held, and the close is said never confirmed', async (t) => {
-  const { broker, app, db, record } = await openBracket(t)
   // Answered 503 and not carried out: the connector cannot know, the close is only looked for.
-  broker.interfere('order/placeorder', { kind: 'server_error' }, 1)
-  const close = closeTwo()
-  await publishAlert(app, close)
-  await eventually(async () => /did not answer/.test((await requestOf(db, close.alertId))?.reason ?? ''))
+  const { broker, app, db, record, close } = await bracketWithUnknownClose(t, 'server_error')
   const exit = mnqExit({ closes: 'LONG', result: 'TP' })
   await publishAlert(app, exit)
   await eventually(async () => /waits for the partial close pc-\d+ .*outcome is unknown/.test((await requestOf(db, exit.alertId))?.reason ?? ''))
@@ -92,11 +84,7 @@ t.test('a partial close the broker never carries out (answered 503): the exit wa
 })
 
 t.test('a partial close whose outcome is unknown, then a second partial close: the second waits, and is sized from what the first left', async (t) => {
-  const { broker, app, db, record } = await openBracket(t)
-  broker.interfere('order/placeorder', { kind: 'late' }, 1)
-  const first = closeTwo()
-  await publishAlert(app, first)
-  await eventually(async () => /did not answer/.test((await requestOf(db, first.alertId))?.reason ?? ''))
+  const { broker, app, db, record, close: first } = await bracketWithUnknownClose(t)
   const second = mnqExit({ closes: 'LONG', quantity: 4, closePart: { quantity: 4, percent: null, remaining: null } })
   await publishAlert(app, second)
   await eventually(async () => (await requestOf(db, second.alertId))?.done_at != null || /waits for the partial close/.test((await requestOf(db, second.alertId))?.reason ?? ''))

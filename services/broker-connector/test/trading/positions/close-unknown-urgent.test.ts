@@ -3,8 +3,7 @@ import { sql } from '@signals/db'
 import { eventually, identityHeaders, publishAlert } from '../../helper.ts'
 import { mnqEntry, settledRecord, type connectedTrader } from '../../trading-helper.ts'
 import { traderWithSource } from '../../source-helper.ts'
-import { closeTwo } from '../targets/targets-helper.ts'
-import { closedTrade, mnqExit, netMnq, openBracket, openedTrade } from './exit-helper.ts'
+import { bracketWithUnknownClose, closedTrade, mnqExit, netMnq, openedTrade } from './exit-helper.ts'
 
 /**
  * A partial close whose send outcome is unknown (no answer before the client's time-out, `late`) makes an
@@ -21,11 +20,7 @@ const requestOf = (db: Db, alertId: string) =>
 const WORKING = new Set(['PendingNew', 'Working', 'Suspended'])
 
 t.test('the kill switch with a partial close whose outcome is unknown: the position is flattened now, never left held without its stop', async (t) => {
-  const { broker, app, db, config, record } = await openBracket(t)
-  broker.interfere('order/placeorder', { kind: 'late' }, 1)
-  const close = closeTwo()
-  await publishAlert(app, close)
-  await eventually(async () => /did not answer/.test((await requestOf(db, close.alertId))?.reason ?? ''))
+  const { broker, app, db, config, record, close } = await bracketWithUnknownClose(t)
   t.equal(netMnq(broker), 5, 'the close has not reached the broker: 5 held')
 
   const response = await app.inject({ method: 'POST', url: '/api/kill-switch', headers: identityHeaders(config, 'u-0') })
@@ -54,11 +49,7 @@ t.test('the kill switch with a partial close whose outcome is unknown: the posit
 })
 
 t.test('a risk halt with a partial close whose outcome is unknown: everything is flattened now', async (t) => {
-  const { broker, app, db, record } = await openBracket(t)
-  broker.interfere('order/placeorder', { kind: 'late' }, 1)
-  const close = closeTwo()
-  await publishAlert(app, close)
-  await eventually(async () => /did not answer/.test((await requestOf(db, close.alertId))?.reason ?? ''))
+  const { broker, app, db, record } = await bracketWithUnknownClose(t)
   const session = app.feeds.session('u-0')
   if (!session) throw new Error('no session')
   t.equal(await app.trading.flattens.flattenEverything('u-0', session, 'risk halt: test'), 'done', 'the halt flattened, nothing waits')
@@ -68,11 +59,7 @@ t.test('a risk halt with a partial close whose outcome is unknown: everything is
 })
 
 t.test("an alert's exit waiting for a close whose outcome is unknown: its waits are not tries, so a broker failure after them is tried again soon", async (t) => {
-  const { broker, app, db } = await openBracket(t)
-  broker.interfere('order/placeorder', { kind: 'server_error' }, 1)
-  const close = closeTwo()
-  await publishAlert(app, close)
-  await eventually(async () => /did not answer/.test((await requestOf(db, close.alertId))?.reason ?? ''))
+  const { broker, app, db, close } = await bracketWithUnknownClose(t, 'server_error')
   const exit = mnqExit({ closes: 'LONG', result: 'TP' })
   await publishAlert(app, exit)
   await eventually(async () => /waits for the partial close/.test((await requestOf(db, exit.alertId))?.reason ?? ''))

@@ -40,3 +40,17 @@ export async function openBracket(t: Test) {
   await connected.app.trading.keeper.idle()
   return { ...connected, record }
 }
+
+/**
+ * openBracket, then a partial close of 2 whose send gets no answer before the client's time-out (`late`: held at
+ * the broker until released; `server_error`: answered 503, never carried out): its outcome unknown.
+ */
+export async function bracketWithUnknownClose(t: Test, fault: 'late' | 'server_error' = 'late') {
+  const opened = await openBracket(t)
+  opened.broker.interfere('order/placeorder', { kind: fault }, 1)
+  const close = mnqExit({ closes: 'LONG', quantity: 2, closePart: { quantity: 2, percent: null, remaining: null } })
+  await publishAlert(opened.app, close)
+  const reason = async () => (await opened.db.selectFrom('flatten_requests').select('reason').where('alert_id', '=', close.alertId).executeTakeFirst())?.reason ?? ''
+  await eventually(async () => /did not answer/.test(await reason()))
+  return { ...opened, close }
+}
