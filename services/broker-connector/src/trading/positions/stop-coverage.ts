@@ -24,14 +24,7 @@ export function stopCoverage(
   fills: readonly BrokerFill[],
   closing = 0,
 ): StopCoverage {
-  const side = held.netPos > 0 ? 'Sell' : 'Buy'
-  let stopQuantity = 0
-  for (const order of orders) {
-    const version = versions.get(order.id)
-    if (order.contractId !== held.contractId || order.action !== side || order.status !== 'Working' || version === undefined || !STOP_TYPES.has(version.orderType)) continue
-    const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
-    stopQuantity += Math.max(version.quantity - filled, 0)
-  }
+  const stopQuantity = leftToFill(held, orders, versions, fills, (orderType) => STOP_TYPES.has(orderType))
   const quantity = Math.abs(held.netPos)
   // Fewer stops are needed while a close takes contracts; never more than are held.
   const needed = Math.max(quantity - closing, 0)
@@ -49,11 +42,22 @@ export function marketCloses(
   versions: ReadonlyMap<number, BrokerOrderVersion>,
   fills: readonly BrokerFill[],
 ): number {
+  return leftToFill(held, orders, versions, fills, (orderType) => orderType === 'Market')
+}
+
+/** What the working orders of `orderType` closing the position have still to fill (each one's quantity less its own fills), summed. */
+function leftToFill(
+  held: { contractId: number; netPos: number },
+  orders: readonly BrokerOrder[],
+  versions: ReadonlyMap<number, BrokerOrderVersion>,
+  fills: readonly BrokerFill[],
+  ofType: (orderType: string) => boolean,
+): number {
   const side = held.netPos > 0 ? 'Sell' : 'Buy'
   let left = 0
   for (const order of orders) {
     const version = versions.get(order.id)
-    if (order.contractId !== held.contractId || order.action !== side || order.status !== 'Working' || version?.orderType !== 'Market') continue
+    if (order.contractId !== held.contractId || order.action !== side || order.status !== 'Working' || version === undefined || !ofType(version.orderType)) continue
     const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
     left += Math.max(version.quantity - filled, 0)
   }
