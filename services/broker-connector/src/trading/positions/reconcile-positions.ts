@@ -55,9 +55,10 @@ const netOf = (positions: readonly BrokerPosition[], contractId: number) => posi
  * account, contract by contract, repairs what has a clear rule and returns every difference found, with
  * what was done and why (docs/decisions/broker-connector.md, "Reconciliation with the broker"); null, having
  * compared nothing, when the session's feed was dropped here meanwhile. The broker's positions are
- * read before and after our side (the fills it lists applied first, then our trades read): a contract
- * whose position moved meanwhile is left to the next pass, so a fill on its way is never taken for a
- * difference. Broker failures are thrown (the pass is tried again on the next open or timer tick).
+ * read before and after our side (the fills it lists applied first, then our trades read), and its fills
+ * listed again after: a contract whose position moved meanwhile, or was filled at all, is left to the next
+ * pass, so a fill on its way is never taken for a difference. Broker failures are thrown (the pass is
+ * tried again on the next open or timer tick).
  */
 export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession): Promise<Discrepancy[] | null> {
   const { db } = deps
@@ -69,7 +70,10 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
   const books = await openTradeBooks(db, userId, scope)
   const listed = (await session.listOrders()).filter((order) => !isDone(order.status))
   const after = await session.listPositions()
-  const moved = (contractId: number) => netOf(after, contractId) !== netOf(before, contractId)
+  // A position may move and come back during the pass (flat, an entry filled, its stop filled: flat again),
+  // which the two reads alone would take for no move: the fills listed again tell it.
+  const filledDuring = contractsFilledBetween(fills, await session.listFills())
+  const moved = (contractId: number) => netOf(after, contractId) !== netOf(before, contractId) || filledDuring.has(contractId)
   // A contract whose position moved during the pass keeps its orders to the next pass as well: the list may
   // predate the fill of the very order it shows working (a stop that closed the trade read closed just after).
   const strays = await strayOrders(deps, held, listed.filter((order) => !moved(order.contractId)), (contractId) => netOf(after, contractId) === (books.find((book) => book.broker_contract_id === contractId)?.quantity ?? 0))
@@ -103,6 +107,13 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
 }
 
 const POSITION_KINDS: readonly DiscrepancyKind[] = ['untracked_position', 'broker_flat', 'quantity_differs']
+
+/** The contracts of the fills in one list and not the other (a day's fills only grow; a new day's list is moved too). */
+function contractsFilledBetween(first: readonly BrokerFill[], second: readonly BrokerFill[]): Set<number> {
+  const ids = (fills: readonly BrokerFill[]) => new Set(fills.map((fill) => fill.id))
+  const [firstIds, secondIds] = [ids(first), ids(second)]
+  return new Set([...second.filter((fill) => !firstIds.has(fill.id)), ...first.filter((fill) => !secondIds.has(fill.id))].map((fill) => fill.contractId))
+}
 
 /** The working orders of a pass with their latest versions and the fills listed: what a stop still closes. */
 interface StopsSeen {

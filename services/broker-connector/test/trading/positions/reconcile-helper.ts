@@ -1,6 +1,6 @@
 import type { Test } from 'tap'
 import type { Database, Kysely } from '@signals/db'
-import type { PaperBroker } from '@signals/dev-paper-broker'
+import type { PaperBroker, PaperBrokerOptions } from '@signals/dev-paper-broker'
 import { statusOf } from '../../feeds/feed-helper.ts'
 import { eventually, type App } from '../../helper.ts'
 import { connect, liveTrader, paperBroker, tradingApp } from '../../trading-helper.ts'
@@ -11,10 +11,10 @@ export const ACCOUNT = 9000
 
 /**
  * A paper broker with MNQZ6 at 21000 and the connector reconciling every 300 ms (its status every 500 ms);
- * `before` runs at the broker before trader u-0's session opens.
+ * `before` runs at the broker before trader u-0's session opens; `options` start the broker (`onRequest`).
  */
-export async function reconcilingTrader(t: Test, before: (broker: PaperBroker) => void = () => undefined) {
-  const broker = await paperBroker(t)
+export async function reconcilingTrader(t: Test, before: (broker: PaperBroker) => void = () => undefined, options: Partial<PaperBrokerOptions> = {}) {
+  const broker = await paperBroker(t, options)
   broker.setPrice('MNQZ6', '21000')
   before(broker)
   const { app, db, config } = await tradingApp(t, broker, { POSITION_RECONCILE_MS: '300', FEED_STATUS_REFRESH_MS: '500', ...(process.env.DEBUG_LOG ? { LOG_LEVEL: 'warn' } : {}) }, process.env.DEBUG_LOG ? { loggerStream: process.stderr } : {})
