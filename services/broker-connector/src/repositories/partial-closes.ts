@@ -58,7 +58,7 @@ export async function markClosePutBack(db: Kysely<Database>, id: number, orderId
 
 /** The user's closes in the contract (partial closes, sources' exits) marked sent and not yet carried out: their outcome is not known yet. `except`: the asking request (null: none left out). */
 export async function closesSentNotDone(db: Kysely<Database>, userId: string, contract: string, except: number | null): Promise<{ id: number; part_sent_at: Date }[]> {
-  const rows = await db
+  return db
     .selectFrom('flatten_requests')
     .select(['id', 'part_sent_at'])
     .where('user_id', '=', userId)
@@ -66,7 +66,7 @@ export async function closesSentNotDone(db: Kysely<Database>, userId: string, co
     .$if(except !== null, (query) => query.where('id', '!=', except ?? 0))
     .where('done_at', 'is', null)
     .where('part_sent_at', 'is not', null)
+    .$narrowType<{ part_sent_at: Date }>()
     .orderBy('id')
     .execute()
-  return rows.flatMap((row) => (row.part_sent_at === null ? [] : [{ id: row.id, part_sent_at: row.part_sent_at }]))
 }

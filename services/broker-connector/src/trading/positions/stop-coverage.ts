@@ -1,4 +1,4 @@
-import type { BrokerFill, BrokerOrder, BrokerOrderVersion } from '../../feeds/broker/broker-adapter.ts'
+import { isDone, type BrokerFill, type BrokerOrder, type BrokerOrderVersion } from '../../feeds/broker/broker-adapter.ts'
 
 /** Order types that close a position when the market reaches their trigger: what protects it. */
 const STOP_TYPES: ReadonlySet<string> = new Set(['Stop', 'StopLimit', 'TrailingStop', 'TrailingStopLimit'])
@@ -24,7 +24,7 @@ export function stopCoverage(
   fills: readonly BrokerFill[],
   closing = 0,
 ): StopCoverage {
-  const stopQuantity = leftToFill(held, orders, versions, fills, (orderType) => STOP_TYPES.has(orderType))
+  const stopQuantity = leftToFill(held, orders, versions, fills, (order, orderType) => order.status === 'Working' && STOP_TYPES.has(orderType))
   const quantity = Math.abs(held.netPos)
   // Fewer stops are needed while a close takes contracts; never more than are held.
   const needed = Math.max(quantity - closing, 0)
@@ -35,29 +35,33 @@ export function stopCoverage(
   return { stopQuantity, note: `the working stops at the broker close ${stopQuantity} contract(s), more than the ${quantity} held: if they all trigger, they open a ${other} position of ${stopQuantity - quantity}` }
 }
 
-/** What the working Market orders closing a position have still to fill (a close on its way), summed. */
+/**
+ * What the Market orders closing a position have still to fill (a close on its way), summed. Any not done
+ * counts, not only `Working` ones: a Market close just accepted (`PendingNew`) will take its contracts all the
+ * same, and a stop sized as if it would not could close more than is held once it has.
+ */
 export function marketCloses(
   held: { contractId: number; netPos: number },
   orders: readonly BrokerOrder[],
   versions: ReadonlyMap<number, BrokerOrderVersion>,
   fills: readonly BrokerFill[],
 ): number {
-  return leftToFill(held, orders, versions, fills, (orderType) => orderType === 'Market')
+  return leftToFill(held, orders, versions, fills, (order, orderType) => !isDone(order.status) && orderType === 'Market')
 }
 
-/** What the working orders of `orderType` closing the position have still to fill (each one's quantity less its own fills), summed. */
+/** What the orders closing the position that `counts` keeps have still to fill (each one's quantity less its own fills), summed. */
 function leftToFill(
   held: { contractId: number; netPos: number },
   orders: readonly BrokerOrder[],
   versions: ReadonlyMap<number, BrokerOrderVersion>,
   fills: readonly BrokerFill[],
-  ofType: (orderType: string) => boolean,
+  counts: (order: BrokerOrder, orderType: string) => boolean,
 ): number {
   const side = held.netPos > 0 ? 'Sell' : 'Buy'
   let left = 0
   for (const order of orders) {
     const version = versions.get(order.id)
-    if (order.contractId !== held.contractId || order.action !== side || order.status !== 'Working' || version === undefined || !ofType(version.orderType)) continue
+    if (order.contractId !== held.contractId || order.action !== side || version === undefined || !counts(order, version.orderType)) continue
     const filled = fills.filter((fill) => fill.orderId === order.id).reduce((sum, fill) => sum + fill.quantity, 0)
     left += Math.max(version.quantity - filled, 0)
   }

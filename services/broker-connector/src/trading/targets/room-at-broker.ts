@@ -1,7 +1,7 @@
 import { exitSideOf } from '@signals/contracts'
 import type { Side } from '@signals/db'
 import { isDone, type BrokerOrder, type BrokerOrderVersion, type BrokerSession } from '../../feeds/broker/broker-adapter.ts'
-import { stopCoverage } from '../positions/stop-coverage.ts'
+import { marketCloses, stopCoverage } from '../positions/stop-coverage.ts'
 
 /** The broker's account in a trade's contract as listed now, and how many contracts a new stop there may close. */
 export interface RoomAtBroker {
@@ -12,7 +12,7 @@ export interface RoomAtBroker {
   filled: ReadonlyMap<number, number>
   /** The contracts the account holds on the trade's side now. */
   onSide: number
-  /** The contracts held on the trade's side, less every working stop closing them and every working Market order closing them (a close on its way); never below 0. */
+  /** The contracts held on the trade's side, less every working stop closing them and every Market order not done closing them (a close on its way); never below 0. */
   room: number
 }
 
@@ -35,7 +35,8 @@ export async function roomAtBroker(session: Pick<BrokerSession, 'orderVersions' 
   const netPos = positions.find((position) => position.contractId === row.broker_contract_id)?.netPos ?? 0
   const onSide = row.side === 'LONG' ? Math.max(netPos, 0) : Math.max(-netPos, 0)
   const counted = working.filter((order) => !notCounted.has(order.id))
-  const accountStops = onSide === 0 ? 0 : stopCoverage({ contractId: row.broker_contract_id, netPos }, counted, versions, fills).stopQuantity
-  const closesOnTheirWay = counted.filter((order) => versions.get(order.id)?.orderType === 'Market').reduce((sum, order) => sum + remainingOf(order, versions, filled), 0)
-  return { working, versions, filled, onSide, room: Math.max(onSide - accountStops - closesOnTheirWay, 0) }
+  if (onSide === 0) return { working, versions, filled, onSide, room: 0 }
+  const held = { contractId: row.broker_contract_id, netPos }
+  const room = onSide - stopCoverage(held, counted, versions, fills).stopQuantity - marketCloses(held, counted, versions, fills)
+  return { working, versions, filled, onSide, room: Math.max(room, 0) }
 }

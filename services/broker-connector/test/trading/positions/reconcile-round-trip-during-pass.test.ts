@@ -12,7 +12,8 @@ import { discrepancies, reconcilingTrader } from './reconcile-helper.ts'
 // as its `fill/list` arrives (after its first position read), the stop as its second position read arrives.
 
 t.test('a position that opens and closes again during a pass is not taken for a difference', async (t) => {
-  let broker: PaperBroker | undefined
+  // The broker acts on its own requests: known once started.
+  const started: { broker?: PaperBroker } = {}
   let step: 'idle' | 'armed' | 'listing' | 'opened' | 'closed' = 'idle'
   const onRequest = ({ endpoint }: { endpoint: string }) => {
     // A pass reads the positions, then the fills, ..., then the positions again: the first read seen may be a
@@ -20,15 +21,14 @@ t.test('a position that opens and closes again during a pass is not taken for a 
     if (step === 'armed' && endpoint === 'position/list') step = 'listing'
     else if (step === 'listing' && endpoint === 'fill/list') {
       step = 'opened'
-      broker?.setPrice('MNQZ6', '20975') // the limit fills: +5
+      started.broker?.setPrice('MNQZ6', '20975') // the limit fills: +5
     } else if (step === 'opened' && endpoint === 'position/list') {
       step = 'closed'
-      broker?.setPrice('MNQZ6', '20900') // its stop (20925) fills: flat again
+      started.broker?.setPrice('MNQZ6', '20900') // its stop (20925) fills: flat again
     }
   }
-  const started = await reconcilingTrader(t, undefined, { onRequest })
-  broker = started.broker
-  const { app, db } = started
+  const { app, db, broker } = await reconcilingTrader(t, undefined, { onRequest })
+  started.broker = broker
   const entry = mnqEntry({ entryPrice: 20975, sl: 20925, tp: 21075, raw: { orderType: 'limit' } })
   await publishAlert(app, entry)
   const record = await settledRecord(db, entry.alertId)
@@ -38,7 +38,7 @@ t.test('a position that opens and closes again during a pass is not taken for a 
   await eventually(() => step === 'closed', 10_000)
   // That pass is over once the positions have been read twice more (the next pass's first and second reads).
   const seen = broker.requests.length
-  await eventually(() => (broker?.requests.slice(seen).filter((request) => request.endpoint === 'position/list').length ?? 0) >= 2, 20_000)
+  await eventually(() => broker.requests.slice(seen).filter((request) => request.endpoint === 'position/list').length >= 2, 20_000)
   const trade = await tradeOfRecord(db, record.id)
   t.match(trade, { status: 'closed', result: 'SL' }, 'the trade closed by its stop')
   t.not(trade?.pnl ?? null, null, 'with the PnL its stop made')

@@ -1,4 +1,6 @@
 import t from 'tap'
+import type { BrokerFill, BrokerOrder, BrokerOrderVersion } from '../../../src/feeds/broker/broker-adapter.ts'
+import { marketCloses, stopCoverage } from '../../../src/trading/positions/stop-coverage.ts'
 import { eventually, identityHeaders, publishAlert } from '../../helper.ts'
 import { mnqEntry, settledRecord, tradeOfRecord } from '../../trading-helper.ts'
 import { discrepancies, reconcilingTrader } from './reconcile-helper.ts'
@@ -34,4 +36,21 @@ t.test('a position whose stops close fewer or more contracts than held is told o
   await session.resizeOrder(stop, 5)
   await eventually(async () => (await stopsDiffer(db)).every((row) => row.resolved_at !== null), 10_000)
   t.match((await page()).session.positions, [{ stopQuantity: 5, stopNote: null }])
+})
+
+t.test('a Market close counts from the moment the broker accepts it, a stop only while it works', async (t) => {
+  const held = { contractId: 7, netPos: 5 }
+  const order = (id: number, status: BrokerOrder['status'], action: BrokerOrder['action'] = 'Sell'): BrokerOrder => ({ id, accountId: 1, contractId: 7, action, status, tag: null, parentId: null, text: null })
+  const versions = new Map<number, BrokerOrderVersion>([
+    [1, { orderType: 'Market', quantity: 2, price: null, stopPrice: null }],
+    [2, { orderType: 'Market', quantity: 3, price: null, stopPrice: null }],
+    [3, { orderType: 'Market', quantity: 4, price: null, stopPrice: null }],
+    [4, { orderType: 'Stop', quantity: 5, price: null, stopPrice: '20900' }],
+    [5, { orderType: 'Stop', quantity: 5, price: null, stopPrice: '20900' }],
+  ])
+  const fills: BrokerFill[] = [{ id: 90, orderId: 2, contractId: 7, action: 'Sell', quantity: 1, price: '21000', timestamp: '2026-11-27T15:00:00Z' }]
+  // 1 just accepted (2 left), 2 working with 1 of 3 filled (2 left), 3 done; a Buy would not close a long.
+  const orders = [order(1, 'PendingNew'), order(2, 'Working'), order(3, 'Filled'), order(6, 'Working', 'Buy'), order(4, 'Suspended'), order(5, 'Working')]
+  t.equal(marketCloses(held, orders, versions, fills), 4, 'the accepted close and the working one\'s rest')
+  t.equal(stopCoverage(held, orders, versions, fills).stopQuantity, 5, 'the suspended stop (a leg of an entry not filled) closes nothing yet')
 })
