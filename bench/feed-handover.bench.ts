@@ -13,7 +13,7 @@ import { loadConfig } from '@signals/config'
 import { Buckets, FeedLeaseV1, contract } from '@signals/contracts'
 import { createDb, sql } from '@signals/db'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
-import { createTestDatabase, deleteNamespaceStreams, eventually, freePort, testNamespace, waitForPort, TEST_NATS_URL } from '@signals/test-support'
+import { createTestDatabase, deleteNamespaceStreams, eventually, freePort, storePrimaryLogins, testNamespace, waitForPort, TEST_NATS_URL } from '@signals/test-support'
 import { startPaperBroker } from '../dev/paper-broker/src/index.ts'
 import { ConfigSchema } from '../services/broker-connector/src/config.ts'
 
@@ -42,12 +42,11 @@ async function seed() {
   // Live trading on: the primary accounts' switches (each made with its user).
   await sql`UPDATE broker_accounts SET live_trading = true, auto_place = true, switches_updated_at = now() WHERE is_primary AND user_id LIKE 'bench-%'`.execute(db)
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
-  const rows = Array.from({ length: USERS }, (_, i) => {
+  const logins = Array.from({ length: USERS }, (_, i) => {
     const owner = { userId: `bench-${i}`, broker: 'paper', environment: 'demo', accountId: `DEMO${9000 + i}` } as const
-    const sealed = sealCredentials(cipher, owner, { username: `trader-${i}`, password: PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null })
-    return { user_id: owner.userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
+    return { ...owner, sealed: sealCredentials(cipher, owner, { username: `trader-${i}`, password: PASSWORD, appId: 'bench', appVersion: '1', cid: 1, sec: 'bench', deviceId: null }) }
   })
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()
+  await storePrimaryLogins(db, logins) // the primary accounts' logins
 }
 
 /** A connector process; resolves once it answers /ready. */

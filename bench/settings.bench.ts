@@ -5,7 +5,7 @@
 import { loadConfig } from '@signals/config'
 import { Streams } from '@signals/contracts'
 import { signIdentity } from '@signals/http-kit'
-import { createTestDatabase, deleteNamespaceStreams, freePort, testNamespace } from '@signals/test-support'
+import { createTestDatabase, deleteNamespaceStreams, freePort, storePrimaryLogins, testNamespace } from '@signals/test-support'
 import { buildApp } from '../services/settings/src/app.ts'
 import { ConfigSchema } from '../services/settings/src/config.ts'
 
@@ -39,10 +39,8 @@ async function main(): Promise<number> {
         'x-signals-identity': signIdentity({ userId, email: `${userId}@example.com`, role: 'trader', approved: true }, config.INTERNAL_AUTH_SECRET, { audience: 'settings', method, path }, 3600),
       }
     }
-    await app.db
-      .insertInto('broker_credentials')
-      .values(users.map((userId) => ({ user_id: userId, broker: 'paper' as const, environment: 'demo' as const, account_id: 'P1', key_id: 'k1', secret_iv: Buffer.alloc(12), secret_tag: Buffer.alloc(16), secret_ciphertext: Buffer.alloc(8) })))
-      .execute()
+    const sealed = { keyId: 'k1', iv: Buffer.alloc(12), tag: Buffer.alloc(16), ciphertext: Buffer.alloc(8) }
+    await storePrimaryLogins(app.db, users.map((userId) => ({ userId, broker: 'paper', environment: 'demo', accountId: 'P1', sealed })))
 
     const phases: Phase[] = [
       { name: 'GET /health (baseline)', request: () => ({ method: 'GET', path: '/health' }) },

@@ -2,6 +2,7 @@
 // `trader-<i>` (paper-broker-process.ts) and a live-trading setting (on for the first `live` users).
 import { sql, type Database, type Kysely } from '@signals/db'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
+import { storePrimaryLogins } from '@signals/test-support'
 import { PAPER_PASSWORD, type PaperBrokerKind } from './paper-broker-process.ts'
 
 export interface PaperUsersOptions {
@@ -16,7 +17,7 @@ export interface PaperUsersOptions {
   broker?: PaperBrokerKind
 }
 
-/** The credentials row's venue and sealed secret of login `trader-<i>` at this broker. */
+/** The venue and secret of login `trader-<i>` at this broker. */
 function venueOf(broker: PaperBrokerKind, i: number) {
   return broker === 'projectx'
     ? { broker: 'projectx' as const, accountId: `PAPERX${7000 + i}`, secret: { username: `trader-${i}`, apiKey: PAPER_PASSWORD } }
@@ -33,12 +34,12 @@ export async function seedPaperUsers(db: Kysely<Database>, options: PaperUsersOp
   const cipher = CredentialsCipher.fromConfig(options.credentials.keyId, options.credentials.key, options.credentials.previousKeys)
   const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
   // Sealed as the settings service seals them: bound to the row's user, broker, environment and account.
-  const rows = users.map((userId, i) => {
+  const logins = users.map((userId, i) => {
     const venue = venueOf(options.broker ?? 'tradovate', i)
     const owner = { userId, broker: venue.broker, environment: 'demo', accountId: venue.accountId } as const
-    const sealed = sealCredentials(cipher, owner, venue.secret)
-    return { user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
+    return { ...owner, sealed: sealCredentials(cipher, owner, venue.secret) }
   })
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('broker_credentials').values(rows.slice(i, i + 200)).execute()
+  // The trader's credentials: each primary account's login.
+  await storePrimaryLogins(db, logins)
   return users
 }

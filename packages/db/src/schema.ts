@@ -47,25 +47,10 @@ export interface TradingSettingsTable {
   updated_at: Timestamp
 }
 
-export interface BrokerCredentialsTable {
-  user_id: string
-  broker: BrokerName
-  environment: BrokerEnvironment
-  account_id: string
-  /** Id of the key that encrypted this row, so keys can rotate. */
-  key_id: string
-  /** AES-256-GCM: 12-byte IV, 16-byte tag, ciphertext of the JSON secret fields. */
-  secret_iv: Buffer
-  secret_tag: Buffer
-  secret_ciphertext: Buffer
-  created_at: Timestamp
-  updated_at: Timestamp
-}
-
 /**
- * A broker login (issue 22, docs/decisions/accounts.md): the credentials one broker session opens, sealed as
- * `broker_credentials` are. One login may serve several accounts. The primary account's login mirrors
- * `broker_credentials` (a trigger) until the connector reads logins.
+ * A broker login (issue 22, docs/decisions/accounts.md): the credentials one broker session opens, sealed for
+ * (user, broker, environment, `bound_account_ref`). One login may serve several accounts. The primary account's
+ * login is the trader's broker credentials (the spec's `/api/broker-credentials`, the connector's feed login).
  */
 export interface BrokerLoginsTable {
   id: Generated<string>
@@ -74,7 +59,9 @@ export interface BrokerLoginsTable {
   environment: BrokerEnvironment
   /** The broker account id the secret was sealed with: the fourth part of its AES-GCM binding. */
   bound_account_ref: string
+  /** Id of the key that sealed the secret, so keys can rotate (`credentials:reseal`). */
   key_id: string
+  /** AES-256-GCM: 12-byte IV, 16-byte tag, ciphertext of the JSON secret fields. */
   secret_iv: Buffer
   secret_tag: Buffer
   secret_ciphertext: Buffer
@@ -636,7 +623,8 @@ export interface Database {
   users: UsersTable
   banned_emails: BannedEmailsTable
   trading_settings: TradingSettingsTable
-  broker_credentials: BrokerCredentialsTable
+  // The spec's `broker_credentials` is not here: a copy of each primary's login written by triggers
+  // (docs/decisions/accounts.md, "Built: the login mirror dropped"), which no code of ours reads or writes.
   alerts: AlertsTable
   trades: TradesTable
   trade_exit_fills: TradeExitFillsTable
@@ -676,7 +664,6 @@ export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type BannedEmail = Selectable<BannedEmailsTable>
 export type TradingSetting = Selectable<TradingSettingsTable>
-export type BrokerCredentialsRow = Selectable<BrokerCredentialsTable>
 export type AlertRecord = Selectable<AlertsTable>
 export type NewAlertRecord = Insertable<AlertsTable>
 export type Trade = Selectable<TradesTable>

@@ -1,6 +1,6 @@
-import type { BrokerCredentialsRow } from '@signals/db'
 import { openCredentialsRow, type CredentialsCipher } from '@signals/secrets'
 import type { CredentialsSummary } from './schemas/broker-credentials.ts'
+import type { PrimaryLoginRow } from '@signals/db'
 
 /** `jdoe@x.com` -> `j********m`: enough to recognise one's own login, too little to use it. */
 export function maskUsername(username: string): string {
@@ -9,8 +9,8 @@ export function maskUsername(username: string): string {
   return `${characters[0]}${'*'.repeat(Math.min(8, characters.length - 2))}${characters.at(-1)}`
 }
 
-/** The part of stored credentials a response may show. Opens the row only to mask the user name. */
-export function summarizeCredentials(row: BrokerCredentialsRow, cipher: CredentialsCipher): CredentialsSummary {
+/** The part of stored credentials (the primary's login) a response may show. Opens the login only to mask the user name. */
+export function summarizeCredentials(row: PrimaryLoginRow, cipher: CredentialsCipher): CredentialsSummary {
   let usernameMasked: string | null = null
   try {
     const opened = openCredentialsRow(cipher, row)

@@ -4,7 +4,7 @@ import { projectx } from './projectx.ts'
 import { paper, tradovate } from './tradovate.ts'
 
 /**
- * Every broker the platform can trade through, by its name (stored in `broker_credentials.broker` and
+ * Every broker the platform can trade through, by its name (stored in `broker_logins.broker` and
  * beside every broker id). Adding a broker: its descriptor in its own file here, one line below, and its
  * adapter in the connector's `broker/<name>/` with one line in `broker/adapters.ts` (the compiler asks
  * for it). `BrokerName` (words.ts) is derived from these keys and nowhere else.
@@ -28,5 +28,5 @@ export type BrokerCredentials<B extends BrokerName = BrokerName> = { [K in B]: S
 /** Present or null, never missing: an optional field left out is stored (sealed) as null. */
 type NullWhenOptional<T> = { [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] }
 
-/** The credentials as they are sealed in `broker_credentials` and opened by the connector. */
+/** The credentials as they are sealed in a login (`broker_logins`) and opened by the connector. */
 export type SealedBrokerCredentials<B extends BrokerName = BrokerName> = { [K in B]: NullWhenOptional<BrokerCredentials<K>> }[B]

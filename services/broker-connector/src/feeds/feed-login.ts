@@ -1,9 +1,8 @@
-import type { Database, Kysely } from '@signals/db'
+import { findPrimaryLogin, type Database, type Kysely } from '@signals/db'
 import { openedCredentialsOf, type BrokerEnvironment, type BrokerName } from '@signals/contracts'
 import { openCredentialsRow, type CredentialsCipher, type SealedCredentialsRow } from '@signals/secrets'
 import type { BrokerEndpoints, BrokerEndpointsTable, BrokerLogin, BrokerVenue } from './broker/broker-adapter.ts'
 import { FeedError } from './feed-error.ts'
-import { findBrokerCredentials } from '../repositories/feeds.ts'
 
 /** What a session logs in with, where, and the venue its broker ids belong to. */
 export interface FeedLogin {
@@ -13,12 +12,13 @@ export interface FeedLogin {
 }
 
 /**
- * The user's stored credentials opened into a login of their broker, checked against that broker's
- * credentials schema (the feed and the credentials test both log in with it); null when none are stored.
+ * The user's stored credentials (their primary account's login) opened into a login of their broker, checked
+ * against that broker's credentials schema (the feed and the credentials test both log in with it); null when
+ * none are stored.
  * Throws `FeedError` when they cannot be opened or do not fit the schema.
  */
 export async function feedLoginOf(db: Kysely<Database>, cipher: CredentialsCipher, endpoints: BrokerEndpointsTable, userId: string): Promise<FeedLogin | null> {
-  const row = await findBrokerCredentials(db, userId)
+  const row = await findPrimaryLogin(db, userId)
   return row ? loginOfRow(cipher, endpoints, row) : null
 }
 

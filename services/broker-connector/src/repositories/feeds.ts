@@ -1,14 +1,5 @@
 import { sql, type Database, type Kysely } from '@signals/db'
 
-/** The user's sealed broker credentials, or undefined. */
-export async function findBrokerCredentials(db: Kysely<Database>, userId: string) {
-  return db
-    .selectFrom('broker_credentials')
-    .select(['user_id', 'broker', 'environment', 'account_id', 'key_id', 'secret_iv', 'secret_tag', 'secret_ciphertext'])
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-}
-
 /**
  * A user who may be traded: their primary account's live trading on (the account the session trades), approved and not banned (DESIGN decision 19). A ban or a
  * revocation also switches live trading off, but a feed start never relies on that alone.

@@ -4,11 +4,12 @@ import { Buckets, feedStatusKey, type FeedStatus } from '@signals/contracts'
 import type { Database, Kysely } from '@signals/db'
 import { CredentialsCipher, credentialsContext } from '@signals/secrets'
 import { startPaperBroker } from '@signals/dev-paper-broker'
+import { storePrimaryLogin } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
 import { build, eventually, seedUsers, type App } from '../helper.ts'
 import { paperAccountOf } from './feed-helper.ts'
 
-// Issue 15 point 8: a credentials row edited in the database (its environment or account) no longer opens,
+// Issue 15 point 8: a login edited in the database (its environment, or the primary's account) no longer opens,
 // so the connector never sends the password to an endpoint its owner did not save it for.
 const PASSWORD = 'correct-horse-battery-staple'
 
@@ -17,10 +18,7 @@ async function saveBound(db: Kysely<Database>, config: Config, userId: string, u
   const account = paperAccountOf(username)
   const context = legacy ? userId : credentialsContext({ userId, broker: 'paper', environment: 'demo', accountId: account })
   const sealed = cipher.seal({ username, password: PASSWORD, appId: null, appVersion: null, cid: 8, sec: null, deviceId: null }, context)
-  await db
-    .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: 'paper', environment: 'demo', account_id: account, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
-    .execute()
+  await storePrimaryLogin(db, { userId, broker: 'paper', environment: 'demo', accountId: account, sealed })
 }
 
 async function statusOf(app: App, userId: string): Promise<FeedStatus | null> {
@@ -43,7 +41,9 @@ t.test('bound credentials log in; an edited row is refused; a row sealed before 
   await seedUsers(seeded.db, 3, { prefix: 'bind' })
   await saveBound(seeded.db, seeded.config, 'bind-0', 'trader0')
   await saveBound(seeded.db, seeded.config, 'bind-1', 'trader1')
-  await seeded.db.updateTable('broker_credentials').set({ account_id: 'SOMEONE-ELSES', environment: 'live' }).where('user_id', '=', 'bind-1').execute()
+  // Edited in the database: the primary's account and its login's environment.
+  await seeded.db.updateTable('broker_accounts').set({ broker_account_ref: 'SOMEONE-ELSES' }).where('user_id', '=', 'bind-1').where('is_primary', '=', true).execute()
+  await seeded.db.updateTable('broker_logins').set({ environment: 'live' }).where('user_id', '=', 'bind-1').execute()
   await saveBound(seeded.db, seeded.config, 'bind-2', 'trader2', true)
   const { buildApp } = await import('../../src/app.ts')
   const app = await buildApp(seeded.config, { consumers: false })

@@ -5,7 +5,7 @@ import { Buckets, FeedCommandV1, contract, feedStatusKey, type BrokerEnvironment
 import type { Database, Kysely } from '@signals/db'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
 import { startPaperBroker, type PaperBroker } from '@signals/dev-paper-broker'
-import { waitFor } from '@signals/test-support'
+import { storePrimaryLogin, waitFor } from '@signals/test-support'
 import type { Config } from '../../src/config.ts'
 import type { App } from '../helper.ts'
 
@@ -31,8 +31,8 @@ export const paperAccountOf = (username: string) => {
 }
 
 /**
- * Paper credentials stored as the settings service stores them: sealed for this row's user, broker,
- * environment and account (by default the login's own account, as a trader would save it).
+ * Paper credentials stored as the settings service stores them (the primary account's login): sealed for this
+ * user, broker, environment and account (by default the login's own account, as a trader would save it).
  */
 export async function saveCredentials(
   db: Kysely<Database>,
@@ -45,12 +45,7 @@ export async function saveCredentials(
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const owner = { userId, broker: venue.broker ?? 'paper', environment: venue.environment ?? 'demo', accountId: venue.account ?? paperAccountOf(username) }
   const sealed = sealCredentials(cipher, owner, { username, password, appId: 'signals', appVersion: '1.0', cid: 8, sec: 'app-secret-value', deviceId: null })
-  const columns = { key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext }
-  await db
-    .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: owner.broker, environment: owner.environment, account_id: owner.accountId, ...columns })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...columns, broker: owner.broker, environment: owner.environment, account_id: owner.accountId }))
-    .execute()
+  await storePrimaryLogin(db, { ...owner, sealed })
 }
 
 export async function statusOf(app: App, userId: string): Promise<FeedStatus | null> {

@@ -32,7 +32,7 @@ const NOT_TRADING_YET: AccountStatus = {
 /**
  * How the account stands. The primary's is the spec's live-trading status, from the same reading of the
  * trader's broker connection (`connection`: the feed, which is the primary's) and the same switches and
- * credentials (the per-user rows the triggers mirror into the primary's). An additional account does not trade.
+ * credentials (the primary's own switches and login, which those routes read). An additional account does not trade.
  */
 export function accountStatusOf(row: AccountRow, connection: BrokerConnection, now: Date, feedDownGraceMs: number): AccountStatus {
   if (!row.is_primary) return NOT_TRADING_YET

@@ -3,7 +3,7 @@ import { checkBrokerCredentials, sealedCredentialsOf, type BrokerName } from '@s
 import { badRequest, notFound } from '@signals/http-kit'
 import { sealCredentials, type CredentialsCipher, type SealedSecret } from '@signals/secrets'
 import { findLogin, findPrimaryAccount, insertAccount, insertLogin, isLinked, updateAccount } from '../repositories/broker-accounts.ts'
-import { upsertCredentials } from '../repositories/broker-credentials.ts'
+import { savePrimaryLogin } from '../repositories/primary-login.ts'
 import { readPrimarySwitches } from '../repositories/primary-switches.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import type { NewAccountBody } from '../schemas/accounts.ts'
@@ -30,8 +30,8 @@ export function sealNewLogin(cipher: CredentialsCipher, userId: string, body: Ne
 }
 
 /**
- * Adds an account. A trader whose primary account has no broker login yet links the primary with it (the
- * credentials are saved as `PUT /api/broker-credentials` saves them, so the connector sees them); otherwise
+ * Adds an account. A trader whose primary account has no broker login yet links the primary with it (saved
+ * as `PUT /api/broker-credentials` saves the trader's credentials: the primary's login); otherwise
  * an additional account, switched off, under the named login or a new one (`login`: `sealNewLogin`'s, already
  * tried at the broker). Answers the account's id and the primary's feed command (restart when its live
  * trading is on), if any.
@@ -63,7 +63,7 @@ async function linkPrimary(
   link: { userId: string; primaryId: string; name: string; brokerAccountId: string },
   login: SealedLogin,
 ): Promise<{ id: string; command: FeedCommandRow | null }> {
-  await upsertCredentials(trx, link.userId, { broker: login.broker, environment: login.environment, accountId: link.brokerAccountId }, login.sealed)
+  await savePrimaryLogin(trx, link.userId, { broker: login.broker, environment: login.environment, accountId: link.brokerAccountId }, login.sealed)
   await updateAccount(trx, link.primaryId, { name: link.name })
   const live = await readPrimarySwitches(trx, link.userId, true)
   const command = live.enabled ? await enqueueFeedCommand(trx, { userId: link.userId, action: 'restart', reason: 'broker credentials changed' }) : null

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ErrorBody, checkBrokerCredentials, sealedCredentialsOf } from '@signals/contracts'
 import { badRequest, notFound } from '@signals/http-kit'
 import { sealCredentials, type CredentialsCipher } from '@signals/secrets'
-import { deleteCredentials, findCredentials, upsertCredentials } from '../repositories/broker-credentials.ts'
+import { findPrimaryLogin } from '@signals/db'
+import { deletePrimaryLogin, savePrimaryLogin } from '../repositories/primary-login.ts'
 import { readPrimarySwitches } from '../repositories/primary-switches.ts'
 import { enqueueFeedCommand } from '../repositories/feed-commands.ts'
 import { deliverFeedCommand } from '../feed/deliver-feed-command.ts'
@@ -24,7 +25,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
       },
     },
     async (request) => {
-      const row = await findCredentials(app.db, request.identity.userId)
+      const row = await findPrimaryLogin(app.db, request.identity.userId)
       return { success: true as const, credentials: row ? summarizeCredentials(row, cipher) : null }
     },
   )
@@ -51,7 +52,8 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
       const { row, command } = await app.db
         .transaction()
         .execute(async (trx) => {
-          const row = await upsertCredentials(trx, userId, body, sealed)
+          const row = await savePrimaryLogin(trx, userId, body, sealed)
+          if (!row) throw notFound('User not found')
           const live = await readPrimarySwitches(trx, userId, true)
           const command = live.enabled
             ? await enqueueFeedCommand(trx, { userId, action: 'restart', reason: 'broker credentials changed' })
@@ -82,7 +84,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
     async (request) => {
       const userId = request.identity.userId
       const { deleted, command } = await app.db.transaction().execute(async (trx) => {
-        const deleted = await deleteCredentials(trx, userId)
+        const deleted = await deletePrimaryLogin(trx, userId)
         const live = deleted ? await readPrimarySwitches(trx, userId, true) : { enabled: false }
         const command = live.enabled ? await enqueueFeedCommand(trx, { userId, action: 'stop', reason: 'broker credentials removed' }) : null
         return { deleted, command }

@@ -3,7 +3,7 @@ import { ErrorBody } from '@signals/contracts'
 import { notFound } from '@signals/http-kit'
 import type { CredentialsCipher } from '@signals/secrets'
 import { getOrCreateSettings } from '../repositories/trading-settings.ts'
-import { findCredentials } from '../repositories/broker-credentials.ts'
+import { findPrimaryLogin } from '@signals/db'
 import { countOpenTrades } from '../repositories/trades.ts'
 import { summarizeCredentials } from '../credentials-summary.ts'
 import { statusIndicator } from '../status-indicator.ts'
@@ -29,7 +29,7 @@ export const liveTradingStatusRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
         getOrCreateSettings(app.db, userId).catch((error: unknown) => {
           throw isMissingUser(error) ? notFound('User not found') : error
         }),
-        findCredentials(app.db, userId),
+        findPrimaryLogin(app.db, userId),
         countOpenTrades(app.db, userId),
         options.feedStatus.read(userId),
       ])

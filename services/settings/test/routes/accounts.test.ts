@@ -3,11 +3,12 @@ import { openBucket } from '@signals/bus'
 import { Buckets, feedStatusKey } from '@signals/contracts'
 import { DEFAULT_RISK_ENGINE_CONFIG } from '@signals/risk-engine'
 import { openCredentialsRow } from '@signals/secrets'
+import { findPrimaryLogin, sql } from '@signals/db'
 import { credentialsCipherFrom } from '../../src/config.ts'
 import { answerLoginTests, build } from '../helper.ts'
 
 // Issue 22 items 1 and 2 (docs/decisions/accounts.md): several accounts per trader; the spec's single-account
-// routes address the primary, whose rows the connector still reads per user.
+// routes address the primary, whose login is the trader's credentials (the connector's feed login).
 const paperLogin = { broker: 'paper', environment: 'demo', username: 'eval.trader', password: 'pw-unique-8812' }
 
 t.test('the first account links the primary (the connector sees it as credentials); more go under a login, switched off', async (t) => {
@@ -27,7 +28,8 @@ t.test('the first account links the primary (the connector sees it as credential
   t.notMatch(first.body, /pw-unique-8812/, 'no secret in the answer')
   const credentials = (await call('GET', '/api/broker-credentials')).json().credentials
   t.match(credentials, { broker: 'paper', environment: 'demo', accountId: 'PA-1', usernameMasked: 'e********r' }, "the spec's route shows the primary's credentials")
-  const row = await app.db.selectFrom('broker_credentials').selectAll().where('user_id', '=', 'ada').executeTakeFirstOrThrow()
+  const row = await findPrimaryLogin(app.db, 'ada')
+  if (!row) throw new Error("ada's primary account has no login")
   t.match(openCredentialsRow(credentialsCipherFrom(config), row), { username: 'eval.trader', password: 'pw-unique-8812' }, 'the connector opens them as today')
 
   const second = await call('POST', '/api/accounts', { name: 'Apex 50K #2', brokerAccountId: 'PA-2', loginId: primary.loginId })
@@ -42,7 +44,8 @@ t.test('the first account links the primary (the connector sees it as credential
 
   const listed = (await call('GET', '/api/accounts')).json().accounts
   t.same(listed.map((each: { brokerAccountId: string }) => each.brokerAccountId), ['PA-1', 'PA-2', 'X-9'], 'the primary first, then in the order added')
-  t.equal((await app.db.selectFrom('broker_credentials').select('user_id').execute()).length, 1, 'additional accounts never touch the per-user credentials')
+  t.match(await findPrimaryLogin(app.db, 'ada'), { account_id: 'PA-1', key_id: row.key_id, updated_at: row.updated_at }, "additional accounts never touch the trader's credentials")
+  t.same((await sql<{ user_id: string; account_id: string }>`SELECT user_id, account_id FROM broker_credentials`.execute(app.db)).rows, [{ user_id: 'ada', account_id: 'PA-1' }], "nor the spec's per-user row")
 
   const cases: [string, object, number, RegExp][] = [
     ['neither login nor loginId', { name: 'A', brokerAccountId: 'B' }, 400, /exactly one of loginId/],
@@ -196,7 +199,7 @@ t.test('POST /api/accounts tries a new login at the broker first: a refusal 400,
   const call = (method: 'GET' | 'POST', url: string, payload?: object) => app.inject({ method, url, headers, payload })
   const stored = async () => ({
     logins: (await app.db.selectFrom('broker_logins').select('id').where('user_id', '=', 'di').execute()).length,
-    credentials: (await app.db.selectFrom('broker_credentials').select('user_id').where('user_id', '=', 'di').execute()).length,
+    credentials: (await findPrimaryLogin(app.db, 'di')) ? 1 : 0,
     accounts: (await call('GET', '/api/accounts')).json().accounts.length,
   })
 

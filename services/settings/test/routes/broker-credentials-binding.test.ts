@@ -1,6 +1,7 @@
 import t from 'tap'
 import { CredentialsCipher, credentialsContext } from '@signals/secrets'
 import { sealedSecretOf as sealedOf } from '@signals/secrets'
+import { findPrimaryLogin } from '@signals/db'
 import { build } from '../helper.ts'
 
 // Issue 15 point 8: cid as Tradovate's documents show it (a number) or as a string; the sealed secret is
@@ -14,7 +15,8 @@ t.test('cid is accepted as a number or a string, and kept as given', async (t) =
     const headers = await createUser(userId)
     const saved = await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: { ...tradovate, cid } })
     t.equal(saved.statusCode, 200, `cid ${JSON.stringify(cid)}`)
-    const row = await app.db.selectFrom('broker_credentials').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow()
+    const row = await findPrimaryLogin(app.db, userId)
+    if (!row) throw new Error(`${userId}'s primary account has no login`)
     t.equal(cipher.open(sealedOf(row), credentialsContext({ userId, broker: 'tradovate', environment: 'demo', accountId: 'DEMO-77' })).cid, cid)
   }
   const headers = await createUser('bad')
@@ -25,13 +27,17 @@ t.test('cid is accepted as a number or a string, and kept as given', async (t) =
   }
 })
 
-t.test('a row whose environment or account was edited in the database no longer opens', async (t) => {
+t.test("a login whose environment, or the primary's account, was edited in the database no longer opens", async (t) => {
   const { app, createUser } = await build(t)
   const headers = await createUser('eve')
   await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: { ...tradovate, cid: 8 } })
   t.equal((await app.inject({ method: 'GET', url: '/api/broker-credentials', headers })).json().credentials.usernameMasked, 'a***l')
-  await app.db.updateTable('broker_credentials').set({ environment: 'live' }).where('user_id', '=', 'eve').execute()
+  await app.db.updateTable('broker_logins').set({ environment: 'live' }).where('user_id', '=', 'eve').execute()
   const edited = await app.inject({ method: 'GET', url: '/api/broker-credentials', headers })
   t.equal(edited.statusCode, 200)
-  t.equal(edited.json().credentials.usernameMasked, null, 'the sealed part does not open for the edited row')
+  t.equal(edited.json().credentials.usernameMasked, null, 'the sealed part does not open for the edited login')
+  await app.db.updateTable('broker_logins').set({ environment: 'demo' }).where('user_id', '=', 'eve').execute()
+  t.equal((await app.inject({ method: 'GET', url: '/api/broker-credentials', headers })).json().credentials.usernameMasked, 'a***l', 'put back, it opens again')
+  await app.db.updateTable('broker_accounts').set({ broker_account_ref: 'DEMO-78' }).where('user_id', '=', 'eve').where('is_primary', '=', true).execute()
+  t.match((await app.inject({ method: 'GET', url: '/api/broker-credentials', headers })).json().credentials, { accountId: 'DEMO-78', usernameMasked: null }, "nor for another account on the primary")
 })

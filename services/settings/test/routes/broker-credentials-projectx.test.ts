@@ -1,5 +1,6 @@
 import t from 'tap'
 import { CredentialsCipher, credentialsContext } from '@signals/secrets'
+import { findPrimaryLogin } from '@signals/db'
 import { build } from '../helper.ts'
 
 // Issue 23, item 6: a ProjectX trader saves `broker: "projectx"` with its user name and API key (the
@@ -14,7 +15,8 @@ t.test('PUT accepts ProjectX credentials, seals the API key, and never shows it'
   t.equal(saved.statusCode, 200, saved.body)
   t.match(saved.json(), { success: true, credentials: { broker: 'projectx', environment: 'demo', accountId: 'PAPERX7000', usernameMasked: String } })
   t.notOk(saved.body.includes(projectx.apiKey), 'the key is not in the answer')
-  const row = await app.db.selectFrom('broker_credentials').selectAll().where('user_id', '=', 'px').executeTakeFirstOrThrow()
+  const row = await findPrimaryLogin(app.db, 'px')
+  if (!row) throw new Error("px's primary account has no login")
   t.equal(row.broker, 'projectx')
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const opened = cipher.open({ keyId: row.key_id, iv: row.secret_iv, tag: row.secret_tag, ciphertext: row.secret_ciphertext }, credentialsContext({ userId: 'px', broker: 'projectx', environment: 'demo', accountId: 'PAPERX7000' }))

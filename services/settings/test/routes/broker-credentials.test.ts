@@ -1,6 +1,7 @@
 import t from 'tap'
 import { randomBytes } from 'node:crypto'
 import { CredentialsCipher, credentialsContext } from '@signals/secrets'
+import { findPrimaryLogin, sql } from '@signals/db'
 import { build } from '../helper.ts'
 
 const SECRETS = {
@@ -43,7 +44,8 @@ t.test('broker credentials: PUT seals the secrets, GET and status show them mask
   })
   t.same(Object.keys(saved.json().credentials).sort(), ['accountId', 'broker', 'environment', 'updatedAt', 'usernameMasked'])
 
-  const row = await app.db.selectFrom('broker_credentials').selectAll().where('user_id', '=', 'mia').executeTakeFirstOrThrow()
+  const row = await findPrimaryLogin(app.db, 'mia')
+  if (!row) throw new Error("mia's primary account has no login")
   t.equal(row.key_id, config.CREDENTIALS_KEY_ID)
   t.equal(row.secret_iv.length, 12)
   t.equal(row.secret_tag.length, 16)
@@ -63,6 +65,8 @@ t.test('broker credentials: PUT seals the secrets, GET and status show them mask
   }, 'the connector opens it with the same cipher and the row as context')
   t.throws(() => cipher.open(sealed, credentialsContext({ userId: 'someone-else', broker: 'tradovate', environment: 'live', accountId: 'TV-123456' })), 'another user id does not open it')
   t.throws(() => cipher.open(sealed, credentialsContext({ userId: 'mia', broker: 'tradovate', environment: 'demo', accountId: 'TV-123456' })), 'another environment does not open it')
+  const specRow = async () => (await sql<Record<string, unknown>>`SELECT * FROM broker_credentials WHERE user_id = 'mia'`.execute(app.db)).rows
+  t.same(await specRow(), [row], "the spec's broker_credentials row is the primary's login (written by a trigger)")
 
   const shown = await call('GET', '/api/broker-credentials')
   t.same(shown.json().credentials, saved.json().credentials)
@@ -76,6 +80,8 @@ t.test('broker credentials: PUT seals the secrets, GET and status show them mask
   t.same(deleted.json(), { success: true, deleted: true, feedCommand: null })
   t.same((await call('GET', '/api/broker-credentials')).json(), { success: true, credentials: null })
   t.same((await call('DELETE', '/api/broker-credentials')).json(), { success: true, deleted: false, feedCommand: null }, 'DELETE is idempotent')
+  t.same(await specRow(), [], "and the spec's row goes with the login")
+  t.equal((await app.db.selectFrom('broker_logins').select('id').execute()).length, 0, 'the login no other account used is removed')
 
   t.ok(logLines.length > 5, `log lines were captured (${logLines.length})`)
   for (const secret of Object.values(SECRETS)) {
@@ -133,7 +139,7 @@ t.test('PUT /api/broker-credentials refuses bad input with a 400 naming the fiel
   })
   t.equal(paper.statusCode, 200, 'the paper broker needs no API client')
   t.equal(paper.json().credentials.usernameMasked, '**')
-  t.equal(await app.db.selectFrom('broker_credentials').select('user_id').execute().then((rows) => rows.length), 1)
+  t.equal((await app.db.selectFrom('broker_logins').select('id').execute()).length, 1, 'the second save replaced the login in place')
 })
 
 t.test('credentials sealed under a previous key still show, and a re-save seals them under the current key', async (t) => {
@@ -148,8 +154,7 @@ t.test('credentials sealed under a previous key still show, and a re-save seals 
   const shown = (await after.app.inject({ method: 'GET', url: '/api/broker-credentials', headers: after.headersFor('pete') })).json()
   t.equal(shown.credentials.usernameMasked, 'm********h', 'opened with the previous key')
   await after.app.inject({ method: 'PUT', url: '/api/broker-credentials', headers: after.headersFor('pete'), payload: tradovate })
-  const row = await after.app.db.selectFrom('broker_credentials').select('key_id').where('user_id', '=', 'pete').executeTakeFirstOrThrow()
-  t.equal(row.key_id, 'new')
+  t.equal((await findPrimaryLogin(after.app.db, 'pete'))?.key_id, 'new')
 
   const lost = await build(t, { overrides: { DATABASE_URL: before.database.url, CREDENTIALS_KEY_ID: 'other', CREDENTIALS_KEY: randomBytes(32).toString('base64') } })
   const blind = (await lost.app.inject({ method: 'GET', url: '/api/broker-credentials', headers: lost.headersFor('pete') })).json()

@@ -18,7 +18,7 @@ export type BrokerLogin<B extends BrokerName = BrokerName> = {
   [K in B]: {
     broker: K
     /**
-     * The account to trade as the trader saved it (`broker_credentials.account_id`, not a secret): its name
+     * The account to trade as the trader saved it (the primary account's `broker_account_ref`, not a secret): its name
      * (Tradovate `accountSpec`, e.g. `DEMO123456`) or its numeric id, matched exactly (surrounding spaces
      * ignored). A login without it opens no session (`account_not_found`).
      */

@@ -2,6 +2,7 @@ import type { Test } from 'tap'
 import { sql, type Database, type Kysely } from '@signals/db'
 import { startProjectXPaperBroker, type ProjectXPaperAccount, type ProjectXPaperBroker, type ProjectXPaperBrokerOptions } from '@signals/dev-paper-broker-projectx'
 import { CredentialsCipher, sealCredentials } from '@signals/secrets'
+import { storePrimaryLogin } from '@signals/test-support'
 import type { BrokerEndpoints, BrokerEvent, BrokerLogin, BrokerSession } from '../../../../src/feeds/broker/broker-adapter.ts'
 import { ProjectXAdapter, type ProjectXAdapterOptions } from '../../../../src/feeds/broker/projectx/adapter.ts'
 import type { Config } from '../../../../src/config.ts'
@@ -33,15 +34,12 @@ export async function openSession(t: Test, broker: ProjectXPaperBroker, login = 
   return { session, events, lost }
 }
 
-/** ProjectX credentials stored as settings stores them: sealed for this user, broker `projectx` and account. */
+/** ProjectX credentials stored as settings stores them (the primary account's login): sealed for this user, broker `projectx` and account. */
 export async function saveProjectXCredentials(db: Kysely<Database>, config: Config, userId: string, userName: string, account: string, apiKey = API_KEY) {
   const cipher = CredentialsCipher.fromConfig(config.CREDENTIALS_KEY_ID, config.CREDENTIALS_KEY, config.CREDENTIALS_PREVIOUS_KEYS)
   const owner = { userId, broker: 'projectx' as const, environment: 'demo' as const, accountId: account }
   const sealed = sealCredentials(cipher, owner, { username: userName, apiKey })
-  await db
-    .insertInto('broker_credentials')
-    .values({ user_id: userId, broker: 'projectx', environment: 'demo', account_id: account, key_id: sealed.keyId, secret_iv: sealed.iv, secret_tag: sealed.tag, secret_ciphertext: sealed.ciphertext })
-    .execute()
+  await storePrimaryLogin(db, { ...owner, sealed })
 }
 
 /**
