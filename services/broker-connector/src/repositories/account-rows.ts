@@ -2,6 +2,7 @@ import type { ClosedTradingDay, NewsEvent, OpenTradeState, SessionCounts } from 
 import { rootOf } from '@signals/instruments'
 import { sql, type ColumnOf, type Database, type Kysely, type Trade } from '@signals/db'
 import type { BrokerScope } from './broker-trades.ts'
+import { OUTCOME_UNKNOWN } from './entry-records.ts'
 
 /** What the account state of each user is derived from, read for many users at once. */
 export interface AccountRows {
@@ -102,7 +103,10 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
     UNION ALL
     SELECT a.user_id, a.root, a.symbol, a.action, COALESCE(l.market_quantity, a.order_quantity)::numeric, COALESCE(a.entry_price, 0)
     FROM alerts a LEFT JOIN limit_entry_timeouts l ON l.record_id = a.id
-    WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[])) AND a.status IN ('placing', 'placed')
+    WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[]))
+      -- A record failed "outcome unknown" may still have its order land (held at the broker past the grace): the
+      -- outcome watch then turns it placed, so it counts as open as one placing does (model seed 1916258657).
+      AND (a.status IN ('placing', 'placed') OR (a.status = 'failed' AND a.refusal_code = ${OUTCOME_UNKNOWN}))
       AND a.send_attempts > 0
       AND NOT EXISTS (SELECT 1 FROM trades x WHERE x.alert_record_id = a.id)
       AND CASE

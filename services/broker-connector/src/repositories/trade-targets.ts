@@ -159,6 +159,28 @@ export async function pairClaimsInContract(db: Kysely<Database>, userId: string,
   return result.rows
 }
 
+/** A pair on its way (`onItsWay`): its record, number and the contracts its stop is to cover. */
+export interface PairOnItsWay {
+  recordId: number
+  level: number
+  quantity: number
+}
+
+/**
+ * The target pairs on their way (`onItsWay`) of the user's open trades in the contract on one account: the
+ * contracts whose stop is at the broker or about to be, the keeper adding none beside it meanwhile.
+ */
+export async function pairsOnTheirWay(db: Kysely<Database>, userId: string, scope: BrokerScope, contractId: number, graceMs: number): Promise<PairOnItsWay[]> {
+  const result = await sql<PairOnItsWay>`
+    SELECT tt.record_id::int AS "recordId", tt.level::int AS level, tt.quantity::int AS quantity
+    FROM trade_targets tt
+    WHERE ${onItsWay(graceMs)} AND tt.record_id IN (
+      SELECT t.alert_record_id FROM trades t
+      WHERE t.user_id = ${userId} AND t.broker_contract_id = ${contractId} AND t.status = 'open'
+        AND t.broker_account_id = ${scope.accountId} AND t.broker = ${scope.broker} AND t.environment = ${scope.environment})`.execute(db)
+  return result.rows
+}
+
 /** True while an exit of the user's position in the contract is on its way (a flatten or a partial close not done yet). */
 export async function exitOnItsWay(db: Kysely<Database>, userId: string, contract: string): Promise<boolean> {
   const result = await sql<{ found: boolean }>`

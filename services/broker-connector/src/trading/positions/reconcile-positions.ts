@@ -16,6 +16,8 @@ import {
   type ContractBook,
   type Discrepancy,
 } from '../../repositories/position-discrepancies.ts'
+import { pairsOnTheirWay } from '../../repositories/trade-targets.ts'
+import { PAIR_IN_FLIGHT_MS } from '../targets/cover-gaps.ts'
 import { cancelQuietly } from './cancel-quietly.ts'
 import { marketCloses, stopCoverage } from './stop-coverage.ts'
 
@@ -91,7 +93,8 @@ export async function reconcilePositions(deps: ReconcileDeps, held: HeldSession)
     const difference = await compareContract(deps, held, contract, brokerQty, book, working)
     if (difference === null || difference.resolved) await resolveDiscrepancies(db, userId, scope, contractId, POSITION_KINDS)
     if (difference !== null) found.push(difference)
-    const uncovered = confirmed(deps, `${userId}:${scope.accountId}:${contractId}`, difference === null ? stopsDiffer(contract, brokerQty, stops) : null)
+    const pairStops = difference === null && brokerQty !== 0 ? await pairStopsOnTheirWay(db, held, contractId, working) : 0
+    const uncovered = confirmed(deps, `${userId}:${scope.accountId}:${contractId}`, difference === null ? stopsDiffer(contract, brokerQty, stops, pairStops) : null)
     if (uncovered === null) await resolveDiscrepancies(db, userId, scope, contractId, ['stops_differ'])
     else found.push(uncovered)
   }
@@ -128,16 +131,34 @@ interface StopsSeen {
  * position. Nothing is placed or cancelled on a count (which stop is missing or extra is the trade keeper's
  * to know); the trader is told, and new entries are not held up by it.
  */
-function stopsDiffer(contract: { id: number; name: string | null }, brokerQty: number, seen: StopsSeen): Discrepancy | null {
+function stopsDiffer(contract: { id: number; name: string | null }, brokerQty: number, seen: StopsSeen, pairStops: number): Discrepancy | null {
   if (brokerQty === 0) return null
   const held = { contractId: contract.id, netPos: brokerQty }
   // A partial close filling in parts has its stops cut beforehand: what it has still to take needs none.
-  const coverage = stopCoverage(held, seen.working, seen.versions, seen.fills, marketCloses(held, seen.working, seen.versions, seen.fills))
+  const coverage = stopCoverage(held, seen.working, seen.versions, seen.fills, marketCloses(held, seen.working, seen.versions, seen.fills), pairStops)
   if (coverage.note === null) return null
   const label = contractLabel(contract)
   const reason = `${label}: ${coverage.note}`
   const action = `nothing changed at the broker: check the ${label} stops (the whole-position stop and each target's stop)`
   return { kind: 'stops_differ', contractId: contract.id, contract: contract.name, brokerQty, ourQty: brokerQty, orderId: null, action, reason, resolved: false }
+}
+
+/**
+ * The contracts of the account's trades in the contract whose target pair is on its way to the broker (sent
+ * within the grace, no answer or an unknown outcome) and not among the orders listed: the keeper shrank the
+ * whole-position stop for them before the send and adds no stop beside the pair while it may land (the exit-plans
+ * model's seed 1249993397: told as without a stop meanwhile). Past the grace the keeper covers them, and a pass
+ * finding them uncovered then tells it.
+ */
+async function pairStopsOnTheirWay(db: Kysely<Database>, held: HeldSession, contractId: number, working: readonly BrokerOrder[]): Promise<number> {
+  const pairs = await pairsOnTheirWay(db, held.userId, held.scope, contractId, PAIR_IN_FLIGHT_MS)
+  if (pairs.length === 0) return 0
+  const listed = new Set<string>()
+  for (const order of working) {
+    const tag = parseOrderTag(order.tag)
+    if (tag?.leg === 'stop' && tag.level !== undefined) listed.add(`${tag.recordId}:${tag.level}`)
+  }
+  return pairs.filter((pair) => !listed.has(`${pair.recordId}:${pair.level}`)).reduce((sum, pair) => sum + pair.quantity, 0)
 }
 
 /** A stops difference seen on two passes in a row (or at once without memory); null otherwise. */

@@ -16,6 +16,8 @@ export interface StopCoverage {
  * against the position held (signed: positive long). Fewer: some contracts have no stop; more: if every
  * stop triggered, they would open a position the other way (docs/decisions/targets-breakeven.md).
  * `closing`: contracts a Market close on its way will take (`marketCloses`): those need no stop.
+ * `pairStops`: contracts whose target pair (with its stop) is on its way to the broker and not listed yet
+ * (`pairsOnTheirWay`): their stop comes with the pair, and one added beside it would close more than is held.
  */
 export function stopCoverage(
   held: { contractId: number; netPos: number },
@@ -23,13 +25,14 @@ export function stopCoverage(
   versions: ReadonlyMap<number, BrokerOrderVersion>,
   fills: readonly BrokerFill[],
   closing = 0,
+  pairStops = 0,
 ): StopCoverage {
   const stopQuantity = leftToFill(held, orders, versions, fills, (order, orderType) => order.status === 'Working' && STOP_TYPES.has(orderType))
   const quantity = Math.abs(held.netPos)
-  // Fewer stops are needed while a close takes contracts; never more than are held.
-  const needed = Math.max(quantity - closing, 0)
+  // Fewer stops are needed while a close takes contracts or a pair brings its own stop; never more than are held.
+  const needed = Math.max(quantity - closing - pairStops, 0)
   if (stopQuantity >= needed && stopQuantity <= quantity) return { stopQuantity, note: null }
-  const closes = closing === 0 ? '' : `, a Market close takes ${closing}`
+  const closes = (closing === 0 ? '' : `, a Market close takes ${closing}`) + (pairStops === 0 ? '' : `, target pairs on their way bring stops for ${pairStops}`)
   if (stopQuantity < needed) return { stopQuantity, note: `${needed - stopQuantity} of the ${quantity} contract(s) held have no working stop at the broker (stops cover ${stopQuantity}${closes})` }
   const other = held.netPos > 0 ? 'short' : 'long'
   return { stopQuantity, note: `the working stops at the broker close ${stopQuantity} contract(s), more than the ${quantity} held: if they all trigger, they open a ${other} position of ${stopQuantity - quantity}` }
