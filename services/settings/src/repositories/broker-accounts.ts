@@ -98,6 +98,9 @@ export async function updateAccount(trx: Transaction<Database>, accountId: strin
 
 /** Removes an additional account (its risk configuration goes with it) and its login when no account uses it any more. */
 export async function deleteAccount(trx: Transaction<Database>, account: { id: string; login_id: string | null }): Promise<void> {
+  // The login locked first, as a credentials delete does: of two removals at once (this account, the primary's
+  // credentials) the second waits and sees the first's, so the last account gone takes the login with it.
+  if (account.login_id !== null) await trx.selectFrom('broker_logins').select('id').where('id', '=', account.login_id).forUpdate().execute()
   await trx.deleteFrom('broker_accounts').where('id', '=', account.id).where('is_primary', '=', false).execute()
   if (account.login_id === null) return
   await trx

@@ -66,9 +66,11 @@ export async function deletePrimaryLogin(trx: Transaction<Database>, userId: str
   const primary = await lockPrimary(trx, userId)
   const loginId = primary?.login_id
   if (!primary || !loginId) return false
-  await trx.updateTable('broker_accounts').set({ login_id: null, broker_account_ref: null, updated_at: sql<Date>`clock_timestamp()` }).where('id', '=', primary.id).execute()
-  // Locked before the look: an account being added under it (which locks it too) is seen, never cascaded away.
+  // The login is locked before the primary's unlink (whose trigger takes the spec's row): login, then spec row, the
+  // order credentials:reseal takes them in too (the other way round they deadlocked). Locked before the look as
+  // well: an account being added or removed under it (each locks it first) is seen, never cascaded away or left.
   await trx.selectFrom('broker_logins').select('id').where('id', '=', loginId).forUpdate().execute()
+  await trx.updateTable('broker_accounts').set({ login_id: null, broker_account_ref: null, updated_at: sql<Date>`clock_timestamp()` }).where('id', '=', primary.id).execute()
   if (!(await usedByOthers(trx, loginId, primary.id))) await trx.deleteFrom('broker_logins').where('id', '=', loginId).execute()
   return true
 }
