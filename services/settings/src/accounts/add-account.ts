@@ -63,7 +63,8 @@ async function linkPrimary(
   link: { userId: string; primaryId: string; name: string; brokerAccountId: string },
   login: SealedLogin,
 ): Promise<{ id: string; command: FeedCommandRow | null }> {
-  await savePrimaryLogin(trx, link.userId, { broker: login.broker, environment: login.environment, accountId: link.brokerAccountId }, login.sealed)
+  // The primary has no login yet: a new one is made, so no account under it can be on that broker account.
+  if ((await savePrimaryLogin(trx, link.userId, { broker: login.broker, environment: login.environment, accountId: link.brokerAccountId }, login.sealed)) === 'account_taken') throw accountAlreadyLinked()
   await updateAccount(trx, link.primaryId, { name: link.name })
   const live = await readPrimarySwitches(trx, link.userId, true)
   const command = live.enabled ? await enqueueFeedCommand(trx, { userId: link.userId, action: 'restart', reason: 'broker credentials changed' }) : null

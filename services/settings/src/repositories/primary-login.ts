@@ -18,24 +18,34 @@ async function usedByOthers(trx: Transaction<Database>, loginId: string, account
   return row !== undefined
 }
 
+/** Whether an account other than `accountId` under the login is on the broker account `brokerAccountRef`. */
+async function takenByOthers(trx: Transaction<Database>, loginId: string, accountId: string, brokerAccountRef: string): Promise<boolean> {
+  const row = await trx.selectFrom('broker_accounts').select('id').where('login_id', '=', loginId).where('id', '<>', accountId).where('broker_account_ref', '=', brokerAccountRef).executeTakeFirst()
+  return row !== undefined
+}
+
 /**
- * Saves the trader's broker credentials as their primary's login; undefined when there is no such user.
- * The login is updated in place (a new password serves every account under it), or a new one is made when
- * the broker or environment changed while other accounts still use the old one (they keep it). The primary
- * is locked first, then its login. `updated_at` always advances past the login it replaces.
+ * Saves the trader's broker credentials as their primary's login; undefined when there is no such user,
+ * `account_taken` (nothing saved) when the login stays shared and another of the trader's accounts under it
+ * is on the broker account named: two accounts on one broker account would each place every alert's order
+ * (`POST /api/accounts` refuses the same). The login is updated in place (a new password serves every
+ * account under it), or a new one is made when the broker or environment changed while other accounts still
+ * use the old one (they keep it). The primary is locked first, then its login. `updated_at` always advances
+ * past the login it replaces.
  */
 export async function savePrimaryLogin(
   trx: Transaction<Database>,
   userId: string,
   clear: { broker: BrokerName; environment: BrokerEnvironment; accountId: string },
   sealed: SealedSecret,
-): Promise<PrimaryLoginRow | undefined> {
+): Promise<PrimaryLoginRow | 'account_taken' | undefined> {
   const primary = await lockPrimary(trx, userId)
   if (!primary) return undefined
   const current = primary.login_id
     ? await trx.selectFrom('broker_logins').select(['id', 'broker', 'environment', 'updated_at']).where('id', '=', primary.login_id).forUpdate().executeTakeFirst()
     : undefined
   const moved = current !== undefined && (current.broker !== clear.broker || current.environment !== clear.environment) && (await usedByOthers(trx, current.id, primary.id))
+  if (current && !moved && (await takenByOthers(trx, current.id, primary.id, clear.accountId))) return 'account_taken'
   const values = {
     broker: clear.broker,
     environment: clear.environment,

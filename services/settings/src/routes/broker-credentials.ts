@@ -11,6 +11,7 @@ import { summarizeCredentials } from '../credentials-summary.ts'
 import { BrokerCredentialsBody, CredentialsResponse, DeleteCredentialsResponse, SaveCredentialsResponse } from '../schemas/broker-credentials.ts'
 import { testCredentials } from '../broker/credentials-tester.ts'
 import { isMissingUser, type RouteOptions } from './options.ts'
+import { accountAlreadyLinked } from '../accounts/account-refusals.ts'
 
 export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & { cipher: CredentialsCipher; credentialsTestTimeoutMs: number }> = async (app, options) => {
   const { cipher } = options
@@ -37,7 +38,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
         tags: ['broker credentials'],
         summary: 'Save (replace) the broker credentials, sealed with AES-256-GCM, then try the login at the broker; restarts the feed when live trading is on',
         body: BrokerCredentialsBody,
-        response: { 200: SaveCredentialsResponse, 400: ErrorBody, 401: ErrorBody, 500: ErrorBody },
+        response: { 200: SaveCredentialsResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 500: ErrorBody },
       },
     },
     async (request) => {
@@ -54,6 +55,7 @@ export const brokerCredentialsRoutes: FastifyPluginAsyncTypebox<RouteOptions & {
         .execute(async (trx) => {
           const row = await savePrimaryLogin(trx, userId, body, sealed)
           if (!row) throw notFound('User not found')
+          if (row === 'account_taken') throw accountAlreadyLinked()
           const live = await readPrimarySwitches(trx, userId, true)
           const command = live.enabled
             ? await enqueueFeedCommand(trx, { userId, action: 'restart', reason: 'broker credentials changed' })
