@@ -14,6 +14,9 @@ export function positionGate(config: RiskEngineConfig, account: AccountState, al
   const inContract = account.openTrades.filter((trade) => trade.root.toUpperCase() === contract.root.toUpperCase())
   const opposite = inContract.filter((trade) => trade.side !== alert.side)
   if (opposite.length > 0) {
+    if (opposite.every((trade) => trade.unconfirmed === true)) {
+      return refuse('opposite_position', `An earlier ${opposite[0]?.side} ${contract.root} entry's outcome is unknown (its order may still reach the broker): a ${alert.side} entry could net against it, so it is not placed; check the broker.`)
+    }
     return refuse('opposite_position', `A ${opposite[0]?.side} ${contract.root} trade is open: a ${alert.side} entry would net against it, so close it first.`)
   }
   if (inContract.length === 0) return null
@@ -21,6 +24,9 @@ export function positionGate(config: RiskEngineConfig, account: AccountState, al
   // caller (additionRoom); in anti_martingale_pyramiding the mode's own levels and winning rule still hold.
   if (config.riskMode.mode !== 'anti_martingale_pyramiding') {
     if (config.positionChanges.pyramiding === 'allow') return null
+    if (inContract.every((trade) => trade.unconfirmed === true)) {
+      return refuse('pyramid_limit', `An earlier ${alert.side} ${contract.root} entry's outcome is unknown (its order may still reach the broker) and the ${config.riskMode.mode} mode does not add to positions; check the broker.`)
+    }
     return refuse('pyramid_limit', `A ${alert.side} ${contract.root} trade is already open and the ${config.riskMode.mode} mode does not add to positions.`)
   }
   const { pyramidLevels } = config.antiMartingale

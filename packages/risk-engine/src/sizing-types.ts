@@ -9,6 +9,8 @@ export interface OpenTradeState {
   entryPrice: string
   /** Open pnl now, exact decimal text; null when the broker has not told it. */
   openPnl?: string | null
+  /** An entry whose send's outcome is unknown (never confirmed): not known to be open, but its order may still land. */
+  unconfirmed?: boolean
 }
 
 /**

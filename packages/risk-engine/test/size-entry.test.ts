@@ -88,6 +88,11 @@ t.test('maximum open trades, and entries in a contract already held', async (t) 
   const nqShort = { root: 'NQ', side: 'SHORT' as const, quantity: 1, entryPrice: '21050', openPnl: '100' }
   t.match(sizeEntry(input({ account: accountWith({ openTrades: [nqShort] }) })), { kind: 'refuse', code: 'opposite_position' })
   t.match(sizeEntry(input({ account: accountWith({ openTrades: [{ ...nqShort, side: 'LONG' }] }) })), { kind: 'refuse', code: 'pyramid_limit', reason: /fixed_fraction mode does not add/ })
+  // An earlier entry whose outcome is unknown counts as open, and the refusal says it is that, not a trade.
+  const unconfirmed = { ...nqShort, openPnl: null, unconfirmed: true }
+  t.match(sizeEntry(input({ account: accountWith({ openTrades: [unconfirmed] }) })), { kind: 'refuse', code: 'opposite_position', reason: /^An earlier SHORT NQ entry's outcome is unknown \(its order may still reach the broker\): a LONG entry could net against it/ })
+  t.match(sizeEntry(input({ account: accountWith({ openTrades: [{ ...unconfirmed, side: 'LONG' }] }) })), { kind: 'refuse', code: 'pyramid_limit', reason: /^An earlier LONG NQ entry's outcome is unknown .* fixed_fraction mode does not add to positions; check the broker\.$/ })
+  t.match(sizeEntry(input({ account: accountWith({ openTrades: [unconfirmed, nqShort] }) })), { kind: 'refuse', code: 'opposite_position', reason: /^A SHORT NQ trade is open/ }, 'a trade open beside it: said as before')
 })
 
 t.test('prices: the stop and the target must be on their side of the entry; an entry price is needed to check them', async (t) => {

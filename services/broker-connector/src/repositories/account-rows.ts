@@ -57,7 +57,7 @@ export async function loadAccountRows(
   // Stays raw (json_agg of tuples, LATERAL walks, DISTINCT ON, unnest): each tuple's columns are typed from
   // Database; decimals travel as text (their Selectable type), instants as epoch milliseconds, sums and counts as computed.
   const { rows } = await sql<{
-    open: [Trade['user_id'], Trade['root'], Trade['symbol'], Trade['side'], Trade['quantity'], Trade['entry_price']][]
+    open: [Trade['user_id'], Trade['root'], Trade['symbol'], Trade['side'], Trade['quantity'], Trade['entry_price'], boolean][]
     days: [Trade['user_id'], string, string, string, string][]
     halts: [ColumnOf<'risk_halts', 'user_id'>, number, ColumnOf<'risk_halts', 'reason'> | null][]
     held: [Trade['user_id'], NonNullable<Trade['contract']>, NonNullable<Trade['broker_contract_id']>, string][]
@@ -66,7 +66,7 @@ export async function loadAccountRows(
     news: [ColumnOf<'news_events', 'name'>, number, ColumnOf<'news_events', 'minutes_before'>, ColumnOf<'news_events', 'minutes_after'>][]
   }>`
     SELECT
-      (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text)), '[]'::json) FROM (${openTrades(userIds, deciding, working)}) AS o) AS open,
+      (SELECT COALESCE(json_agg(json_build_array(o.user_id, o.root, o.symbol, o.side, o.quantity::text, o.entry_price::text, o.unconfirmed)), '[]'::json) FROM (${openTrades(userIds, deciding, working)}) AS o) AS open,
       (SELECT COALESCE(json_agg(json_build_array(d.user_id, d.day::text, d.pnl::text, d.highest_running_pnl::text, d.results)), '[]'::json) FROM (${closedDays(userIds)}) AS d) AS days,
       (SELECT COALESCE(json_agg(json_build_array(h.user_id, (extract(epoch FROM h.halted_at) * 1000)::float8, h.reason)), '[]'::json) FROM (${lastHalts(userIds)}) AS h) AS halts,
       (SELECT COALESCE(json_agg(json_build_array(c.user_id, c.contract, c.broker_contract_id, c.root)), '[]'::json) FROM (${heldContracts(scopes)}) AS c) AS held,
@@ -75,7 +75,7 @@ export async function loadAccountRows(
       (SELECT COALESCE(json_agg(json_build_array(n.name, (extract(epoch FROM n.at) * 1000)::float8, n.minutes_before, n.minutes_after)), '[]'::json) FROM (${newsAround(at)}) AS n) AS news`.execute(db)
   const row = rows[0] ?? { open: [], days: [], halts: [], held: [], peaks: [], counts: [], news: [] }
   return {
-    openTrades: groupByUser(row.open, ([, root, symbol, side, quantity, entryPrice]) => ({ root: root ?? rootOf(symbol) ?? symbol, side, quantity, entryPrice })),
+    openTrades: groupByUser(row.open, ([, root, symbol, side, quantity, entryPrice, unconfirmed]) => ({ root: root ?? rootOf(symbol) ?? symbol, side, quantity, entryPrice, ...(unconfirmed ? { unconfirmed } : {}) })),
     closedDays: groupByUser(row.days, ([, day, pnl, highestRunningPnl, results]) => ({ day, pnl, highestRunningPnl, results })),
     lastHalt: new Map(row.halts.map(([userId, at, reason]) => [userId, { at: new Date(at), reason }])),
     equityPeak: new Map(row.peaks),
@@ -95,13 +95,13 @@ function openTrades(userIds: readonly string[], deciding: readonly number[], wor
       -- order: the position may still grow to it. The record's quantity bounds the rest (limit-to-market).
       CASE WHEN t.alert_record_id = ANY(${working}::bigint[]) OR EXISTS (${restOnItsWay(sql`t.alert_record_id`)})
         THEN GREATEST(t.quantity, COALESCE(a.order_quantity, 0)) ELSE t.quantity END,
-      t.entry_price
+      t.entry_price, false AS unconfirmed
     FROM trades t LEFT JOIN alerts a ON a.id = t.alert_record_id
     WHERE t.user_id = ANY(${userIds}::text[]) AND t.status = 'open'
       -- The trade of a record being decided is its own (a limit's part filled, its rest re-sized at the market).
       AND (t.alert_record_id IS NULL OR NOT (t.alert_record_id = ANY(${deciding}::bigint[])))
     UNION ALL
-    SELECT a.user_id, a.root, a.symbol, a.action, COALESCE(l.market_quantity, a.order_quantity)::numeric, COALESCE(a.entry_price, 0)
+    SELECT a.user_id, a.root, a.symbol, a.action, COALESCE(l.market_quantity, a.order_quantity)::numeric, COALESCE(a.entry_price, 0), a.status = 'failed'
     FROM alerts a LEFT JOIN limit_entry_timeouts l ON l.record_id = a.id
     WHERE a.user_id = ANY(${userIds}::text[]) AND NOT (a.id = ANY(${deciding}::bigint[]))
       -- A record failed "outcome unknown" may still have its order land (held at the broker past the grace): the

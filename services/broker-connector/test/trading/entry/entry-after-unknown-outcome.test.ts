@@ -18,7 +18,7 @@ t.test('an entry failed "outcome unknown" whose order lands after a second entry
   t.match(await settledRecord(db, first.alertId, 20_000), { status: 'failed', refusal_code: 'outcome_unknown' }, 'the first entry failed "outcome unknown" while its order is held at the broker')
   const second = mnqEntry()
   await publishAlert(app, second)
-  await settledRecord(db, second.alertId, 20_000)
+  t.match(await settledRecord(db, second.alertId, 20_000), { status: 'refused', reason: /An earlier LONG MNQ entry's outcome is unknown \(its order may still reach the broker\)/ }, 'the second entry is refused, saying why')
   // The broker carries the first entry out now.
   t.equal(broker.release('order/placeOSO'), 1)
   await eventually(async () => (await recordOf(db, first.alertId)).status === 'placed', 15_000).catch(() => undefined)
