@@ -94,3 +94,22 @@ export function answerLoginTests(t: Test, app: App, answer: (request: Credential
   t.teardown(() => responder.unsubscribe())
   return seen
 }
+
+/** Paper credentials for broker account PA-1, as a trader saves them (`PUT /api/broker-credentials`). */
+export const PAPER_LOGIN = { broker: 'paper', environment: 'demo', accountId: 'PA-1', username: 'eval.trader', password: 'pw-unique-8812' }
+
+/**
+ * Trader `ada` with the settings app: credentials saved (the primary on PA-1) and an additional account on PA-2
+ * under the same login; each step's answer asserted.
+ */
+export async function traderSharingLogin(t: Test) {
+  const { app, createUser } = await build(t)
+  answerLoginTests(t, app)
+  const headers = await createUser('ada')
+  t.equal((await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: PAPER_LOGIN })).statusCode, 200)
+  const primary = await app.db.selectFrom('broker_accounts').select(['id', 'login_id']).where('user_id', '=', 'ada').where('is_primary', '=', true).executeTakeFirstOrThrow()
+  const extra = await app.inject({ method: 'POST', url: '/api/accounts', headers, payload: { name: 'Eval 2', brokerAccountId: 'PA-2', loginId: primary.login_id } })
+  t.equal(extra.statusCode, 200, extra.body)
+  const additional = await app.db.selectFrom('broker_accounts').select(['id', 'login_id']).where('user_id', '=', 'ada').where('is_primary', '=', false).executeTakeFirstOrThrow()
+  return { app, headers, primary, additional }
+}

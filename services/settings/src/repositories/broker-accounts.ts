@@ -46,9 +46,15 @@ export async function findLogin(db: Db, userId: string, loginId: string, lock = 
   return (lock ? query.forUpdate() : query).executeTakeFirst()
 }
 
-/** True when the login already serves that broker account. */
-export async function isLinked(db: Db, loginId: string, brokerAccountRef: string): Promise<boolean> {
-  const row = await db.selectFrom('broker_accounts').select('id').where('login_id', '=', loginId).where('broker_account_ref', '=', brokerAccountRef).executeTakeFirst()
+/** True when the login already serves that broker account (through an account other than `exceptAccountId`, if given). */
+export async function isLinked(db: Db, loginId: string, brokerAccountRef: string, exceptAccountId?: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('broker_accounts')
+    .select('id')
+    .where('login_id', '=', loginId)
+    .where('broker_account_ref', '=', brokerAccountRef)
+    .$if(exceptAccountId !== undefined, (query) => query.where('id', '<>', exceptAccountId ?? ''))
+    .executeTakeFirst()
   return row !== undefined
 }
 

@@ -1,5 +1,6 @@
 import { findPrimaryLogin, sql, type BrokerEnvironment, type BrokerName, type Database, type PrimaryLoginRow, type Transaction } from '@signals/db'
 import type { SealedSecret } from '@signals/secrets'
+import { isLinked } from './broker-accounts.ts'
 
 // The trader's broker credentials (the spec's `/api/broker-credentials`) are the primary account's login
 // (issue 22; docs/decisions/accounts.md, "Built: the login mirror dropped"): the `broker_logins` row the
@@ -15,12 +16,6 @@ async function lockPrimary(trx: Transaction<Database>, userId: string) {
 /** True when an account other than `accountId` uses the login. */
 async function usedByOthers(trx: Transaction<Database>, loginId: string, accountId: string): Promise<boolean> {
   const row = await trx.selectFrom('broker_accounts').select('id').where('login_id', '=', loginId).where('id', '<>', accountId).executeTakeFirst()
-  return row !== undefined
-}
-
-/** Whether an account other than `accountId` under the login is on the broker account `brokerAccountRef`. */
-async function takenByOthers(trx: Transaction<Database>, loginId: string, accountId: string, brokerAccountRef: string): Promise<boolean> {
-  const row = await trx.selectFrom('broker_accounts').select('id').where('login_id', '=', loginId).where('id', '<>', accountId).where('broker_account_ref', '=', brokerAccountRef).executeTakeFirst()
   return row !== undefined
 }
 
@@ -45,7 +40,7 @@ export async function savePrimaryLogin(
     ? await trx.selectFrom('broker_logins').select(['id', 'broker', 'environment', 'updated_at']).where('id', '=', primary.login_id).forUpdate().executeTakeFirst()
     : undefined
   const moved = current !== undefined && (current.broker !== clear.broker || current.environment !== clear.environment) && (await usedByOthers(trx, current.id, primary.id))
-  if (current && !moved && (await takenByOthers(trx, current.id, primary.id, clear.accountId))) return 'account_taken'
+  if (current && !moved && (await isLinked(trx, current.id, clear.accountId, primary.id))) return 'account_taken'
   const values = {
     broker: clear.broker,
     environment: clear.environment,

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { sql } from '@signals/db'
 import { eventually } from '@signals/test-support'
-import { answerLoginTests, build } from '../helper.ts'
+import { traderSharingLogin } from '../helper.ts'
 import { deletePrimaryLogin } from '../../src/repositories/primary-login.ts'
 import { deleteAccount } from '../../src/repositories/broker-accounts.ts'
 
@@ -9,17 +9,9 @@ import { deleteAccount } from '../../src/repositories/broker-accounts.ts'
 // the additional account while, at the same moment, deleting their broker credentials. Each transaction sees the
 // other's account still linked, so neither removes the login: the trader's sealed secret outlives both. Each now
 // locks the login before it looks: the second waits for the first, and sees what it did.
-const paper = { broker: 'paper', environment: 'demo', accountId: 'PA-1', username: 'eval.trader', password: 'pw-unique-8812' }
 
 t.test('deleting the credentials while the account sharing the login is removed leaves no login behind', async (t) => {
-  const { app, createUser } = await build(t)
-  answerLoginTests(t, app)
-  const headers = await createUser('ada')
-  t.equal((await app.inject({ method: 'PUT', url: '/api/broker-credentials', headers, payload: paper })).statusCode, 200)
-  const primary = await app.db.selectFrom('broker_accounts').select(['id', 'login_id']).where('user_id', '=', 'ada').where('is_primary', '=', true).executeTakeFirstOrThrow()
-  const extra = await app.inject({ method: 'POST', url: '/api/accounts', headers, payload: { name: 'Eval 2', brokerAccountId: 'PA-2', loginId: primary.login_id } })
-  t.equal(extra.statusCode, 200, extra.body)
-  const additional = await app.db.selectFrom('broker_accounts').select(['id', 'login_id']).where('user_id', '=', 'ada').where('is_primary', '=', false).executeTakeFirstOrThrow()
+  const { app, primary, additional } = await traderSharingLogin(t)
 
   let accountGone!: () => void
   const accountGoneSeen = new Promise<void>((resolve) => (accountGone = resolve))
