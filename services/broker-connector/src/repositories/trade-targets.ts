@@ -140,25 +140,44 @@ export async function pairsInFlight(db: Kysely<Database>, recordId: number, grac
   return result.rows[0]?.found === true
 }
 
-/** A pair claimed for a trade: its record and number, the contracts its stop is to cover, and whether it is on its way (`onItsWay`). */
+/** A pair claimed for a trade: its record and number, and whether it is on its way (`onItsWay`). */
 export interface PairClaim {
   recordId: number
   level: number
-  quantity: number
   onItsWay: boolean
 }
 
 /**
- * The target pairs claimed for the user's open trades in the contract, each on its way when claimed less than
- * `graceMs` ago with no answer stored. On any account (a close of one waits on another's at worst), or on
- * `scope`'s only (the reconciliation's stops check of that account).
+ * The target pairs claimed for the user's open trades in the contract (on any account: a close of one waits
+ * on another's at worst), each on its way when claimed less than `graceMs` ago with no answer stored.
  */
-export async function pairClaimsInContract(db: Kysely<Database>, userId: string, contractId: number, graceMs: number, scope?: BrokerScope): Promise<PairClaim[]> {
-  const onAccount = scope ? sql`AND t.broker_account_id = ${scope.accountId} AND t.broker = ${scope.broker} AND t.environment = ${scope.environment}` : sql``
+export async function pairClaimsInContract(db: Kysely<Database>, userId: string, contractId: number, graceMs: number): Promise<PairClaim[]> {
   const result = await sql<PairClaim>`
-    SELECT tt.record_id::int AS "recordId", tt.level::int AS level, tt.quantity::int AS quantity, ${onItsWay(graceMs)} AS "onItsWay"
+    SELECT tt.record_id::int AS "recordId", tt.level::int AS level, ${onItsWay(graceMs)} AS "onItsWay"
     FROM trade_targets tt
-    WHERE tt.record_id IN (SELECT t.alert_record_id FROM trades t WHERE t.user_id = ${userId} AND t.broker_contract_id = ${contractId} AND t.status = 'open' ${onAccount})`.execute(db)
+    WHERE tt.record_id IN (SELECT t.alert_record_id FROM trades t WHERE t.user_id = ${userId} AND t.broker_contract_id = ${contractId} AND t.status = 'open')`.execute(db)
+  return result.rows
+}
+
+/** A pair on its way (`onItsWay`): its record, number and the contracts its stop is to cover. */
+export interface PairOnItsWay {
+  recordId: number
+  level: number
+  quantity: number
+}
+
+/**
+ * The target pairs on their way (`onItsWay`) of the user's open trades in the contract on one account: the
+ * contracts whose stop is at the broker or about to be, the keeper adding none beside it meanwhile.
+ */
+export async function pairsOnTheirWay(db: Kysely<Database>, userId: string, scope: BrokerScope, contractId: number, graceMs: number): Promise<PairOnItsWay[]> {
+  const result = await sql<PairOnItsWay>`
+    SELECT tt.record_id::int AS "recordId", tt.level::int AS level, tt.quantity::int AS quantity
+    FROM trade_targets tt
+    WHERE ${onItsWay(graceMs)} AND tt.record_id IN (
+      SELECT t.alert_record_id FROM trades t
+      WHERE t.user_id = ${userId} AND t.broker_contract_id = ${contractId} AND t.status = 'open'
+        AND t.broker_account_id = ${scope.accountId} AND t.broker = ${scope.broker} AND t.environment = ${scope.environment})`.execute(db)
   return result.rows
 }
 

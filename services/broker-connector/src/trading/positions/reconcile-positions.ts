@@ -16,7 +16,7 @@ import {
   type ContractBook,
   type Discrepancy,
 } from '../../repositories/position-discrepancies.ts'
-import { pairClaimsInContract } from '../../repositories/trade-targets.ts'
+import { pairsOnTheirWay } from '../../repositories/trade-targets.ts'
 import { PAIR_IN_FLIGHT_MS } from '../targets/cover-gaps.ts'
 import { cancelQuietly } from './cancel-quietly.ts'
 import { marketCloses, stopCoverage } from './stop-coverage.ts'
@@ -151,7 +151,7 @@ function stopsDiffer(contract: { id: number; name: string | null }, brokerQty: n
  * finding them uncovered then tells it.
  */
 async function pairStopsOnTheirWay(db: Kysely<Database>, held: HeldSession, contractId: number, working: readonly BrokerOrder[]): Promise<number> {
-  const pairs = (await pairClaimsInContract(db, held.userId, contractId, PAIR_IN_FLIGHT_MS, held.scope)).filter((pair) => pair.onItsWay)
+  const pairs = await pairsOnTheirWay(db, held.userId, held.scope, contractId, PAIR_IN_FLIGHT_MS)
   if (pairs.length === 0) return 0
   const listed = new Set<string>()
   for (const order of working) {

@@ -17,7 +17,7 @@ export interface StopCoverage {
  * stop triggered, they would open a position the other way (docs/decisions/targets-breakeven.md).
  * `closing`: contracts a Market close on its way will take (`marketCloses`): those need no stop.
  * `pairStops`: contracts whose target pair (with its stop) is on its way to the broker and not listed yet
- * (`pairClaimsInContract`, those on their way): their stop comes with the pair, and one added beside it would close more than is held.
+ * (`pairsOnTheirWay`): their stop comes with the pair, and one added beside it would close more than is held.
  */
 export function stopCoverage(
   held: { contractId: number; netPos: number },
